@@ -1,0 +1,119 @@
+# schedreplay: build, tests, benchmarks, demo.
+#
+#   make            build ./schedreplay
+#   make check      tests: normal build, then ASan+UBSan build, then valgrind
+#   make bench      benchmarks (prints figures)
+#   make demo       the main job on the bundled mixed sample
+#
+# Sources are found by folder: every .c in lib/ parse/ sched-model/ replay/
+# plots/ goes into one static library; tests/<folder>/test-*.c are test
+# programs linked against it; tests/<folder>/*.sh are shell tests.
+
+CC ?= cc
+ifeq ($(origin CC),default)
+CC = cc
+endif
+OPT ?= -O2 -g
+SAN ?= 0
+BUILD ?= build
+
+PCRE2_CFLAGS := $(shell pkg-config --cflags libpcre2-8 2>/dev/null)
+PCRE2_LIBS := $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wno-unused-parameter
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -I. $(PCRE2_CFLAGS) $(WARN)
+LIBS := $(PCRE2_LIBS) -lz -lm
+
+ifeq ($(SAN),1)
+BUILD := build-san
+OPT := -O1 -g -fno-omit-frame-pointer
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
+endif
+
+ALL_CFLAGS = $(OPT) $(SANFLAGS) $(BASE_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
+
+SRC_DIRS := lib parse sched-model replay plots
+LIB_SRCS := $(sort $(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+LIB := $(BUILD)/libschedreplay.a
+
+TEST_SRCS := $(sort $(wildcard tests/*/test-*.c))
+TEST_BINS := $(TEST_SRCS:%.c=$(BUILD)/%)
+TEST_SUPPORT := $(sort $(wildcard tests/lib/*.c))
+TEST_SUPPORT_OBJS := $(TEST_SUPPORT:%.c=$(BUILD)/%.o)
+
+BENCH_SRCS := $(sort $(wildcard bench/*.c))
+BENCH_BINS := $(BENCH_SRCS:%.c=$(BUILD)/%)
+
+ifeq ($(SAN),1)
+PROG := $(BUILD)/schedreplay
+else
+PROG := schedreplay
+endif
+
+.PHONY: all check check-run check-san check-valgrind test-bins bench demo \
+	clean fuzz
+
+all: $(PROG)
+
+$(PROG): $(BUILD)/schedreplay.o $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(LIB): $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT_OBJS) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(TEST_SUPPORT_OBJS) $(LIB) \
+		$(ALL_LDFLAGS) $(LIBS)
+
+$(BUILD)/bench/%: bench/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIB) $(ALL_LDFLAGS) $(LIBS)
+
+test-bins: $(PROG) $(TEST_BINS)
+
+# One pass of the suite on this build.
+check-run: test-bins
+	@SCHEDREPLAY=$(abspath $(PROG)) BUILD=$(BUILD) SAN=$(SAN) \
+		sh tests/run.sh $(TEST_BINS)
+
+check-san:
+	@$(MAKE) --no-print-directory SAN=1 check-run
+
+check-valgrind: $(PROG)
+	@SCHEDREPLAY=$(abspath $(PROG)) sh tests/valgrind.sh
+
+check: check-run
+	@$(MAKE) --no-print-directory SAN=1 check-run
+	@$(MAKE) --no-print-directory check-valgrind
+
+bench: $(PROG) $(BENCH_BINS)
+	@SCHEDREPLAY=$(abspath $(PROG)) BUILD=$(BUILD) sh bench/run.sh
+
+demo:
+	@sh ./demo.sh
+
+clean:
+	rm -rf build build-san build-fuzz schedreplay
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Debian packages: building and testing (deps), recording traces (traces/record.sh
+# installs its own).  chromium renders the HTML report in its test.
+DEB_PACKAGES := build-essential clang pkg-config libpcre2-dev zlib1g-dev \
+	gnuplot-nox valgrind chromium linux-perf
+
+.PHONY: deps
+deps:
+	@if [ "$$(id -u)" -ne 0 ]; then \
+		echo "run as root: sudo make deps  (or: sudo apt-get install -y $(DEB_PACKAGES))"; exit 1; fi
+	DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEB_PACKAGES)

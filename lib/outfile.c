@@ -1,0 +1,207 @@
+/*
+ * outfile: temporary-then-rename output files, cleaned up on signals.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/outfile.h"
+
+struct sr_outfile {
+	FILE *fp;
+	char *path; /* final name */
+	char *tmp;  /* temporary name, NULL for stdout */
+	int slot;   /* index in live_tmp[], -1 if none */
+};
+
+/*
+ * Temporaries open right now, for the signal handler.  Fixed size and
+ * written with plain stores so the handler can read it safely.
+ */
+#define SR_OUTFILE_LIVE_MAX 64
+static char *volatile live_tmp[SR_OUTFILE_LIVE_MAX];
+
+static int live_add(char *tmp)
+{
+	for (int i = 0; i < SR_OUTFILE_LIVE_MAX; i++) {
+		if (!live_tmp[i]) {
+			live_tmp[i] = tmp;
+			return i;
+		}
+	}
+	return -1;
+}
+
+static void live_del(int slot)
+{
+	if (slot >= 0)
+		live_tmp[slot] = NULL;
+}
+
+static void on_signal(int sig)
+{
+	for (int i = 0; i < SR_OUTFILE_LIVE_MAX; i++) {
+		char *t = live_tmp[i];
+		if (t)
+			unlink(t);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void sr_outfile_install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* a closed pipe is reported as a write error instead of killing us */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int sr_outfile_open(struct sr_outfile **out, const char *path,
+		    struct sr_diag *d)
+{
+	struct sr_outfile *o = calloc(1, sizeof(*o));
+	size_t n;
+	int fd;
+
+	*out = NULL;
+	if (!o)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	o->slot = -1;
+	if (strcmp(path, "-") == 0) {
+		o->fp = stdout;
+		o->path = strdup("-");
+		if (!o->path) {
+			free(o);
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		}
+		*out = o;
+		return SR_OK;
+	}
+	n = strlen(path);
+	o->path = strdup(path);
+	o->tmp = malloc(n + 16);
+	if (!o->path || !o->tmp) {
+		free(o->path);
+		free(o->tmp);
+		free(o);
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	memcpy(o->tmp, path, n);
+	memcpy(o->tmp + n, ".tmp.XXXXXX", 12);
+	fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		int e = errno;
+		free(o->path);
+		free(o->tmp);
+		free(o);
+		return sr_fail(d, SR_EIO, "%s: cannot create: %s", path,
+			       strerror(e));
+	}
+	fchmod(fd, 0644);
+	o->slot = live_add(o->tmp);
+	o->fp = fdopen(fd, "w");
+	if (!o->fp) {
+		close(fd);
+		sr_outfile_abort(o);
+		return sr_fail(d, SR_EIO, "%s: cannot open", path);
+	}
+	*out = o;
+	return SR_OK;
+}
+
+FILE *sr_outfile_fp(struct sr_outfile *o)
+{
+	return o->fp;
+}
+
+const char *sr_outfile_path(const struct sr_outfile *o)
+{
+	return o->path;
+}
+
+static void outfile_free(struct sr_outfile *o)
+{
+	live_del(o->slot);
+	free(o->path);
+	free(o->tmp);
+	free(o);
+}
+
+int sr_outfile_commit(struct sr_outfile *o, struct sr_diag *d)
+{
+	int err = 0;
+	int e = 0;
+
+	if (ferror(o->fp))
+		err = 1, e = errno ? errno : EIO;
+	if (fflush(o->fp) != 0 && !err)
+		err = 1, e = errno;
+	if (o->tmp) {
+		if (fclose(o->fp) != 0 && !err)
+			err = 1, e = errno;
+		o->fp = NULL;
+		if (!err && rename(o->tmp, o->path) != 0)
+			err = 1, e = errno;
+		if (err)
+			unlink(o->tmp);
+	}
+	if (err) {
+		sr_fail(d, SR_EIO, "%s: write failed: %s", o->path,
+			strerror(e));
+		outfile_free(o);
+		return SR_EIO;
+	}
+	outfile_free(o);
+	return SR_OK;
+}
+
+void sr_outfile_abort(struct sr_outfile *o)
+{
+	if (!o)
+		return;
+	if (o->tmp) {
+		if (o->fp)
+			fclose(o->fp);
+		unlink(o->tmp);
+	} else if (o->fp) {
+		fflush(o->fp);
+	}
+	outfile_free(o);
+}
+
+int sr_mkdirs(const char *dir, struct sr_diag *d)
+{
+	char *p = strdup(dir);
+	size_t n;
+
+	if (!p)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	n = strlen(p);
+	for (size_t i = 1; i <= n; i++) {
+		if (p[i] == '/' || p[i] == '\0') {
+			char c = p[i];
+			p[i] = '\0';
+			if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+				int e = errno;
+				sr_fail(d, SR_EIO, "%s: cannot create directory: %s",
+					p, strerror(e));
+				free(p);
+				return SR_EIO;
+			}
+			p[i] = c;
+		}
+	}
+	free(p);
+	return SR_OK;
+}

@@ -1,0 +1,41 @@
+/*
+ * outfile: every output file is written to a temporary name beside its
+ * final path and renamed into place only when complete, so an error, a full
+ * disk or a signal part-way never leaves a half-written file and never
+ * damages the previous output.
+ *
+ *	struct sr_outfile *o;
+ *	if (sr_outfile_open(&o, "out/stock/summary.tsv", d))
+ *		return d->code;
+ *	fprintf(sr_outfile_fp(o), "...");
+ *	return sr_outfile_commit(o, d);   // or sr_outfile_abort(o)
+ *
+ * sr_outfile_install_signals() makes SIGINT/SIGTERM/SIGHUP remove every
+ * temporary file still open before the process dies.  That list of open
+ * temporaries is the one process-wide table in the program, because a
+ * signal handler cannot be handed a context.
+ */
+#ifndef SR_OUTFILE_H
+#define SR_OUTFILE_H
+
+#include <stdio.h>
+
+#include "lib/diag.h"
+
+struct sr_outfile;
+
+/* Open a temporary file beside path ("-" means stdout, no temporary). */
+int sr_outfile_open(struct sr_outfile **o, const char *path, struct sr_diag *d);
+FILE *sr_outfile_fp(struct sr_outfile *o);
+const char *sr_outfile_path(const struct sr_outfile *o);
+/* Flush, fsync-free close, check every write, rename into place. Frees o. */
+int sr_outfile_commit(struct sr_outfile *o, struct sr_diag *d);
+/* Close and remove the temporary. Frees o. Safe on NULL. */
+void sr_outfile_abort(struct sr_outfile *o);
+
+/* Create a directory and its parents (like mkdir -p). */
+int sr_mkdirs(const char *dir, struct sr_diag *d);
+
+void sr_outfile_install_signals(void);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * reader: open a trace (any supported format, plain or gzip, "-" for
+ * stdin), and pull normalised events from it one at a time, merged across
+ * CPUs in time order.  Memory grows with the number of tasks and CPUs,
+ * never with the number of events.
+ *
+ *	struct sr_reader *r;
+ *	struct sr_event ev;
+ *	int rc;
+ *	if (sr_reader_open(&r, path, &opts, d))
+ *		return d->code;
+ *	while ((rc = sr_reader_next(r, &ev, d)) == 1)
+ *		use(&ev, sr_reader_tasks(r));
+ *	sr_reader_close(r);
+ *	return rc < 0 ? d->code : 0;
+ */
+#ifndef SR_READER_H
+#define SR_READER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/diag.h"
+#include "parse/event.h"
+#include "parse/tasks.h"
+
+struct sr_read_opts {
+	const char *format; /* NULL or "auto": detect; else a format name */
+	bool lenient;       /* skip malformed lines, count them */
+};
+
+/* One contiguous stretch of lost events on one cpu. */
+struct sr_lost_range {
+	int32_t cpu;        /* -1 if the trace does not say */
+	uint64_t count;     /* events lost, 0 if unknown */
+	int64_t from_ts;    /* last event before the loss on that cpu */
+	int64_t to_ts;      /* first event after it */
+};
+
+struct sr_read_stats {
+	uint64_t lines;
+	uint64_t events;                   /* delivered */
+	uint64_t by_kind[SR_EV__COUNT];
+	uint64_t skipped_events;           /* other tracepoints, counted */
+	uint64_t bad_lines;                /* lenient mode only */
+	uint64_t lost_events;
+	size_t nlost;                      /* entries in lost[] */
+	const struct sr_lost_range *lost;
+	int32_t ncpus;                     /* highest cpu seen + 1 */
+	int64_t first_ts, last_ts;
+};
+
+struct sr_reader;
+
+int sr_reader_open(struct sr_reader **r, const char *path,
+		   const struct sr_read_opts *opts, struct sr_diag *d);
+/* 1: *ev filled; 0: end of input; -1: error in d (d->code is the status). */
+int sr_reader_next(struct sr_reader *r, struct sr_event *ev, struct sr_diag *d);
+const struct sr_tasks *sr_reader_tasks(const struct sr_reader *r);
+const struct sr_read_stats *sr_reader_stats(const struct sr_reader *r);
+const char *sr_reader_format(const struct sr_reader *r); /* detected name */
+const char *sr_reader_path(const struct sr_reader *r);
+void sr_reader_close(struct sr_reader *r);
+
+/* Names accepted by --input-format, NULL-terminated. */
+extern const char *const sr_input_formats[];
+
+#endif

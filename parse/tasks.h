@@ -1,0 +1,46 @@
+/*
+ * tasks: the task table.  One record per task as the trace shows it:
+ * a new record when a pid is reused after exit, and a new record (linked
+ * to the old by exec_prev, same thread) when exec changes the comm.  Ids
+ * are dense, assigned in order of first appearance, and never reused, so
+ * they are stable for a given input.
+ *
+ * Per-CPU idle tasks (pid 0) get one record per cpu, flagged is_idle.
+ * Kernel threads (no mm) are flagged kthread: children of kthreadd (pid 2),
+ * pid 2 itself, and tasks whose comm is a known kernel-thread name.
+ */
+#ifndef SR_TASKS_H
+#define SR_TASKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parse/event.h"
+
+#define SR_COMM_MAX 64 /* longer than TASK_COMM_LEN: traces carry more */
+
+struct sr_task {
+	sr_tid id;
+	sr_tid thread;    /* first record of this kernel task (exec chain) */
+	sr_tid exec_prev; /* record before the exec that made this one */
+	sr_tid parent;    /* forking task, SR_TID_NONE if unknown */
+	int32_t pid;
+	int32_t tgid;     /* -1 if unknown */
+	int32_t cpu;      /* is_idle: its cpu; else last cpu seen, -1 */
+	char comm[SR_COMM_MAX];
+	uint8_t is_idle;
+	uint8_t kthread;
+	uint8_t exited;   /* exit seen */
+	uint8_t freed;    /* free (reap) seen */
+	int16_t prio;     /* last kernel prio seen, -1 unknown */
+	int32_t nice;     /* last nice known (0 default) */
+	int64_t first_ts; /* first event naming it */
+	int64_t last_ts;  /* last event naming it */
+};
+
+struct sr_tasks;
+
+size_t sr_tasks_count(const struct sr_tasks *t);
+const struct sr_task *sr_tasks_get(const struct sr_tasks *t, sr_tid id);
+
+#endif

@@ -1,0 +1,73 @@
+/*
+ * schedreplay: the command table and the one place errors are printed.
+ *
+ * How would this recorded workload have been scheduled under another CPU
+ * scheduler policy?  Subcommands read a trace, replay it through scheduler
+ * models, and write statistics, timelines, diffs and plots.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "lib/outfile.h"
+
+#define SR_VERSION "0.1"
+
+struct sr_cmd {
+	const char *name;
+	sr_cmd_fn fn;
+	const char *usage; /* one line for `schedreplay help` */
+};
+
+static const struct sr_cmd commands[] = {
+	/* rows are added as each command lands */
+	{ NULL, NULL, NULL },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: schedreplay COMMAND [OPTIONS] [TRACE]\n\n"
+		   "commands:\n");
+	for (const struct sr_cmd *c = commands; c->name; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->usage);
+	fprintf(f, "\n'schedreplay COMMAND --help' for a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	struct sr_diag d = SR_DIAG_INIT;
+	int rc;
+
+	if (argc < 2) {
+		usage(stderr);
+		return SR_EUSAGE;
+	}
+	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return SR_OK;
+	}
+	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
+		printf("schedreplay %s\n", SR_VERSION);
+		return SR_OK;
+	}
+	for (const struct sr_cmd *c = commands; c->name; c++) {
+		if (strcmp(argv[1], c->name) != 0)
+			continue;
+		sr_outfile_install_signals();
+		rc = c->fn(argc - 1, argv + 1, &d);
+		if (rc != SR_OK) {
+			if (d.code == SR_OK)
+				sr_fail(&d, rc, "%s failed", c->name);
+			sr_report(&d);
+		}
+		if (fflush(stdout) != 0 && rc == SR_OK) {
+			fprintf(stderr, "schedreplay: write error on stdout\n");
+			rc = SR_EIO;
+		}
+		return rc;
+	}
+	fprintf(stderr, "schedreplay: unknown command '%s'\n\n", argv[1]);
+	usage(stderr);
+	return SR_EUSAGE;
+}

@@ -1,0 +1,55 @@
+# lib.sh: helpers for tests/<folder>/*.sh.  Source it:  . tests/lib/lib.sh
+# Needs SCHEDREPLAY (set by tests/run.sh).  Each helper fails the test with
+# a message saying what was expected.
+set -u
+: "${SCHEDREPLAY:?run through make check}"
+SR=$SCHEDREPLAY
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+REAL=${SR_REAL_TRACES:-../shared/traces-real}
+nchecks=0
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "$*"; exit 77; }
+
+# expect_status WANT CMD...: run CMD, stdout to $T/out, stderr to $T/err.
+expect_status() {
+	want=$1; shift
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	nchecks=$((nchecks + 1))
+	[ "$got" -eq "$want" ] || {
+		sed 's/^/    stderr: /' "$T/err" | head -n 20 >&2
+		fail "$*: exit $got, want $want"
+	}
+}
+
+# expect_err PATTERN: stderr of the last expect_status matches (grep -E).
+expect_err() {
+	nchecks=$((nchecks + 1))
+	grep -Eq -- "$1" "$T/err" || {
+		sed 's/^/    stderr: /' "$T/err" | head -n 20 >&2
+		fail "stderr does not match /$1/"
+	}
+}
+
+# expect_out PATTERN: stdout of the last expect_status matches (grep -E).
+expect_out() {
+	nchecks=$((nchecks + 1))
+	grep -Eq -- "$1" "$T/out" || {
+		sed 's/^/    stdout: /' "$T/out" | head -n 20 >&2
+		fail "stdout does not match /$1/"
+	}
+}
+
+# expect_same FILE1 FILE2: byte-identical.
+expect_same() {
+	nchecks=$((nchecks + 1))
+	cmp -s "$1" "$2" || fail "$1 and $2 differ"
+}
+
+done_ok() {
+	[ "$nchecks" -gt 0 ] || fail "no checks ran"
+	echo "$nchecks checks passed"
+	exit 0
+}

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Run the test programs given as arguments, then every tests/*/*.sh.
+# Each prints what it checks; exit 0 = pass, 77 = skipped, else fail.
+# Environment: SCHEDREPLAY (the binary), BUILD, SAN.
+set -u
+pass=0 fail=0 skip=0
+failed=""
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+run_one() {
+	name=$1; shift
+	"$@" >"$log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		pass=$((pass + 1)); echo "PASS $name"
+	elif [ $rc -eq 77 ]; then
+		skip=$((skip + 1)); echo "SKIP $name: $(tail -n 1 "$log")"
+	else
+		fail=$((fail + 1)); failed="$failed $name"
+		echo "FAIL $name (exit $rc)"; sed 's/^/    /' "$log" | tail -n 40
+	fi
+}
+
+for t in "$@"; do
+	run_one "$t" "$t"
+done
+for t in tests/*/*.sh; do
+	[ -f "$t" ] || continue
+	run_one "$t" sh "$t"
+done
+echo "== ${BUILD:-build}: $pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ] || { echo "failed:$failed"; exit 1; }
