@@ -1,0 +1,614 @@
+/*
+ * metrics: delay distributions (exact, then log-linear histogram), one
+ * task's figures, and the accounting state machine shared by the
+ * simulator and the recorded schedule.  See replay/metrics.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/metrics.h"
+
+/* ---- delay distribution ------------------------------------------------ */
+
+/*
+ * Histogram buckets.  Values below 2 * SUB are their own bucket (exact).
+ * Above, a value v with top bit e (2^e <= v < 2^(e+1), e >= SUB_BITS + 1)
+ * falls in one of SUB equal slices of [2^e, 2^(e+1)): the slice width is
+ * 2^(e - SUB_BITS) <= v / SUB, so reporting its midpoint is off by at
+ * most v / (2 * SUB).  Buckets are stored for the index window in use only.
+ */
+#define SUB (1u << SR_DELAY_HIST_SUB_BITS)
+#define LINEAR (2u * SUB)
+
+struct sr_delays {
+	uint64_t n;
+	int64_t min, max;
+	/* exact mode: samples[0..n) (hist == NULL) */
+	int64_t *samples;
+	uint32_t cap;
+	/* histogram mode: counts for bucket indexes [lo, lo + nb) */
+	uint32_t *hist;
+	uint32_t lo, nb;
+};
+
+static int top_bit(uint64_t v)
+{
+	return 63 - __builtin_clzll(v);
+}
+
+static uint32_t bucket_of(int64_t v)
+{
+	uint64_t u = (uint64_t)v;
+	int e;
+
+	if (u < LINEAR)
+		return (uint32_t)u;
+	e = top_bit(u);
+	return LINEAR + (uint32_t)(e - SR_DELAY_HIST_SUB_BITS - 1) * SUB +
+	       (uint32_t)((u >> (e - SR_DELAY_HIST_SUB_BITS)) & (SUB - 1));
+}
+
+/* Value reported for a bucket: itself (linear) or the slice midpoint. */
+static int64_t bucket_value(uint32_t i)
+{
+	uint32_t k, sub;
+	int shift;
+	uint64_t low;
+
+	if (i < LINEAR)
+		return (int64_t)i;
+	k = i - LINEAR;
+	shift = (int)(k / SUB) + 1; /* e - SUB_BITS */
+	sub = k % SUB;
+	low = (uint64_t)(SUB + sub) << shift;
+	return (int64_t)(low + ((uint64_t)1 << shift) / 2);
+}
+
+struct sr_delays *sr_delays_new(void)
+{
+	return calloc(1, sizeof(struct sr_delays));
+}
+
+void sr_delays_free(struct sr_delays *d)
+{
+	if (!d)
+		return;
+	free(d->samples);
+	free(d->hist);
+	free(d);
+}
+
+/* Make bucket i addressable in d->hist. */
+static int hist_reserve(struct sr_delays *d, uint32_t i)
+{
+	uint32_t lo, hi, nb;
+	uint32_t *h;
+
+	if (d->hist && i >= d->lo && i < d->lo + d->nb)
+		return SR_OK;
+	if (!d->hist) {
+		lo = i;
+		hi = i + 1;
+	} else {
+		lo = i < d->lo ? i : d->lo;
+		hi = i >= d->lo + d->nb ? i + 1 : d->lo + d->nb;
+	}
+	/* grow by whole octaves to avoid many small reallocs */
+	lo = lo >= LINEAR ? LINEAR + (lo - LINEAR) / SUB * SUB : 0;
+	if (hi > LINEAR)
+		hi = LINEAR + (hi - LINEAR + SUB - 1) / SUB * SUB;
+	else
+		hi = LINEAR;
+	nb = hi - lo;
+	h = calloc(nb, sizeof(*h));
+	if (!h)
+		return SR_EINTERNAL;
+	if (d->hist) {
+		memcpy(h + (d->lo - lo), d->hist, d->nb * sizeof(*h));
+		free(d->hist);
+	}
+	d->hist = h;
+	d->lo = lo;
+	d->nb = nb;
+	return SR_OK;
+}
+
+static int hist_add(struct sr_delays *d, uint32_t i, uint32_t count)
+{
+	if (hist_reserve(d, i))
+		return SR_EINTERNAL;
+	if (d->hist[i - d->lo] > UINT32_MAX - count)
+		return SR_EINTERNAL; /* 4 billion delays in one slice */
+	d->hist[i - d->lo] += count;
+	return SR_OK;
+}
+
+/* Leave exact mode: fold every kept sample into the histogram. */
+static int fold(struct sr_delays *d)
+{
+	for (uint64_t k = 0; k < d->n; k++)
+		if (hist_add(d, bucket_of(d->samples[k]), 1))
+			return SR_EINTERNAL;
+	free(d->samples);
+	d->samples = NULL;
+	d->cap = 0;
+	if (!d->hist && hist_reserve(d, 0))
+		return SR_EINTERNAL;
+	return SR_OK;
+}
+
+static void minmax(struct sr_delays *d, int64_t lo, int64_t hi, uint64_t n0)
+{
+	if (n0 == 0 || lo < d->min)
+		d->min = lo;
+	if (n0 == 0 || hi > d->max)
+		d->max = hi;
+}
+
+int sr_delays_add(struct sr_delays *d, int64_t v)
+{
+	if (v < 0)
+		return SR_EINTERNAL;
+	if (!d->hist && d->n < SR_DELAY_EXACT_MAX) {
+		if (d->n == d->cap) {
+			uint32_t cap = d->cap ? d->cap * 2 : 4;
+			int64_t *s = realloc(d->samples, cap * sizeof(*s));
+			if (!s)
+				return SR_EINTERNAL;
+			d->samples = s;
+			d->cap = cap;
+		}
+		d->samples[d->n] = v;
+	} else {
+		if (!d->hist && fold(d))
+			return SR_EINTERNAL;
+		if (hist_add(d, bucket_of(v), 1))
+			return SR_EINTERNAL;
+	}
+	minmax(d, v, v, d->n);
+	d->n++;
+	return SR_OK;
+}
+
+int sr_delays_merge(struct sr_delays *dst, const struct sr_delays *src)
+{
+	uint64_t n0 = dst->n;
+
+	if (!src || src->n == 0)
+		return SR_OK;
+	if (!dst->hist && !src->hist && dst->n + src->n <= SR_DELAY_EXACT_MAX) {
+		for (uint64_t k = 0; k < src->n; k++)
+			if (sr_delays_add(dst, src->samples[k]))
+				return SR_EINTERNAL;
+		return SR_OK;
+	}
+	if (!dst->hist && fold(dst))
+		return SR_EINTERNAL;
+	if (src->hist) {
+		for (uint32_t k = 0; k < src->nb; k++)
+			if (src->hist[k] && hist_add(dst, src->lo + k, src->hist[k]))
+				return SR_EINTERNAL;
+	} else {
+		for (uint64_t k = 0; k < src->n; k++)
+			if (hist_add(dst, bucket_of(src->samples[k]), 1))
+				return SR_EINTERNAL;
+	}
+	minmax(dst, src->min, src->max, n0);
+	dst->n += src->n;
+	return SR_OK;
+}
+
+uint64_t sr_delays_count(const struct sr_delays *d)
+{
+	return d ? d->n : 0;
+}
+
+bool sr_delays_exact(const struct sr_delays *d)
+{
+	return !d || !d->hist;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Nearest rank, 1-based: ceil(p / 100 * n), within [1, n]. */
+static uint64_t rank_of(double p, uint64_t n)
+{
+	double r = p / 100.0 * (double)n;
+	uint64_t k = (uint64_t)r;
+
+	if ((double)k < r)
+		k++;
+	if (k < 1)
+		k = 1;
+	if (k > n)
+		k = n;
+	return k;
+}
+
+void sr_delays_percentiles(const struct sr_delays *d, const double *p,
+			   int64_t *out, size_t np)
+{
+	int64_t tmp[SR_DELAY_EXACT_MAX];
+
+	if (!d || d->n == 0) {
+		for (size_t i = 0; i < np; i++)
+			out[i] = 0;
+		return;
+	}
+	if (!d->hist) {
+		memcpy(tmp, d->samples, d->n * sizeof(*tmp));
+		qsort(tmp, d->n, sizeof(*tmp), cmp_i64);
+		for (size_t i = 0; i < np; i++)
+			out[i] = tmp[rank_of(p[i], d->n) - 1];
+		return;
+	}
+	for (size_t i = 0; i < np; i++) {
+		uint64_t want = rank_of(p[i], d->n), seen = 0;
+		int64_t v = d->max;
+
+		if (want == d->n) {
+			out[i] = d->max; /* the top rank is the exact max */
+			continue;
+		}
+		for (uint32_t k = 0; k < d->nb; k++) {
+			seen += d->hist[k];
+			if (seen >= want) {
+				v = bucket_value(d->lo + k);
+				break;
+			}
+		}
+		if (v < d->min)
+			v = d->min;
+		if (v > d->max)
+			v = d->max;
+		out[i] = v;
+	}
+}
+
+int64_t sr_delays_percentile(const struct sr_delays *d, double p)
+{
+	int64_t v;
+
+	sr_delays_percentiles(d, &p, &v, 1);
+	return v;
+}
+
+/* ---- one task's figures ------------------------------------------------ */
+
+int sr_metrics_add_delay(struct sr_task_metrics *m, int64_t start_ns,
+			 int64_t end_ns)
+{
+	int64_t delay = end_ns - start_ns;
+
+	if (delay < 0)
+		return SR_EINTERNAL;
+	if (!m->delays && !(m->delays = sr_delays_new()))
+		return SR_EINTERNAL;
+	if (sr_delays_add(m->delays, delay))
+		return SR_EINTERNAL;
+	m->ndelays++;
+	m->switches++;
+	m->sum_delay_ns += delay;
+	if (delay > m->max_delay_ns) {
+		m->max_delay_ns = delay;
+		m->max_delay_start = start_ns;
+		m->max_delay_end = end_ns;
+	}
+	return SR_OK;
+}
+
+int sr_metrics_merge(struct sr_task_metrics *dst,
+		     const struct sr_task_metrics *src)
+{
+	if (src->delays) {
+		if (!dst->delays && !(dst->delays = sr_delays_new()))
+			return SR_EINTERNAL;
+		if (sr_delays_merge(dst->delays, src->delays))
+			return SR_EINTERNAL;
+	}
+	dst->ntasks += src->ntasks ? src->ntasks : 1;
+	dst->runtime_ns += src->runtime_ns;
+	dst->switches += src->switches;
+	dst->wakeups += src->wakeups;
+	dst->ndelays += src->ndelays;
+	dst->sum_delay_ns += src->sum_delay_ns;
+	if (src->max_delay_ns > dst->max_delay_ns) {
+		dst->max_delay_ns = src->max_delay_ns;
+		dst->max_delay_start = src->max_delay_start;
+		dst->max_delay_end = src->max_delay_end;
+	}
+	dst->lost_touched |= src->lost_touched;
+	return SR_OK;
+}
+
+int64_t sr_metrics_avg_delay(const struct sr_task_metrics *m)
+{
+	return m->ndelays ? m->sum_delay_ns / (int64_t)m->ndelays : 0;
+}
+
+void sr_metrics_release(struct sr_task_metrics *m)
+{
+	sr_delays_free(m->delays);
+	m->delays = NULL;
+}
+
+/* ---- accounting state machine ------------------------------------------ */
+
+static const char *const cause_names[SR_CAUSE__COUNT] = {
+	[SR_CAUSE_WAKEUP] = "wakeup",
+	[SR_CAUSE_PREEMPT] = "preempt",
+	[SR_CAUSE_FORK] = "fork",
+	[SR_CAUSE_UNKNOWN] = "unknown",
+};
+
+const char *sr_acct_cause_name(enum sr_acct_cause c)
+{
+	return (unsigned)c < SR_CAUSE__COUNT ? cause_names[c] : "?";
+}
+
+struct acct_task {
+	uint8_t state;       /* enum sr_acct_state */
+	uint8_t cause;       /* of the open wait */
+	bool used;           /* named by a call (not just a gap filler) */
+	int64_t since;       /* wait start (RUNNABLE) or run start (RUNNING) */
+	int64_t last_stop;
+	int64_t oncpu_ns;
+	int64_t charged_ns;
+	struct sr_task_metrics m;
+};
+
+struct sr_acct {
+	struct acct_task *t;
+	size_t n, cap;
+	bool charged;
+	int err;
+	sr_acct_wait_fn on_wait;
+	void *on_wait_ctx;
+};
+
+int sr_acct_new(struct sr_acct **a, struct sr_diag *d)
+{
+	*a = calloc(1, sizeof(**a));
+	if (!*a)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	return SR_OK;
+}
+
+void sr_acct_free(struct sr_acct *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->n; i++)
+		sr_metrics_release(&a->t[i].m);
+	free(a->t);
+	free(a);
+}
+
+void sr_acct_on_wait(struct sr_acct *a, sr_acct_wait_fn fn, void *ctx)
+{
+	a->on_wait = fn;
+	a->on_wait_ctx = ctx;
+}
+
+static int acct_err(struct sr_acct *a, int code)
+{
+	if (code && !a->err)
+		a->err = code;
+	return code;
+}
+
+/* The slot of task, created (UNSEEN) if needed; NULL on OOM. */
+static struct acct_task *slot(struct sr_acct *a, uint32_t task)
+{
+	if (task == UINT32_MAX) {
+		acct_err(a, SR_EINTERNAL);
+		return NULL;
+	}
+	if (task >= a->cap) {
+		size_t cap = a->cap ? a->cap : 256;
+		struct acct_task *t;
+
+		while (cap <= task)
+			cap *= 2;
+		t = realloc(a->t, cap * sizeof(*t));
+		if (!t) {
+			acct_err(a, SR_EINTERNAL);
+			return NULL;
+		}
+		a->t = t;
+		a->cap = cap;
+	}
+	while (a->n <= task) {
+		struct acct_task *s = &a->t[a->n];
+
+		memset(s, 0, sizeof(*s));
+		s->state = SR_ACCT_UNSEEN;
+		s->m.id = (uint32_t)a->n;
+		s->m.pid = -1;
+		s->m.ntasks = 1;
+		a->n++;
+	}
+	a->t[task].used = true;
+	return &a->t[task];
+}
+
+int sr_acct_runnable(struct sr_acct *a, uint32_t task, int64_t t,
+		     enum sr_acct_cause cause)
+{
+	struct acct_task *s = slot(a, task);
+
+	if (!s)
+		return SR_EINTERNAL;
+	if (s->state != SR_ACCT_UNSEEN && s->state != SR_ACCT_SLEEPING)
+		return SR_OK;
+	s->state = SR_ACCT_RUNNABLE;
+	s->cause = (uint8_t)cause;
+	s->since = t;
+	if (cause == SR_CAUSE_WAKEUP)
+		s->m.wakeups++;
+	return SR_OK;
+}
+
+int sr_acct_run(struct sr_acct *a, uint32_t task, int64_t t)
+{
+	struct acct_task *s = slot(a, task);
+	int rc;
+
+	if (!s)
+		return SR_EINTERNAL;
+	switch (s->state) {
+	case SR_ACCT_RUNNABLE:
+		s->state = SR_ACCT_RUNNING;
+		if (t < s->since) {
+			/* ends before it began: out-of-order input, dropped */
+			s->since = t;
+			return SR_OK;
+		}
+		rc = sr_metrics_add_delay(&s->m, s->since, t);
+		if (rc)
+			return acct_err(a, rc);
+		if (a->on_wait) {
+			rc = a->on_wait(a->on_wait_ctx, task, s->since, t,
+					(enum sr_acct_cause)s->cause);
+			if (rc)
+				return acct_err(a, rc);
+		}
+		s->since = t;
+		return SR_OK;
+	case SR_ACCT_UNSEEN:
+	case SR_ACCT_SLEEPING:
+		s->state = SR_ACCT_RUNNING;
+		s->since = t;
+		return SR_OK;
+	default: /* already running, or dead */
+		return SR_OK;
+	}
+}
+
+static void close_run(struct acct_task *s, int64_t t)
+{
+	if (s->state == SR_ACCT_RUNNING && t > s->since)
+		s->oncpu_ns += t - s->since;
+}
+
+int sr_acct_stop(struct sr_acct *a, uint32_t task, int64_t t,
+		 bool still_runnable)
+{
+	struct acct_task *s = slot(a, task);
+
+	if (!s)
+		return SR_EINTERNAL;
+	if (s->state == SR_ACCT_DEAD)
+		return SR_OK;
+	close_run(s, t);
+	s->last_stop = t;
+	if (still_runnable) {
+		s->state = SR_ACCT_RUNNABLE;
+		s->cause = SR_CAUSE_PREEMPT;
+		s->since = t;
+	} else {
+		s->state = SR_ACCT_SLEEPING;
+		s->since = 0;
+	}
+	return SR_OK;
+}
+
+int sr_acct_exit(struct sr_acct *a, uint32_t task, int64_t t)
+{
+	struct acct_task *s = slot(a, task);
+
+	if (!s)
+		return SR_EINTERNAL;
+	close_run(s, t);
+	s->state = SR_ACCT_DEAD;
+	s->since = 0;
+	return SR_OK;
+}
+
+int sr_acct_charge(struct sr_acct *a, uint32_t task, int64_t ns)
+{
+	struct acct_task *s = slot(a, task);
+
+	if (!s)
+		return SR_EINTERNAL;
+	if (ns < 0)
+		return acct_err(a, SR_EINTERNAL);
+	a->charged = true;
+	s->charged_ns += ns;
+	return SR_OK;
+}
+
+int sr_acct_mark_lost(struct sr_acct *a, uint32_t task)
+{
+	struct acct_task *s = slot(a, task);
+
+	if (!s)
+		return SR_EINTERNAL;
+	s->m.lost_touched = true;
+	return SR_OK;
+}
+
+int sr_acct_name(struct sr_acct *a, uint32_t task, int32_t pid,
+		 const char *comm)
+{
+	struct acct_task *s = slot(a, task);
+
+	if (!s)
+		return SR_EINTERNAL;
+	s->m.pid = pid;
+	snprintf(s->m.comm, sizeof(s->m.comm), "%s", comm ? comm : "");
+	return SR_OK;
+}
+
+enum sr_acct_state sr_acct_state(const struct sr_acct *a, uint32_t task)
+{
+	return task < a->n ? (enum sr_acct_state)a->t[task].state
+			   : SR_ACCT_UNSEEN;
+}
+
+int64_t sr_acct_since(const struct sr_acct *a, uint32_t task)
+{
+	return task < a->n ? a->t[task].since : 0;
+}
+
+int64_t sr_acct_last_stop(const struct sr_acct *a, uint32_t task)
+{
+	return task < a->n ? a->t[task].last_stop : 0;
+}
+
+int sr_acct_finish(struct sr_acct *a, int64_t t_end, struct sr_diag *d)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		struct acct_task *s = &a->t[i];
+
+		close_run(s, t_end);
+		if (s->state == SR_ACCT_RUNNING)
+			s->since = t_end;
+		s->m.runtime_ns = a->charged ? s->charged_ns : s->oncpu_ns;
+	}
+	if (a->err)
+		return sr_fail(d, a->err, "accounting failed (out of memory)");
+	return SR_OK;
+}
+
+size_t sr_acct_ntasks(const struct sr_acct *a)
+{
+	return a->n;
+}
+
+struct sr_task_metrics *sr_acct_metrics(struct sr_acct *a, uint32_t task)
+{
+	if (task >= a->n || !a->t[task].used)
+		return NULL;
+	return &a->t[task].m;
+}
+
+bool sr_acct_charged(const struct sr_acct *a)
+{
+	return a->charged;
+}
