@@ -71,6 +71,11 @@ struct sr_event {
 	uint8_t prev_state;/* SWITCH: enum sr_task_state of task */
 	uint8_t wsrc;      /* WAKING/WAKEUP/WAKEUP_NEW: enum sr_wake_src */
 	uint8_t sync;      /* wake: 1 if known to be a sync wakeup */
+	uint8_t preempt;   /* SWITCH: 1 if the trace marks prev as preempted
+			    * ("R+": prev_state had TASK_REPORT_MAX set), 0 for
+			    * a plain "R" or any other state.  perf 6.1's
+			    * `sched latency` treats only plain "R" as runnable,
+			    * so stats needs the difference (docs/metrics.md). */
 	sr_tid task;       /* see enum sr_ev_kind */
 	sr_tid other;      /* SWITCH: next; FORK: child; EXEC: new record */
 	sr_tid waker;      /* wake with wsrc == SR_WS_TASK; else NONE */
