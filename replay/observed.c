@@ -1,0 +1,307 @@
+/*
+ * observed: the recorded schedule, event by event, into the shared
+ * accounting.  Owns the translation from trace events to transitions and
+ * the `perf sched latency` quirks (docs/metrics.md, "Agreement with perf").
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/observed.h"
+
+const char *const sr_perf_compat_names[] = { "perf", "perf-6.1", NULL };
+
+int sr_perf_compat_parse(const char *name, enum sr_perf_compat *out)
+{
+	for (int i = 0; sr_perf_compat_names[i]; i++) {
+		if (!strcmp(name, sr_perf_compat_names[i])) {
+			*out = (enum sr_perf_compat)i;
+			return SR_OK;
+		}
+	}
+	return SR_EUSAGE;
+}
+
+struct sr_observed {
+	struct sr_acct *acct;
+	struct sr_task_view view;
+	enum sr_perf_compat compat;
+	uint32_t *cur;      /* per cpu: key of the task running, or NONE */
+	int32_t ncur;
+	bool lost_seen;     /* a loss happened: check transitions */
+	int err;
+};
+
+typedef int (*ev_fn)(struct sr_observed *o, const struct sr_event *ev);
+
+/*
+ * The accounting key of a task record: its kernel task (first record of
+ * its exec chain).  SR_TID_NONE for idle tasks and unknown ids.
+ */
+static uint32_t key_of(const struct sr_observed *o, sr_tid id)
+{
+	const struct sr_task *t;
+
+	if (id == SR_TID_NONE)
+		return SR_TID_NONE;
+	t = o->view.get(o->view.ctx, id);
+	if (!t || t->is_idle)
+		return SR_TID_NONE;
+	return t->thread != SR_TID_NONE ? t->thread : id;
+}
+
+static int set_cur(struct sr_observed *o, int32_t cpu, uint32_t key)
+{
+	if (cpu < 0)
+		return SR_OK;
+	if (cpu >= o->ncur) {
+		int32_t n = o->ncur ? o->ncur : 8;
+		uint32_t *c;
+
+		while (n <= cpu)
+			n *= 2;
+		c = realloc(o->cur, (size_t)n * sizeof(*c));
+		if (!c)
+			return SR_EINTERNAL;
+		for (int32_t i = o->ncur; i < n; i++)
+			c[i] = SR_TID_NONE;
+		o->cur = c;
+		o->ncur = n;
+	}
+	o->cur[cpu] = key;
+	return SR_OK;
+}
+
+static uint32_t get_cur(const struct sr_observed *o, int32_t cpu)
+{
+	return cpu >= 0 && cpu < o->ncur ? o->cur[cpu] : SR_TID_NONE;
+}
+
+static int mark(struct sr_observed *o, uint32_t key)
+{
+	return key == SR_TID_NONE ? SR_OK : sr_acct_mark_lost(o->acct, key);
+}
+
+static int on_switch(struct sr_observed *o, const struct sr_event *ev)
+{
+	uint32_t prev = key_of(o, ev->task), next = key_of(o, ev->other);
+	int rc;
+
+	if (o->lost_seen) {
+		/* after a loss, a transition that does not follow is a hint */
+		uint32_t cur = get_cur(o, ev->cpu);
+
+		if (cur != prev && ((rc = mark(o, cur)) || (rc = mark(o, prev))))
+			return rc;
+		if (prev != SR_TID_NONE &&
+		    sr_acct_state(o->acct, prev) != SR_ACCT_RUNNING &&
+		    sr_acct_state(o->acct, prev) != SR_ACCT_UNSEEN &&
+		    (rc = mark(o, prev)))
+			return rc;
+		if (next != SR_TID_NONE &&
+		    sr_acct_state(o->acct, next) == SR_ACCT_RUNNING &&
+		    (rc = mark(o, next)))
+			return rc;
+	}
+	if (prev != SR_TID_NONE) {
+		bool runnable = ev->prev_state == SR_STATE_RUNNING;
+
+		if (o->compat == SR_COMPAT_PERF_6_1 && ev->preempt)
+			runnable = false;
+		if ((rc = sr_acct_stop(o->acct, prev, ev->ts, runnable)))
+			return rc;
+	}
+	if (next != SR_TID_NONE) {
+		/* first sight of a task, coming in: runnable until now */
+		if (sr_acct_state(o->acct, next) == SR_ACCT_UNSEEN &&
+		    (rc = sr_acct_runnable(o->acct, next, ev->ts,
+					   SR_CAUSE_UNKNOWN)))
+			return rc;
+		if ((rc = sr_acct_run(o->acct, next, ev->ts)))
+			return rc;
+	}
+	return set_cur(o, ev->cpu, next);
+}
+
+static int on_wake(struct sr_observed *o, const struct sr_event *ev)
+{
+	uint32_t k = key_of(o, ev->task);
+	enum sr_acct_cause cause = SR_CAUSE_WAKEUP;
+
+	if (k == SR_TID_NONE)
+		return SR_OK;
+	if (ev->kind == SR_EV_WAKING && o->compat == SR_COMPAT_PERF_6_1)
+		return SR_OK;
+	if (ev->kind == SR_EV_WAKEUP_NEW)
+		cause = SR_CAUSE_FORK;
+	/* a wakeup stamped before the task's last switch-out is ignored */
+	if (sr_acct_state(o->acct, k) == SR_ACCT_SLEEPING &&
+	    ev->ts < sr_acct_last_stop(o->acct, k))
+		return SR_OK;
+	return sr_acct_runnable(o->acct, k, ev->ts, cause);
+}
+
+static int on_runtime(struct sr_observed *o, const struct sr_event *ev)
+{
+	uint32_t k = key_of(o, ev->task);
+	int rc;
+
+	if (k == SR_TID_NONE)
+		return SR_OK;
+	if (sr_acct_state(o->acct, k) == SR_ACCT_UNSEEN &&
+	    (rc = sr_acct_runnable(o->acct, k, ev->ts, SR_CAUSE_UNKNOWN)))
+		return rc;
+	return sr_acct_charge(o->acct, k, ev->value);
+}
+
+static int on_lost(struct sr_observed *o, const struct sr_event *ev)
+{
+	struct sr_acct *a = o->acct;
+	size_t n = sr_acct_ntasks(a);
+	int rc;
+
+	o->lost_seen = true;
+	if (ev->cpu >= 0) {
+		if ((rc = mark(o, get_cur(o, ev->cpu))))
+			return rc;
+	} else {
+		for (int32_t c = 0; c < o->ncur; c++)
+			if ((rc = mark(o, o->cur[c])))
+				return rc;
+	}
+	/* a wait open across the loss may have ended inside it */
+	for (size_t k = 0; k < n; k++)
+		if (sr_acct_state(a, (uint32_t)k) == SR_ACCT_RUNNABLE &&
+		    (rc = sr_acct_mark_lost(a, (uint32_t)k)))
+			return rc;
+	return SR_OK;
+}
+
+static int on_ignored(struct sr_observed *o, const struct sr_event *ev)
+{
+	return SR_OK;
+}
+
+/* What each event kind does; perf sched latency ignores the others. */
+static const ev_fn handlers[SR_EV__COUNT] = {
+	[SR_EV_SWITCH] = on_switch,
+	[SR_EV_WAKING] = on_wake,
+	[SR_EV_WAKEUP] = on_wake,
+	[SR_EV_WAKEUP_NEW] = on_wake,
+	[SR_EV_FORK] = on_ignored,     /* pid reuse: new task records */
+	[SR_EV_EXEC] = on_ignored,     /* same kernel task: same key */
+	[SR_EV_EXIT] = on_ignored,     /* the last switch-out follows */
+	[SR_EV_FREE] = on_ignored,
+	[SR_EV_MIGRATE] = on_ignored,  /* perf: only with -C */
+	[SR_EV_RUNTIME] = on_runtime,
+	[SR_EV_NICE] = on_ignored,
+	[SR_EV_SETSCHED] = on_ignored,
+	[SR_EV_LOST] = on_lost,
+};
+
+int sr_observed_new(struct sr_observed **out,
+		    const struct sr_observed_opts *opts,
+		    const struct sr_task_view *view, struct sr_diag *d)
+{
+	struct sr_observed *o = calloc(1, sizeof(*o));
+
+	*out = NULL;
+	if (!o)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	if (sr_acct_new(&o->acct, d)) {
+		free(o);
+		return d->code;
+	}
+	o->view = *view;
+	o->compat = opts ? opts->compat : SR_COMPAT_PERF;
+	*out = o;
+	return SR_OK;
+}
+
+void sr_observed_free(struct sr_observed *o)
+{
+	if (!o)
+		return;
+	sr_acct_free(o->acct);
+	free(o->cur);
+	free(o);
+}
+
+int sr_observed_event(struct sr_observed *o, const struct sr_event *ev)
+{
+	int rc;
+
+	if (ev->kind >= SR_EV__COUNT || !handlers[ev->kind])
+		return SR_OK;
+	rc = handlers[ev->kind](o, ev);
+	if (rc && !o->err)
+		o->err = rc;
+	return rc;
+}
+
+int sr_observed_finish(struct sr_observed *o, int64_t t_end,
+		       struct sr_diag *d)
+{
+	size_t n = o->view.count(o->view.ctx);
+
+	if (o->err)
+		return sr_fail(d, o->err, "recorded schedule: out of memory");
+	if (sr_acct_finish(o->acct, t_end, d))
+		return d->code;
+	/* name each row after the last record of its exec chain */
+	for (size_t i = 0; i < n; i++) {
+		const struct sr_task *t = o->view.get(o->view.ctx, (sr_tid)i);
+		uint32_t k = key_of(o, (sr_tid)i);
+
+		if (!t || k == SR_TID_NONE || !sr_acct_metrics(o->acct, k))
+			continue;
+		if (sr_acct_name(o->acct, k, t->pid, t->comm))
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	return SR_OK;
+}
+
+static bool active(const struct sr_task_metrics *m)
+{
+	return m->runtime_ns > 0 || m->switches > 0 || m->wakeups > 0;
+}
+
+int sr_observed_rows(struct sr_observed *o, struct sr_task_metrics ***rows,
+		     size_t *n, struct sr_diag *d)
+{
+	size_t cap = sr_acct_ntasks(o->acct), k = 0;
+	struct sr_task_metrics **r = malloc((cap ? cap : 1) * sizeof(*r));
+
+	*rows = NULL;
+	*n = 0;
+	if (!r)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	for (size_t i = 0; i < cap; i++) {
+		struct sr_task_metrics *m = sr_acct_metrics(o->acct,
+							    (uint32_t)i);
+
+		if (m && active(m))
+			r[k++] = m;
+	}
+	*rows = r;
+	*n = k;
+	return SR_OK;
+}
+
+struct sr_acct *sr_observed_acct(struct sr_observed *o)
+{
+	return o->acct;
+}
+
+size_t sr_observed_lost_tasks(const struct sr_observed *o)
+{
+	size_t n = sr_acct_ntasks(o->acct), k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct sr_task_metrics *m =
+			sr_acct_metrics(o->acct, (uint32_t)i);
+
+		if (m && m->lost_touched && active(m))
+			k++;
+	}
+	return k;
+}

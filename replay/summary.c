@@ -1,0 +1,337 @@
+/*
+ * summary: sorting, merging by comm, and the TSV and table writers for
+ * per-task figure rows.  See replay/summary.h.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/summary.h"
+
+static const char *const sort_names[SR_SORT__COUNT] = {
+	[SR_SORT_PID] = "pid", [SR_SORT_COMM] = "comm",
+	[SR_SORT_RUNTIME] = "runtime", [SR_SORT_SWITCHES] = "switches",
+	[SR_SORT_WAKEUPS] = "wakeups", [SR_SORT_AVG] = "avg",
+	[SR_SORT_P50] = "p50", [SR_SORT_P95] = "p95", [SR_SORT_P99] = "p99",
+	[SR_SORT_MAX] = "max",
+};
+
+const char *sr_sort_keys_help(void)
+{
+	return "pid, comm, runtime, switches, wakeups, avg, p50, p95, p99, max";
+}
+
+int sr_sort_parse(const char *spec, struct sr_sort *s, struct sr_diag *d)
+{
+	const char *p = spec;
+
+	s->nkeys = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int k;
+
+		for (k = 0; k < SR_SORT__COUNT; k++)
+			if (strlen(sort_names[k]) == len &&
+			    !strncmp(p, sort_names[k], len))
+				break;
+		if (k == SR_SORT__COUNT || s->nkeys == SR_SORT_MAX_KEYS)
+			return sr_fail(d, SR_EUSAGE,
+				       "--sort: expected keys among %s, got '%.*s'",
+				       sr_sort_keys_help(), (int)len, p);
+		s->keys[s->nkeys++] = (enum sr_sort_key)k;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	if (s->nkeys == 0)
+		return sr_fail(d, SR_EUSAGE, "--sort: expected keys among %s, "
+			       "got nothing", sr_sort_keys_help());
+	return SR_OK;
+}
+
+/* A row with the figures sorting needs computed once. */
+struct keyed {
+	struct sr_task_metrics *m;
+	int64_t v[SR_SORT__COUNT];
+};
+
+static int cmp3(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+static int cmp_keyed(const void *pa, const void *pb, void *ctx)
+{
+	const struct keyed *a = pa, *b = pb;
+	const struct sr_sort *s = ctx;
+	int c;
+
+	for (int i = 0; i < s->nkeys; i++) {
+		enum sr_sort_key k = s->keys[i];
+
+		if (k == SR_SORT_COMM)
+			c = strcmp(a->m->comm, b->m->comm);
+		else if (k == SR_SORT_PID)
+			c = cmp3(a->m->pid, b->m->pid);
+		else
+			c = cmp3(b->v[k], a->v[k]); /* largest first */
+		if (c)
+			return c;
+	}
+	if ((c = cmp3(a->m->pid, b->m->pid)))
+		return c;
+	if ((c = strcmp(a->m->comm, b->m->comm)))
+		return c;
+	return cmp3(a->m->id, b->m->id);
+}
+
+int sr_rows_sort(struct sr_task_metrics **rows, size_t n,
+		 const struct sr_sort *s, struct sr_diag *d)
+{
+	static const double ps[3] = { 50, 95, 99 };
+	struct keyed *k = calloc(n ? n : 1, sizeof(*k));
+
+	if (!k)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		struct sr_task_metrics *m = rows[i];
+		int64_t p[3];
+
+		sr_delays_percentiles(m->delays, ps, p, 3);
+		k[i].m = m;
+		k[i].v[SR_SORT_RUNTIME] = m->runtime_ns;
+		k[i].v[SR_SORT_SWITCHES] = (int64_t)m->switches;
+		k[i].v[SR_SORT_WAKEUPS] = (int64_t)m->wakeups;
+		k[i].v[SR_SORT_AVG] = sr_metrics_avg_delay(m);
+		k[i].v[SR_SORT_P50] = p[0];
+		k[i].v[SR_SORT_P95] = p[1];
+		k[i].v[SR_SORT_P99] = p[2];
+		k[i].v[SR_SORT_MAX] = m->max_delay_ns;
+	}
+	qsort_r(k, n, sizeof(*k), cmp_keyed, (void *)s);
+	for (size_t i = 0; i < n; i++)
+		rows[i] = k[i].m;
+	free(k);
+	return SR_OK;
+}
+
+static int cmp_comm_id(const void *pa, const void *pb)
+{
+	const struct sr_task_metrics *a = *(struct sr_task_metrics *const *)pa;
+	const struct sr_task_metrics *b = *(struct sr_task_metrics *const *)pb;
+	int c = strcmp(a->comm, b->comm);
+
+	return c ? c : cmp3(a->id, b->id);
+}
+
+void sr_rows_free_merged(struct sr_task_metrics *rows, size_t n)
+{
+	if (!rows)
+		return;
+	for (size_t i = 0; i < n; i++)
+		sr_metrics_release(&rows[i]);
+	free(rows);
+}
+
+int sr_rows_by_comm(struct sr_task_metrics *const *rows, size_t n,
+		    struct sr_task_metrics **out, size_t *nout,
+		    struct sr_diag *d)
+{
+	struct sr_task_metrics **by = malloc((n ? n : 1) * sizeof(*by));
+	struct sr_task_metrics *res = calloc(n ? n : 1, sizeof(*res));
+	size_t k = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (!by || !res) {
+		free(by);
+		free(res);
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	memcpy(by, rows, n * sizeof(*by));
+	/* by comm, then id: the merge order (and so max ties) is fixed */
+	qsort(by, n, sizeof(*by), cmp_comm_id);
+	for (size_t i = 0; i < n; i++) {
+		struct sr_task_metrics *r;
+
+		if (k == 0 || strcmp(res[k - 1].comm, by[i]->comm)) {
+			r = &res[k++];
+			r->id = by[i]->id;
+			r->pid = by[i]->pid;
+			memcpy(r->comm, by[i]->comm, sizeof(r->comm));
+		} else {
+			r = &res[k - 1];
+		}
+		if (sr_metrics_merge(r, by[i])) {
+			free(by);
+			sr_rows_free_merged(res, k);
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		}
+		if (r->ntasks > 1)
+			r->pid = -1;
+	}
+	free(by);
+	*out = res;
+	*nout = k;
+	return SR_OK;
+}
+
+char *sr_fmt_ms(char *buf, int64_t ns)
+{
+	const char *sign = ns < 0 ? "-" : "";
+	uint64_t u = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+
+	snprintf(buf, 32, "%s%" PRIu64 ".%06" PRIu64, sign, u / 1000000,
+		 u % 1000000);
+	return buf;
+}
+
+char *sr_fmt_s(char *buf, int64_t ns)
+{
+	const char *sign = ns < 0 ? "-" : "";
+	uint64_t u = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+
+	snprintf(buf, 32, "%s%" PRIu64 ".%09" PRIu64, sign, u / 1000000000,
+		 u % 1000000000);
+	return buf;
+}
+
+/* comm with control characters (tabs, newlines) shown as '?' */
+static void put_comm(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+}
+
+void sr_tsv_header(FILE *f)
+{
+	fputs("pid\tcomm\truntime_ms\tswitches\twakeups\tavg_delay_ms\t"
+	      "p50_delay_ms\tp95_delay_ms\tp99_delay_ms\tmax_delay_ms\t"
+	      "max_delay_start_s\tmax_delay_end_s\ttasks\tlost", f);
+}
+
+void sr_tsv_row(FILE *f, const struct sr_task_metrics *m)
+{
+	static const double ps[3] = { 50, 95, 99 };
+	char b[8][32];
+	int64_t p[3];
+
+	sr_delays_percentiles(m->delays, ps, p, 3);
+	if (m->pid >= 0 && m->ntasks <= 1)
+		fprintf(f, "%" PRId32 "\t", m->pid);
+	else
+		fputs("-\t", f);
+	put_comm(f, m->comm);
+	fprintf(f, "\t%s\t%" PRIu64 "\t%" PRIu64 "\t%s\t%s\t%s\t%s\t%s\t%s\t%s"
+		"\t%" PRIu32 "\t%d",
+		sr_fmt_ms(b[0], m->runtime_ns), m->switches, m->wakeups,
+		sr_fmt_ms(b[1], sr_metrics_avg_delay(m)), sr_fmt_ms(b[2], p[0]),
+		sr_fmt_ms(b[3], p[1]), sr_fmt_ms(b[4], p[2]),
+		sr_fmt_ms(b[5], m->max_delay_ns),
+		sr_fmt_s(b[6], m->max_delay_start),
+		sr_fmt_s(b[7], m->max_delay_end),
+		m->ntasks ? m->ntasks : 1, m->lost_touched ? 1 : 0);
+}
+
+void sr_write_tsv(FILE *f, struct sr_task_metrics *const *rows, size_t n)
+{
+	sr_tsv_header(f);
+	fputc('\n', f);
+	for (size_t i = 0; i < n; i++) {
+		sr_tsv_row(f, rows[i]);
+		fputc('\n', f);
+	}
+}
+
+/* ns as milliseconds with 3 decimals, rounded to the microsecond */
+static char *ms3(char *buf, int64_t ns)
+{
+	uint64_t us = ((uint64_t)(ns < 0 ? 0 : ns) + 500) / 1000;
+
+	snprintf(buf, 32, "%" PRIu64 ".%03" PRIu64, us / 1000, us % 1000);
+	return buf;
+}
+
+/* timestamp as seconds with 6 decimals, truncated (as perf prints it) */
+static char *s6(char *buf, int64_t ns)
+{
+	uint64_t u = (uint64_t)(ns < 0 ? 0 : ns);
+
+	snprintf(buf, 32, "%" PRIu64 ".%06" PRIu64, u / 1000000000,
+		 u % 1000000000 / 1000);
+	return buf;
+}
+
+static int task_name(char *buf, size_t sz, const struct sr_task_metrics *m)
+{
+	int n;
+
+	if (m->ntasks > 1)
+		n = snprintf(buf, sz, "%s:(%" PRIu32 ")", m->comm, m->ntasks);
+	else
+		n = snprintf(buf, sz, "%s:%" PRId32, m->comm, m->pid);
+	for (char *p = buf; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return n < (int)sz ? n : (int)sz - 1;
+}
+
+static void rule(FILE *f, int w)
+{
+	fputc(' ', f);
+	for (int i = 0; i < w; i++)
+		fputc('-', f);
+	fputc('\n', f);
+}
+
+void sr_write_table(FILE *f, struct sr_task_metrics *const *rows, size_t n)
+{
+	static const double ps[3] = { 50, 95, 99 };
+	char name[SR_METRICS_COMM_MAX + 24], b[8][32];
+	int w = 24, width;
+	int64_t total_rt = 0;
+	uint64_t total_sw = 0;
+	size_t nlost = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		int l = task_name(name, sizeof(name), rows[i]) + 2;
+		if (l > w)
+			w = l;
+	}
+	width = w + 120;
+	fputc('\n', f);
+	rule(f, width);
+	fprintf(f, "  %-*s | %12s | %8s | %8s | %9s | %9s | %9s | %9s | "
+		"%9s | %16s | %16s\n", w - 2, "Task", "Runtime ms", "Switches",
+		"Wakeups", "Avg ms", "p50 ms", "p95 ms", "p99 ms", "Max ms",
+		"Max start s", "Max end s");
+	rule(f, width);
+	for (size_t i = 0; i < n; i++) {
+		const struct sr_task_metrics *m = rows[i];
+		int64_t p[3];
+
+		sr_delays_percentiles(m->delays, ps, p, 3);
+		task_name(name, sizeof(name), m);
+		if (m->lost_touched) {
+			strncat(name, " !", sizeof(name) - strlen(name) - 1);
+			nlost++;
+		}
+		fprintf(f, "  %-*s | %12s | %8" PRIu64 " | %8" PRIu64
+			" | %9s | %9s | %9s | %9s | %9s | %16s | %16s\n",
+			w - 2, name, ms3(b[0], m->runtime_ns), m->switches,
+			m->wakeups, ms3(b[1], sr_metrics_avg_delay(m)),
+			ms3(b[2], p[0]), ms3(b[3], p[1]), ms3(b[4], p[2]),
+			ms3(b[5], m->max_delay_ns), s6(b[6], m->max_delay_start),
+			s6(b[7], m->max_delay_end));
+		total_rt += m->runtime_ns;
+		total_sw += m->switches;
+	}
+	rule(f, width);
+	fprintf(f, "  %-*s | %12s | %8" PRIu64 " |\n", w - 2, "TOTAL:",
+		ms3(b[0], total_rt), total_sw);
+	rule(f, w + 27);
+	if (nlost)
+		fprintf(f, "  ! %zu task(s) whose figures lost events touched\n",
+			nlost);
+	fputc('\n', f);
+}
