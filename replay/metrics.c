@@ -20,12 +20,15 @@
 #define SUB (1u << SR_DELAY_HIST_SUB_BITS)
 #define LINEAR (2u * SUB)
 
+#define INLINE 2 /* samples kept in the struct itself: most tasks wait rarely */
+
 struct sr_delays {
 	uint64_t n;
 	int64_t min, max;
-	/* exact mode: samples[0..n) (hist == NULL) */
+	/* exact mode: samples[0..n) (hist == NULL), in inl[] up to INLINE */
 	int64_t *samples;
 	uint32_t cap;
+	int64_t inl[INLINE];
 	/* histogram mode: counts for bucket indexes [lo, lo + nb) */
 	uint32_t *hist;
 	uint32_t lo, nb;
@@ -66,14 +69,28 @@ static int64_t bucket_value(uint32_t i)
 
 struct sr_delays *sr_delays_new(void)
 {
-	return calloc(1, sizeof(struct sr_delays));
+	struct sr_delays *d = calloc(1, sizeof(*d));
+
+	if (d) {
+		d->samples = d->inl;
+		d->cap = INLINE;
+	}
+	return d;
+}
+
+static void free_samples(struct sr_delays *d)
+{
+	if (d->samples != d->inl)
+		free(d->samples);
+	d->samples = NULL;
+	d->cap = 0;
 }
 
 void sr_delays_free(struct sr_delays *d)
 {
 	if (!d)
 		return;
-	free(d->samples);
+	free_samples(d);
 	free(d->hist);
 	free(d);
 }
@@ -129,9 +146,7 @@ static int fold(struct sr_delays *d)
 	for (uint64_t k = 0; k < d->n; k++)
 		if (hist_add(d, bucket_of(d->samples[k]), 1))
 			return SR_EINTERNAL;
-	free(d->samples);
-	d->samples = NULL;
-	d->cap = 0;
+	free_samples(d);
 	if (!d->hist && hist_reserve(d, 0))
 		return SR_EINTERNAL;
 	return SR_OK;
@@ -151,8 +166,18 @@ int sr_delays_add(struct sr_delays *d, int64_t v)
 		return SR_EINTERNAL;
 	if (!d->hist && d->n < SR_DELAY_EXACT_MAX) {
 		if (d->n == d->cap) {
-			uint32_t cap = d->cap ? d->cap * 2 : 4;
-			int64_t *s = realloc(d->samples, cap * sizeof(*s));
+			uint32_t cap = d->cap * 4;
+			int64_t *s;
+
+			if (cap > SR_DELAY_EXACT_MAX)
+				cap = SR_DELAY_EXACT_MAX;
+			if (d->samples == d->inl) {
+				s = malloc(cap * sizeof(*s));
+				if (s)
+					memcpy(s, d->inl, sizeof(d->inl));
+			} else {
+				s = realloc(d->samples, cap * sizeof(*s));
+			}
 			if (!s)
 				return SR_EINTERNAL;
 			d->samples = s;
@@ -365,6 +390,8 @@ struct acct_task {
 struct sr_acct {
 	struct acct_task *t;
 	size_t n, cap;
+	char **names;        /* interned comms: open addressing, NULL = free */
+	size_t nnames, names_cap;
 	bool charged;
 	int err;
 	sr_acct_wait_fn on_wait;
@@ -385,6 +412,9 @@ void sr_acct_free(struct sr_acct *a)
 		return;
 	for (size_t i = 0; i < a->n; i++)
 		sr_metrics_release(&a->t[i].m);
+	for (size_t i = 0; i < a->names_cap; i++)
+		free(a->names[i]);
+	free(a->names);
 	free(a->t);
 	free(a);
 }
@@ -430,6 +460,7 @@ static struct acct_task *slot(struct sr_acct *a, uint32_t task)
 		s->state = SR_ACCT_UNSEEN;
 		s->m.id = (uint32_t)a->n;
 		s->m.pid = -1;
+		s->m.comm = "";
 		s->m.ntasks = 1;
 		a->n++;
 	}
@@ -553,15 +584,60 @@ int sr_acct_mark_lost(struct sr_acct *a, uint32_t task)
 	return SR_OK;
 }
 
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* The pool's copy of name, added if new; NULL on OOM. */
+static const char *intern(struct sr_acct *a, const char *name)
+{
+	size_t i;
+
+	if (2 * (a->nnames + 1) > a->names_cap) {
+		size_t cap = a->names_cap ? a->names_cap * 2 : 64;
+		char **n = calloc(cap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		for (size_t k = 0; k < a->names_cap; k++) {
+			char *e = a->names[k];
+			if (!e)
+				continue;
+			for (i = hash_str(e) & (cap - 1); n[i]; i = (i + 1) & (cap - 1))
+				;
+			n[i] = e;
+		}
+		free(a->names);
+		a->names = n;
+		a->names_cap = cap;
+	}
+	for (i = hash_str(name) & (a->names_cap - 1); a->names[i];
+	     i = (i + 1) & (a->names_cap - 1))
+		if (!strcmp(a->names[i], name))
+			return a->names[i];
+	if (!(a->names[i] = strdup(name)))
+		return NULL;
+	a->nnames++;
+	return a->names[i];
+}
+
 int sr_acct_name(struct sr_acct *a, uint32_t task, int32_t pid,
 		 const char *comm)
 {
 	struct acct_task *s = slot(a, task);
+	const char *c;
 
 	if (!s)
 		return SR_EINTERNAL;
+	if (!(c = intern(a, comm ? comm : "")))
+		return acct_err(a, SR_EINTERNAL);
 	s->m.pid = pid;
-	snprintf(s->m.comm, sizeof(s->m.comm), "%s", comm ? comm : "");
+	s->m.comm = c;
 	return SR_OK;
 }
 

@@ -86,12 +86,11 @@ void sr_delays_percentiles(const struct sr_delays *d, const double *p,
 
 /* ---- one task's figures ------------------------------------------------ */
 
-#define SR_METRICS_COMM_MAX 64
-
 struct sr_task_metrics {
 	uint32_t id;            /* task id (parse tid, or merged key) */
 	int32_t pid;            /* -1 when merged over several pids */
-	char comm[SR_METRICS_COMM_MAX];
+	const char *comm;       /* "" if unnamed; sr_acct_name() interns it
+				 * (lives as long as the acct) */
 	uint32_t ntasks;        /* tasks merged into this row (1 if one) */
 	int64_t runtime_ns;
 	uint64_t switches;      /* waits ended by running (perf's count) */
@@ -155,7 +154,8 @@ int sr_acct_exit(struct sr_acct *a, uint32_t task, int64_t t);
 int sr_acct_charge(struct sr_acct *a, uint32_t task, int64_t ns);
 /* Mark a task's figures as touched by lost events. */
 int sr_acct_mark_lost(struct sr_acct *a, uint32_t task);
-/* Name a task for its output row. */
+/* Name a task for its output row (comm is copied into the acct's pool
+ * of names, one copy per distinct name). */
 int sr_acct_name(struct sr_acct *a, uint32_t task, int32_t pid,
 		 const char *comm);
 

@@ -158,7 +158,7 @@ int sr_rows_by_comm(struct sr_task_metrics *const *rows, size_t n,
 			r = &res[k++];
 			r->id = by[i]->id;
 			r->pid = by[i]->pid;
-			memcpy(r->comm, by[i]->comm, sizeof(r->comm));
+			r->comm = by[i]->comm;
 		} else {
 			r = &res[k - 1];
 		}
@@ -287,7 +287,7 @@ static void rule(FILE *f, int w)
 void sr_write_table(FILE *f, struct sr_task_metrics *const *rows, size_t n)
 {
 	static const double ps[3] = { 50, 95, 99 };
-	char name[SR_METRICS_COMM_MAX + 24], b[8][32];
+	char name[96], b[8][32];
 	int w = 24, width;
 	int64_t total_rt = 0;
 	uint64_t total_sw = 0;

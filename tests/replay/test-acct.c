@@ -184,6 +184,20 @@ static void test_slots(void)
 	CHECK(sr_acct_metrics(a, 3000) != NULL);
 	CHECK_INT(sr_acct_metrics(a, 3000)->pid, 42);
 	CHECK_STR(sr_acct_metrics(a, 3000)->comm, "xmms");
+	{
+		char buf[16] = "cc1";
+		/* names are copied once per distinct name */
+		for (uint32_t i = 0; i < 200; i++) {
+			snprintf(buf, sizeof(buf), "%s", i % 2 ? "cc1" : "as");
+			CHECK_INT(sr_acct_name(a, 10 + i, (int32_t)i, buf), SR_OK);
+		}
+		strcpy(buf, "changed");
+		CHECK_STR(sr_acct_metrics(a, 11)->comm, "cc1");
+		CHECK_STR(sr_acct_metrics(a, 10)->comm, "as");
+		CHECK(sr_acct_metrics(a, 11)->comm == sr_acct_metrics(a, 209)->comm);
+		CHECK(sr_acct_metrics(a, 10)->comm != sr_acct_metrics(a, 11)->comm);
+		CHECK_STR(sr_acct_metrics(a, 3000)->comm, "xmms");
+	}
 	CHECK_INT(sr_acct_mark_lost(a, 3000), SR_OK);
 	CHECK(sr_acct_metrics(a, 3000)->lost_touched);
 	CHECK_INT(sr_acct_charge(a, 3000, -1), SR_EINTERNAL);

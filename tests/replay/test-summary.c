@@ -14,7 +14,7 @@ static struct sr_task_metrics mk(uint32_t id, int32_t pid, const char *comm,
 	struct sr_task_metrics m = { .id = id, .pid = pid, .ntasks = 1,
 				     .runtime_ns = runtime };
 
-	snprintf(m.comm, sizeof(m.comm), "%s", comm);
+	m.comm = comm;
 	for (size_t i = 0; i < nd; i++)
 		sr_metrics_add_delay(&m, 1000000000LL * (int64_t)(i + 1),
 				     1000000000LL * (int64_t)(i + 1) + delays[i]);
