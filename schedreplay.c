@@ -21,6 +21,7 @@ struct sr_cmd {
 
 static const struct sr_cmd commands[] = {
 	/* rows are added as each command lands */
+	{ "policies", cmd_policies, "list the scheduler models" },
 	{ NULL, NULL, NULL },
 };
 

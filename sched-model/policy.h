@@ -14,7 +14,26 @@
  *
  * Calls happen at rq->jiffies, which the simulator sets with
  * sm_rq_set_jiffies() before each call.  Policies never see trace lines,
- * files or nanoseconds.
+ * files or nanoseconds.  jiffies must be >= 1: 0 is the kernel's "unset"
+ * for expired_timestamp and test2-mm1's "never ran" for last_run.
+ *
+ * The simulator's side of the contract (docs/models.md, "Conventions"):
+ *  - block(), exit() and yield() of rq->curr, fork() without VFORK, and a
+ *    wake() that preempts set rq->need_resched; the simulator then calls
+ *    schedule() at once, except at a tick instant, where the order is:
+ *    bursts ending now (with their schedule()), tick(), the wakeups due
+ *    now in task-id order, then schedule() if rq->need_resched.
+ *  - wake() of a task that blocked or was stopped but has not been
+ *    switched out yet only makes it runnable again (kernel
+ *    try_to_wake_up step 2): schedule() then keeps it, and its view's
+ *    state is SM_STATE_RUNNABLE again.
+ *  - reap() after the zombie was switched out; task_free() after reap()
+ *    (or at the end of the run, for any task).
+ *
+ * Observer: every change of a task's prio, sleep_avg, credit, time_slice,
+ * array or state is reported, after the change, with the reason; event
+ * reasons (NEW, FORK, WAKE, RUN, PREEMPT, BLOCK, EXPIRE, REQUEUE, EXIT,
+ * REAP, YIELD, SWAP, MIGRATE) are reported even when the view is unchanged.
  */
 #ifndef SM_POLICY_H
 #define SM_POLICY_H
@@ -44,6 +63,18 @@ struct sm_task_info {
 	int policy;           /* enum sm_sched_class */
 	int rt_priority;      /* 1..99 for FIFO/RR */
 	bool has_mm;          /* false for kernel threads */
+	/* task_new only: initial sleep_avg as a percentage of the policy's
+	   MAX_SLEEP_AVG (0..100); 0 = the documented cold start */
+	int init_sleep_pct;
+};
+
+/* Scheduler state of a task, as the kernel's p->state. */
+enum sm_state {
+	SM_STATE_RUNNABLE,  /* TASK_RUNNING: queued (running or waiting) */
+	SM_STATE_SLEEPING,  /* blocked (S or D: credited the same) */
+	SM_STATE_STOPPED,   /* CLONE_STOPPED child not yet woken */
+	SM_STATE_ZOMBIE,    /* exited, not reaped */
+	SM_STATE_DEAD,      /* reaped */
 };
 
 /* Observable scheduler state of one task, for timelines. */
@@ -54,6 +85,12 @@ struct sm_view {
 	long credit;          /* interactive_credit; -1 if none */
 	long time_slice;      /* jiffies */
 	int array;            /* enum sm_array */
+	int state;            /* enum sm_state */
+	bool on_cpu;          /* it is rq->curr */
+	bool interactive;     /* TASK_INTERACTIVE(p) now (false for RT) */
+	bool first_time_slice;
+	int activated;        /* O10 flag; -1 if the policy has none */
+	unsigned long last_run; /* jiffies */
 };
 
 /* Why the observer is called. */
@@ -66,11 +103,25 @@ enum sm_change {
 	SM_CH_BLOCK,    /* switched out asleep (dequeued) */
 	SM_CH_EXPIRE,   /* slice used up: refilled, moved to expired */
 	SM_CH_REQUEUE,  /* moved to the tail of its list (slice refill kept
-			   active, granularity requeue, RR, yield) */
-	SM_CH_EXIT,     /* became a zombie */
+			   active, granularity requeue, RR) */
+	SM_CH_EXIT,     /* became a zombie; again when switched out */
 	SM_CH_REAP,     /* removed; sched_exit refunds applied */
 	SM_CH_STATE,    /* any other change of prio/sleep_avg/credit/slice */
+	/* added with the models (additive): */
+	SM_CH_TICK,     /* scheduler_tick charge: slice and sleep_avg -1 */
+	SM_CH_RECALC,   /* O10 pick-time recalc_task_prio (activated) */
+	SM_CH_CHARGE,   /* O10 schedule() charge: sleep_avg -1, full slice */
+	SM_CH_SWAP,     /* array swap in schedule(): expired became active */
+	SM_CH_YIELD,    /* sched_yield moved it */
+	SM_CH_NICE,     /* set_user_nice */
+	SM_CH_SETSCHED, /* setscheduler */
+	SM_CH_REFUND,   /* parent's slice/sleep_avg changed by sched_exit */
+	SM_CH_MIGRATE,  /* moved to another runqueue (migrate) */
+	SM_CH__COUNT
 };
+
+/* Name of a change reason ("tick", "expire", ...), for timelines. */
+const char *sm_change_name(enum sm_change why);
 
 struct sm_task;   /* a policy's per-task block starts with this */
 struct sm_rq;     /* a policy's per-cpu runqueue starts with this */
@@ -112,10 +163,15 @@ struct sm_policy {
 	/* A task alive before the trace starts: not queued, asleep. */
 	struct sm_task *(*task_new)(struct sm_rq *rq,
 				    const struct sm_task_info *info);
-	/* rq->curr forks; returns the child, queued unless STOPPED. */
+	/* rq->curr forks; returns the child, queued unless STOPPED (NULL if
+	   out of memory).  As in the kernel the child inherits the parent's
+	   nice and policy; child->id and has_mm are taken from the info.
+	   VFORK blocks the parent (as block()); wake it when released. */
 	struct sm_task *(*fork)(struct sm_rq *rq, struct sm_task *parent,
 				const struct sm_task_info *child,
 				unsigned flags);
+	/* t sleeping or stopped (else ignored, as the kernel's wake mask):
+	   enqueue on rq, which becomes t's runqueue */
 	void (*wake)(struct sm_rq *rq, struct sm_task *t, bool sync);
 	/* rq->curr goes to sleep; it leaves the queue at the next schedule */
 	void (*block)(struct sm_rq *rq, struct sm_task *t);
@@ -137,6 +193,15 @@ struct sm_policy {
 	void (*task_free)(struct sm_rq *rq, struct sm_task *t);
 	/* invariant check for tests: 0 ok, else writes why */
 	int (*check)(const struct sm_rq *rq, char *why, size_t whylen);
+
+	/* added with the models (additive): */
+	/* pull_task: move a queued, not running task t from src to the tail
+	   of dst's active array; sets dst->need_resched if t's prio is
+	   strictly higher than dst's current (idle always).  May be NULL. */
+	void (*migrate)(struct sm_rq *src, struct sm_rq *dst,
+			struct sm_task *t);
+	unsigned long max_sleep_avg; /* MAX_SLEEP_AVG, jiffies (plot scales) */
+	bool has_credit;             /* view.credit is meaningful */
 };
 
 static inline void sm_rq_set_jiffies(struct sm_rq *rq, unsigned long j)

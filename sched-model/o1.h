@@ -1,0 +1,252 @@
+/*
+ * o1: the shared core of the O(1) scheduler family (Linux 2.6.0-test2 and
+ * its -mm/O-int descendants): the constants, the per-task and per-runqueue
+ * state, the priority arrays (140 FIFO lists, a bitmap and nr_active), and
+ * every kernel function the three policies have in common.  Each policy
+ * file (stock.c, test2-mm1.c, o11int.c) holds only what differs, as hooks
+ * in a struct o1_rules.
+ *
+ * Names follow kernel/sched.c so the code can be held against
+ * ../shared/spec/o1-scheduler-2.6.0-test2.md line by line: all scheduler
+ * quantities are integer jiffies at HZ = 1000, unsigned where the kernel's
+ * were, and every division is a C integer division written in the
+ * kernel's order.  Nothing here is copied from the kernel; it is written
+ * from the spec.
+ */
+#ifndef SM_O1_H
+#define SM_O1_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sched-model/policy.h"
+
+#define HZ SM_HZ
+
+/* Priorities (spec section 3). */
+#define MAX_USER_RT_PRIO	100
+#define MAX_RT_PRIO		MAX_USER_RT_PRIO
+#define MAX_PRIO		(MAX_RT_PRIO + 40)
+#define MAX_USER_PRIO		(MAX_PRIO - MAX_RT_PRIO)	/* 40 */
+#define NICE_TO_PRIO(nice)	(MAX_RT_PRIO + (nice) + 20)
+#define PRIO_TO_NICE(prio)	((prio) - MAX_RT_PRIO - 20)
+#define TASK_NICE(p)		PRIO_TO_NICE((p)->static_prio)
+#define USER_PRIO(p)		((p) - MAX_RT_PRIO)
+#define IDLE_PRIO		MAX_PRIO	/* the idle task's prio */
+
+/* Tunables common to the family. */
+#define MIN_TIMESLICE		(10 * HZ / 1000)
+#define MAX_TIMESLICE		(200 * HZ / 1000)
+#define PARENT_PENALTY		100
+#define EXIT_WEIGHT		3
+#define PRIO_BONUS_RATIO	25
+#define INTERACTIVE_DELTA	2
+/* Stock has no MAX_BONUS macro; its effective_prio implies the same 10. */
+#define MAX_BONUS		(MAX_USER_PRIO * PRIO_BONUS_RATIO / 100)
+
+/* test2-mm1 and O11int (spec section 3, column B). */
+#define AVG_TIMESLICE	(MIN_TIMESLICE + ((MAX_TIMESLICE - MIN_TIMESLICE) * \
+			(MAX_PRIO - 1 - NICE_TO_PRIO(0)) / (MAX_USER_PRIO - 1)))
+#define TIMESLICE_GRANULARITY	(HZ / 40)
+
+/* Per-policy values: the spec's table, column A and column B. */
+#define STOCK_MAX_SLEEP_AVG		(10 * HZ)
+#define STOCK_STARVATION_LIMIT		(10 * HZ)
+#define STOCK_CHILD_PENALTY		50
+#define MM1_MAX_SLEEP_AVG		(AVG_TIMESLICE * MAX_BONUS)
+#define MM1_STARVATION_LIMIT		(MM1_MAX_SLEEP_AVG)
+#define MM1_CHILD_PENALTY		90
+
+/* SCALE(v1, v1_max, v2_max) and DELTA(p): nice*10/40 + 2, C truncation. */
+#define SCALE(v1, v1_max, v2_max)	((v1) * (v2_max) / (v1_max))
+#define DELTA(p) \
+	(SCALE(TASK_NICE(p), 40, MAX_USER_PRIO * PRIO_BONUS_RATIO / 100) + \
+	 INTERACTIVE_DELTA)
+#define TASK_INTERACTIVE(p)	((p)->prio <= (p)->static_prio - DELTA(p))
+
+#define rt_task(p)		((p)->prio < MAX_RT_PRIO)
+#define task_mm(p)		((p)->base.info.has_mm)	/* p->mm != NULL */
+
+/* p->state, as the kernel's TASK_* (S and D are credited alike). */
+enum o1_state {
+	TASK_RUNNING = SM_STATE_RUNNABLE,
+	TASK_SLEEPING = SM_STATE_SLEEPING,
+	TASK_STOPPED = SM_STATE_STOPPED,
+	TASK_ZOMBIE = SM_STATE_ZOMBIE,
+	TASK_DEAD = SM_STATE_DEAD,
+};
+
+/* A list_head of our own: circular, doubly linked, with a head node. */
+struct o1_list {
+	struct o1_list *next, *prev;
+};
+
+#define BITMAP_BITS	(MAX_PRIO + 1)	/* bit MAX_PRIO: the delimiter */
+#define BITMAP_WORDS	((BITMAP_BITS + 63) / 64)
+
+struct prio_array {
+	unsigned int nr_active;
+	uint64_t bitmap[BITMAP_WORDS];
+	struct o1_list queue[MAX_PRIO];
+};
+
+struct o1_rq;
+
+struct o1_task {
+	struct sm_task base;		/* info, on_cpu */
+	struct o1_rq *rq;		/* its runqueue (task_cpu) */
+	struct o1_list run_list;	/* position in array->queue[prio] */
+	struct prio_array *array;	/* NULL: not queued */
+	int state;			/* enum o1_state */
+
+	int policy;			/* enum sm_sched_class */
+	unsigned long rt_priority;
+	int prio, static_prio;
+	unsigned long sleep_avg;	/* jiffies */
+	unsigned long last_run;		/* jiffies */
+	unsigned int time_slice, first_time_slice;
+	int activated;			/* O10: woken, recalc at pick */
+	unsigned long interactive_credit; /* O11 */
+
+	struct sm_view reported;	/* last view sent to the observer */
+	bool reported_once;
+};
+
+struct o1_rq {
+	struct sm_rq base;		/* policy, cpu, jiffies, need_resched,
+					   curr, obs */
+	const struct o1_rules *rules;
+	unsigned long nr_running;	/* queued tasks, current included */
+	unsigned long expired_timestamp;
+	struct prio_array *active, *expired, arrays[2];
+};
+
+/*
+ * What a policy supplies.  Hooks left NULL mean "stock behaviour" or, for
+ * the B-only hooks, "no such step".
+ */
+struct o1_rules {
+	const struct sm_policy *policy;
+	unsigned long max_sleep_avg;	/* MAX_SLEEP_AVG */
+	unsigned long starvation_limit;	/* STARVATION_LIMIT */
+	unsigned long sleep_avg_bound;	/* largest sleep_avg reachable, for
+					   check(): O11's uncapped JIS */
+	bool has_credit, has_activated;
+
+	/* activate_task(): non-sync wakeup; sleep credit, then enqueue */
+	void (*activate_task)(struct o1_rq *rq, struct o1_task *p);
+	/* wakeup preemption test against rq->curr (curr non-NULL) */
+	bool (*preempts_curr)(const struct o1_rq *rq, const struct o1_task *p);
+	/* wake_up_forked_process(): sleep_avg penalties, child prio,
+	   last_run, credit; placement is common */
+	void (*forked_process)(struct o1_rq *rq, struct o1_task *parent,
+			       struct o1_task *child);
+	/* scheduler_tick(), slice used up: called after the common dequeue,
+	   need_resched, effective_prio and refill; enqueues p */
+	void (*slice_expired)(struct o1_rq *rq, struct o1_task *p);
+	/* scheduler_tick(), slice not used up (B: granularity requeue) */
+	void (*slice_continues)(struct o1_rq *rq, struct o1_task *p);
+	/* schedule(), on prev before it may be deactivated (B: O10 charge) */
+	void (*schedule_prev)(struct o1_rq *rq, struct o1_task *prev);
+	/* schedule(), on the picked task (B: activated -> recalc) */
+	void (*schedule_next)(struct o1_rq *rq, struct o1_task *next);
+	/* B: recalc_task_prio(), used by activate_task and schedule_next */
+	void (*recalc_task_prio)(struct o1_rq *rq, struct o1_task *p);
+};
+
+/* ---- priority arrays (runqueue primitives) ---- */
+void dequeue_task(struct o1_task *p, struct prio_array *array);
+void enqueue_task(struct o1_task *p, struct prio_array *array);
+void enqueue_head_task(struct o1_task *p, struct prio_array *array);
+/* list_add_tail(&p->run_list, &at->run_list): p just before `at` */
+void enqueue_before(struct o1_task *p, struct o1_task *at);
+/* move p to the tail of its current list (yield of RT, RR) */
+void requeue_task_tail(struct o1_task *p);
+int sched_find_first_bit(const uint64_t *bitmap);
+
+/* ---- shared kernel functions ---- */
+unsigned int task_timeslice(const struct o1_task *p);
+int effective_prio(const struct o1_task *p);
+bool expired_starving(const struct o1_rq *rq);
+void __activate_task(struct o1_rq *rq, struct o1_task *p);
+void deactivate_task(struct o1_rq *rq, struct o1_task *p);
+void resched_curr(struct o1_rq *rq);
+int curr_prio(const struct o1_rq *rq);	/* IDLE_PRIO when idle */
+void o1_tick_task(struct o1_rq *rq, struct o1_task *p);
+
+/* Building blocks more than one policy uses. */
+bool o1_prio_preempts(const struct o1_rq *rq, const struct o1_task *p);
+bool o1_task_preempts_curr(const struct o1_rq *rq, const struct o1_task *p);
+void o1_expire_plain(struct o1_rq *rq, struct o1_task *p);
+/* the O10 pieces test2-mm1 introduced and O11int keeps (test2-mm1.c) */
+void o10_schedule_charge(struct o1_rq *rq, struct o1_task *prev);
+void o10_schedule_recalc(struct o1_rq *rq, struct o1_task *next);
+void o10_forked_sleep_avg(struct o1_rq *rq, struct o1_task *parent,
+			  struct o1_task *child);
+bool o10_granularity_due(const struct o1_rq *rq, const struct o1_task *p);
+void o10_granularity_requeue(struct o1_rq *rq, struct o1_task *p);
+
+/* ---- the observer ---- */
+void o1_view(const struct o1_task *p, struct sm_view *v);
+void o1_note(struct o1_task *p, enum sm_change why);
+
+/* ---- sm_policy entry points, shared by every O(1) policy ---- */
+struct sm_rq *o1_rq_new(const struct o1_rules *rules, int cpu,
+			unsigned long jiffies, const struct sm_observer *obs);
+void o1_rq_free(struct sm_rq *rq);
+struct sm_task *o1_task_new(struct sm_rq *rq, const struct sm_task_info *info);
+struct sm_task *o1_fork(struct sm_rq *rq, struct sm_task *parent,
+			const struct sm_task_info *child, unsigned flags);
+void o1_wake(struct sm_rq *rq, struct sm_task *t, bool sync);
+void o1_block(struct sm_rq *rq, struct sm_task *t);
+void o1_exit(struct sm_rq *rq, struct sm_task *t);
+void o1_reap(struct sm_rq *rq, struct sm_task *parent, struct sm_task *child);
+void o1_tick(struct sm_rq *rq);
+struct sm_task *o1_schedule(struct sm_rq *rq);
+void o1_yield(struct sm_rq *rq, struct sm_task *t);
+void o1_set_nice(struct sm_rq *rq, struct sm_task *t, int nice);
+void o1_setscheduler(struct sm_rq *rq, struct sm_task *t, int policy,
+		     int rt_priority);
+void o1_view_sm(const struct sm_task *t, struct sm_view *v);
+void o1_task_free(struct sm_rq *rq, struct sm_task *t);
+int o1_check(const struct sm_rq *rq, char *why, size_t whylen);
+void o1_migrate(struct sm_rq *src, struct sm_rq *dst, struct sm_task *t);
+
+/* The entry points of struct sm_policy, for a policy's table row. */
+#define O1_POLICY_OPS \
+	.rq_free = o1_rq_free, \
+	.task_new = o1_task_new, \
+	.fork = o1_fork, \
+	.wake = o1_wake, \
+	.block = o1_block, \
+	.exit = o1_exit, \
+	.reap = o1_reap, \
+	.tick = o1_tick, \
+	.schedule = o1_schedule, \
+	.yield = o1_yield, \
+	.set_nice = o1_set_nice, \
+	.setscheduler = o1_setscheduler, \
+	.view = o1_view_sm, \
+	.task_free = o1_task_free, \
+	.check = o1_check, \
+	.migrate = o1_migrate
+
+static inline struct o1_task *o1_task_of(struct sm_task *t)
+{
+	return (struct o1_task *)t;
+}
+
+static inline struct o1_rq *o1_rq_of(struct sm_rq *rq)
+{
+	return (struct o1_rq *)rq;
+}
+
+static inline struct o1_task *o1_curr(const struct o1_rq *rq)
+{
+	return (struct o1_task *)rq->base.curr;
+}
+
+#define jiffies_of(rq)	((rq)->base.jiffies)
+
+#endif

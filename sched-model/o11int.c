@@ -1,0 +1,145 @@
+/*
+ * o11int: 2.6.0-test2-mm1 plus Con Kolivas's O11int patch (the seed,
+ * spec sections 5 and 6b).  Everything else is test2-mm1's (the o10_*
+ * functions); what the patch changes is here: interactive_credit,
+ * JUST_INTERACTIVE_SLEEP after a > 1 s sleep, the level jump only for
+ * tasks with credit (others add their sleep up to a slice), no
+ * first-activation special case, the child's last_run = jiffies and credit
+ * 0, tasks with credit staying active at expiry while sleep_avg > 0 and
+ * going to the head of expired after, and the granularity requeue limited
+ * to tasks with an mm.
+ */
+#include "sched-model/o1.h"
+
+#define MAX_SLEEP_AVG		MM1_MAX_SLEEP_AVG
+#define STARVATION_LIMIT	MM1_STARVATION_LIMIT
+
+#define JUST_INTERACTIVE_SLEEP(p) \
+	(MAX_SLEEP_AVG - (DELTA(p) * AVG_TIMESLICE))
+
+extern const struct sm_policy sm_policy_o11int;
+
+static void recalc_task_prio(struct o1_rq *rq, struct o1_task *p)
+{
+	long sleep_time = (long)(jiffies_of(rq) - p->last_run) - 1;
+
+	if (sleep_time > 0) {
+		p->activated = 0;
+		/*
+		 * User tasks that sleep a long time are categorised as idle
+		 * and get just interactive status (uncapped: nice <= -12
+		 * lands above MAX_SLEEP_AVG).  No credit change.
+		 */
+		if (task_mm(p) && sleep_time > HZ) {
+			p->sleep_avg = JUST_INTERACTIVE_SLEEP(p);
+		} else {
+			if (p->interactive_credit) {
+				/* one level up, whatever the sleep */
+				p->sleep_avg = (p->sleep_avg * MAX_BONUS /
+						MAX_SLEEP_AVG + 1) *
+					MAX_SLEEP_AVG / MAX_BONUS;
+			} else {
+				/* the sleep, up to a slice */
+				if (sleep_time > (long)task_timeslice(p))
+					sleep_time = (long)task_timeslice(p);
+				p->sleep_avg += (unsigned long)sleep_time;
+			}
+			/* fully interactive tasks earn credit */
+			if (p->sleep_avg > MAX_SLEEP_AVG) {
+				p->sleep_avg = MAX_SLEEP_AVG;
+				p->interactive_credit++;
+			}
+		}
+	}
+	p->prio = effective_prio(p);
+}
+
+/* activate_task: always flags and recalculates (no last_run == 0 case). */
+static void activate_task(struct o1_rq *rq, struct o1_task *p)
+{
+	p->activated = 1;
+	recalc_task_prio(rq, p);
+	__activate_task(rq, p);
+}
+
+static void forked_process(struct o1_rq *rq, struct o1_task *parent,
+			   struct o1_task *p)
+{
+	o10_forked_sleep_avg(rq, parent, p);
+	p->last_run = jiffies_of(rq);
+	p->interactive_credit = 0;
+}
+
+/* scheduler_tick(), slice used up (after dequeue, prio, refill). */
+static void slice_expired(struct o1_rq *rq, struct o1_task *p)
+{
+	/* tasks that slept once long enough do not keep acting
+	   interactive */
+	if (p->interactive_credit)
+		p->interactive_credit--;
+
+	if (!TASK_INTERACTIVE(p) || expired_starving(rq)) {
+		if (!rq->expired_timestamp)
+			rq->expired_timestamp = jiffies_of(rq);
+		/*
+		 * Long term interactive tasks must run out of sleep_avg to
+		 * be expired, and then go to the head of expired.
+		 */
+		if (p->interactive_credit) {
+			if (p->sleep_avg) {
+				enqueue_task(p, rq->active);
+				o1_note(p, SM_CH_REQUEUE);
+				return;
+			}
+			enqueue_head_task(p, rq->expired);
+		} else {
+			enqueue_task(p, rq->expired);
+		}
+		o1_note(p, SM_CH_EXPIRE);
+	} else {
+		enqueue_task(p, rq->active);
+		o1_note(p, SM_CH_REQUEUE);
+	}
+}
+
+/* The requeue excludes kernel threads ("just in case"). */
+static void slice_continues(struct o1_rq *rq, struct o1_task *p)
+{
+	if (task_mm(p) && o10_granularity_due(rq, p))
+		o10_granularity_requeue(rq, p);
+}
+
+static const struct o1_rules o11_rules = {
+	.policy = &sm_policy_o11int,
+	.max_sleep_avg = MAX_SLEEP_AVG,
+	.starvation_limit = STARVATION_LIMIT,
+	/* JUST_INTERACTIVE_SLEEP of nice -20, never capped */
+	.sleep_avg_bound = MAX_SLEEP_AVG - (-3 * AVG_TIMESLICE),
+	.has_credit = true,
+	.has_activated = true,
+	.activate_task = activate_task,
+	.preempts_curr = o1_task_preempts_curr,
+	.forked_process = forked_process,
+	.slice_expired = slice_expired,
+	.slice_continues = slice_continues,
+	.schedule_prev = o10_schedule_charge,
+	.schedule_next = o10_schedule_recalc,
+	.recalc_task_prio = recalc_task_prio,
+};
+
+static struct sm_rq *o11_rq_new(int cpu, unsigned long j,
+				const struct sm_observer *obs)
+{
+	return o1_rq_new(&o11_rules, cpu, j, obs);
+}
+
+const struct sm_policy sm_policy_o11int = {
+	.name = "o11int",
+	.aliases = { "2.6.0-test2-mm1-O11int", NULL },
+	.summary = "test2-mm1 + O11int: interactive_credit, "
+		   "JUST_INTERACTIVE_SLEEP, credit tasks kept active",
+	.rq_new = o11_rq_new,
+	O1_POLICY_OPS,
+	.max_sleep_avg = MAX_SLEEP_AVG,
+	.has_credit = true,
+};

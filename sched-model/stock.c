@@ -1,0 +1,77 @@
+/*
+ * stock: Linux 2.6.0-test2 as Linus released it (spec section 4), where
+ * it differs from the shared O(1) core: MAX_SLEEP_AVG and
+ * STARVATION_LIMIT of 10 s, the capped linear sleep credit that leaves a
+ * stale prio when sleep_avg does not move, the percentage fork penalties,
+ * preemption by strictly higher prio only, and no mid-slice requeue, no
+ * schedule()-time charge or recalc.
+ */
+#include "sched-model/o1.h"
+
+#define MAX_SLEEP_AVG		STOCK_MAX_SLEEP_AVG
+#define STARVATION_LIMIT	STOCK_STARVATION_LIMIT
+#define CHILD_PENALTY		STOCK_CHILD_PENALTY
+
+extern const struct sm_policy sm_policy_stock;
+
+/*
+ * activate_task (non-sync wakeup): add the sleep time, capped, and
+ * recompute prio only if sleep_avg moved.  sleep_time is the kernel's
+ * `long sleep_time = jiffies - p->last_run - 1`.
+ */
+static void activate_task(struct o1_rq *rq, struct o1_task *p)
+{
+	long sleep_time = (long)(jiffies_of(rq) - p->last_run) - 1;
+
+	if (sleep_time > 0) {
+		unsigned long sleep_avg = p->sleep_avg + (unsigned long)sleep_time;
+
+		if (sleep_avg > MAX_SLEEP_AVG)
+			sleep_avg = MAX_SLEEP_AVG;
+		if (p->sleep_avg != sleep_avg) {
+			p->sleep_avg = sleep_avg;
+			p->prio = effective_prio(p);
+		}
+		/* else: prio stays as it was, even if stale */
+	}
+	__activate_task(rq, p);
+}
+
+/* wake_up_forked_process: percentage penalties (parent's is 100%). */
+static void forked_process(struct o1_rq *rq, struct o1_task *parent,
+			   struct o1_task *p)
+{
+	parent->sleep_avg = parent->sleep_avg * PARENT_PENALTY / 100;
+	p->sleep_avg = p->sleep_avg * CHILD_PENALTY / 100;
+	p->prio = effective_prio(p);
+}
+
+static const struct o1_rules stock_rules = {
+	.policy = &sm_policy_stock,
+	.max_sleep_avg = MAX_SLEEP_AVG,
+	.starvation_limit = STARVATION_LIMIT,
+	.sleep_avg_bound = MAX_SLEEP_AVG,
+	.has_credit = false,
+	.has_activated = false,
+	.activate_task = activate_task,
+	.preempts_curr = o1_prio_preempts,
+	.forked_process = forked_process,
+	.slice_expired = o1_expire_plain,
+};
+
+static struct sm_rq *stock_rq_new(int cpu, unsigned long j,
+				  const struct sm_observer *obs)
+{
+	return o1_rq_new(&stock_rules, cpu, j, obs);
+}
+
+const struct sm_policy sm_policy_stock = {
+	.name = "stock",
+	.aliases = { "2.6.0-test2", NULL },
+	.summary = "Linux 2.6.0-test2 as released: 10 s sleep_avg, linear "
+		   "sleep credit, strict-prio wakeup preemption",
+	.rq_new = stock_rq_new,
+	O1_POLICY_OPS,
+	.max_sleep_avg = MAX_SLEEP_AVG,
+	.has_credit = false,
+};
