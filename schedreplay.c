@@ -22,6 +22,7 @@ struct sr_cmd {
 static const struct sr_cmd commands[] = {
 	/* rows are added as each command lands */
 	{ "policies", cmd_policies, "list the scheduler models" },
+	{ "convert", cmd_convert, "any supported trace to the native text format" },
 	{ NULL, NULL, NULL },
 };
 

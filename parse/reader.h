@@ -27,6 +27,8 @@
 struct sr_read_opts {
 	const char *format; /* NULL or "auto": detect; else a format name */
 	bool lenient;       /* skip malformed lines, count them */
+	/* added by parse/ (v1.1); zero means the default */
+	size_t reorder_window; /* events held to merge cpus (default 32768) */
 };
 
 /* One contiguous stretch of lost events on one cpu. */
@@ -48,6 +50,10 @@ struct sr_read_stats {
 	const struct sr_lost_range *lost;
 	int32_t ncpus;                     /* highest cpu seen + 1 */
 	int64_t first_ts, last_ts;
+	/* added by parse/ (v1.1) */
+	uint64_t failed_wakeups;           /* success=0: not wakeups, dropped */
+	uint64_t bytes;                    /* text bytes read (uncompressed) */
+	int kway;                          /* 1: per-cpu merge was needed */
 };
 
 struct sr_reader;

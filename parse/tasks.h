@@ -7,7 +7,12 @@
  *
  * Per-CPU idle tasks (pid 0) get one record per cpu, flagged is_idle.
  * Kernel threads (no mm) are flagged kthread: children of kthreadd (pid 2),
- * pid 2 itself, and tasks whose comm is a known kernel-thread name.
+ * pid 2 itself, and tasks whose comm is a known kernel-thread name (the
+ * table in parse/tasks.c, listed in docs/trace-format.md).
+ *
+ * A comm change seen in event fields without an exec (prctl(PR_SET_NAME),
+ * or a trace without sched_process_exec) renames the record in place and
+ * bumps attr_gen.  docs/trace-format.md has the identity rules in full.
  */
 #ifndef SR_TASKS_H
 #define SR_TASKS_H
@@ -34,8 +39,16 @@ struct sr_task {
 	uint8_t freed;    /* free (reap) seen */
 	int16_t prio;     /* last kernel prio seen, -1 unknown */
 	int32_t nice;     /* last nice known (0 default) */
-	int64_t first_ts; /* first event naming it */
+	int64_t first_ts; /* first event naming it (a native "task" line
+			   * counts only until an event names the task) */
 	int64_t last_ts;  /* last event naming it */
+	/* added by parse/ (v1.1) */
+	uint32_t attr_gen;/* bumped whenever comm or tgid changes */
+	uint8_t gone;     /* switched out dead or freed: its pid is free */
+	uint8_t forked;   /* created by a fork seen in the trace */
+	uint8_t declared; /* created by a native "task" line */
+	int8_t policy;    /* enum sr_sched_policy_id, -1 unknown */
+	int16_t rtprio;   /* rt_priority when policy is FIFO/RR, else 0 */
 };
 
 struct sr_tasks;

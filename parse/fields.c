@@ -1,0 +1,548 @@
+/*
+ * fields: decoding the fields of the scheduler tracepoints, shared by
+ * every reader that prints them in the kernel's own layout (perf script,
+ * ftrace, trace-cmd, systrace): the event-name table, prev_state letters
+ * and numbers, timestamps, and the error messages.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "parse/format.h"
+#include "parse/tasktab.h"
+
+int sr_fmt_fail(struct sr_fmtctx *c, const char *fmt, ...)
+{
+	char msg[SR_DIAG_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	sr_fail(c->d, SR_EDATA, "%s:%llu: %s", c->file,
+		(unsigned long long)c->line, msg);
+	return SR_P_ERR;
+}
+
+int sr_fmt_expected(struct sr_fmtctx *c, const char *what, const char *s,
+		    size_t n)
+{
+	char q[200];
+
+	sr_quote(q, sizeof(q), s, n);
+	return sr_fmt_fail(c, "expected %s, got '%s'%s", what, q,
+			   c->last_line ? " (last line has no newline: "
+					  "input cut short?)" : "");
+}
+
+int sr_parse_u32(const char *s, size_t n, uint32_t max, uint32_t *v)
+{
+	uint64_t x = 0;
+
+	if (n == 0 || n > 10)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	}
+	if (x > max)
+		return -1;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+int sr_parse_cpu(struct sr_fmtctx *c, const char *s, size_t n, int32_t *cpu)
+{
+	uint32_t v;
+
+	if (sr_parse_u32(s, n, SR_CPU_MAX - 1, &v) != 0) {
+		char q[40];
+
+		sr_quote(q, sizeof(q), s, n);
+		return sr_fmt_fail(c, "cpu number %s out of range "
+				   "(0 to %d supported)", q, SR_CPU_MAX - 1);
+	}
+	*cpu = (int32_t)v;
+	return 0;
+}
+
+/* "SEC.FRAC" seconds to integer ns: at most 9 decimals are kept. */
+int sr_parse_ts(struct sr_fmtctx *c, const char *s, size_t n, int64_t *ns)
+{
+	const char *dot = memchr(s, '.', n);
+	uint64_t sec = 0, frac = 0;
+	size_t i, nd;
+	char q[64];
+
+	sr_quote(q, sizeof(q), s, n);
+	if (n && s[0] == '-')
+		return sr_fmt_fail(c, "impossible timestamp %s: negative", q);
+	if (!dot)
+		dot = s + n;
+	for (i = 0; s + i < dot; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return sr_fmt_expected(c, "a timestamp SECONDS.FRACTION",
+					       s, n);
+		if (sec > (uint64_t)INT64_MAX / 1000000000u)
+			goto overflow;
+		sec = sec * 10 + (uint64_t)(s[i] - '0');
+	}
+	nd = 0;
+	for (i = (size_t)(dot - s) + 1; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return sr_fmt_expected(c, "a timestamp SECONDS.FRACTION",
+					       s, n);
+		if (nd < 9) {
+			frac = frac * 10 + (uint64_t)(s[i] - '0');
+			nd++;
+		}
+	}
+	for (; nd < 9; nd++)
+		frac *= 10;
+	if (sec > (uint64_t)INT64_MAX / 1000000000u ||
+	    sec * 1000000000u > (uint64_t)INT64_MAX - frac)
+		goto overflow;
+	*ns = (int64_t)(sec * 1000000000u + frac);
+	return 0;
+overflow:
+	return sr_fmt_fail(c, "impossible timestamp %s: beyond the 64-bit "
+			   "nanosecond range (292 years)", q);
+}
+
+void sr_copy_comm(char *dst, const char *s, size_t n)
+{
+	if (n >= SR_COMM_MAX)
+		n = SR_COMM_MAX - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+uint8_t sr_flags_irq(const char *f, size_t n)
+{
+	/* irqs-off, need-resched, hardirq/softirq, preempt[, migrate] */
+	if (n < 3)
+		return SR_CTX_TASK;
+	switch (f[2]) {
+	case 'h': case 'H': return SR_CTX_HARDIRQ;
+	case 's': return SR_CTX_SOFTIRQ;
+	case 'z': case 'Z': return SR_CTX_NMI;
+	default: return SR_CTX_TASK;
+	}
+}
+
+/* ---- prev_state ---- */
+
+/* Letters as the kernel prints them (first letter decides). */
+static const struct {
+	char c;
+	uint8_t state;
+} state_letters[] = {
+	{ 'R', SR_STATE_RUNNING }, { 'S', SR_STATE_SLEEPING },
+	{ 'D', SR_STATE_DISK }, { 'T', SR_STATE_STOPPED },
+	{ 't', SR_STATE_TRACED }, { 'X', SR_STATE_DEAD },
+	{ 'x', SR_STATE_DEAD },  /* TASK_DEAD, kernels before 4.14 */
+	{ 'Z', SR_STATE_ZOMBIE }, { 'P', SR_STATE_PARKED },
+	{ 'I', SR_STATE_IDLE }, { 'W', SR_STATE_RUNNING }, /* waking */
+	{ 'K', SR_STATE_SLEEPING }, /* wakekill alone */
+	{ 'N', SR_STATE_DISK },  /* noload alone */
+	{ 'n', SR_STATE_RUNNING }, /* TASK_NEW */
+	{ '?', SR_STATE_UNKNOWN }, /* native: the trace did not say */
+};
+
+/*
+ * Bit layouts of the numeric prev_state, per kernel era (see
+ * docs/trace-format.md for where each comes from).  For the bitmask eras
+ * the highest-priority set bit wins; preempt is the "still runnable" flag
+ * the tracepoint adds (TASK_STATE_MAX, later TASK_REPORT_MAX).
+ */
+struct state_bits {
+	uint32_t preempt;
+	uint32_t dead;     /* TASK_DEAD / EXIT_DEAD */
+	uint32_t zombie;   /* EXIT_ZOMBIE */
+	uint32_t parked;
+	uint32_t noload;
+};
+
+static const struct state_bits bitmask_eras[] = {
+	[SR_ENC_2_6] = { 512, 64 | 32, 16, 0, 0 },
+	[SR_ENC_3_9] = { 1024, 64 | 32, 16, 512, 0 },
+	[SR_ENC_4_2] = { 2048, 64 | 16, 32, 512, 1024 },
+	[SR_ENC_4_8] = { 4096, 64 | 16, 32, 512, 1024 },
+};
+
+static uint8_t state_from_number(int enc, uint32_t v, const char *comm)
+{
+	if (enc == SR_ENC_UNKNOWN)
+		enc = SR_ENC_4_15;
+	if (enc == SR_ENC_4_15 || enc == SR_ENC_4_14) {
+		/* 4.15: 1 << (index - 1); 4.14: 1 << index */
+		static const uint8_t idx[] = {
+			SR_STATE_SLEEPING, SR_STATE_DISK, SR_STATE_STOPPED,
+			SR_STATE_TRACED, SR_STATE_DEAD, SR_STATE_ZOMBIE,
+			SR_STATE_PARKED, SR_STATE_IDLE,
+		};
+		if (enc == SR_ENC_4_14) {
+			if (v == 0 || v == 1)
+				return SR_STATE_RUNNING;
+			if (v == 256)
+				/* I and preempted print alike: only kernel
+				 * threads sleep in TASK_IDLE */
+				return sr_comm_is_kthread(comm) ?
+					SR_STATE_IDLE : SR_STATE_RUNNING;
+			v >>= 1;
+		}
+		if (v == 0 || (v & 256))
+			return SR_STATE_RUNNING;
+		for (int b = 7; b >= 0; b--)
+			if (v & (1u << b))
+				return idx[b];
+		return SR_STATE_UNKNOWN;
+	}
+	const struct state_bits *e = &bitmask_eras[enc];
+
+	if (v == 0 || (v & e->preempt))
+		return SR_STATE_RUNNING;
+	if (v & e->dead)
+		return SR_STATE_DEAD;
+	if (v & e->zombie)
+		return SR_STATE_ZOMBIE;
+	if ((v & 2) && e->noload && (v & e->noload))
+		return SR_STATE_IDLE; /* TASK_IDLE = D | NOLOAD */
+	if (v & 2)
+		return SR_STATE_DISK;
+	if (v & 1)
+		return SR_STATE_SLEEPING;
+	if (v & 4)
+		return SR_STATE_STOPPED;
+	if (v & 8)
+		return SR_STATE_TRACED;
+	if (e->parked && (v & e->parked))
+		return SR_STATE_PARKED;
+	if (v & 256)
+		return SR_STATE_RUNNING; /* TASK_WAKING */
+	return SR_STATE_UNKNOWN;
+}
+
+int sr_state_decode(struct sr_fmtctx *c, const char *s, size_t n,
+		    const char *comm, uint8_t *state)
+{
+	uint32_t v;
+
+	if (n && s[0] >= '0' && s[0] <= '9') {
+		if (sr_parse_u32(s, n, UINT32_MAX, &v) != 0)
+			return sr_fmt_expected(c, "a prev_state letter or "
+					       "number", s, n);
+		*state = state_from_number(c->state_enc, v, comm);
+		return 0;
+	}
+	if (n >= 3 && s[0] == 'D' && memchr(s, 'N', n)) {
+		*state = SR_STATE_IDLE; /* "D|N": TASK_IDLE before 4.14 */
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(state_letters) / sizeof(state_letters[0]); i++)
+		if (n && s[0] == state_letters[i].c) {
+			*state = state_letters[i].state;
+			return 0;
+		}
+	return sr_fmt_expected(c, "a prev_state letter (R S D T t X Z P I) "
+			       "or number", s, n);
+}
+
+/* ---- fields per event ---- */
+
+static int get_pid(struct sr_fmtctx *c, const struct sr_match *m,
+		   enum sr_grp g, int32_t *pid)
+{
+	const char *p;
+	size_t n;
+	uint32_t v;
+
+	if (!sr_grp(m, g, &p, &n) || sr_parse_u32(p, n, SR_PID_MAX, &v)) {
+		if (sr_grp(m, g, &p, &n))
+			return sr_fmt_expected(c, "a pid below 2^30", p, n);
+		return SR_P_ERR;
+	}
+	*pid = (int32_t)v;
+	return 0;
+}
+
+static int16_t get_prio(const struct sr_match *m, enum sr_grp g)
+{
+	const char *p;
+	size_t n;
+	uint32_t v;
+	int neg;
+
+	if (!sr_grp(m, g, &p, &n))
+		return -1;
+	neg = n && p[0] == '-';
+	if (sr_parse_u32(p + neg, n - (size_t)neg, 32767, &v) != 0)
+		return -1;
+	return (int16_t)(neg ? -(int32_t)v : (int32_t)v);
+}
+
+static void get_comm(const struct sr_match *m, enum sr_grp g, char *dst)
+{
+	const char *p;
+	size_t n;
+
+	if (sr_grp(m, g, &p, &n))
+		sr_copy_comm(dst, p, n);
+	else
+		dst[0] = '\0';
+}
+
+/* Try the listed field layouts in order; the first that matches wins. */
+static int match_any(struct sr_fmtctx *c, const enum sr_pat *ids, size_t nids,
+		     const char *s, size_t n, struct sr_match *m)
+{
+	for (size_t i = 0; i < nids; i++)
+		if (sr_match(c->pat, ids[i], s, n, 0, m))
+			return 1;
+	return 0;
+}
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static int dec_switch(struct sr_fmtctx *c, const char *s, size_t n,
+		      struct sr_raw *r)
+{
+	static const enum sr_pat ids[] = {
+		P_F_SWITCH, P_F_SWITCH_PLUGIN, P_F_SWITCH_OLD
+	};
+	struct sr_match m;
+	const char *p;
+	size_t pn;
+
+	if (!match_any(c, ids, NELEM(ids), s, n, &m))
+		return sr_fmt_expected(c, "sched_switch fields 'prev_comm=COMM "
+				       "prev_pid=N prev_prio=N prev_state=S "
+				       "==> next_comm=COMM next_pid=N "
+				       "next_prio=N'", s, n);
+	if (get_pid(c, &m, G_PPID, &r->pid) || get_pid(c, &m, G_NPID, &r->pid2))
+		return SR_P_ERR;
+	get_comm(&m, G_PCOMM, r->comm);
+	get_comm(&m, G_NCOMM, r->comm2);
+	r->prio = get_prio(&m, G_PPRIO);
+	r->prio2 = get_prio(&m, G_NPRIO);
+	sr_grp(&m, G_STATE, &p, &pn);
+	if (sr_state_decode(c, p, pn, r->comm, &r->state) != 0)
+		return SR_P_ERR;
+	return SR_P_RAW;
+}
+
+static int dec_wake(struct sr_fmtctx *c, const char *s, size_t n,
+		    struct sr_raw *r)
+{
+	static const enum sr_pat ids[] = {
+		P_F_WAKE, P_F_WAKE_PLUGIN, P_F_WAKE_OLD
+	};
+	struct sr_match m;
+	const char *p;
+	size_t pn;
+	uint32_t v;
+
+	if (!match_any(c, ids, NELEM(ids), s, n, &m))
+		return sr_fmt_expected(c, "wakeup fields 'comm=COMM pid=N "
+				       "prio=N [success=N] [target_cpu=N]'",
+				       s, n);
+	if (get_pid(c, &m, G_PID, &r->pid))
+		return SR_P_ERR;
+	get_comm(&m, G_COMM, r->comm);
+	r->prio = get_prio(&m, G_PRIO);
+	if (sr_grp(&m, G_TCPU, &p, &pn) && sr_parse_cpu(c, p, pn, &r->target_cpu))
+		return SR_P_ERR;
+	if (sr_grp(&m, G_SUCC, &p, &pn) && sr_parse_u32(p, pn, 1u << 30, &v) == 0 &&
+	    v == 0) {
+		/* try_to_wake_up() found it already runnable: no wakeup */
+		c->failed_wakeups++;
+		return SR_P_NONE;
+	}
+	return SR_P_RAW;
+}
+
+static int dec_fork(struct sr_fmtctx *c, const char *s, size_t n,
+		    struct sr_raw *r)
+{
+	static const enum sr_pat ids[] = { P_F_FORK };
+	struct sr_match m;
+
+	if (!match_any(c, ids, NELEM(ids), s, n, &m))
+		return sr_fmt_expected(c, "sched_process_fork fields 'comm=COMM "
+				       "pid=N child_comm=COMM child_pid=N'",
+				       s, n);
+	if (get_pid(c, &m, G_PID, &r->pid) || get_pid(c, &m, G_CPID, &r->pid2))
+		return SR_P_ERR;
+	get_comm(&m, G_COMM, r->comm);
+	get_comm(&m, G_CCOMM, r->comm2);
+	return SR_P_RAW;
+}
+
+static int dec_exec(struct sr_fmtctx *c, const char *s, size_t n,
+		    struct sr_raw *r)
+{
+	static const enum sr_pat ids[] = { P_F_EXEC };
+	struct sr_match m;
+	const char *p, *base;
+	size_t pn;
+
+	if (!match_any(c, ids, NELEM(ids), s, n, &m))
+		return sr_fmt_expected(c, "sched_process_exec fields "
+				       "'filename=PATH pid=N old_pid=N'", s, n);
+	if (get_pid(c, &m, G_PID, &r->pid) || get_pid(c, &m, G_OPID, &r->pid2))
+		return SR_P_ERR;
+	/* the new comm: the line's own comm if known, else the file name
+	 * as the kernel would cut it (TASK_COMM_LEN - 1) */
+	if (r->ctx_comm[0] && r->ctx_pid == r->pid) {
+		memcpy(r->comm, r->ctx_comm, sizeof(r->comm));
+	} else {
+		sr_grp(&m, G_FILE, &p, &pn);
+		base = p;
+		for (size_t i = 0; i < pn; i++)
+			if (p[i] == '/')
+				base = p + i + 1;
+		pn -= (size_t)(base - p);
+		sr_copy_comm(r->comm, base, pn > 15 ? 15 : pn);
+	}
+	return SR_P_RAW;
+}
+
+static int dec_taskprio(struct sr_fmtctx *c, const char *s, size_t n,
+			struct sr_raw *r)
+{
+	static const enum sr_pat ids[] = { P_F_TASKPRIO };
+	struct sr_match m;
+
+	if (!match_any(c, ids, NELEM(ids), s, n, &m))
+		return sr_fmt_expected(c, "fields 'comm=COMM pid=N prio=N'", s, n);
+	if (get_pid(c, &m, G_PID, &r->pid))
+		return SR_P_ERR;
+	get_comm(&m, G_COMM, r->comm);
+	r->prio = get_prio(&m, G_PRIO);
+	return SR_P_RAW;
+}
+
+static int dec_migrate(struct sr_fmtctx *c, const char *s, size_t n,
+		       struct sr_raw *r)
+{
+	static const enum sr_pat ids[] = { P_F_MIGRATE };
+	struct sr_match m;
+	const char *p;
+	size_t pn;
+
+	if (!match_any(c, ids, NELEM(ids), s, n, &m))
+		return sr_fmt_expected(c, "sched_migrate_task fields 'comm=COMM "
+				       "pid=N prio=N orig_cpu=N dest_cpu=N'",
+				       s, n);
+	if (get_pid(c, &m, G_PID, &r->pid))
+		return SR_P_ERR;
+	get_comm(&m, G_COMM, r->comm);
+	r->prio = get_prio(&m, G_PRIO);
+	sr_grp(&m, G_OCPU, &p, &pn);
+	if (sr_parse_cpu(c, p, pn, &r->orig_cpu))
+		return SR_P_ERR;
+	sr_grp(&m, G_DCPU, &p, &pn);
+	if (sr_parse_cpu(c, p, pn, &r->target_cpu))
+		return SR_P_ERR;
+	return SR_P_RAW;
+}
+
+static int dec_runtime(struct sr_fmtctx *c, const char *s, size_t n,
+		       struct sr_raw *r)
+{
+	static const enum sr_pat ids[] = { P_F_RUNTIME };
+	struct sr_match m;
+	const char *p;
+	size_t pn;
+	uint64_t v = 0;
+
+	if (!match_any(c, ids, NELEM(ids), s, n, &m))
+		return sr_fmt_expected(c, "sched_stat_runtime fields 'comm=COMM "
+				       "pid=N runtime=NS [ns]'", s, n);
+	if (get_pid(c, &m, G_PID, &r->pid))
+		return SR_P_ERR;
+	get_comm(&m, G_COMM, r->comm);
+	sr_grp(&m, G_RT, &p, &pn);
+	if (pn > 18)
+		return sr_fmt_expected(c, "a runtime below 10^18 ns", p, pn);
+	for (size_t i = 0; i < pn; i++)
+		v = v * 10 + (uint64_t)(p[i] - '0');
+	r->value = (int64_t)v;
+	return SR_P_RAW;
+}
+
+static const struct {
+	const char *name;
+	uint8_t kind;
+	int (*dec)(struct sr_fmtctx *, const char *, size_t, struct sr_raw *);
+} events[] = {
+	{ "sched_switch", SR_EV_SWITCH, dec_switch },
+	{ "sched_waking", SR_EV_WAKING, dec_wake },
+	{ "sched_wakeup", SR_EV_WAKEUP, dec_wake },
+	{ "sched_wakeup_new", SR_EV_WAKEUP_NEW, dec_wake },
+	{ "sched_process_fork", SR_EV_FORK, dec_fork },
+	{ "sched_process_exec", SR_EV_EXEC, dec_exec },
+	{ "sched_process_exit", SR_EV_EXIT, dec_taskprio },
+	{ "sched_process_free", SR_EV_FREE, dec_taskprio },
+	{ "sched_migrate_task", SR_EV_MIGRATE, dec_migrate },
+	{ "sched_stat_runtime", SR_EV_RUNTIME, dec_runtime },
+};
+
+int sr_fields_decode(struct sr_fmtctx *c, const char *ev, size_t evlen,
+		     const char *s, size_t n, struct sr_raw *out)
+{
+	for (size_t i = 0; i < NELEM(events); i++) {
+		if (strlen(events[i].name) != evlen ||
+		    memcmp(events[i].name, ev, evlen) != 0)
+			continue;
+		out->kind = events[i].kind;
+		return events[i].dec(c, s, n, out);
+	}
+	c->skipped_events++;
+	return SR_P_NONE;
+}
+
+/* ---- numeric prev_state: which era ---- */
+
+int sr_state_enc_guess(struct sr_fmtctx *c, const char *head, size_t n)
+{
+	const char *p = head, *end = head + n;
+	uint32_t all = 0;
+	int idle_one = 0, seen = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *q = memmem(p, len, "prev_state=", 11);
+
+		if (q && q + 11 < p + len && q[11] >= '0' && q[11] <= '9') {
+			uint32_t v = 0;
+			const char *r = q + 11;
+
+			while (r < p + len && *r >= '0' && *r <= '9' && v < (1u << 28))
+				v = v * 10 + (uint32_t)(*r++ - '0');
+			all |= v;
+			seen = 1;
+			if (v == 1 && memmem(p, (size_t)(q - p), "prev_pid=0 ", 11))
+				idle_one = 1;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (!seen)
+		return c->state_enc = SR_ENC_UNKNOWN;
+	if (idle_one)
+		return c->state_enc = SR_ENC_4_14;
+	if (all & 4096)
+		return c->state_enc = SR_ENC_4_8;
+	if (all & 2048)
+		return c->state_enc = SR_ENC_4_2;
+	if (all & 1024)
+		return c->state_enc = SR_ENC_3_9;
+	if (all & 512)
+		return c->state_enc = SR_ENC_2_6;
+	if ((all & 130) == 130 || (all & 64 && !(all & ~(64u | 3u))))
+		return c->state_enc = SR_ENC_4_8; /* killable sleep, TASK_DEAD */
+	return c->state_enc = SR_ENC_4_15;
+}

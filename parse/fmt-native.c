@@ -1,0 +1,440 @@
+/*
+ * fmt-native: our own text format (docs/trace-format.md): a magic line,
+ * then "TIME CPU EVENT key=value ... flag ...".  Unlike the kernel
+ * formats, an unknown event or key here is an error: the format is
+ * hand-written, and a typo must not vanish silently.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "parse/format.h"
+
+enum nkey {
+	K_PID, K_COMM, K_TGID, K_PRIO, K_NICE, K_POLICY, K_RTPRIO, K_KTHREAD,
+	K_RUNNING, K_CHILD, K_BY, K_SYNC, K_TARGET, K_PREV, K_NEXT, K_STATE,
+	K_PREV_PRIO, K_NEXT_PRIO, K_FROM, K_TO, K_NS, K_COUNT, K_OLD_PID,
+	K__N
+};
+
+static const struct {
+	const char *name;
+	int flag; /* 1: no value */
+} keys[K__N] = {
+	[K_PID] = { "pid", 0 }, [K_COMM] = { "comm", 0 },
+	[K_TGID] = { "tgid", 0 }, [K_PRIO] = { "prio", 0 },
+	[K_NICE] = { "nice", 0 }, [K_POLICY] = { "policy", 0 },
+	[K_RTPRIO] = { "rtprio", 0 }, [K_KTHREAD] = { "kthread", 1 },
+	[K_RUNNING] = { "running", 1 }, [K_CHILD] = { "child", 0 },
+	[K_BY] = { "by", 0 }, [K_SYNC] = { "sync", 1 },
+	[K_TARGET] = { "target", 0 }, [K_PREV] = { "prev", 0 },
+	[K_NEXT] = { "next", 0 }, [K_STATE] = { "state", 0 },
+	[K_PREV_PRIO] = { "prev_prio", 0 }, [K_NEXT_PRIO] = { "next_prio", 0 },
+	[K_FROM] = { "from", 0 }, [K_TO] = { "to", 0 }, [K_NS] = { "ns", 0 },
+	[K_COUNT] = { "count", 0 }, [K_OLD_PID] = { "old_pid", 0 },
+};
+
+#define B(k) (1u << (k))
+
+static const struct {
+	const char *name;
+	uint8_t kind;
+	uint8_t dir;
+	uint32_t allowed, required;
+} nevents[] = {
+	{ "task", 0, SR_DIR_TASK,
+	  B(K_PID) | B(K_COMM) | B(K_TGID) | B(K_PRIO) | B(K_NICE) |
+	  B(K_POLICY) | B(K_RTPRIO) | B(K_KTHREAD) | B(K_RUNNING),
+	  B(K_PID) | B(K_COMM) },
+	{ "info", 0, SR_DIR_INFO, B(K_PID) | B(K_COMM) | B(K_TGID) | B(K_KTHREAD),
+	  B(K_PID) },
+	{ "fork", SR_EV_FORK, 0, B(K_PID) | B(K_CHILD) | B(K_COMM),
+	  B(K_PID) | B(K_CHILD) },
+	{ "exec", SR_EV_EXEC, 0, B(K_PID) | B(K_COMM) | B(K_OLD_PID),
+	  B(K_PID) | B(K_COMM) },
+	{ "waking", SR_EV_WAKING, 0,
+	  B(K_PID) | B(K_BY) | B(K_SYNC) | B(K_TARGET) | B(K_PRIO), B(K_PID) },
+	{ "wake", SR_EV_WAKEUP, 0,
+	  B(K_PID) | B(K_BY) | B(K_SYNC) | B(K_TARGET) | B(K_PRIO), B(K_PID) },
+	{ "wake_new", SR_EV_WAKEUP_NEW, 0,
+	  B(K_PID) | B(K_BY) | B(K_SYNC) | B(K_TARGET) | B(K_PRIO), B(K_PID) },
+	{ "switch", SR_EV_SWITCH, 0,
+	  B(K_PREV) | B(K_STATE) | B(K_NEXT) | B(K_PREV_PRIO) | B(K_NEXT_PRIO),
+	  B(K_PREV) | B(K_STATE) | B(K_NEXT) },
+	{ "exit", SR_EV_EXIT, 0, B(K_PID) | B(K_PRIO), B(K_PID) },
+	{ "free", SR_EV_FREE, 0, B(K_PID) | B(K_PRIO), B(K_PID) },
+	{ "nice", SR_EV_NICE, 0, B(K_PID) | B(K_NICE), B(K_PID) | B(K_NICE) },
+	{ "policy", SR_EV_SETSCHED, 0, B(K_PID) | B(K_POLICY) | B(K_RTPRIO),
+	  B(K_PID) | B(K_POLICY) },
+	{ "migrate", SR_EV_MIGRATE, 0, B(K_PID) | B(K_FROM) | B(K_TO) | B(K_PRIO),
+	  B(K_PID) | B(K_FROM) | B(K_TO) },
+	{ "runtime", SR_EV_RUNTIME, 0, B(K_PID) | B(K_NS), B(K_PID) | B(K_NS) },
+	{ "lost", SR_EV_LOST, 0, B(K_COUNT), 0 },
+};
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct {
+	const char *name;
+	int8_t policy;
+} policies[] = {
+	{ "normal", SR_SCHED_NORMAL }, { "other", SR_SCHED_NORMAL },
+	{ "fifo", SR_SCHED_FIFO }, { "rr", SR_SCHED_RR },
+	{ "batch", SR_SCHED_BATCH }, { "idle", SR_SCHED_IDLE },
+};
+
+static const struct {
+	const char *name;
+	uint8_t by;
+} wakers[] = {
+	{ "irq", SR_BY_HARDIRQ }, { "hardirq", SR_BY_HARDIRQ },
+	{ "softirq", SR_BY_SOFTIRQ }, { "idle", SR_BY_IDLE },
+	{ "unknown", SR_BY_UNKNOWN },
+};
+
+/* Integer with optional sign, within [lo, hi]. */
+static int num(const char *s, size_t n, int64_t lo, int64_t hi, int64_t *v)
+{
+	int neg = n && s[0] == '-';
+	uint64_t x = 0;
+
+	if (neg) {
+		s++;
+		n--;
+	}
+	if (n == 0 || n > 18)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	}
+	*v = neg ? -(int64_t)x : (int64_t)x;
+	return *v < lo || *v > hi ? -1 : 0;
+}
+
+static int native_time(struct sr_fmtctx *c, const char *s, size_t n,
+		       int64_t *ts)
+{
+	static const struct {
+		const char *unit;
+		int64_t mul;
+	} units[] = { { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		      { "s", 1000000000 } };
+	struct sr_match m;
+	const char *p, *u;
+	size_t pn, un;
+	int64_t mul = 1000000000, sec, frac = 0, scale;
+
+	if (n && s[0] == '-')
+		return sr_parse_ts(c, s, n, ts); /* the "negative" message */
+	if (!sr_match(c->pat, P_N_TIME, s, n, 0, &m))
+		return sr_fmt_expected(c, "a time like 12.000150000, 250us or "
+				       "10ms", s, n);
+	if (sr_grp(&m, G_UNIT, &u, &un))
+		for (size_t i = 0; i < NELEM(units); i++)
+			if (strlen(units[i].unit) == un &&
+			    !memcmp(units[i].unit, u, un))
+				mul = units[i].mul;
+	sr_grp(&m, G_NUM, &p, &pn);
+	if (num(p, pn, 0, INT64_MAX, &sec) != 0 || sec > INT64_MAX / mul)
+		return sr_fmt_fail(c, "impossible timestamp '%.*s': beyond the "
+				   "64-bit nanosecond range", (int)n, s);
+	if (sr_grp(&m, G_FRAC, &p, &pn)) {
+		scale = mul;
+		for (size_t i = 0; i < pn; i++) {
+			if (scale % 10)
+				return sr_fmt_fail(c, "time '%.*s' is finer "
+						   "than a nanosecond", (int)n, s);
+			scale /= 10;
+			frac += (p[i] - '0') * scale;
+		}
+	}
+	if (sec * mul > INT64_MAX - frac)
+		return sr_fmt_fail(c, "impossible timestamp '%.*s': beyond the "
+				   "64-bit nanosecond range", (int)n, s);
+	*ts = sec * mul + frac;
+	return 0;
+}
+
+static int bad_value(struct sr_fmtctx *c, const char *key, const char *what,
+		     const char *v, size_t vn)
+{
+	char msg[96];
+
+	snprintf(msg, sizeof(msg), "%s=%s", key, what);
+	return sr_fmt_expected(c, msg, v, vn);
+}
+
+static int native_parse(struct sr_fmtctx *c, char *line, size_t len,
+			struct sr_raw *out)
+{
+	struct sr_match m;
+	const char *p;
+	size_t pn, k = 0, pos;
+	size_t ei;
+	uint32_t seen = 0;
+	int64_t v;
+
+	while (k < len && (line[k] == ' ' || line[k] == '\t'))
+		k++;
+	if (!c->native_magic) {
+		if (sr_match(c->pat, P_N_MAGIC, line, len, 0, &m)) {
+			sr_grp(&m, G_VER, &p, &pn);
+			if (pn != 1 || p[0] != '1')
+				return sr_fmt_fail(c, "native format version "
+						   "%.*s is not supported "
+						   "(this reader knows 1)",
+						   (int)pn, p);
+			c->native_magic = 1;
+			return SR_P_NONE;
+		}
+		if (k == len)
+			return SR_P_NONE;
+		return sr_fmt_expected(c, "the magic line '#schedreplay-native "
+				       "1' first", line, len);
+	}
+	if (k == len || line[k] == '#')
+		return SR_P_NONE;
+	if (!sr_match(c->pat, P_N_LINE, line, len, 0, &m))
+		return sr_fmt_expected(c, "'TIME CPU EVENT key=value ...'",
+				       line, len);
+	sr_grp(&m, G_EV, &p, &pn);
+	for (ei = 0; ei < NELEM(nevents); ei++)
+		if (strlen(nevents[ei].name) == pn &&
+		    !memcmp(nevents[ei].name, p, pn))
+			break;
+	if (ei == NELEM(nevents))
+		return sr_fmt_expected(c, "an event (task info fork exec waking "
+				       "wake wake_new switch exit free nice "
+				       "policy migrate runtime lost)", p, pn);
+	out->kind = nevents[ei].kind;
+	out->dir = nevents[ei].dir;
+	sr_grp(&m, G_TS, &p, &pn);
+	if (native_time(c, p, pn, &out->ts))
+		return SR_P_ERR;
+	sr_grp(&m, G_CPU, &p, &pn);
+	if (p[0] == '-') {
+		if (pn != 1)
+			return sr_fmt_expected(c, "a cpu number or -", p, pn);
+		out->cpu = -1;
+	} else if (sr_parse_cpu(c, p, pn, &out->cpu)) {
+		return SR_P_ERR;
+	}
+	pos = sr_match_end(&m);
+	for (;;) {
+		const char *key, *val = NULL;
+		size_t keylen, vallen = 0;
+		int ki, quoted = 0, hasval = 0;
+		char vbuf[SR_COMM_MAX * 2];
+
+		while (pos < len && (line[pos] == ' ' || line[pos] == '\t'))
+			pos++;
+		if (pos == len || line[pos] == '#')
+			break;
+		if (!sr_match(c->pat, P_N_ARG, line, len, pos, &m))
+			return sr_fmt_expected(c, "key=value or a flag",
+					       line + pos, len - pos);
+		pos = sr_match_end(&m);
+		sr_grp(&m, G_KEY, &key, &keylen);
+		if (sr_grp(&m, G_QV, &val, &vallen))
+			quoted = hasval = 1;
+		else
+			hasval = sr_grp(&m, G_V, &val, &vallen);
+		for (ki = 0; ki < K__N; ki++)
+			if (strlen(keys[ki].name) == keylen &&
+			    !memcmp(keys[ki].name, key, keylen))
+				break;
+		if (ki == K__N || !(nevents[ei].allowed & B(ki))) {
+			char what[160];
+
+			snprintf(what, sizeof(what), "an argument of '%s'",
+				 nevents[ei].name);
+			return sr_fmt_expected(c, what, key, keylen);
+		}
+		if (seen & B(ki))
+			return sr_fmt_fail(c, "%s= given twice", keys[ki].name);
+		seen |= B(ki);
+		if (keys[ki].flag == hasval) {
+			return sr_fmt_fail(c, keys[ki].flag ?
+					   "'%s' is a flag and takes no value" :
+					   "'%s' needs a value (%s=...)",
+					   keys[ki].name, keys[ki].name);
+		}
+		if (quoted) {
+			/* \" and \\ inside quotes */
+			size_t o = 0;
+
+			for (size_t i = 0; i < vallen && o < sizeof(vbuf) - 1; i++) {
+				if (val[i] == '\\' && i + 1 < vallen)
+					i++;
+				vbuf[o++] = val[i];
+			}
+			vbuf[o] = '\0';
+			val = vbuf;
+			vallen = o;
+		}
+		switch (ki) {
+		case K_PID: case K_PREV: case K_CHILD: case K_NEXT:
+		case K_OLD_PID: case K_TGID:
+			if (num(val, vallen, 0, SR_PID_MAX, &v))
+				return bad_value(c, keys[ki].name, "PID", val, vallen);
+			if (ki == K_PID || ki == K_PREV)
+				out->pid = (int32_t)v;
+			else if (ki == K_TGID)
+				out->tgid = (int32_t)v;
+			else
+				out->pid2 = (int32_t)v;
+			break;
+		case K_COMM:
+			if (vallen == 0 && !quoted) /* "" = unknown */
+				return bad_value(c, "comm", "NAME", val, vallen);
+			sr_copy_comm(out->kind == SR_EV_FORK &&
+				     out->dir == SR_DIR_EVENT ?
+				     out->comm2 : out->comm, val, vallen);
+			break;
+		case K_PRIO: case K_PREV_PRIO: case K_NEXT_PRIO:
+			if (num(val, vallen, -1, 139, &v))
+				return bad_value(c, keys[ki].name, "PRIO (0..139)",
+						 val, vallen);
+			if (ki == K_NEXT_PRIO)
+				out->prio2 = (int16_t)v;
+			else
+				out->prio = (int16_t)v;
+			break;
+		case K_NICE:
+			if (num(val, vallen, -20, 19, &v))
+				return bad_value(c, "nice", "-20..19", val, vallen);
+			out->nice = (int32_t)v;
+			out->value = v;
+			break;
+		case K_POLICY: {
+			size_t i;
+
+			for (i = 0; i < NELEM(policies); i++)
+				if (strlen(policies[i].name) == vallen &&
+				    !memcmp(policies[i].name, val, vallen))
+					break;
+			if (i == NELEM(policies))
+				return bad_value(c, "policy", "normal|fifo|rr|"
+						 "batch|idle", val, vallen);
+			out->policy = policies[i].policy;
+			out->value = policies[i].policy;
+			break;
+		}
+		case K_RTPRIO:
+			if (num(val, vallen, 0, 99, &v))
+				return bad_value(c, "rtprio", "0..99", val, vallen);
+			out->rtprio = (int16_t)v;
+			break;
+		case K_KTHREAD:
+			out->kthread = 1;
+			break;
+		case K_RUNNING:
+			out->running = 1;
+			break;
+		case K_SYNC:
+			out->sync = 1;
+			break;
+		case K_BY: {
+			size_t i;
+
+			for (i = 0; i < NELEM(wakers); i++)
+				if (strlen(wakers[i].name) == vallen &&
+				    !memcmp(wakers[i].name, val, vallen))
+					break;
+			if (i < NELEM(wakers)) {
+				out->by = wakers[i].by;
+			} else if (num(val, vallen, 0, SR_PID_MAX, &v) == 0) {
+				out->by = v == 0 ? SR_BY_IDLE : SR_BY_PID;
+				out->by_pid = (int32_t)v;
+			} else {
+				return bad_value(c, "by", "PID|irq|softirq|idle|"
+						 "unknown", val, vallen);
+			}
+			break;
+		}
+		case K_TARGET: case K_TO: case K_FROM:
+			if (num(val, vallen, 0, SR_CPU_MAX - 1, &v))
+				return bad_value(c, keys[ki].name, "CPU", val, vallen);
+			if (ki == K_FROM)
+				out->orig_cpu = (int32_t)v;
+			else
+				out->target_cpu = (int32_t)v;
+			break;
+		case K_STATE: {
+			int rc = sr_state_decode(c, val, vallen, "", &out->state);
+
+			if (rc)
+				return SR_P_ERR;
+			break;
+		}
+		case K_NS: case K_COUNT:
+			if (num(val, vallen, 0, INT64_MAX, &v))
+				return bad_value(c, keys[ki].name, "N", val, vallen);
+			out->value = v;
+			break;
+		}
+	}
+	if ((seen & nevents[ei].required) != nevents[ei].required) {
+		for (int ki = 0; ki < K__N; ki++)
+			if ((nevents[ei].required & B(ki)) && !(seen & B(ki)))
+				return sr_fmt_fail(c, "expected %s= in a '%s' line",
+						   keys[ki].name, nevents[ei].name);
+	}
+	if (out->kind == SR_EV_EXEC && !(seen & B(K_OLD_PID)))
+		out->pid2 = out->pid;
+	if (out->kind == SR_EV_LOST && !(seen & B(K_COUNT)))
+		out->value = 0;
+	return SR_P_RAW;
+}
+
+static int native_peek(struct sr_fmtctx *c, char *line, size_t len,
+		       int32_t *cpu, int64_t *ts)
+{
+	struct sr_match m;
+	const char *p;
+	size_t pn;
+	struct sr_diag *save = c->d;
+	struct sr_diag quiet = SR_DIAG_INIT;
+	int ok;
+
+	if (!sr_match(c->pat, P_N_LINE, line, len, 0, &m))
+		return 0;
+	c->d = &quiet;
+	sr_grp(&m, G_CPU, &p, &pn);
+	if (p[0] == '-') {
+		*cpu = -1;
+		ok = 1;
+	} else {
+		ok = sr_parse_cpu(c, p, pn, cpu) == 0;
+	}
+	sr_grp(&m, G_TS, &p, &pn);
+	ok = ok && native_time(c, p, pn, ts) == 0;
+	c->d = save;
+	return ok;
+}
+
+static int native_detect(struct sr_fmtctx *c, const char *head, size_t n)
+{
+	const char *p = head, *end = head + n;
+	struct sr_match m;
+
+	/* the magic line must be the first non-blank line */
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		size_t k = 0;
+
+		while (k < len && (p[k] == ' ' || p[k] == '\t' || p[k] == '\r'))
+			k++;
+		if (k < len)
+			return sr_match(c->pat, P_N_MAGIC, p, len, 0, &m) ? 100000 : 0;
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+const struct sr_fmt_ops sr_fmt_native = {
+	"native", "schedreplay native text (docs/trace-format.md)",
+	native_detect, native_parse, native_peek,
+};

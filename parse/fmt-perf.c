@@ -1,0 +1,108 @@
+/*
+ * fmt-perf: `perf script` text of data recorded with `perf sched record`
+ * (or perf record -e sched:...): "COMM TID [CPU] SECONDS: sched:EVENT:
+ * FIELDS", optionally "PID/TID" and a sample period.  Events of other
+ * subsystems are counted and skipped.
+ */
+#include <string.h>
+
+#include "parse/format.h"
+
+static int perf_parse(struct sr_fmtctx *c, char *line, size_t len,
+		      struct sr_raw *out)
+{
+	struct sr_match m;
+	const char *p, *ev, *sys;
+	size_t pn, evlen, syslen, k = 0;
+	uint32_t v;
+	int rc;
+
+	while (k < len && (line[k] == ' ' || line[k] == '\t'))
+		k++;
+	if (k == len || line[k] == '#')
+		return SR_P_NONE;
+	if (!sr_match(c->pat, P_PERF_HDR, line, len, 0, &m))
+		return sr_fmt_expected(c, "a perf script line "
+				       "'COMM TID [CPU] SECONDS: sched:EVENT: "
+				       "FIELDS'", line, len);
+	sr_grp(&m, G_SYS, &sys, &syslen);
+	if (syslen != 5 || memcmp(sys, "sched", 5) != 0) {
+		c->skipped_events++;
+		return SR_P_NONE;
+	}
+	sr_grp(&m, G_EV, &ev, &evlen);
+	sr_grp(&m, G_COMM, &p, &pn);
+	sr_copy_comm(out->ctx_comm, p, pn);
+	if (sr_grp(&m, G_TID, &p, &pn)) {
+		/* PID/TID */
+		const char *q;
+		size_t qn;
+
+		sr_grp(&m, G_PID, &q, &qn);
+		if (q[0] != '-' && sr_parse_u32(q, qn, SR_PID_MAX, &v) == 0)
+			out->ctx_tgid = (int32_t)v;
+	} else {
+		sr_grp(&m, G_PID, &p, &pn);
+	}
+	if (p[0] == '-')
+		out->ctx_pid = -1;
+	else if (sr_parse_u32(p, pn, SR_PID_MAX, &v) == 0)
+		out->ctx_pid = (int32_t)v;
+	else
+		return sr_fmt_expected(c, "a tid below 2^30", p, pn);
+	rc = sr_fields_decode(c, ev, evlen, line + sr_match_end(&m),
+			      len - sr_match_end(&m), out);
+	if (rc != SR_P_RAW)
+		return rc;
+	sr_grp(&m, G_CPU, &p, &pn);
+	if (sr_parse_cpu(c, p, pn, &out->cpu))
+		return SR_P_ERR;
+	sr_grp(&m, G_TS, &p, &pn);
+	if (sr_parse_ts(c, p, pn, &out->ts))
+		return SR_P_ERR;
+	return SR_P_RAW;
+}
+
+static int perf_peek(struct sr_fmtctx *c, char *line, size_t len,
+		     int32_t *cpu, int64_t *ts)
+{
+	struct sr_match m;
+	const char *p;
+	size_t pn;
+	struct sr_diag *save = c->d;
+	struct sr_diag quiet = SR_DIAG_INIT;
+	int ok;
+
+	if (!sr_match(c->pat, P_PERF_HDR, line, len, 0, &m))
+		return 0;
+	c->d = &quiet;
+	sr_grp(&m, G_CPU, &p, &pn);
+	ok = sr_parse_cpu(c, p, pn, cpu) == 0;
+	sr_grp(&m, G_TS, &p, &pn);
+	ok = ok && sr_parse_ts(c, p, pn, ts) == 0;
+	c->d = save;
+	return ok;
+}
+
+static int perf_detect(struct sr_fmtctx *c, const char *head, size_t n)
+{
+	const char *p = head, *end = head + n;
+	int score = 0, lines = 0;
+	struct sr_match m;
+
+	while (p < end && lines < 200) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (sr_match(c->pat, P_PERF_HDR, p, len, 0, &m))
+			score += 3;
+		lines++;
+		p = nl ? nl + 1 : end;
+	}
+	return score;
+}
+
+const struct sr_fmt_ops sr_fmt_perf = {
+	"perf", "perf script text (perf sched record)",
+	perf_detect, perf_parse, perf_peek,
+};

@@ -1,0 +1,110 @@
+/*
+ * format: the per-format line decoders behind the reader.  Each input
+ * format is one struct sr_fmt_ops row in the format table (reader.c);
+ * its parse() turns one line into at most one struct sr_raw.
+ *
+ * Private to parse/.
+ */
+#ifndef SR_FORMAT_H
+#define SR_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/diag.h"
+#include "parse/patterns.h"
+#include "parse/raw.h"
+
+/* How a trace prints a numeric prev_state (trace-cmd -R, raw fields). */
+enum sr_state_enc {
+	SR_ENC_UNKNOWN = 0, /* not decided yet: guessed as SR_ENC_4_15 */
+	SR_ENC_2_6,         /* 2.6.32 - 3.8: 64 TASK_DEAD, 512 preempted */
+	SR_ENC_3_9,         /* 3.9 - 4.1: 512 TASK_PARKED, 1024 preempted */
+	SR_ENC_4_2,         /* 4.2 - 4.7: 1024 TASK_NOLOAD, 2048 preempted */
+	SR_ENC_4_8,         /* 4.8 - 4.13: 2048 TASK_NEW, 4096 preempted */
+	SR_ENC_4_14,        /* 4.14: 1 << state index, R = 1, 256 = I or R+ */
+	SR_ENC_4_15,        /* 4.15 on: 0 R, 1 S, 2 D ... 128 I, 256 R+ */
+};
+
+/* Result of one parse() call. */
+enum sr_parse_rc {
+	SR_P_ERR = -1,   /* malformed: message in ctx->d */
+	SR_P_NONE = 0,   /* no record: comment, header, skipped event */
+	SR_P_RAW = 1,    /* *out filled */
+};
+
+struct sr_fmt_ops;
+
+struct sr_fmtctx {
+	const struct sr_fmt_ops *ops;
+	struct sr_patterns *pat;
+	const char *file;          /* for messages */
+	uint64_t line;             /* current line number */
+	int last_line;             /* current line is the input's last, unterminated */
+	struct sr_diag *d;
+	/* learned from the input */
+	int state_enc;             /* enum sr_state_enc */
+	int32_t ncpus_hint;        /* #P:N or cpus=N, 0 if none */
+	int html;                  /* systrace wrapper state (fmt-ftrace.c) */
+	int native_magic;          /* native: magic line seen */
+	/* counters for sr_read_stats */
+	uint64_t skipped_events;   /* known format, other event names */
+	uint64_t failed_wakeups;   /* success=0 wakeups, not delivered */
+};
+
+struct sr_fmt_ops {
+	const char *name;          /* --input-format NAME */
+	const char *desc;
+	/* Score how well the head of the input looks like this format. */
+	int (*detect)(struct sr_fmtctx *c, const char *head, size_t n);
+	int (*parse)(struct sr_fmtctx *c, char *line, size_t len,
+		     struct sr_raw *out);
+	/* cpu and time of an event line, cheaply; 0 if not an event line */
+	int (*peek)(struct sr_fmtctx *c, char *line, size_t len,
+		    int32_t *cpu, int64_t *ts);
+};
+
+extern const struct sr_fmt_ops sr_fmt_perf;
+extern const struct sr_fmt_ops sr_fmt_ftrace;
+extern const struct sr_fmt_ops sr_fmt_tracecmd;
+extern const struct sr_fmt_ops sr_fmt_systrace;
+extern const struct sr_fmt_ops sr_fmt_native;
+
+/* ---- helpers shared by the decoders (fields.c) ---- */
+
+#define SR_CPU_MAX 8192 /* cpu numbers 0 .. SR_CPU_MAX-1 */
+#define SR_PID_MAX 0x3fffffff
+
+/* "FILE:LINE: expected WHAT, got 'LINE'"; returns SR_P_ERR. */
+int sr_fmt_expected(struct sr_fmtctx *c, const char *what, const char *s,
+		    size_t n);
+int sr_fmt_fail(struct sr_fmtctx *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+int sr_parse_ts(struct sr_fmtctx *c, const char *s, size_t n, int64_t *ns);
+int sr_parse_u32(const char *s, size_t n, uint32_t max, uint32_t *v);
+int sr_parse_cpu(struct sr_fmtctx *c, const char *s, size_t n, int32_t *cpu);
+void sr_copy_comm(char *dst, const char *s, size_t n);
+
+/*
+ * Decode the fields of a scheduler event named ev (after "ev: ") into
+ * out.  Returns SR_P_RAW, SR_P_NONE (an event we do not deliver, counted
+ * in skipped_events or failed_wakeups) or SR_P_ERR.
+ */
+int sr_fields_decode(struct sr_fmtctx *c, const char *ev, size_t evlen,
+		     const char *s, size_t n, struct sr_raw *out);
+
+/* prev_state text ("S", "R+", "D|K") or number to enum sr_task_state. */
+int sr_state_decode(struct sr_fmtctx *c, const char *s, size_t n,
+		    const char *comm, uint8_t *state);
+
+/* Interrupt context from an ftrace flags column ("d.h2.", "..s1"). */
+uint8_t sr_flags_irq(const char *f, size_t n);
+
+/* Is a too-long line acceptable here (HTML outside the trace text)? */
+int sr_fmt_long_line_ok(const struct sr_fmtctx *c);
+
+/* Pick a numeric prev_state encoding from the head of a trace. */
+int sr_state_enc_guess(struct sr_fmtctx *c, const char *head, size_t n);
+
+#endif

@@ -1,0 +1,225 @@
+/*
+ * input: buffered line input over zlib (plain and gzip read alike).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "parse/input.h"
+
+#define SR_INPUT_BUF_DEFAULT (4u << 20)
+
+struct sr_input {
+	char *name;
+	gzFile gz;
+	int is_gzip;
+	int seekable;
+	int eof;
+	int skipping;       /* discarding the rest of an overlong line */
+	int unterminated;
+	char *buf;
+	size_t cap, pos, end;
+	uint64_t lineno;
+	uint64_t consumed;  /* text bytes before buf[pos] */
+};
+
+int sr_input_open(struct sr_input **inp, const char *path, size_t bufsize,
+		  struct sr_diag *d)
+{
+	struct sr_input *in;
+	struct stat st;
+	int fd;
+
+	*inp = NULL;
+	if (bufsize == 0)
+		bufsize = SR_INPUT_BUF_DEFAULT;
+	if (bufsize < 2 * (size_t)SR_LINE_MAX + 2)
+		bufsize = 2 * (size_t)SR_LINE_MAX + 2;
+	if (!strcmp(path, "-")) {
+		fd = dup(0);
+		if (fd < 0)
+			return sr_fail(d, SR_ENOINPUT, "<stdin>: %s",
+				       strerror(errno));
+	} else {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return sr_fail(d, SR_ENOINPUT, "%s: cannot open: %s",
+				       path, strerror(errno));
+	}
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return sr_fail(d, SR_ENOINPUT, "%s: %s", path, strerror(errno));
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		return sr_fail(d, SR_ENOINPUT, "%s: is a directory", path);
+	}
+	in = calloc(1, sizeof(*in));
+	if (!in) {
+		close(fd);
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	in->name = strdup(strcmp(path, "-") ? path : "<stdin>");
+	in->buf = malloc(bufsize);
+	in->cap = bufsize;
+	in->seekable = strcmp(path, "-") != 0 && S_ISREG(st.st_mode);
+	if (!in->name || !in->buf) {
+		close(fd);
+		sr_input_close(in);
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	in->gz = gzdopen(fd, "rb");
+	if (!in->gz) {
+		close(fd);
+		sr_input_close(in);
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	gzbuffer(in->gz, 256 * 1024);
+	*inp = in;
+	return SR_OK;
+}
+
+void sr_input_close(struct sr_input *in)
+{
+	if (!in)
+		return;
+	if (in->gz)
+		gzclose(in->gz);
+	free(in->buf);
+	free(in->name);
+	free(in);
+}
+
+/* Read more text after buf[end]; moves the unread part to the front. */
+static int refill(struct sr_input *in, struct sr_diag *d)
+{
+	int n, err;
+	const char *msg;
+
+	if (in->pos > 0) {
+		memmove(in->buf, in->buf + in->pos, in->end - in->pos);
+		in->consumed += in->pos;
+		in->end -= in->pos;
+		in->pos = 0;
+	}
+	if (in->end == in->cap || in->eof)
+		return SR_OK;
+	n = gzread(in->gz, in->buf + in->end, (unsigned)(in->cap - in->end));
+	if (n > 0 && !in->is_gzip && !gzdirect(in->gz))
+		in->is_gzip = 1;
+	if (n < 0) {
+		msg = gzerror(in->gz, &err);
+		if (err == Z_ERRNO)
+			return sr_fail(d, SR_EIO, "%s: read error: %s",
+				       in->name, strerror(errno));
+		return sr_fail(d, SR_EDATA,
+			       "%s: corrupt gzip data near compressed byte %lld "
+			       "(after %llu bytes of text): %s",
+			       in->name, (long long)gzoffset(in->gz),
+			       (unsigned long long)(in->consumed + in->end),
+			       msg ? msg : "unknown zlib error");
+	}
+	if (n == 0) {
+		in->eof = 1;
+		msg = gzerror(in->gz, &err);
+		if (err == Z_BUF_ERROR)
+			return sr_fail(d, SR_EDATA,
+				       "%s: truncated gzip data: the compressed "
+				       "stream ends at byte %lld, mid-stream "
+				       "(after %llu bytes of text)",
+				       in->name, (long long)gzoffset(in->gz),
+				       (unsigned long long)(in->consumed +
+							    in->end));
+		if (err != Z_OK)
+			return sr_fail(d, SR_EDATA,
+				       "%s: corrupt gzip data near compressed "
+				       "byte %lld: %s", in->name,
+				       (long long)gzoffset(in->gz), msg);
+		return SR_OK;
+	}
+	in->end += (size_t)n;
+	return SR_OK;
+}
+
+int sr_input_next(struct sr_input *in, const char **line, size_t *len,
+		  struct sr_diag *d)
+{
+	for (;;) {
+		char *p = in->buf + in->pos;
+		size_t avail = in->end - in->pos;
+		char *nl = avail ? memchr(p, '\n', avail) : NULL;
+
+		if (nl) {
+			size_t l = (size_t)(nl - p);
+
+			in->pos += l + 1;
+			if (in->skipping) {
+				in->skipping = 0;
+				continue;
+			}
+			if (l > SR_LINE_MAX) {
+				in->lineno++;
+				return SR_IN_LONG;
+			}
+			if (l && p[l - 1] == '\r')
+				l--;
+			in->lineno++;
+			*line = p;
+			*len = l;
+			return SR_IN_LINE;
+		}
+		if (avail > SR_LINE_MAX && !in->skipping) {
+			/* no newline in sight: report once, then discard */
+			in->skipping = 1;
+			in->pos = in->end;
+			in->lineno++;
+			return SR_IN_LONG;
+		}
+		if (in->skipping) {
+			in->pos = in->end;
+		}
+		if (in->eof) {
+			if (in->pos == in->end || in->skipping)
+				return SR_IN_EOF;
+			/* last line without a newline */
+			size_t l = avail;
+
+			in->pos = in->end;
+			if (l && p[l - 1] == '\r')
+				l--;
+			in->lineno++;
+			in->unterminated = 1;
+			*line = p;
+			*len = l;
+			return SR_IN_LINE;
+		}
+		if (refill(in, d) != SR_OK)
+			return SR_IN_ERR;
+	}
+}
+
+int sr_input_peek(struct sr_input *in, size_t want, const char **p,
+		  size_t *n, struct sr_diag *d)
+{
+	if (want > in->cap / 2)
+		want = in->cap / 2;
+	while (!in->eof && in->end - in->pos < want) {
+		if (refill(in, d) != SR_OK)
+			return SR_IN_ERR;
+	}
+	*p = in->buf + in->pos;
+	*n = in->end - in->pos;
+	return SR_OK;
+}
+
+const char *sr_input_name(const struct sr_input *in) { return in->name; }
+uint64_t sr_input_lineno(const struct sr_input *in) { return in->lineno; }
+int sr_input_is_gzip(const struct sr_input *in) { return in->is_gzip; }
+int sr_input_seekable(const struct sr_input *in) { return in->seekable; }
+int sr_input_unterminated(const struct sr_input *in) { return in->unterminated; }
+uint64_t sr_input_bytes(const struct sr_input *in) { return in->consumed + in->pos; }

@@ -1,0 +1,495 @@
+/*
+ * merge: cross-cpu time ordering (see merge.h for the strategy).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/merge.h"
+
+struct sr_merge {
+	char *path;
+	struct sr_fmtctx proto;
+	int lenient;
+	size_t window;
+	/* heap mode */
+	struct sr_source src;
+	struct sr_raw *pool;
+	uint32_t *heap;       /* pool indices, min-heap on (ts, seq) */
+	uint32_t *freel;
+	size_t hn, nfree;
+	int src_eof;
+	int decided;
+	/* handed out so far */
+	int released_any;
+	int64_t released_ts;
+	uint64_t released_line;
+	struct sr_raw out;
+	/* per-cpu arrival order (index cpu + 1; 0 = cpu -1) */
+	int64_t *arr_ts;
+	uint64_t *arr_line;
+	size_t narr;
+	/* k-way mode */
+	int kway;
+	struct sr_source *cur;
+	struct sr_raw *heads;
+	uint32_t *kheap;
+	size_t ncur, kn;
+};
+
+static int raw_less(const struct sr_raw *a, const struct sr_raw *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
+}
+
+static void fmt_ts(char *buf, size_t n, int64_t ts)
+{
+	snprintf(buf, n, "%lld.%09lld", (long long)(ts / 1000000000),
+		 (long long)(ts % 1000000000));
+}
+
+/* A cpu's own records must not go back in time. */
+static int check_cpu_order(struct sr_merge *m, const struct sr_raw *r,
+			   const char *file, struct sr_diag *d)
+{
+	size_t i = (size_t)(r->cpu + 1);
+
+	if (i >= m->narr) {
+		size_t n = i + 1 > 2 * m->narr ? i + 1 : 2 * m->narr;
+		int64_t *t = realloc(m->arr_ts, n * sizeof(*t));
+		uint64_t *l;
+
+		if (!t)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		m->arr_ts = t;
+		l = realloc(m->arr_line, n * sizeof(*l));
+		if (!l)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		m->arr_line = l;
+		for (size_t k = m->narr; k < n; k++) {
+			m->arr_ts[k] = INT64_MIN;
+			m->arr_line[k] = 0;
+		}
+		m->narr = n;
+	}
+	if (r->ts < m->arr_ts[i]) {
+		char a[32], b[32];
+
+		fmt_ts(a, sizeof(a), r->ts);
+		fmt_ts(b, sizeof(b), m->arr_ts[i]);
+		return sr_fail(d, SR_EDATA, "%s:%llu: cpu %d: time goes "
+			       "backwards: %s after %s (line %llu)", file,
+			       (unsigned long long)r->line, (int)r->cpu, a, b,
+			       (unsigned long long)m->arr_line[i]);
+	}
+	m->arr_ts[i] = r->ts;
+	m->arr_line[i] = r->line;
+	return SR_OK;
+}
+
+/* ---- heap of pool indices ---- */
+
+static void heap_push(struct sr_merge *m, uint32_t idx)
+{
+	size_t i = m->hn++;
+
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+
+		if (!raw_less(&m->pool[idx], &m->pool[m->heap[p]]))
+			break;
+		m->heap[i] = m->heap[p];
+		i = p;
+	}
+	m->heap[i] = idx;
+}
+
+static uint32_t heap_pop(struct sr_merge *m)
+{
+	uint32_t top = m->heap[0], last = m->heap[--m->hn];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= m->hn)
+			break;
+		if (c + 1 < m->hn && raw_less(&m->pool[m->heap[c + 1]],
+					      &m->pool[m->heap[c]]))
+			c++;
+		if (!raw_less(&m->pool[m->heap[c]], &m->pool[last]))
+			break;
+		m->heap[i] = m->heap[c];
+		i = c;
+	}
+	if (m->hn)
+		m->heap[i] = last;
+	return top;
+}
+
+/* ---- k-way ---- */
+
+static void kheap_sift_down(struct sr_merge *m, size_t i)
+{
+	uint32_t x = m->kheap[i];
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= m->kn)
+			break;
+		if (c + 1 < m->kn && raw_less(&m->heads[m->kheap[c + 1]],
+					      &m->heads[m->kheap[c]]))
+			c++;
+		if (!raw_less(&m->heads[m->kheap[c]], &m->heads[x]))
+			break;
+		m->kheap[i] = m->kheap[c];
+		i = c;
+	}
+	m->kheap[i] = x;
+}
+
+static int kway_start(struct sr_merge *m, const uint8_t *cpus, int32_t ncpu,
+		      struct sr_diag *d)
+{
+	size_t n = 0;
+
+	for (int32_t c = 0; c < ncpu; c++)
+		n += cpus[c] != 0;
+	if (n > SR_KWAY_MAX_CPUS)
+		return sr_fail(d, SR_EDATA, "%s: the input holds per-cpu blocks "
+			       "out of time order for %zu cpus; the per-cpu "
+			       "merge handles at most %d", m->path, n,
+			       SR_KWAY_MAX_CPUS);
+	m->cur = calloc(n, sizeof(*m->cur));
+	m->heads = calloc(n, sizeof(*m->heads));
+	m->kheap = calloc(n, sizeof(*m->kheap));
+	if (!m->cur || !m->heads || !m->kheap)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	for (int32_t c = 0; c < ncpu; c++) {
+		struct sr_input *in;
+
+		if (!cpus[c])
+			continue;
+		if (sr_input_open(&in, m->path, 1u << 18, d) != SR_OK)
+			return d->code;
+		sr_source_init(&m->cur[m->ncur], in, &m->proto, c,
+			       m->ncur == 0, m->lenient);
+		m->ncur++;
+	}
+	for (size_t i = 0; i < m->ncur; i++) {
+		int rc = sr_source_next(&m->cur[i], &m->heads[i], d);
+
+		if (rc < 0)
+			return d->code;
+		if (rc == 0)
+			continue;
+		if (check_cpu_order(m, &m->heads[i], m->path, d))
+			return d->code;
+		m->kheap[m->kn++] = (uint32_t)i;
+	}
+	for (size_t i = m->kn; i-- > 0;)
+		kheap_sift_down(m, i);
+	m->kway = 1;
+	return SR_OK;
+}
+
+static int kway_next(struct sr_merge *m, const struct sr_raw **out,
+		     struct sr_diag *d)
+{
+	uint32_t i;
+	int rc;
+
+	if (m->kn == 0)
+		return 0;
+	i = m->kheap[0];
+	m->out = m->heads[i];
+	rc = sr_source_next(&m->cur[i], &m->heads[i], d);
+	if (rc < 0)
+		return -1;
+	if (rc == 0) {
+		m->kheap[0] = m->kheap[--m->kn];
+	} else if (check_cpu_order(m, &m->heads[i], m->cur[i].fc.file, d)) {
+		return -1;
+	}
+	if (m->kn)
+		kheap_sift_down(m, 0);
+	*out = &m->out;
+	return 1;
+}
+
+/*
+ * Scan the line headers of the whole file: which cpus, and would the
+ * reorder heap put them in order?  Returns 1 if a per-cpu merge is needed.
+ */
+static int needs_kway(struct sr_merge *m, uint8_t **cpusp, int32_t *ncpup,
+		      struct sr_diag *d)
+{
+	struct sr_input *in;
+	struct sr_fmtctx fc = m->proto;
+	struct sr_diag quiet = SR_DIAG_INIT;
+	int64_t *h, released = INT64_MIN;
+	size_t hn = 0;
+	uint8_t *cpus = calloc(SR_CPU_MAX, 1);
+	int32_t ncpu = 0;
+	int blocked = 0, rc;
+	const char *line;
+	size_t len;
+
+	*cpusp = NULL;
+	h = malloc((m->window + 1) * sizeof(*h));
+	if (!h || !cpus) {
+		free(h);
+		free(cpus);
+		return sr_fail(d, SR_EINTERNAL, "out of memory"), -1;
+	}
+	if (sr_input_open(&in, m->path, 0, d) != SR_OK) {
+		free(h);
+		free(cpus);
+		return -1;
+	}
+	fc.d = &quiet;
+	while ((rc = sr_input_next(in, &line, &len, &quiet)) != SR_IN_EOF) {
+		int32_t cpu;
+		int64_t ts;
+
+		if (rc == SR_IN_ERR)
+			break; /* the real pass reports it */
+		if (rc != SR_IN_LINE ||
+		    !fc.ops->peek(&fc, (char *)line, len, &cpu, &ts))
+			continue;
+		if (cpu >= 0 && cpu < SR_CPU_MAX) {
+			cpus[cpu] = 1;
+			if (cpu + 1 > ncpu)
+				ncpu = cpu + 1;
+		}
+		if (ts < released)
+			blocked = 1;
+		/* push ts; pop the minimum when over the window */
+		size_t i = hn++;
+
+		while (i > 0 && h[(i - 1) / 2] > ts) {
+			h[i] = h[(i - 1) / 2];
+			i = (i - 1) / 2;
+		}
+		h[i] = ts;
+		if (hn > m->window) {
+			int64_t top = h[0], last = h[--hn];
+
+			i = 0;
+			for (;;) {
+				size_t c = 2 * i + 1;
+
+				if (c >= hn)
+					break;
+				if (c + 1 < hn && h[c + 1] < h[c])
+					c++;
+				if (h[c] >= last)
+					break;
+				h[i] = h[c];
+				i = c;
+			}
+			if (hn)
+				h[i] = last;
+			released = top;
+		}
+	}
+	sr_input_close(in);
+	free(h);
+	*cpusp = cpus;
+	*ncpup = ncpu;
+	return blocked;
+}
+
+/* The first full window: decide whether the heap is enough. */
+static int decide(struct sr_merge *m, struct sr_diag *d)
+{
+	int32_t first = -2;
+	int single = 1;
+	uint8_t *cpus;
+	int32_t ncpu;
+	int rc;
+
+	m->decided = 1;
+	if (!sr_input_seekable(m->src.in) || !m->proto.ops->peek ||
+	    m->proto.ncpus_hint == 1 || m->src.fc.ncpus_hint == 1)
+		return SR_OK;
+	for (size_t i = 0; i < m->hn && single; i++) {
+		int32_t c = m->pool[m->heap[i]].cpu;
+
+		if (c < 0)
+			continue;
+		if (first == -2)
+			first = c;
+		else if (c != first)
+			single = 0;
+	}
+	if (!single)
+		return SR_OK;
+	rc = needs_kway(m, &cpus, &ncpu, d);
+	if (rc < 0)
+		return d->code;
+	if (rc == 1) {
+		m->proto.ncpus_hint = m->src.fc.ncpus_hint;
+		m->proto.state_enc = m->src.fc.state_enc;
+		sr_source_fini(&m->src);
+		m->hn = 0;
+		for (size_t k = 0; k < m->narr; k++) {
+			m->arr_ts[k] = INT64_MIN;
+			m->arr_line[k] = 0;
+		}
+		rc = kway_start(m, cpus, ncpu, d);
+	} else {
+		rc = SR_OK;
+	}
+	free(cpus);
+	return rc;
+}
+
+int sr_merge_open(struct sr_merge **mp, struct sr_input *in, const char *path,
+		  const struct sr_fmtctx *proto, int lenient, size_t window,
+		  struct sr_diag *d)
+{
+	struct sr_merge *m = calloc(1, sizeof(*m));
+
+	*mp = NULL;
+	if (!m) {
+		sr_input_close(in);
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	m->path = strdup(path);
+	m->proto = *proto;
+	m->lenient = lenient;
+	m->window = window ? window : SR_MERGE_WINDOW_DEFAULT;
+	m->pool = malloc((m->window + 1) * sizeof(*m->pool));
+	m->heap = malloc((m->window + 1) * sizeof(*m->heap));
+	m->freel = malloc((m->window + 1) * sizeof(*m->freel));
+	sr_source_init(&m->src, in, proto, -1, 1, lenient);
+	if (!m->path || !m->pool || !m->heap || !m->freel) {
+		sr_merge_close(m);
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	for (size_t i = 0; i <= m->window; i++)
+		m->freel[i] = (uint32_t)(m->window - i);
+	m->nfree = m->window + 1;
+	m->released_ts = INT64_MIN;
+	*mp = m;
+	return SR_OK;
+}
+
+int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
+		  struct sr_diag *d)
+{
+	uint32_t idx;
+
+	if (m->kway)
+		return kway_next(m, out, d);
+	while (!m->src_eof && m->hn < m->window) {
+		struct sr_raw *r;
+		int rc;
+
+		idx = m->freel[--m->nfree];
+		r = &m->pool[idx];
+		rc = sr_source_next(&m->src, r, d);
+		if (rc <= 0) {
+			m->freel[m->nfree++] = idx;
+			if (rc < 0)
+				return -1;
+			m->src_eof = 1;
+			break;
+		}
+		if (check_cpu_order(m, r, m->src.fc.file, d))
+			return -1;
+		if (m->released_any && r->ts < m->released_ts) {
+			char a[32], b[32];
+
+			fmt_ts(a, sizeof(a), r->ts);
+			fmt_ts(b, sizeof(b), m->released_ts);
+			return sr_fail(d, SR_EDATA, "%s:%llu: cpu %d: event at "
+				       "%s is older than the event at %s (line "
+				       "%llu) already merged: the input "
+				       "interleaves cpus out of time order by "
+				       "more than the %zu-event merge window%s",
+				       m->src.fc.file, (unsigned long long)r->line,
+				       (int)r->cpu, a, b,
+				       (unsigned long long)m->released_line,
+				       m->window,
+				       sr_input_seekable(m->src.in) ?
+				       "; sort it by time (trace-cmd report "
+				       "sorts), or give it as a file with "
+				       "per-cpu blocks" :
+				       "; standard input or a pipe cannot be "
+				       "re-read for a per-cpu merge: give the "
+				       "file instead");
+		}
+		heap_push(m, idx);
+		if (m->hn == m->window && !m->decided && !m->src_eof) {
+			if (decide(m, d) != SR_OK)
+				return -1;
+			if (m->kway)
+				return kway_next(m, out, d);
+		}
+	}
+	if (m->hn == 0)
+		return 0;
+	idx = heap_pop(m);
+	m->out = m->pool[idx];
+	m->freel[m->nfree++] = idx;
+	m->released_any = 1;
+	m->released_ts = m->out.ts;
+	m->released_line = m->out.line;
+	*out = &m->out;
+	return 1;
+}
+
+void sr_merge_counts(const struct sr_merge *m, struct sr_merge_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->kway = m->kway;
+	if (!m->kway) {
+		if (m->src.in) {
+			c->lines = sr_input_lineno(m->src.in);
+			c->bytes = sr_input_bytes(m->src.in);
+		}
+		c->bad_lines = m->src.bad_lines;
+		c->skipped_events = m->src.fc.skipped_events;
+		c->failed_wakeups = m->src.fc.failed_wakeups;
+		return;
+	}
+	for (size_t i = 0; i < m->ncur; i++) {
+		const struct sr_source *s = &m->cur[i];
+
+		if (s->primary && s->in) {
+			c->lines = sr_input_lineno(s->in);
+			c->bytes = sr_input_bytes(s->in);
+			c->bad_lines = s->bad_lines;
+		}
+		c->skipped_events += s->fc.skipped_events;
+		c->failed_wakeups += s->fc.failed_wakeups;
+	}
+}
+
+int32_t sr_merge_ncpus_hint(const struct sr_merge *m)
+{
+	return m->kway && m->ncur ? m->cur[0].fc.ncpus_hint : m->src.fc.ncpus_hint;
+}
+
+void sr_merge_close(struct sr_merge *m)
+{
+	if (!m)
+		return;
+	if (m->src.in)
+		sr_source_fini(&m->src);
+	for (size_t i = 0; i < m->ncur; i++)
+		sr_source_fini(&m->cur[i]);
+	free(m->cur);
+	free(m->heads);
+	free(m->kheap);
+	free(m->pool);
+	free(m->heap);
+	free(m->freel);
+	free(m->arr_ts);
+	free(m->arr_line);
+	free(m->path);
+	free(m);
+}

@@ -1,0 +1,269 @@
+/*
+ * native-write: the native format writer.  Task records are declared
+ * ("task" lines) just before the first event that names them, in id
+ * order, so the reader assigns the same ids; records an event creates
+ * itself (fork child, exec successor) are not declared.  Renames and
+ * tgid changes are carried by "info" lines.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/native-write.h"
+
+struct sr_native_writer {
+	FILE *f;
+	size_t declared;   /* ids below this are known to the reader */
+	uint32_t *gen;     /* attr_gen last written, per id */
+	size_t ngen;
+};
+
+int sr_native_writer_new(struct sr_native_writer **wp, FILE *f,
+			 const char *comment, struct sr_diag *d)
+{
+	struct sr_native_writer *w = calloc(1, sizeof(*w));
+
+	*wp = NULL;
+	if (!w)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	w->f = f;
+	fputs("#schedreplay-native 1\n", f);
+	if (comment && *comment)
+		fprintf(f, "# %s\n", comment);
+	*wp = w;
+	return SR_OK;
+}
+
+void sr_native_writer_free(struct sr_native_writer *w)
+{
+	if (!w)
+		return;
+	free(w->gen);
+	free(w);
+}
+
+static void put_time(FILE *f, int64_t ts, int32_t cpu)
+{
+	fprintf(f, "%" PRId64 ".%09" PRId64 " ", ts / 1000000000,
+		ts % 1000000000);
+	if (cpu < 0)
+		fputs("- ", f);
+	else
+		fprintf(f, "%d ", (int)cpu);
+}
+
+/* comm=VALUE, quoted when it holds spaces, quotes, # or is empty */
+static void put_comm(FILE *f, const char *key, const char *comm)
+{
+	int plain = comm[0] != '\0';
+
+	for (const char *p = comm; *p && plain; p++)
+		if (*p == ' ' || *p == '\t' || *p == '"' || *p == '#' ||
+		    *p == '\\' || (unsigned char)*p < 0x20)
+			plain = 0;
+	if (plain) {
+		fprintf(f, " %s=%s", key, comm);
+		return;
+	}
+	fprintf(f, " %s=\"", key);
+	for (const char *p = comm; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fputc('\\', f);
+		fputc((unsigned char)*p < 0x20 ? '?' : *p, f);
+	}
+	fputc('"', f);
+}
+
+static const char *policy_name(int p)
+{
+	switch (p) {
+	case SR_SCHED_NORMAL: return "normal";
+	case SR_SCHED_FIFO: return "fifo";
+	case SR_SCHED_RR: return "rr";
+	case SR_SCHED_BATCH: return "batch";
+	case SR_SCHED_IDLE: return "idle";
+	default: return NULL;
+	}
+}
+
+static int grow_gen(struct sr_native_writer *w, size_t n, struct sr_diag *d)
+{
+	uint32_t *g;
+
+	if (n <= w->ngen)
+		return SR_OK;
+	if (n < 2 * w->ngen)
+		n = 2 * w->ngen;
+	g = realloc(w->gen, n * sizeof(*g));
+	if (!g)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	memset(g + w->ngen, 0, (n - w->ngen) * sizeof(*g));
+	w->gen = g;
+	w->ngen = n;
+	return SR_OK;
+}
+
+static void declare(struct sr_native_writer *w, const struct sr_event *ev,
+		    const struct sr_task *k)
+{
+	const char *pol = policy_name(k->policy);
+
+	put_time(w->f, ev->ts, k->is_idle ? k->cpu : ev->cpu);
+	fprintf(w->f, "task pid=%d", (int)k->pid);
+	put_comm(w->f, "comm", k->comm);
+	if (k->tgid >= 0 && !k->is_idle)
+		fprintf(w->f, " tgid=%d", (int)k->tgid);
+	if (k->nice)
+		fprintf(w->f, " nice=%d", (int)k->nice);
+	if (pol) {
+		fprintf(w->f, " policy=%s", pol);
+		if (k->rtprio)
+			fprintf(w->f, " rtprio=%d", (int)k->rtprio);
+	}
+	if (k->kthread && !k->is_idle)
+		fputs(" kthread", w->f);
+	fputc('\n', w->f);
+}
+
+static void info(struct sr_native_writer *w, const struct sr_event *ev,
+		 const struct sr_task *k)
+{
+	put_time(w->f, ev->ts, ev->cpu);
+	fprintf(w->f, "info pid=%d", (int)k->pid);
+	put_comm(w->f, "comm", k->comm);
+	if (k->tgid >= 0)
+		fprintf(w->f, " tgid=%d", (int)k->tgid);
+	if (k->kthread)
+		fputs(" kthread", w->f);
+	fputc('\n', w->f);
+}
+
+static void put_by(FILE *f, const struct sr_event *ev,
+		   const struct sr_tasks *t)
+{
+	switch (ev->wsrc) {
+	case SR_WS_TASK:
+		fprintf(f, " by=%d", (int)sr_tasks_get(t, ev->waker)->pid);
+		break;
+	case SR_WS_HARDIRQ: fputs(" by=irq", f); break;
+	case SR_WS_SOFTIRQ: fputs(" by=softirq", f); break;
+	case SR_WS_IDLE: fputs(" by=idle", f); break;
+	default: fputs(" by=unknown", f); break;
+	}
+}
+
+int sr_native_write(struct sr_native_writer *w, const struct sr_event *ev,
+		    const struct sr_tasks *t, struct sr_diag *d)
+{
+	size_t n = sr_tasks_count(t);
+	const sr_tid ids[3] = { ev->task, ev->other, ev->waker };
+	FILE *f = w->f;
+
+	if (grow_gen(w, n, d) != SR_OK)
+		return d->code;
+	/* records new with this event, in id order */
+	for (size_t id = w->declared; id < n; id++) {
+		const struct sr_task *k = sr_tasks_get(t, (sr_tid)id);
+		int made_by_event = id == ev->other &&
+			((ev->kind == SR_EV_FORK) ||
+			 (ev->kind == SR_EV_EXEC && ev->other != ev->task));
+
+		if (!made_by_event)
+			declare(w, ev, k);
+		w->gen[id] = k->attr_gen;
+	}
+	w->declared = n;
+	for (int i = 0; i < 3; i++) {
+		const struct sr_task *k;
+
+		if (ids[i] == SR_TID_NONE)
+			continue;
+		k = sr_tasks_get(t, ids[i]);
+		if (w->gen[ids[i]] != k->attr_gen) {
+			info(w, ev, k);
+			w->gen[ids[i]] = k->attr_gen;
+		}
+	}
+
+	put_time(f, ev->ts, ev->cpu);
+	fputs(sr_ev_kind_name(ev->kind), f);
+	switch (ev->kind) {
+	case SR_EV_SWITCH:
+		fprintf(f, " prev=%d state=%c next=%d",
+			(int)sr_tasks_get(t, ev->task)->pid,
+			ev->prev_state ? ev->prev_state : '?',
+			(int)sr_tasks_get(t, ev->other)->pid);
+		if (ev->prio >= 0)
+			fprintf(f, " prev_prio=%d", ev->prio);
+		if (ev->other_prio >= 0)
+			fprintf(f, " next_prio=%d", ev->other_prio);
+		break;
+	case SR_EV_WAKING:
+	case SR_EV_WAKEUP:
+	case SR_EV_WAKEUP_NEW:
+		fprintf(f, " pid=%d", (int)sr_tasks_get(t, ev->task)->pid);
+		put_by(f, ev, t);
+		if (ev->sync)
+			fputs(" sync", f);
+		if (ev->target_cpu >= 0)
+			fprintf(f, " target=%d", (int)ev->target_cpu);
+		if (ev->prio >= 0)
+			fprintf(f, " prio=%d", ev->prio);
+		break;
+	case SR_EV_FORK:
+		fprintf(f, " pid=%d child=%d",
+			(int)sr_tasks_get(t, ev->task)->pid,
+			(int)sr_tasks_get(t, ev->other)->pid);
+		put_comm(f, "comm", sr_tasks_get(t, ev->other)->comm);
+		break;
+	case SR_EV_EXEC: {
+		const struct sr_task *o = sr_tasks_get(t, ev->task);
+		const struct sr_task *k = sr_tasks_get(t, ev->other);
+
+		fprintf(f, " pid=%d", (int)k->pid);
+		put_comm(f, "comm", k->comm);
+		if (o->pid != k->pid)
+			fprintf(f, " old_pid=%d", (int)o->pid);
+		break;
+	}
+	case SR_EV_EXIT:
+	case SR_EV_FREE:
+		fprintf(f, " pid=%d", (int)sr_tasks_get(t, ev->task)->pid);
+		if (ev->prio >= 0)
+			fprintf(f, " prio=%d", ev->prio);
+		break;
+	case SR_EV_MIGRATE:
+		fprintf(f, " pid=%d from=%d to=%d",
+			(int)sr_tasks_get(t, ev->task)->pid,
+			(int)ev->orig_cpu, (int)ev->target_cpu);
+		if (ev->prio >= 0)
+			fprintf(f, " prio=%d", ev->prio);
+		break;
+	case SR_EV_RUNTIME:
+		fprintf(f, " pid=%d ns=%" PRId64,
+			(int)sr_tasks_get(t, ev->task)->pid, ev->value);
+		break;
+	case SR_EV_NICE:
+		fprintf(f, " pid=%d nice=%" PRId64,
+			(int)sr_tasks_get(t, ev->task)->pid, ev->value);
+		break;
+	case SR_EV_SETSCHED: {
+		const char *pol = policy_name((int)ev->value);
+
+		fprintf(f, " pid=%d policy=%s",
+			(int)sr_tasks_get(t, ev->task)->pid,
+			pol ? pol : "normal");
+		if (ev->prio > 0)
+			fprintf(f, " rtprio=%d", ev->prio);
+		break;
+	}
+	case SR_EV_LOST:
+		fprintf(f, " count=%" PRId64, ev->value);
+		break;
+	default:
+		return sr_fail(d, SR_EINTERNAL, "cannot write event kind %d",
+			       ev->kind);
+	}
+	fputc('\n', f);
+	return SR_OK;
+}

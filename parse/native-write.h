@@ -1,0 +1,24 @@
+/*
+ * native-write: writing the event stream in the native text format
+ * (docs/trace-format.md), so that reading it back gives the same events
+ * and the same task table.  Used by `schedreplay convert`.
+ */
+#ifndef SR_NATIVE_WRITE_H
+#define SR_NATIVE_WRITE_H
+
+#include <stdio.h>
+
+#include "lib/diag.h"
+#include "parse/event.h"
+#include "parse/tasks.h"
+
+struct sr_native_writer;
+
+int sr_native_writer_new(struct sr_native_writer **w, FILE *f,
+			 const char *comment, struct sr_diag *d);
+/* Write ev (and the task lines it needs first); tasks as after ev. */
+int sr_native_write(struct sr_native_writer *w, const struct sr_event *ev,
+		    const struct sr_tasks *tasks, struct sr_diag *d);
+void sr_native_writer_free(struct sr_native_writer *w);
+
+#endif

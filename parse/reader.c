@@ -1,0 +1,565 @@
+/*
+ * reader: the public face of parse/: opening and format detection, and
+ * resolution of the merged raw records into struct sr_event: task ids
+ * (parse/tasks.c), wake sources, lost-event ranges and the counts.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/merge.h"
+#include "parse/reader.h"
+#include "parse/tasktab.h"
+
+#define DETECT_BYTES (256 * 1024)
+
+/* Detection order breaks ties: the more specific formats first. */
+static const struct sr_fmt_ops *const formats[] = {
+	&sr_fmt_native, &sr_fmt_systrace, &sr_fmt_perf, &sr_fmt_tracecmd,
+	&sr_fmt_ftrace, NULL,
+};
+
+const char *const sr_input_formats[] = {
+	"perf", "ftrace", "trace-cmd", "systrace", "native", NULL,
+};
+
+struct pending_wake {
+	uint8_t set;
+	uint8_t wsrc;
+	sr_tid waker;
+};
+
+struct sr_reader {
+	char *path;
+	const struct sr_fmt_ops *ops;
+	struct sr_patterns pat;
+	struct sr_merge *merge;
+	struct sr_tasks *tasks;
+	struct sr_read_stats st;
+	struct sr_lost_range *lost;
+	size_t caplost;
+	int64_t *cpu_last;        /* last delivered time per cpu (+1) */
+	size_t ncpu_last;
+	struct pending_wake *pend; /* per task: a waking awaiting its wakeup */
+	size_t npend;
+	int done;
+};
+
+static const char *base_name(const char *p)
+{
+	return strcmp(p, "-") ? p : "<stdin>";
+}
+
+static int detect(struct sr_reader *r, struct sr_fmtctx *fc,
+		  const char *head, size_t n, struct sr_diag *d)
+{
+	int best = 0;
+	const struct sr_fmt_ops *pick = NULL;
+	size_t k = 0;
+
+	while (k < n && (head[k] == ' ' || head[k] == '\t' || head[k] == '\n' ||
+			 head[k] == '\r'))
+		k++;
+	if (k == n)
+		return sr_fail(d, SR_EDATA, "%s: empty input: no trace lines",
+			       base_name(r->path));
+	for (int i = 0; formats[i]; i++) {
+		struct sr_fmtctx probe = *fc;
+		int s;
+
+		probe.ops = formats[i];
+		s = formats[i]->detect(&probe, head, n);
+		if (s > best) {
+			best = s;
+			pick = formats[i];
+			fc->html = probe.html;
+		}
+	}
+	if (!pick) {
+		char q[120];
+		const char *nl = memchr(head + k, '\n', n - k);
+
+		sr_quote(q, sizeof(q), head + k, nl ? (size_t)(nl - head - k)
+						    : n - k);
+		return sr_fail(d, SR_EDATA, "%s:1: expected a scheduler trace "
+			       "(perf script, ftrace, trace-cmd report, "
+			       "systrace HTML or schedreplay native), got '%s'",
+			       base_name(r->path), q);
+	}
+	fc->ops = pick;
+	return SR_OK;
+}
+
+int sr_reader_open(struct sr_reader **rp, const char *path,
+		   const struct sr_read_opts *opts, struct sr_diag *d)
+{
+	struct sr_reader *r;
+	struct sr_input *in = NULL;
+	struct sr_fmtctx fc;
+	const char *head;
+	size_t n;
+
+	*rp = NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	r->path = strdup(path);
+	r->tasks = sr_tasks_new();
+	if (!r->path || !r->tasks) {
+		sr_reader_close(r);
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	if (sr_patterns_init(&r->pat, d) != SR_OK)
+		goto fail;
+	if (sr_input_open(&in, path, 0, d) != SR_OK)
+		goto fail;
+	memset(&fc, 0, sizeof(fc));
+	fc.pat = &r->pat;
+	fc.file = sr_input_name(in);
+	fc.d = d;
+	if (sr_input_peek(in, DETECT_BYTES, &head, &n, d) != SR_OK)
+		goto fail;
+	if (opts && opts->format && strcmp(opts->format, "auto") != 0) {
+		for (int i = 0; formats[i]; i++)
+			if (!strcmp(formats[i]->name, opts->format))
+				fc.ops = formats[i];
+		if (!fc.ops) {
+			sr_fail(d, SR_EUSAGE, "unknown input format '%s' (known: "
+				"perf ftrace trace-cmd systrace native)",
+				opts->format);
+			goto fail;
+		}
+		if (n == 0) {
+			sr_fail(d, SR_EDATA, "%s: empty input: no trace lines",
+				base_name(path));
+			goto fail;
+		}
+	} else if (detect(r, &fc, head, n, d) != SR_OK) {
+		goto fail;
+	}
+	sr_state_enc_guess(&fc, head, n);
+	r->ops = fc.ops;
+	if (sr_merge_open(&r->merge, in, path, &fc, opts && opts->lenient,
+			  opts ? opts->reorder_window : 0, d) != SR_OK) {
+		in = NULL;
+		goto fail;
+	}
+	r->st.first_ts = r->st.last_ts = 0;
+	*rp = r;
+	return SR_OK;
+fail:
+	sr_input_close(in);
+	sr_reader_close(r);
+	return d->code ? d->code : SR_EINTERNAL;
+}
+
+void sr_reader_close(struct sr_reader *r)
+{
+	if (!r)
+		return;
+	sr_merge_close(r->merge);
+	sr_patterns_free(&r->pat);
+	sr_tasks_free(r->tasks);
+	free(r->lost);
+	free(r->cpu_last);
+	free(r->pend);
+	free(r->path);
+	free(r);
+}
+
+const struct sr_tasks *sr_reader_tasks(const struct sr_reader *r)
+{
+	return r->tasks;
+}
+
+const struct sr_read_stats *sr_reader_stats(const struct sr_reader *r)
+{
+	struct sr_read_stats *st = (struct sr_read_stats *)&r->st;
+	struct sr_merge_counts c;
+
+	if (r->merge) {
+		sr_merge_counts(r->merge, &c);
+		st->lines = c.lines;
+		st->bad_lines = c.bad_lines;
+		st->skipped_events = c.skipped_events;
+		st->failed_wakeups = c.failed_wakeups;
+		st->bytes = c.bytes;
+		st->kway = c.kway;
+	}
+	st->lost = r->lost;
+	return st;
+}
+
+const char *sr_reader_format(const struct sr_reader *r)
+{
+	return r->ops ? r->ops->name : "?";
+}
+
+const char *sr_reader_path(const struct sr_reader *r)
+{
+	return r->path;
+}
+
+/* ---- resolution ---- */
+
+static int64_t *cpu_slot(struct sr_reader *r, int32_t cpu, struct sr_diag *d)
+{
+	size_t i = (size_t)(cpu + 1);
+
+	if (i >= r->ncpu_last) {
+		size_t n = i + 1 > 2 * r->ncpu_last ? i + 1 : 2 * r->ncpu_last;
+		int64_t *v = realloc(r->cpu_last, n * sizeof(*v));
+
+		if (!v) {
+			sr_fail(d, SR_EINTERNAL, "out of memory");
+			return NULL;
+		}
+		for (size_t k = r->ncpu_last; k < n; k++)
+			v[k] = INT64_MIN;
+		r->cpu_last = v;
+		r->ncpu_last = n;
+	}
+	return &r->cpu_last[i];
+}
+
+static struct pending_wake *pend_of(struct sr_reader *r, sr_tid t,
+				    struct sr_diag *d)
+{
+	if (t >= r->npend) {
+		size_t n = sr_tasks_count(r->tasks) + 64;
+		struct pending_wake *p;
+
+		if (n <= t)
+			n = (size_t)t + 64;
+		p = realloc(r->pend, n * sizeof(*p));
+		if (!p) {
+			sr_fail(d, SR_EINTERNAL, "out of memory");
+			return NULL;
+		}
+		memset(p + r->npend, 0, (n - r->npend) * sizeof(*p));
+		r->pend = p;
+		r->npend = n;
+	}
+	return &r->pend[t];
+}
+
+/* The task a pid names on this cpu (pid 0 is the cpu's idle task). */
+static sr_tid who(struct sr_reader *r, int32_t pid, const char *comm,
+		  int32_t cpu, int64_t ts, int for_free, struct sr_diag *d)
+{
+	if (pid == 0)
+		return sr_tasks_idle(r->tasks, cpu, ts, d);
+	return sr_tasks_pid(r->tasks, pid, comm, 1, for_free, ts, d);
+}
+
+static int add_lost(struct sr_reader *r, const struct sr_event *ev,
+		    int64_t from, struct sr_diag *d)
+{
+	struct sr_lost_range *l;
+
+	if (r->st.nlost == r->caplost) {
+		size_t n = r->caplost ? r->caplost * 2 : 16;
+
+		l = realloc(r->lost, n * sizeof(*l));
+		if (!l)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		r->lost = l;
+		r->caplost = n;
+	}
+	l = &r->lost[r->st.nlost++];
+	l->cpu = ev->cpu;
+	l->count = (uint64_t)ev->value;
+	l->from_ts = from;
+	l->to_ts = ev->ts;
+	r->st.lost_events += (uint64_t)ev->value;
+	r->st.lost = r->lost;
+	return SR_OK;
+}
+
+/* The source of a wakeup from the line's own context. */
+static void ctx_source(struct sr_reader *r, const struct sr_raw *x,
+		       struct sr_event *ev, struct sr_diag *d)
+{
+	ev->waker = SR_TID_NONE;
+	if (x->irq == SR_CTX_HARDIRQ || x->irq == SR_CTX_NMI) {
+		ev->wsrc = SR_WS_HARDIRQ;
+	} else if (x->irq == SR_CTX_SOFTIRQ) {
+		ev->wsrc = SR_WS_SOFTIRQ;
+	} else if (x->ctx_pid == 0) {
+		ev->wsrc = SR_WS_IDLE;
+	} else if (x->ctx_pid > 0) {
+		ev->wsrc = SR_WS_TASK;
+		ev->waker = sr_tasks_pid(r->tasks, x->ctx_pid, x->ctx_comm, 0,
+					 0, x->ts, d);
+		if (x->ctx_tgid >= 0)
+			sr_tasks_set_tgid(r->tasks, ev->waker, x->ctx_tgid);
+	} else {
+		ev->wsrc = SR_WS_UNKNOWN;
+	}
+}
+
+static int resolve_wake(struct sr_reader *r, const struct sr_raw *x,
+			struct sr_event *ev, struct sr_diag *d)
+{
+	struct pending_wake *pw;
+
+	ev->task = who(r, x->pid, x->comm, x->target_cpu >= 0 ?
+		       x->target_cpu : x->cpu, x->ts, 0, d);
+	if (ev->task == SR_TID_NONE)
+		return -1;
+	pw = pend_of(r, ev->task, d);
+	if (!pw)
+		return -1;
+	switch (x->by) {
+	case SR_BY_PID:
+		ev->wsrc = SR_WS_TASK;
+		ev->waker = sr_tasks_pid(r->tasks, x->by_pid, NULL, 0, 0,
+					 x->ts, d);
+		break;
+	case SR_BY_HARDIRQ: ev->wsrc = SR_WS_HARDIRQ; break;
+	case SR_BY_SOFTIRQ: ev->wsrc = SR_WS_SOFTIRQ; break;
+	case SR_BY_IDLE: ev->wsrc = SR_WS_IDLE; break;
+	case SR_BY_UNKNOWN: ev->wsrc = SR_WS_UNKNOWN; break;
+	default:
+		pw = pend_of(r, ev->task, d);
+		if (ev->kind == SR_EV_WAKEUP && pw->set) {
+			ev->wsrc = pw->wsrc;
+			ev->waker = pw->waker;
+		} else {
+			ctx_source(r, x, ev, d);
+		}
+		break;
+	}
+	if (d->code)
+		return -1;
+	pw = pend_of(r, ev->task, d);
+	if (!pw)
+		return -1;
+	if (ev->kind == SR_EV_WAKING) {
+		pw->set = 1;
+		pw->wsrc = ev->wsrc;
+		pw->waker = ev->waker;
+	} else {
+		pw->set = 0;
+	}
+	ev->target_cpu = x->target_cpu;
+	ev->sync = x->sync;
+	return 0;
+}
+
+/* 1: ev filled; 0: a directive, nothing to deliver; -1: error. */
+static int resolve(struct sr_reader *r, const struct sr_raw *x,
+		   struct sr_event *ev, struct sr_diag *d)
+{
+	struct sr_tasks *t = r->tasks;
+	struct sr_task *k;
+	sr_tid id;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->ts = x->ts;
+	ev->line = x->line;
+	ev->cpu = x->cpu;
+	ev->kind = x->kind;
+	ev->prev_state = 0;
+	ev->wsrc = SR_WS_UNKNOWN;
+	ev->task = ev->other = ev->waker = SR_TID_NONE;
+	ev->prio = x->prio;
+	ev->other_prio = -1;
+	ev->target_cpu = -1;
+	ev->orig_cpu = -1;
+
+	if (x->dir == SR_DIR_TASK) {
+		id = x->pid == 0 ? sr_tasks_idle(t, x->cpu, x->ts, d)
+				 : sr_tasks_declare(t, x->pid, x->comm, x->ts, d);
+		if (id == SR_TID_NONE)
+			return -1;
+		if (x->pid == 0)
+			sr_tasks_mark_declared(t, id);
+		k = sr_tasks_mut(t, id);
+		if (x->tgid >= 0)
+			k->tgid = x->tgid;
+		if (x->kthread)
+			k->kthread = 1;
+		if (x->prio >= 0)
+			k->prio = x->prio;
+		k->nice = x->nice;
+		if (x->policy >= 0) {
+			k->policy = x->policy;
+			k->rtprio = x->rtprio;
+		}
+		if (x->running && x->cpu >= 0)
+			k->cpu = x->cpu;
+		return 0;
+	}
+	if (x->dir == SR_DIR_INFO) {
+		id = who(r, x->pid, NULL, x->cpu, x->ts, 0, d);
+		if (id == SR_TID_NONE)
+			return -1;
+		if (x->comm[0])
+			sr_tasks_set_comm(t, id, x->comm);
+		if (x->tgid >= 0)
+			sr_tasks_set_tgid(t, id, x->tgid);
+		if (x->kthread)
+			sr_tasks_set_kthread(t, id);
+		return 0;
+	}
+
+	switch (x->kind) {
+	case SR_EV_SWITCH:
+		ev->task = who(r, x->pid, x->comm, x->cpu, x->ts, 0, d);
+		if (ev->task == SR_TID_NONE)
+			return -1;
+		ev->other = who(r, x->pid2, x->comm2, x->cpu, x->ts, 0, d);
+		if (ev->other == SR_TID_NONE)
+			return -1;
+		ev->prev_state = x->state;
+		ev->other_prio = x->prio2;
+		break;
+	case SR_EV_WAKING:
+	case SR_EV_WAKEUP:
+	case SR_EV_WAKEUP_NEW:
+		if (resolve_wake(r, x, ev, d) < 0)
+			return -1;
+		break;
+	case SR_EV_FORK:
+		ev->task = who(r, x->pid, x->comm, x->cpu, x->ts, 0, d);
+		if (ev->task == SR_TID_NONE)
+			return -1;
+		ev->other = sr_tasks_fork(t, ev->task, x->pid2,
+					  x->comm2[0] ? x->comm2 :
+					  sr_tasks_get(t, ev->task)->comm,
+					  x->ts, d);
+		break;
+	case SR_EV_EXEC:
+		ev->task = who(r, x->pid2, NULL, x->cpu, x->ts, 0, d);
+		if (ev->task == SR_TID_NONE)
+			return -1;
+		if (x->comm[0] &&
+		    strcmp(x->comm, sr_tasks_get(t, ev->task)->comm) != 0)
+			ev->other = sr_tasks_exec(t, ev->task, x->pid, x->comm,
+						  x->ts, d);
+		else
+			ev->other = ev->task;
+		break;
+	case SR_EV_EXIT:
+		ev->task = who(r, x->pid, x->comm, x->cpu, x->ts, 0, d);
+		sr_tasks_exit(t, ev->task);
+		break;
+	case SR_EV_FREE:
+		ev->task = who(r, x->pid, NULL, x->cpu, x->ts, 1, d);
+		sr_tasks_freed(t, ev->task);
+		break;
+	case SR_EV_MIGRATE:
+		ev->task = who(r, x->pid, x->comm, x->cpu, x->ts, 0, d);
+		ev->orig_cpu = x->orig_cpu;
+		ev->target_cpu = x->target_cpu;
+		break;
+	case SR_EV_RUNTIME:
+		ev->task = who(r, x->pid, x->comm, x->cpu, x->ts, 0, d);
+		ev->value = x->value;
+		break;
+	case SR_EV_NICE:
+		ev->task = who(r, x->pid, NULL, x->cpu, x->ts, 0, d);
+		ev->value = x->value;
+		break;
+	case SR_EV_SETSCHED:
+		ev->task = who(r, x->pid, NULL, x->cpu, x->ts, 0, d);
+		ev->value = x->value;
+		ev->prio = x->rtprio;
+		break;
+	case SR_EV_LOST:
+		ev->value = x->value;
+		ev->prio = -1;
+		break;
+	default:
+		return sr_fail(d, SR_EINTERNAL, "raw record of unknown kind %d",
+			       x->kind), -1;
+	}
+	if (d->code)
+		return -1;
+	if ((ev->task == SR_TID_NONE && ev->kind != SR_EV_LOST) ||
+	    (ev->kind == SR_EV_FORK && ev->other == SR_TID_NONE))
+		return sr_fail(d, SR_EINTERNAL, "task not resolved"), -1;
+
+	/* what the event tells about its tasks */
+	if (ev->task != SR_TID_NONE) {
+		k = sr_tasks_mut(t, ev->task);
+		sr_tasks_touch(t, ev->task, ev->ts);
+		if (x->ctx_tgid >= 0 && x->ctx_pid == k->pid && k->pid > 0)
+			sr_tasks_set_tgid(t, ev->task, x->ctx_tgid);
+		if (ev->kind == SR_EV_SWITCH)
+			k->cpu = ev->cpu;
+		else if (ev->kind == SR_EV_MIGRATE)
+			k->cpu = ev->target_cpu;
+		if (ev->kind == SR_EV_NICE)
+			k->nice = (int32_t)ev->value;
+		else if (ev->kind == SR_EV_SETSCHED) {
+			k->policy = (int8_t)ev->value;
+			k->rtprio = x->rtprio;
+		} else if (x->prio >= 0 && ev->kind != SR_EV_LOST)
+			k->prio = x->prio;
+	}
+	if (ev->other != SR_TID_NONE && ev->other != ev->task) {
+		k = sr_tasks_mut(t, ev->other);
+		sr_tasks_touch(t, ev->other, ev->ts);
+		if (ev->kind == SR_EV_SWITCH) {
+			k->cpu = ev->cpu;
+			if (x->prio2 >= 0)
+				k->prio = x->prio2;
+		}
+	}
+	if (ev->waker != SR_TID_NONE)
+		sr_tasks_touch(t, ev->waker, ev->ts);
+	if (ev->kind == SR_EV_SWITCH) {
+		struct pending_wake *pw = pend_of(r, ev->other, d);
+
+		if (!pw)
+			return -1;
+		pw->set = 0; /* running again: any waking is consumed */
+		if (ev->prev_state == SR_STATE_DEAD ||
+		    ev->prev_state == SR_STATE_ZOMBIE)
+			sr_tasks_gone(t, ev->task);
+	}
+	return 1;
+}
+
+int sr_reader_next(struct sr_reader *r, struct sr_event *ev,
+		   struct sr_diag *d)
+{
+	const struct sr_raw *x;
+	int rc;
+
+	if (r->done)
+		return 0;
+	for (;;) {
+		int64_t *last;
+
+		rc = sr_merge_next(r->merge, &x, d);
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			r->done = 1;
+			return 0;
+		}
+		rc = resolve(r, x, ev, d);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			continue;
+		last = cpu_slot(r, ev->cpu, d);
+		if (!last)
+			return -1;
+		if (ev->kind == SR_EV_LOST &&
+		    add_lost(r, ev, *last != INT64_MIN ? *last :
+			     (r->st.events ? r->st.last_ts : ev->ts), d))
+			return -1;
+		*last = ev->ts;
+		if (r->st.events == 0)
+			r->st.first_ts = ev->ts;
+		r->st.last_ts = ev->ts;
+		r->st.events++;
+		r->st.by_kind[ev->kind]++;
+		if (ev->cpu + 1 > r->st.ncpus)
+			r->st.ncpus = ev->cpu + 1;
+		return 1;
+	}
+}

@@ -1,0 +1,398 @@
+/*
+ * tasks: the task table: records, the pid -> current record map, per-cpu
+ * idle records, and the kernel-thread name table.
+ */
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "parse/tasktab.h"
+
+struct pidslot {
+	int32_t pid;   /* -1: empty */
+	sr_tid tid;
+};
+
+struct sr_tasks {
+	struct sr_task *v;
+	size_t n, cap;
+	struct pidslot *map;
+	size_t mcap, mused;
+	sr_tid *idle;  /* per cpu */
+	size_t nidle;
+	uint8_t *untouched; /* per id: declared, no event named it yet */
+	size_t nuntouched;
+};
+
+/*
+ * Kernel-thread names: a comm starting with one of these (or equal, for
+ * the exact ones) is a kernel thread.  Kernel threads have no mm; the
+ * models treat them differently.  Keep docs/trace-format.md in step.
+ */
+static const struct {
+	const char *name;
+	int exact;
+} kthread_names[] = {
+	{ "kthreadd", 1 }, { "swapper", 0 }, { "kworker/", 0 },
+	{ "ksoftirqd/", 0 }, { "migration/", 0 }, { "rcu_", 0 },
+	{ "rcuc/", 0 }, { "rcub/", 0 }, { "rcuop/", 0 }, { "rcuos/", 0 },
+	{ "rcuog/", 0 }, { "cpuhp/", 0 }, { "irq/", 0 }, { "watchdog/", 0 },
+	{ "watchdogd", 1 }, { "idle_inject/", 0 }, { "kswapd", 0 },
+	{ "kcompactd", 0 }, { "khugepaged", 1 }, { "ksmd", 1 },
+	{ "kauditd", 1 }, { "khungtaskd", 1 }, { "oom_reaper", 1 },
+	{ "kdevtmpfs", 1 }, { "kblockd", 1 }, { "kintegrityd", 1 },
+	{ "writeback", 1 }, { "jbd2/", 0 }, { "ext4-rsv-conver", 1 },
+	{ "xfsaild/", 0 }, { "scsi_eh_", 0 }, { "scsi_tmf_", 0 },
+	{ "mmcqd/", 0 }, { "ktimersoftd/", 0 }, { "kthrotld", 1 },
+	{ "netns", 1 }, { "pool_workqueue_", 0 }, { "sugov:", 0 },
+	{ "card0-crtc", 0 }, { "hwrng", 1 }, { "kstrp", 1 },
+	{ "ipv6_addrconf", 1 }, { "zswap-shrink", 1 }, { "psimon", 1 },
+};
+
+int sr_comm_is_kthread(const char *comm)
+{
+	for (size_t i = 0; i < sizeof(kthread_names) / sizeof(kthread_names[0]); i++) {
+		const char *k = kthread_names[i].name;
+		size_t n = strlen(k);
+
+		if (kthread_names[i].exact ? !strcmp(comm, k)
+					   : !strncmp(comm, k, n))
+			return 1;
+	}
+	return 0;
+}
+
+struct sr_tasks *sr_tasks_new(void)
+{
+	return calloc(1, sizeof(struct sr_tasks));
+}
+
+void sr_tasks_free(struct sr_tasks *t)
+{
+	if (!t)
+		return;
+	free(t->v);
+	free(t->map);
+	free(t->idle);
+	free(t->untouched);
+	free(t);
+}
+
+size_t sr_tasks_count(const struct sr_tasks *t)
+{
+	return t ? t->n : 0;
+}
+
+const struct sr_task *sr_tasks_get(const struct sr_tasks *t, sr_tid id)
+{
+	return t && id < t->n ? &t->v[id] : NULL;
+}
+
+struct sr_task *sr_tasks_mut(struct sr_tasks *t, sr_tid id)
+{
+	return id < t->n ? &t->v[id] : NULL;
+}
+
+static size_t slot_of(const struct sr_tasks *t, int32_t pid)
+{
+	size_t h = ((uint32_t)pid * 2654435761u) & (t->mcap - 1);
+
+	while (t->map[h].pid != -1 && t->map[h].pid != pid)
+		h = (h + 1) & (t->mcap - 1);
+	return h;
+}
+
+static int map_grow(struct sr_tasks *t)
+{
+	size_t ocap = t->mcap;
+	struct pidslot *old = t->map;
+	size_t ncap = ocap ? ocap * 2 : 1024;
+
+	t->map = malloc(ncap * sizeof(*t->map));
+	if (!t->map) {
+		t->map = old;
+		return -1;
+	}
+	for (size_t i = 0; i < ncap; i++)
+		t->map[i].pid = -1;
+	t->mcap = ncap;
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i].pid != -1)
+			t->map[slot_of(t, old[i].pid)] = old[i];
+	free(old);
+	return 0;
+}
+
+static sr_tid map_get(const struct sr_tasks *t, int32_t pid)
+{
+	if (!t->mcap)
+		return SR_TID_NONE;
+	size_t h = slot_of(t, pid);
+
+	return t->map[h].pid == pid ? t->map[h].tid : SR_TID_NONE;
+}
+
+static int map_set(struct sr_tasks *t, int32_t pid, sr_tid tid)
+{
+	size_t h;
+
+	if ((t->mused + 1) * 2 > t->mcap && map_grow(t) != 0)
+		return -1;
+	h = slot_of(t, pid);
+	if (t->map[h].pid == -1)
+		t->mused++;
+	t->map[h].pid = pid;
+	t->map[h].tid = tid;
+	return 0;
+}
+
+static sr_tid new_record(struct sr_tasks *t, int32_t pid, const char *comm,
+			 int64_t ts, struct sr_diag *d)
+{
+	struct sr_task *k;
+
+	if (t->n >= SR_TASKS_MAX) {
+		sr_fail(d, SR_EDATA, "more than %u task records: the trace is "
+			"beyond the supported size", SR_TASKS_MAX);
+		return SR_TID_NONE;
+	}
+	if (t->n == t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 256;
+		struct sr_task *nv = realloc(t->v, ncap * sizeof(*nv));
+
+		if (!nv) {
+			sr_fail(d, SR_EINTERNAL, "out of memory");
+			return SR_TID_NONE;
+		}
+		t->v = nv;
+		t->cap = ncap;
+	}
+	k = &t->v[t->n];
+	memset(k, 0, sizeof(*k));
+	k->id = (sr_tid)t->n;
+	k->thread = k->id;
+	k->exec_prev = SR_TID_NONE;
+	k->parent = SR_TID_NONE;
+	k->pid = pid;
+	k->tgid = -1;
+	k->cpu = -1;
+	k->prio = -1;
+	k->policy = -1;
+	k->first_ts = ts;
+	k->last_ts = ts;
+	if (comm)
+		strncpy(k->comm, comm, SR_COMM_MAX - 1);
+	k->kthread = pid == 2 || (comm && sr_comm_is_kthread(comm));
+	if (pid > 0 && map_set(t, pid, k->id) != 0) {
+		sr_fail(d, SR_EINTERNAL, "out of memory");
+		return SR_TID_NONE;
+	}
+	return (sr_tid)t->n++;
+}
+
+sr_tid sr_tasks_pid(struct sr_tasks *t, int32_t pid, const char *comm,
+		    int comm_auth, int for_free, int64_t ts, struct sr_diag *d)
+{
+	sr_tid id = map_get(t, pid);
+	struct sr_task *k;
+
+	if (for_free && id != SR_TID_NONE && !t->v[id].exited) {
+		/* the pid was reused before the old task was reaped */
+		for (size_t i = t->n; i-- > 0;)
+			if (t->v[i].pid == pid && t->v[i].exited &&
+			    !t->v[i].freed)
+				return (sr_tid)i;
+	}
+	if (id == SR_TID_NONE || (t->v[id].gone && !for_free))
+		return new_record(t, pid, comm, ts, d);
+	k = &t->v[id];
+	if (comm && comm[0] && strcmp(comm, k->comm) != 0 &&
+	    (comm_auth || !k->comm[0]))
+		sr_tasks_set_comm(t, id, comm);
+	return id;
+}
+
+sr_tid sr_tasks_idle(struct sr_tasks *t, int32_t cpu, int64_t ts,
+		     struct sr_diag *d)
+{
+	char comm[32];
+	sr_tid id;
+
+	if (cpu < 0)
+		cpu = 0;
+	if ((size_t)cpu >= t->nidle) {
+		size_t n = (size_t)cpu + 1;
+		sr_tid *ni = realloc(t->idle, n * sizeof(*ni));
+
+		if (!ni) {
+			sr_fail(d, SR_EINTERNAL, "out of memory");
+			return SR_TID_NONE;
+		}
+		for (size_t i = t->nidle; i < n; i++)
+			ni[i] = SR_TID_NONE;
+		t->idle = ni;
+		t->nidle = n;
+	}
+	if (t->idle[cpu] != SR_TID_NONE)
+		return t->idle[cpu];
+	snprintf(comm, sizeof(comm), "swapper/%d", (int)cpu);
+	id = new_record(t, 0, comm, ts, d);
+	if (id == SR_TID_NONE)
+		return id;
+	t->v[id].is_idle = 1;
+	t->v[id].kthread = 1;
+	t->v[id].cpu = cpu;
+	t->v[id].tgid = 0;
+	t->idle[cpu] = id;
+	return id;
+}
+
+sr_tid sr_tasks_declare(struct sr_tasks *t, int32_t pid, const char *comm,
+			int64_t ts, struct sr_diag *d)
+{
+	sr_tid id = new_record(t, pid, comm, ts, d);
+
+	if (id != SR_TID_NONE)
+		sr_tasks_mark_declared(t, id);
+	return id;
+}
+
+sr_tid sr_tasks_fork(struct sr_tasks *t, sr_tid parent, int32_t child_pid,
+		     const char *comm, int64_t ts, struct sr_diag *d)
+{
+	sr_tid id = map_get(t, child_pid);
+
+	/* A live record without a parent: the child showed up before the
+	 * fork event (clock skew between cpus).  Otherwise a new task. */
+	if (id == SR_TID_NONE || t->v[id].gone || t->v[id].exited ||
+	    t->v[id].parent != SR_TID_NONE || t->v[id].forked ||
+	    t->v[id].exec_prev != SR_TID_NONE)
+		id = new_record(t, child_pid, comm, ts, d);
+	else if (comm && comm[0] && !t->v[id].comm[0])
+		sr_tasks_set_comm(t, id, comm);
+	if (id == SR_TID_NONE)
+		return id;
+	t->v[id].forked = 1;
+	t->v[id].parent = parent;
+	if (parent != SR_TID_NONE) {
+		const struct sr_task *p = &t->v[parent];
+
+		if (p->pid == 2 && !p->is_idle)
+			t->v[id].kthread = 1;
+	}
+	return id;
+}
+
+sr_tid sr_tasks_exec(struct sr_tasks *t, sr_tid old, int32_t pid,
+		     const char *comm, int64_t ts, struct sr_diag *d)
+{
+	sr_tid id, prev = map_get(t, pid);
+
+	/* a non-leader thread exec'd: it takes the leader's pid */
+	if (prev != SR_TID_NONE && prev != old)
+		t->v[prev].gone = 1;
+	id = new_record(t, pid, comm, ts, d);
+	if (id == SR_TID_NONE)
+		return id;
+	if (old != SR_TID_NONE) {
+		struct sr_task *o = &t->v[old];
+
+		t->v[id].thread = o->thread;
+		t->v[id].exec_prev = old;
+		t->v[id].parent = o->parent;
+		t->v[id].tgid = o->tgid;
+		t->v[id].cpu = o->cpu;
+		t->v[id].prio = o->prio;
+		t->v[id].nice = o->nice;
+		t->v[id].policy = o->policy;
+		t->v[id].rtprio = o->rtprio;
+		o->gone = 1;
+		if (o->pid != pid)
+			map_set(t, pid, id);
+	}
+	return id;
+}
+
+void sr_tasks_exit(struct sr_tasks *t, sr_tid id)
+{
+	if (id < t->n)
+		t->v[id].exited = 1;
+}
+
+void sr_tasks_gone(struct sr_tasks *t, sr_tid id)
+{
+	if (id < t->n && !t->v[id].is_idle)
+		t->v[id].gone = 1;
+}
+
+void sr_tasks_freed(struct sr_tasks *t, sr_tid id)
+{
+	if (id < t->n && !t->v[id].is_idle) {
+		t->v[id].freed = 1;
+		t->v[id].gone = 1;
+	}
+}
+
+void sr_tasks_set_tgid(struct sr_tasks *t, sr_tid id, int32_t tgid)
+{
+	if (id < t->n && tgid >= 0 && t->v[id].tgid != tgid) {
+		t->v[id].tgid = tgid;
+		t->v[id].attr_gen++;
+	}
+}
+
+void sr_tasks_set_comm(struct sr_tasks *t, sr_tid id, const char *comm)
+{
+	struct sr_task *k;
+
+	if (id >= t->n)
+		return;
+	k = &t->v[id];
+	if (k->is_idle || !comm[0] || !strcmp(k->comm, comm))
+		return;
+	memset(k->comm, 0, sizeof(k->comm));
+	strncpy(k->comm, comm, SR_COMM_MAX - 1);
+	if (sr_comm_is_kthread(comm))
+		k->kthread = 1;
+	k->attr_gen++;
+}
+
+void sr_tasks_set_kthread(struct sr_tasks *t, sr_tid id)
+{
+	if (id < t->n)
+		t->v[id].kthread = 1;
+}
+
+void sr_tasks_mark_declared(struct sr_tasks *t, sr_tid id)
+{
+	if (id >= t->n)
+		return;
+	t->v[id].declared = 1;
+	if (id >= t->nuntouched) {
+		size_t n = t->cap;
+		uint8_t *u = realloc(t->untouched, n);
+
+		if (!u)
+			return; /* first_ts then keeps the declaration time */
+		memset(u + t->nuntouched, 0, n - t->nuntouched);
+		t->untouched = u;
+		t->nuntouched = n;
+	}
+	t->untouched[id] = 1;
+}
+
+void sr_tasks_touch(struct sr_tasks *t, sr_tid id, int64_t ts)
+{
+	if (id >= t->n)
+		return;
+	if (id < t->nuntouched && t->untouched[id]) {
+		/* first_ts/last_ts count events, not the declaration */
+		t->untouched[id] = 0;
+		t->v[id].first_ts = t->v[id].last_ts = ts;
+		return;
+	}
+	if (ts < t->v[id].first_ts)
+		t->v[id].first_ts = ts;
+	if (ts > t->v[id].last_ts)
+		t->v[id].last_ts = ts;
+}

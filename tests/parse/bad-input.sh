@@ -1,0 +1,81 @@
+#!/bin/sh
+# Bad input at the reader: each case's exit status and exact message, and
+# with --lenient the count it reports (issue 3's list, reader part).
+. tests/lib/lib.sh
+D=tests/parse/data
+HDR='            bash  1000 [000]   100.000100:       sched:sched_switch: prev_comm=bash prev_pid=1000 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120'
+
+# empty file, blank lines only
+: > "$T/empty"
+expect_status 65 "$SR" convert "$T/empty"
+expect_err "^schedreplay: $T/empty: empty input: no trace lines$"
+printf '\n  \n\n' > "$T/blank"
+expect_status 65 "$SR" convert "$T/blank"
+expect_err "empty input: no trace lines$"
+
+# header only: a valid, empty trace
+head -n 12 $D/ftrace-flags.txt > "$T/hdr"
+expect_status 0 "$SR" convert "$T/hdr"
+expect_out '^#schedreplay-native 1$'
+[ "$(wc -l < "$T/out")" -eq 2 ] || fail "header-only trace gave events"
+
+# binary garbage
+head -c 3000 /dev/urandom > "$T/garbage"
+printf '\x01\x02binary\x00junk\n' > "$T/garbage"
+expect_status 65 "$SR" convert "$T/garbage"
+expect_err "^schedreplay: $T/garbage:1: expected a scheduler trace \(perf script, ftrace, trace-cmd report, systrace HTML or schedreplay native\), got '\\\\x01\\\\x02binary\\\\x00junk'$"
+
+# NUL bytes inside a line of a known format
+{ echo "$HDR"; printf 'bash  1000 [000]   100.000200:\000 sched:sched_switch: x\n'; } > "$T/nul"
+expect_status 65 "$SR" convert "$T/nul"
+expect_err "^schedreplay: $T/nul:2: expected a perf script line 'COMM TID \[CPU\] SECONDS: sched:EVENT: FIELDS', got 'bash  1000 \[000\]   100\.000200:\\\\x00 sched:sched_switch: x'$"
+expect_status 0 "$SR" convert --lenient "$T/nul"
+expect_err "^schedreplay: warning: $T/nul: skipped 1 malformed line \(--lenient\)$"
+
+# a malformed field list, strict and lenient
+sed '3s/prev_pid=0 /prev_pid=zero /' $D/perf-small.txt > "$T/badfield"
+expect_status 65 "$SR" convert "$T/badfield"
+expect_err "^schedreplay: $T/badfield:3: expected sched_switch fields 'prev_comm=COMM prev_pid=N prev_prio=N prev_state=S ==> next_comm=COMM next_pid=N next_prio=N', got 'prev_comm=swapper/1 prev_pid=zero prev_prio=120 prev_state=R ==> next_comm=make next_pid=1001 next_prio=120'$"
+expect_status 0 "$SR" convert --lenient "$T/badfield"
+expect_err "skipped 1 malformed line"
+
+# a 1 MB line: an error, or a counted skip
+{ echo "$HDR"; head -c 1048576 /dev/zero | tr '\0' x; echo; echo "$HDR" | sed 's/100.000100/100.000300/'; } > "$T/long"
+expect_status 65 "$SR" convert "$T/long"
+expect_err "^schedreplay: $T/long:2: expected a line of at most 65536 bytes, got a longer one$"
+expect_status 0 "$SR" convert --lenient "$T/long"
+expect_err "skipped 1 malformed line"
+expect_out '^100\.000300000 0 switch'
+
+# truncated gzip, gzip of garbage
+gzip -c $D/perf-small.txt > "$T/t.gz"
+head -c 300 "$T/t.gz" > "$T/trunc.gz"
+expect_status 65 "$SR" convert "$T/trunc.gz"
+expect_err "^schedreplay: $T/trunc.gz: truncated gzip data: the compressed stream ends at byte 300, mid-stream \(after [0-9]+ bytes of text\)$"
+{ printf '\037\213\010\000\000\000\000\000\000\003'; head -c 2000 /dev/urandom; } > "$T/bad.gz"
+expect_status 65 "$SR" convert "$T/bad.gz"
+expect_err "^schedreplay: $T/bad.gz: corrupt gzip data near compressed byte [0-9]+ \(after 0 bytes of text\): "
+
+# timestamps: negative, overflowing int64 ns
+echo "$HDR" | sed 's/100.000100/-1.000100/' > "$T/neg"
+expect_status 65 "$SR" convert --input-format perf "$T/neg"
+expect_err "^schedreplay: $T/neg:1: impossible timestamp -1\.000100: negative$"
+echo "$HDR" | sed 's/100.000100/9223372037.000000/' > "$T/big"
+expect_status 65 "$SR" convert "$T/big"
+expect_err "^schedreplay: $T/big:1: impossible timestamp 9223372037\.000000: beyond the 64-bit nanosecond range \(292 years\)$"
+
+# cpu numbers: 4096 is fine, 8192 is beyond the limit
+echo "$HDR" | sed 's/\[000\]/[4096]/' > "$T/cpu4096"
+expect_status 0 "$SR" convert "$T/cpu4096"
+expect_out '^100\.000100000 4096 switch prev=1000'
+echo "$HDR" | sed 's/\[000\]/[8192]/' > "$T/cpu8192"
+expect_status 65 "$SR" convert "$T/cpu8192"
+expect_err "^schedreplay: $T/cpu8192:1: cpu number 8192 out of range \(0 to 8191 supported\)$"
+
+# 100 000 tasks: each gets a record
+awk 'BEGIN { for (i = 0; i < 100000; i++)
+	printf "  a-%d [000] d..2. %d.%06d: sched_switch: prev_comm=a prev_pid=%d prev_prio=120 prev_state=S ==> next_comm=b next_pid=%d next_prio=120\n", i + 10, 1 + int(i / 1000000), i % 1000000, i + 10, i + 200000 }' > "$T/many"
+expect_status 0 "$SR" convert "$T/many"
+[ "$(grep -c ' task pid=' "$T/out")" -eq 200000 ] || fail "100000 switches should declare 200000 tasks"
+
+done_ok
