@@ -172,8 +172,10 @@ static const struct state_bits bitmask_eras[] = {
 	[SR_ENC_4_8] = { 4096, 64 | 16, 32, 512, 1024 },
 };
 
-static uint8_t state_from_number(int enc, uint32_t v, const char *comm)
+static uint8_t state_from_number(int enc, uint32_t v, const char *comm,
+				 uint8_t *preempt)
 {
+	*preempt = 0;
 	if (enc == SR_ENC_UNKNOWN)
 		enc = SR_ENC_4_15;
 	if (enc == SR_ENC_4_15 || enc == SR_ENC_4_14) {
@@ -186,14 +188,20 @@ static uint8_t state_from_number(int enc, uint32_t v, const char *comm)
 		if (enc == SR_ENC_4_14) {
 			if (v == 0 || v == 1)
 				return SR_STATE_RUNNING;
-			if (v == 256)
+			if (v == 256) {
 				/* I and preempted print alike: only kernel
 				 * threads sleep in TASK_IDLE */
-				return sr_comm_is_kthread(comm) ?
-					SR_STATE_IDLE : SR_STATE_RUNNING;
+				if (sr_comm_is_kthread(comm))
+					return SR_STATE_IDLE;
+				*preempt = 1;
+				return SR_STATE_RUNNING;
+			}
 			v >>= 1;
+		} else if (v & 256) {
+			*preempt = 1;
+			return SR_STATE_RUNNING;
 		}
-		if (v == 0 || (v & 256))
+		if (v == 0)
 			return SR_STATE_RUNNING;
 		for (int b = 7; b >= 0; b--)
 			if (v & (1u << b))
@@ -202,7 +210,11 @@ static uint8_t state_from_number(int enc, uint32_t v, const char *comm)
 	}
 	const struct state_bits *e = &bitmask_eras[enc];
 
-	if (v == 0 || (v & e->preempt))
+	if (v & e->preempt) {
+		*preempt = 1;
+		return SR_STATE_RUNNING;
+	}
+	if (v == 0)
 		return SR_STATE_RUNNING;
 	if (v & e->dead)
 		return SR_STATE_DEAD;
@@ -226,15 +238,21 @@ static uint8_t state_from_number(int enc, uint32_t v, const char *comm)
 }
 
 int sr_state_decode(struct sr_fmtctx *c, const char *s, size_t n,
-		    const char *comm, uint8_t *state)
+		    const char *comm, uint8_t *state, uint8_t *preempt)
 {
 	uint32_t v;
 
+	*preempt = 0;
 	if (n && s[0] >= '0' && s[0] <= '9') {
 		if (sr_parse_u32(s, n, UINT32_MAX, &v) != 0)
 			return sr_fmt_expected(c, "a prev_state letter or "
 					       "number", s, n);
-		*state = state_from_number(c->state_enc, v, comm);
+		*state = state_from_number(c->state_enc, v, comm, preempt);
+		return 0;
+	}
+	if (n == 2 && s[0] == 'R' && s[1] == '+') {
+		*state = SR_STATE_RUNNING; /* TASK_REPORT_MAX: preempted */
+		*preempt = 1;
 		return 0;
 	}
 	if (n >= 3 && s[0] == 'D' && memchr(s, 'N', n)) {
@@ -328,7 +346,7 @@ static int dec_switch(struct sr_fmtctx *c, const char *s, size_t n,
 	r->prio = get_prio(&m, G_PPRIO);
 	r->prio2 = get_prio(&m, G_NPRIO);
 	sr_grp(&m, G_STATE, &p, &pn);
-	if (sr_state_decode(c, p, pn, r->comm, &r->state) != 0)
+	if (sr_state_decode(c, p, pn, r->comm, &r->state, &r->preempt) != 0)
 		return SR_P_ERR;
 	return SR_P_RAW;
 }

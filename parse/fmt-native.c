@@ -362,7 +362,8 @@ static int native_parse(struct sr_fmtctx *c, char *line, size_t len,
 				out->target_cpu = (int32_t)v;
 			break;
 		case K_STATE: {
-			int rc = sr_state_decode(c, val, vallen, "", &out->state);
+			int rc = sr_state_decode(c, val, vallen, "", &out->state,
+						 &out->preempt);
 
 			if (rc)
 				return SR_P_ERR;

@@ -94,9 +94,13 @@ void sr_copy_comm(char *dst, const char *s, size_t n);
 int sr_fields_decode(struct sr_fmtctx *c, const char *ev, size_t evlen,
 		     const char *s, size_t n, struct sr_raw *out);
 
-/* prev_state text ("S", "R+", "D|K") or number to enum sr_task_state. */
+/*
+ * prev_state text ("S", "R+", "D|K") or number to enum sr_task_state;
+ * *preempt = 1 when the trace marks a preemption ("R+", or the preempt
+ * flag of the numeric encoding).
+ */
 int sr_state_decode(struct sr_fmtctx *c, const char *s, size_t n,
-		    const char *comm, uint8_t *state);
+		    const char *comm, uint8_t *state, uint8_t *preempt);
 
 /* Interrupt context from an ftrace flags column ("d.h2.", "..s1"). */
 uint8_t sr_flags_irq(const char *f, size_t n);

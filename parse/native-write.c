@@ -189,9 +189,10 @@ int sr_native_write(struct sr_native_writer *w, const struct sr_event *ev,
 	fputs(sr_ev_kind_name(ev->kind), f);
 	switch (ev->kind) {
 	case SR_EV_SWITCH:
-		fprintf(f, " prev=%d state=%c next=%d",
+		fprintf(f, " prev=%d state=%c%s next=%d",
 			(int)sr_tasks_get(t, ev->task)->pid,
 			ev->prev_state ? ev->prev_state : '?',
+			ev->preempt ? "+" : "",
 			(int)sr_tasks_get(t, ev->other)->pid);
 		if (ev->prio >= 0)
 			fprintf(f, " prev_prio=%d", ev->prio);

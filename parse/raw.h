@@ -50,7 +50,7 @@ struct sr_raw {
 	uint8_t by;            /* enum sr_raw_by */
 	uint8_t sync;
 	uint8_t kthread;       /* native task/info: kthread flag given */
-	uint8_t pad_;
+	uint8_t preempt;       /* SWITCH: prev was preempted ("R+") */
 	int32_t by_pid;
 	/* the task whose context the line was recorded in (the header) */
 	int32_t ctx_pid;       /* -1 if none */

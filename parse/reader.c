@@ -412,6 +412,7 @@ static int resolve(struct sr_reader *r, const struct sr_raw *x,
 		if (ev->other == SR_TID_NONE)
 			return -1;
 		ev->prev_state = x->state;
+		ev->preempt = x->preempt;
 		ev->other_prio = x->prio2;
 		break;
 	case SR_EV_WAKING:

@@ -140,6 +140,7 @@ static inline void check_same_stream(const struct loaded *a,
 			CHECK_INT(y.waker, x.waker);
 			CHECK_INT(y.wsrc, x.wsrc);
 			CHECK_INT(y.prev_state, x.prev_state);
+			CHECK_INT(y.preempt, x.preempt);
 			CHECK_INT(y.prio, x.prio);
 			CHECK_INT(y.other_prio, x.other_prio);
 			CHECK_INT(y.target_cpu, x.target_cpu);

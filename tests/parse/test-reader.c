@@ -105,6 +105,8 @@ static void test_ftrace(void)
 	CHECK_INT(l.ev[5].wsrc, SR_WS_TASK);
 	CHECK_INT(l.ev[6].waker, xorg);
 	CHECK_INT(l.ev[7].prev_state, SR_STATE_RUNNING); /* R+ */
+	CHECK_INT(l.ev[7].preempt, 1);
+	CHECK_INT(l.ev[2].preempt, 0); /* plain R */
 	CHECK_INT(l.ev[9].prev_state, SR_STATE_SLEEPING);
 	/* the lost marker takes the time of the next event on its cpu */
 	CHECK_INT(l.ev[10].kind, SR_EV_LOST);
