@@ -23,6 +23,9 @@ static const struct sr_cmd commands[] = {
 	/* rows are added as each command lands */
 	{ "policies", cmd_policies, "list the scheduler models" },
 	{ "convert", cmd_convert, "any supported trace to the native text format" },
+	{ "diff", cmd_diff, "what policy B changed against A, task by task" },
+	{ "plot", cmd_plot, "gnuplot plots of priorities and scheduling delays" },
+	{ "report", cmd_report, "one self-contained HTML page: the diff and the plots" },
 	{ NULL, NULL, NULL },
 };
 

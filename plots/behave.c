@@ -1,0 +1,469 @@
+/*
+ * behave: task behaviour from the reference run, periods, the spread of
+ * delays and interbench's periodic-task metrics (see behave.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plots/behave.h"
+
+enum run_state { ST_UNKNOWN, ST_RUNNING, ST_RUNNABLE, ST_SLEEPING, ST_DEAD };
+
+/* The state a timeline event leaves a task in; -1: unchanged. */
+static int next_state(enum pl_tl_event ev)
+{
+	static const int table[] = {
+		[PL_EV_OTHER] = -1,
+		[PL_EV_NEW] = ST_SLEEPING,   /* alive before the trace: asleep */
+		[PL_EV_FORK] = ST_RUNNABLE,
+		[PL_EV_WAKE] = ST_RUNNABLE,
+		[PL_EV_RUN] = ST_RUNNING,
+		[PL_EV_PREEMPT] = ST_RUNNABLE,
+		[PL_EV_BLOCK] = ST_SLEEPING,
+		[PL_EV_EXIT] = ST_DEAD,
+		[PL_EV_REAP] = ST_DEAD,
+		[PL_EV_GONE] = ST_DEAD,
+	};
+	return table[ev];
+}
+
+struct tstate {
+	bool seen;
+	int st;
+	int64_t since;
+	int64_t cpu;     /* CPU time so far */
+	size_t k;        /* periodic pass: next period to judge */
+};
+
+static int grow_states(struct tstate **v, size_t *cap, size_t need,
+		       struct sr_diag *d)
+{
+	size_t n = *cap ? *cap : 64;
+	struct tstate *p;
+
+	if (need < *cap)
+		return SR_OK;
+	while (n <= need)
+		n *= 2;
+	p = realloc(*v, n * sizeof(*p));
+	if (!p)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	memset(p + *cap, 0, (n - *cap) * sizeof(*p));
+	*v = p;
+	*cap = n;
+	return SR_OK;
+}
+
+/* ---- reference behaviour ----------------------------------------------- */
+
+struct ref_ctx {
+	struct pl_set *s;
+	struct tstate *st;
+	size_t cap;
+};
+
+static int add_period(struct pl_task *t, int64_t wake_ns, int64_t cpu,
+		      struct sr_diag *d)
+{
+	if (t->nper == t->perc) {
+		size_t n = t->perc ? t->perc * 2 : 16;
+		struct pl_period *p = realloc(t->per, n * sizeof(*p));
+
+		if (!p)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		t->per = p;
+		t->perc = n;
+	}
+	t->per[t->nper].wake_ns = wake_ns;
+	t->per[t->nper].cpu_at_wake = cpu;
+	t->per[t->nper].cpu_done = -1;
+	t->nper++;
+	return SR_OK;
+}
+
+static void close_interval(struct pl_task *t, struct tstate *x, int64_t now)
+{
+	int64_t dt = now - x->since;
+
+	if (dt <= 0)
+		return;
+	switch (x->st) {
+	case ST_RUNNING:
+		t->run_ns += dt;
+		x->cpu += dt;
+		break;
+	case ST_RUNNABLE:
+		t->wait_ns += dt;
+		break;
+	case ST_SLEEPING:
+		t->sleep_ns += dt;
+		break;
+	default:
+		break;
+	}
+}
+
+static int ref_row(void *ctx, const struct pl_tl_row *r, struct sr_diag *d)
+{
+	struct ref_ctx *c = ctx;
+	struct pl_set *s = c->s;
+	struct pl_task *t;
+	struct tstate *x;
+	int ns;
+
+	if (grow_states(&c->st, &c->cap, (size_t)r->task, d))
+		return d->code;
+	t = &s->tasks[r->task];
+	x = &c->st[r->task];
+	if (!s->have_t) {
+		s->t0 = s->t1 = r->time_ns;
+		s->have_t = true;
+	}
+	s->t1 = r->time_ns;
+	if (!t->in_ref) {
+		t->in_ref = true;
+		t->first_ns = r->time_ns;
+		x->since = r->time_ns;
+	}
+	t->last_ns = r->time_ns;
+	if (r->static_prio >= 0)
+		t->static_prio = r->static_prio;
+	if (x->st == ST_DEAD)
+		return SR_OK;
+	close_interval(t, x, r->time_ns);
+	x->since = r->time_ns;
+	if (r->ev == PL_EV_WAKE) {
+		t->wakes++;
+		if (add_period(t, r->time_ns, x->cpu, d))
+			return d->code;
+	}
+	if ((r->ev == PL_EV_BLOCK || r->ev == PL_EV_EXIT ||
+	     r->ev == PL_EV_GONE) &&
+	    t->nper && t->per[t->nper - 1].cpu_done < 0)
+		t->per[t->nper - 1].cpu_done = x->cpu;
+	ns = next_state(r->ev);
+	if (ns >= 0)
+		x->st = ns;
+	return SR_OK;
+}
+
+int pl_behave_reference(struct pl_set *s, struct sr_diag *d)
+{
+	struct ref_ctx c = { .s = s };
+	int rc = pl_timeline_pass(s, s->ref_dir, true, ref_row, &c, d);
+
+	if (rc == SR_OK) {
+		/* tasks still alive at the end: their state lasts to t1 */
+		for (size_t i = 0; i < s->ntasks && i < c.cap; i++) {
+			if (s->tasks[i].in_ref && c.st[i].st != ST_DEAD)
+				close_interval(&s->tasks[i], &c.st[i], s->t1);
+		}
+	}
+	free(c.st);
+	return rc;
+}
+
+/* ---- classes and periods ----------------------------------------------- */
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double regular_share(const int64_t *w, size_t n, int64_t period)
+{
+	int64_t tol = period * PL_PERIOD_TOL_PCT / 100;
+	size_t ok = 0;
+
+	if (n < 2 || period <= 0)
+		return 0;
+	if (tol < PL_PERIOD_MIN_TOL_NS)
+		tol = PL_PERIOD_MIN_TOL_NS;
+	for (size_t i = 1; i < n; i++) {
+		int64_t g = w[i] - w[i - 1];
+
+		if (g >= period - tol && g <= period + tol)
+			ok++;
+	}
+	return (double)ok / (double)(n - 1);
+}
+
+int64_t pl_detect_period(const int64_t *wake_ns, size_t n, double *regular)
+{
+	int64_t *g, median;
+	size_t m;
+
+	*regular = 0;
+	if (n < PL_PERIOD_MIN_WAKES)
+		return 0;
+	m = n - 1;
+	g = malloc(m * sizeof(*g));
+	if (!g)
+		return 0;
+	for (size_t i = 0; i < m; i++)
+		g[i] = wake_ns[i + 1] - wake_ns[i];
+	qsort(g, m, sizeof(*g), cmp_i64);
+	median = g[(m - 1) / 2];
+	free(g);
+	if (median < PL_PERIOD_MIN_NS)
+		return 0;
+	*regular = regular_share(wake_ns, n, median);
+	return *regular >= PL_PERIOD_REGULAR ? median : 0;
+}
+
+static const struct pl_period_opt *forced_period(const struct pl_set *s,
+						 const char *comm)
+{
+	for (size_t i = 0; i < s->nperiod_opts; i++)
+		if (!strcmp(s->period_opts[i].comm, comm))
+			return &s->period_opts[i];
+	return NULL;
+}
+
+/*
+ * Turn a periodic task's wakeups into periods: a wakeup less than half a
+ * period after the start of the current period belongs to it (its burst
+ * extends the period's work); keep only periods whose work finished in the
+ * reference run and whose deadline (start + period) falls inside it.
+ */
+static void make_periods(struct pl_task *t, int64_t t1)
+{
+	size_t out = 0;
+	struct pl_period cur;
+
+	if (!t->nper)
+		return;
+	cur = t->per[0];
+	for (size_t i = 1; i <= t->nper; i++) {
+		if (i < t->nper && t->per[i].wake_ns - cur.wake_ns < t->period_ns / 2) {
+			cur.cpu_done = t->per[i].cpu_done;
+			continue;
+		}
+		if (cur.cpu_done > cur.cpu_at_wake &&
+		    cur.wake_ns + t->period_ns <= t1)
+			t->per[out++] = cur;
+		if (i < t->nper)
+			cur = t->per[i];
+	}
+	t->nper = out;
+}
+
+void pl_behave_classify(struct pl_set *s)
+{
+	int64_t span = s->have_t ? s->t1 - s->t0 : 0;
+
+	for (size_t i = 0; i < s->ntasks; i++) {
+		struct pl_task *t = &s->tasks[i];
+		int64_t alive = t->run_ns + t->wait_ns + t->sleep_ns;
+		int64_t awake_or_asleep = t->run_ns + t->sleep_ns;
+		const struct pl_period_opt *po = forced_period(s, t->comm);
+		bool long_lived;
+
+		t->cls = PL_CLASS_OTHER;
+		if (alive > 0) {
+			t->sleep_share = (double)t->sleep_ns / (double)alive;
+			t->wake_rate = (double)t->wakes * 1e9 / (double)alive;
+		}
+		long_lived = alive >= PL_INTERACTIVE_MIN_LIFE_NS ||
+			     (span > 0 && alive * 100 >= span * PL_INTERACTIVE_MIN_LIFE_PCT);
+		if (t->wakes >= PL_INTERACTIVE_MIN_WAKES &&
+		    t->sleep_share >= PL_INTERACTIVE_SLEEP_SHARE &&
+		    t->wake_rate >= PL_INTERACTIVE_WAKE_RATE && long_lived)
+			t->cls = PL_CLASS_INTERACTIVE;
+		else if (t->run_ns >= PL_BATCH_MIN_RUN_NS && awake_or_asleep > 0 &&
+			 (double)t->run_ns / (double)awake_or_asleep >=
+				 PL_BATCH_RUN_SHARE)
+			t->cls = PL_CLASS_BATCH;
+
+		t->period_ns = 0;
+		if (t->nper) {
+			int64_t *w = malloc(t->nper * sizeof(*w));
+
+			if (w) {
+				for (size_t k = 0; k < t->nper; k++)
+					w[k] = t->per[k].wake_ns;
+				if (po) {
+					t->period_ns = po->period_ns;
+					t->period_forced = true;
+					t->period_regular = regular_share(
+						w, t->nper, po->period_ns);
+				} else {
+					t->period_ns = pl_detect_period(
+						w, t->nper, &t->period_regular);
+				}
+				free(w);
+			}
+		}
+		if (t->period_ns > 0) {
+			make_periods(t, s->t1);
+		} else {
+			free(t->per);
+			t->per = NULL;
+			t->nper = t->perc = 0;
+		}
+	}
+}
+
+/* ---- spread of delays -------------------------------------------------- */
+
+double pl_true_sd(uint64_t n, long double s1, long double s2)
+{
+	long double v;
+
+	if (n < 2)
+		return 0;
+	v = (s2 - s1 * s1 / (long double)n) / (long double)(n - 1);
+	return v > 0 ? sqrt((double)v) : 0;
+}
+
+double pl_interbench_sd(uint64_t n, long double s1, long double s2)
+{
+	long double avg, v;
+
+	if (n < 2)
+		return 0;
+	avg = s1 / (long double)n;
+	v = (s2 - avg * avg / (long double)n) / (long double)(n - 1);
+	return v > 0 ? sqrt((double)v) : 0;
+}
+
+struct spread_ctx {
+	struct pl_set *s;
+	size_t r;
+};
+
+static int spread_row(void *ctx, const struct pl_lat_row *row,
+		      struct sr_diag *d)
+{
+	struct spread_ctx *c = ctx;
+	struct pl_figs *f = &c->s->tasks[row->task].figs[c->r];
+	long double x = (long double)row->delay_ns;
+
+	f->ndelays++;
+	f->sum_ns += x;
+	f->sumsq_ns += x * x;
+	return SR_OK;
+}
+
+int pl_behave_spread(struct pl_set *s, size_t r, struct sr_diag *d)
+{
+	struct spread_ctx c = { s, r };
+
+	if (pl_latency_pass(s, s->runs[r].dir, spread_row, &c, d))
+		return d->code;
+	for (size_t i = 0; i < s->ntasks; i++) {
+		struct pl_figs *f = &s->tasks[i].figs[r];
+
+		f->sd_ns = pl_true_sd(f->ndelays, f->sum_ns, f->sumsq_ns);
+		f->ib_sd_ns = pl_interbench_sd(f->ndelays, f->sum_ns,
+					       f->sumsq_ns);
+	}
+	return SR_OK;
+}
+
+/* ---- interbench's periodic metrics ------------------------------------- */
+
+struct per_ctx {
+	struct pl_set *s;
+	size_t r;
+	struct tstate *st;
+	size_t cap;
+};
+
+/* Judge the periods of t whose deadline is at or before now. */
+static void judge(struct pl_task *t, struct pl_figs *f, struct tstate *x,
+		  int64_t now, bool all)
+{
+	while (x->k < t->nper) {
+		const struct pl_period *p = &t->per[x->k];
+		int64_t deadline = p->wake_ns + t->period_ns;
+		int64_t cpu, want, got;
+
+		if (!all && deadline > now)
+			break;
+		cpu = x->cpu;
+		if (x->st == ST_RUNNING && deadline > x->since)
+			cpu += deadline - x->since;
+		want = p->cpu_done - p->cpu_at_wake;
+		got = cpu - p->cpu_at_wake;
+		if (got < 0)
+			got = 0;
+		if (got > want)
+			got = want;
+		f->periods++;
+		f->cpu_wanted_ns += want;
+		f->cpu_got_ns += got;
+		if (cpu + PL_CPU_TOL_NS >= p->cpu_done)
+			f->deadlines_met++;
+		x->k++;
+	}
+}
+
+static int per_row(void *ctx, const struct pl_tl_row *r, struct sr_diag *d)
+{
+	struct per_ctx *c = ctx;
+	struct pl_task *t = &c->s->tasks[r->task];
+	struct tstate *x;
+	int ns;
+
+	if (!t->period_ns)
+		return SR_OK;
+	if (grow_states(&c->st, &c->cap, (size_t)r->task, d))
+		return d->code;
+	x = &c->st[r->task];
+	if (!x->seen) {
+		x->seen = true;
+		x->since = r->time_ns;
+	}
+	judge(t, &t->figs[c->r], x, r->time_ns, false);
+	if (x->st == ST_RUNNING && r->time_ns > x->since)
+		x->cpu += r->time_ns - x->since;
+	x->since = r->time_ns;
+	ns = next_state(r->ev);
+	if (ns >= 0 && x->st != ST_DEAD)
+		x->st = ns;
+	return SR_OK;
+}
+
+int pl_behave_periodic(struct pl_set *s, size_t r, struct sr_diag *d)
+{
+	struct per_ctx c = { .s = s, .r = r };
+	bool any = false;
+	int rc;
+
+	for (size_t i = 0; i < s->ntasks && !any; i++)
+		any = s->tasks[i].period_ns > 0;
+	if (!any)
+		return SR_OK;
+	rc = pl_timeline_pass(s, s->runs[r].dir, false, per_row, &c, d);
+	if (rc == SR_OK) {
+		for (size_t i = 0; i < s->ntasks; i++) {
+			struct pl_task *t = &s->tasks[i];
+			struct tstate none = { 0 };
+
+			if (!t->period_ns)
+				continue;
+			judge(t, &t->figs[r], i < c.cap ? &c.st[i] : &none,
+			      INT64_MAX, true);
+		}
+	}
+	free(c.st);
+	return rc;
+}
+
+double pl_deadlines_met_pct(const struct pl_figs *f)
+{
+	return f->periods ? 100.0 * (double)f->deadlines_met /
+				    (double)f->periods
+			  : 0;
+}
+
+double pl_desired_cpu_pct(const struct pl_figs *f)
+{
+	return f->cpu_wanted_ns ? 100.0 * (double)f->cpu_got_ns /
+					  (double)f->cpu_wanted_ns
+				: 0;
+}

@@ -1,0 +1,63 @@
+/*
+ * cmdopts: the command-line options shared by diff, plot and report, in
+ * one table; each command says which it accepts.
+ */
+#ifndef PL_CMDOPTS_H
+#define PL_CMDOPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/diag.h"
+#include "plots/runset.h"
+
+enum {
+	PO_POLICY = 1u << 0,
+	PO_TASK = 1u << 1,
+	PO_PERIOD = 1u << 2,
+	PO_TITLE = 1u << 3,
+	PO_GNUPLOT = 1u << 4,
+	PO_OUT = 1u << 5,
+	PO_FORMAT = 1u << 6,
+	PO_TSV = 1u << 7,
+	PO_JSON = 1u << 8,
+	PO_ALL = 1u << 9,
+	PO_MAXTASKS = 1u << 10,
+};
+
+#define PL_MAX_PERIOD_OPTS 32
+
+struct pl_cmdopts {
+	const char *policies[PL_MAX_RUNS];
+	size_t npolicies;
+	const char *task;
+	struct pl_period_opt periods[PL_MAX_PERIOD_OPTS];
+	size_t nperiods;
+	const char *title;
+	const char *gnuplot;
+	const char *out;
+	const char *format;
+	bool tsv, json, all;
+	size_t max_tasks;
+	const char *trace;
+	bool help;          /* --help given: usage printed, exit 0 */
+};
+
+/*
+ * Parse argv (argv[0] is the command name).  Exactly one TRACE operand.
+ * usage: the command's usage text, printed for --help.
+ */
+int pl_cmdopts_parse(struct pl_cmdopts *o, int argc, char **argv,
+		     unsigned allowed, const char *usage, struct sr_diag *d);
+
+/*
+ * Get the replay TRACE names (a trace file replayed under the policies and
+ * observed, or a replay directory) and load it: o->policies default to
+ * stock and o11int; at least min_policies.  Close with pl_source_close and
+ * pl_set_free, also after an error.
+ */
+struct pl_source;
+int pl_cmd_load(struct pl_cmdopts *o, size_t min_policies,
+		struct pl_source *src, struct pl_set *set, struct sr_diag *d);
+
+#endif

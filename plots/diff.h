@@ -1,0 +1,62 @@
+/*
+ * diff: what policy B changed against policy A, task by task, on the same
+ * trace: the figures side by side with their change (absolute and ratio),
+ * sorted by the change in p99 delay, and a headline naming the interactive
+ * tasks that got better or worse, the batch work's completion time and the
+ * periodic tasks' deadlines.  Written as a table, TSV or JSON.
+ */
+#ifndef PL_DIFF_H
+#define PL_DIFF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "lib/diag.h"
+#include "plots/runset.h"
+#include "plots/select.h"
+
+/* A p99 change counts when it is at least 10% and at least 0.1 ms. */
+#define PL_CHANGE_MIN_PCT 10
+#define PL_CHANGE_MIN_NS 100000LL
+#define PL_HEADLINE_NAMES 5    /* tasks named per headline line */
+#define PL_TABLE_ROWS 30       /* rows of the human table without --all */
+
+enum pl_verdict { PL_SAME, PL_BETTER, PL_WORSE };
+
+struct pl_diff {
+	const struct pl_set *s;
+	size_t a, b;              /* run indexes */
+	long *rows;               /* task indexes in diff order */
+	size_t nrows;
+	/* headline */
+	long *inter;              /* interactive tasks, diff order */
+	size_t ninter;
+	size_t nbetter, nworse;
+	long *periodic;
+	size_t nperiodic;
+	size_t nbatch;
+	int64_t batch_cpu_ns;
+	bool batch_done_known;
+	int64_t batch_done_a, batch_done_b; /* after the trace start */
+	char batch_names[160];    /* "cc1 x40, as x12, ..." */
+};
+
+int pl_diff_build(struct pl_diff *df, const struct pl_set *s, size_t a,
+		  size_t b, const struct pl_taskre *re, struct sr_diag *d);
+void pl_diff_free(struct pl_diff *df);
+
+enum pl_verdict pl_verdict_of(const struct pl_task *t, size_t a, size_t b);
+
+/*
+ * The headline as lines of text (no newline), one call per line:
+ * fn(ctx, line).  Shared by the table, the JSON and the report.
+ */
+typedef void (*pl_line_fn)(void *ctx, const char *line);
+void pl_diff_headline(const struct pl_diff *df, pl_line_fn fn, void *ctx);
+
+int pl_diff_write_table(const struct pl_diff *df, FILE *f, bool all);
+int pl_diff_write_tsv(const struct pl_diff *df, FILE *f);
+int pl_diff_write_json(const struct pl_diff *df, FILE *f);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * gnuplot: fork/exec gnuplot on a script, capture its stderr, check its
+ * exit status, rename its output into place (see gnuplot.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "plots/gnuplot.h"
+
+#define ERRBUF 2048 /* the last bytes of gnuplot's stderr we keep */
+
+/* Keep the last ERRBUF-1 bytes seen (n is at most a read's worth). */
+static void keep_tail(char *buf, size_t *len, const char *p, size_t n)
+{
+	if (n > ERRBUF - 1) {
+		p += n - (ERRBUF - 1);
+		n = ERRBUF - 1;
+	}
+	if (*len + n > ERRBUF - 1) {
+		size_t drop = *len + n - (ERRBUF - 1);
+
+		memmove(buf, buf + drop, *len - drop);
+		*len -= drop;
+	}
+	memcpy(buf + *len, p, n);
+	*len += n;
+	buf[*len] = '\0';
+}
+
+/* The last few non-empty lines of s, joined by " | ". */
+static void last_lines(char *out, size_t outlen, const char *s, int want)
+{
+	const char *end = s + strlen(s);
+	const char *p = end;
+	int lines = 0;
+	size_t o = 0;
+
+	while (p > s && lines < want) {
+		p--;
+		if (*p == '\n' && p + 1 < end && p[1] != '\n')
+			lines++;
+	}
+	if (*p == '\n')
+		p++;
+	for (; *p && o + 4 < outlen; p++) {
+		if (*p == '\n') {
+			if (p[1] && o)
+				o += (size_t)snprintf(out + o, outlen - o, " | ");
+			continue;
+		}
+		if ((unsigned char)*p >= 0x20)
+			out[o++] = *p;
+	}
+	out[o] = '\0';
+}
+
+int pl_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
+		   const char *image, struct sr_diag *d)
+{
+	int errpipe[2], execpipe[2];
+	char tmp[512], setvar[600], errbuf[ERRBUF], tail[600];
+	size_t errlen = 0;
+	int exec_errno = 0, status;
+	pid_t pid;
+	ssize_t n;
+
+	if (!gnuplot || !*gnuplot)
+		gnuplot = "gnuplot";
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", image, (long)getpid());
+	if (strchr(tmp, '\'') || strlen(tmp) >= sizeof(tmp) - 1)
+		return sr_fail(d, SR_EUSAGE, "%s: expected a plain file name",
+			       image);
+	snprintf(setvar, sizeof(setvar), "outfile='%s'", tmp);
+	if (pipe(errpipe) != 0)
+		return sr_fail(d, SR_EIO, "pipe: %s", strerror(errno));
+	if (pipe2(execpipe, O_CLOEXEC) != 0) {
+		int e = errno;
+
+		close(errpipe[0]);
+		close(errpipe[1]);
+		return sr_fail(d, SR_EIO, "pipe: %s", strerror(e));
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(errpipe[0]);
+		close(errpipe[1]);
+		close(execpipe[0]);
+		close(execpipe[1]);
+		return sr_fail(d, SR_EIO, "fork: %s", strerror(e));
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDWR);
+		int e;
+
+		signal(SIGPIPE, SIG_DFL);
+		close(errpipe[0]);
+		close(execpipe[0]);
+		if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(devnull, 1) < 0 ||
+		    dup2(errpipe[1], 2) < 0 || chdir(dir) != 0) {
+			e = errno;
+			if (write(execpipe[1], &e, sizeof(e)) < 0)
+				_exit(126);
+			_exit(126);
+		}
+		setenv("SOURCE_DATE_EPOCH", "0", 1);
+		execlp(gnuplot, gnuplot, "-e", setvar, script, (char *)NULL);
+		e = errno;
+		if (write(execpipe[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(errpipe[1]);
+	close(execpipe[1]);
+	n = read(execpipe[0], &exec_errno, sizeof(exec_errno));
+	close(execpipe[0]);
+	if (n != (ssize_t)sizeof(exec_errno))
+		exec_errno = 0;
+	for (;;) {
+		char buf[1024];
+
+		n = read(errpipe[0], buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		keep_tail(errbuf, &errlen, buf, (size_t)n);
+	}
+	errbuf[errlen] = '\0';
+	close(errpipe[0]);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			status = -1;
+			break;
+		}
+	}
+	if (exec_errno) {
+		char path[1024];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, tmp);
+		unlink(path);
+		return sr_fail(d, SR_ENOGNUPLOT,
+			       "cannot run %s: %s; install it (%s, as root) or name it with --gnuplot PATH; the scripts and data are in %s: cd %s && gnuplot %s",
+			       gnuplot, strerror(exec_errno), PL_GNUPLOT_INSTALL,
+			       dir, dir, script);
+	}
+	if (status != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		char path[1024], how[64];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, tmp);
+		unlink(path);
+		if (status == -1)
+			snprintf(how, sizeof(how), "could not be waited for");
+		else if (WIFSIGNALED(status))
+			snprintf(how, sizeof(how), "was killed by signal %d",
+				 WTERMSIG(status));
+		else
+			snprintf(how, sizeof(how), "exited with status %d",
+				 WEXITSTATUS(status));
+		last_lines(tail, sizeof(tail), errbuf, 3);
+		return sr_fail(d, SR_ENOGNUPLOT,
+			       "%s %s on %s/%s%s%s; the scripts and data are kept in %s (a working gnuplot: %s)",
+			       gnuplot, how, dir, script, tail[0] ? ": " : "",
+			       tail, dir, PL_GNUPLOT_INSTALL);
+	}
+	{
+		char from[1024], to[1024];
+
+		snprintf(from, sizeof(from), "%s/%s", dir, tmp);
+		snprintf(to, sizeof(to), "%s/%s", dir, image);
+		if (rename(from, to) != 0) {
+			int e = errno;
+
+			unlink(from);
+			return sr_fail(d, SR_ENOGNUPLOT,
+				       "%s wrote no %s from %s: %s", gnuplot,
+				       to, script, strerror(e));
+		}
+	}
+	return SR_OK;
+}

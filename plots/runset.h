@@ -1,0 +1,183 @@
+/*
+ * runset: one trace replayed under several policies, read back from the
+ * replay's output directory (ROOT/POLICY/{timeline,latency,summary}.tsv),
+ * with each task's behaviour taken from a reference run.
+ *
+ * A task is named across runs by (pid, comm, occ): occ counts the tasks
+ * that had this pid and comm before it (pid reuse after exit, or an exec
+ * back to an earlier name), in order of appearance.  The reference run is
+ * `observed` (the recorded schedule) when ROOT holds it, else the first
+ * policy compared: it says how each task behaves (how much it sleeps, how
+ * often it wakes, whether it wakes at a steady period) independently of
+ * the policies being compared.
+ *
+ * Loading reads each file once or twice, streaming; memory grows with the
+ * number of tasks and, for the reference run, with its wakeups.
+ */
+#ifndef PL_RUNSET_H
+#define PL_RUNSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/diag.h"
+
+#define PL_POLICY_MAX 64
+#define PL_COMM_MAX 64
+#define PL_MAX_RUNS 8
+
+enum pl_class {
+	PL_CLASS_OTHER,
+	PL_CLASS_INTERACTIVE, /* sleeps most of its life and wakes often */
+	PL_CLASS_BATCH,       /* CPU-bound: runnable most of its life */
+};
+
+const char *pl_class_name(enum pl_class c);
+
+/* What one task got under one policy. */
+struct pl_figs {
+	bool present;            /* a row in this run's summary.tsv */
+	int64_t runtime_ns;
+	uint64_t switches, wakeups;
+	int64_t avg_ns, p50_ns, p95_ns, p99_ns, max_ns;
+	double cpu_share;        /* summary's cpu_share, a fraction */
+	uint64_t expired, late_wakeups;
+	int64_t finish_ns;       /* trace clock; 0 if unknown */
+	/* from latency.tsv */
+	uint64_t ndelays;
+	long double sum_ns, sumsq_ns;
+	double sd_ns;            /* true sample standard deviation */
+	double ib_sd_ns;         /* interbench's printed "SD" (docs/plots.md) */
+	/* periodic tasks (interbench): over the reference periods */
+	uint64_t periods, deadlines_met;
+	int64_t cpu_wanted_ns, cpu_got_ns;
+};
+
+/* One period of a periodic task in the reference run. */
+struct pl_period {
+	int64_t wake_ns;    /* period start: the reference wakeup */
+	int64_t cpu_at_wake;/* the task's CPU time used before it */
+	int64_t cpu_done;   /* its CPU time when that burst was done */
+};
+
+struct pl_task {
+	int32_t pid;
+	uint32_t occ;
+	char comm[PL_COMM_MAX];
+	/* behaviour in the reference run */
+	int64_t first_ns, last_ns;
+	int64_t run_ns, wait_ns, sleep_ns;
+	uint64_t wakes;
+	int static_prio;        /* last seen, -1 if unknown */
+	bool in_ref;            /* seen in the reference timeline */
+	enum pl_class cls;
+	double sleep_share;     /* sleep / (run + wait + sleep) */
+	double wake_rate;       /* wakeups per second alive */
+	int64_t period_ns;      /* steady wake period, 0 if none */
+	bool period_forced;     /* given with --period */
+	double period_regular;  /* share of wake gaps near the period */
+	struct pl_period *per;
+	size_t nper, perc;
+	struct pl_figs *figs;   /* [set->nruns] */
+	bool selected;          /* for plots */
+};
+
+struct pl_run {
+	char policy[PL_POLICY_MAX];
+	char *dir;              /* ROOT/policy */
+};
+
+/* --period comm=ms */
+struct pl_period_opt {
+	char comm[PL_COMM_MAX];
+	int64_t period_ns;
+};
+
+struct pl_set {
+	char *title;            /* names the trace in headings */
+	char *root;
+	struct pl_run runs[PL_MAX_RUNS];
+	size_t nruns;           /* runs[0] = A, runs[1] = B in a diff */
+	char ref_policy[PL_POLICY_MAX];
+	char *ref_dir;
+	struct pl_task *tasks;
+	size_t ntasks, cap;
+	uint32_t *hash;         /* open addressing over tasks, by key */
+	size_t hcap;
+	int64_t t0, t1;         /* span of the reference timeline */
+	bool have_t;
+	const struct pl_period_opt *period_opts;
+	size_t nperiod_opts;
+	uint64_t unknown_events;/* timeline events we do not interpret */
+};
+
+/*
+ * Open ROOT for the given policies (their directories must hold
+ * summary.tsv, latency.tsv, timeline.tsv).  title names the trace.
+ */
+int pl_set_open(struct pl_set *s, const char *root, const char *title,
+		const char *const *policies, size_t npolicies,
+		struct sr_diag *d);
+/* Read everything: summaries, reference behaviour, classes, periods,
+ * delay spreads and the periodic metrics of every run. */
+int pl_set_load(struct pl_set *s, struct sr_diag *d);
+void pl_set_free(struct pl_set *s);
+
+/* Task index for a key, or -1. */
+long pl_set_find(const struct pl_set *s, int32_t pid, const char *comm,
+		 uint32_t occ);
+
+/* "comm (pid)", with "#occ" when occ > 1. */
+void pl_task_label(const struct pl_task *t, char *buf, size_t len);
+
+/*
+ * Timeline passes, shared by loading and the plots: each row of
+ * DIR/timeline.tsv resolved to a task index (tasks are created when
+ * create is set, else rows of unknown tasks are skipped).
+ */
+enum pl_tl_event {
+	PL_EV_OTHER,  /* expire, requeue, state, ...: no change of state */
+	PL_EV_NEW,
+	PL_EV_FORK,
+	PL_EV_WAKE,
+	PL_EV_RUN,
+	PL_EV_PREEMPT,
+	PL_EV_BLOCK,
+	PL_EV_EXIT,
+	PL_EV_REAP,
+	PL_EV_GONE,   /* the record ends: its pid shows up under a new comm */
+};
+
+struct pl_tl_row {
+	int64_t time_ns;
+	long task;
+	enum pl_tl_event ev;
+	int prio;           /* -1 if absent */
+	int static_prio;    /* -1 if absent */
+};
+
+typedef int (*pl_tl_fn)(void *ctx, const struct pl_tl_row *r,
+			struct sr_diag *d);
+int pl_timeline_pass(struct pl_set *s, const char *dir, bool create,
+		     pl_tl_fn fn, void *ctx, struct sr_diag *d);
+
+/*
+ * Latency rows resolved to task indexes (unknown tasks skipped).
+ * The row's task is the latest occurrence of (pid, comm) first seen at or
+ * before wake_ns in the reference run.
+ */
+struct pl_lat_row {
+	int64_t wake_ns, run_ns, delay_ns;
+	long task;
+};
+typedef int (*pl_lat_fn)(void *ctx, const struct pl_lat_row *r,
+			 struct sr_diag *d);
+int pl_latency_pass(struct pl_set *s, const char *dir, pl_lat_fn fn,
+		    void *ctx, struct sr_diag *d);
+
+/* Interbench's figures of a run for a periodic task, as percentages. */
+double pl_deadlines_met_pct(const struct pl_figs *f);
+double pl_desired_cpu_pct(const struct pl_figs *f);
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * source: a replay to read, from a trace file or a replay directory (see
+ * source.h).
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/outfile.h"
+#include "plots/runset.h"
+#include "plots/source.h"
+#include "plots/tsv.h"
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP || flag == FTW_D)
+		return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
+	return unlink(path) == 0 || errno == ENOENT ? 0 : -1;
+}
+
+/* The last component of path, without trailing slashes (malloc'd). */
+static char *base_name(const char *path)
+{
+	size_t n = strlen(path);
+	const char *b;
+	char *out;
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	b = path + n;
+	while (b > path && b[-1] != '/')
+		b--;
+	out = malloc((size_t)(path + n - b) + 1);
+	if (out) {
+		memcpy(out, b, (size_t)(path + n - b));
+		out[path + n - b] = '\0';
+	}
+	return out;
+}
+
+/*
+ * Replay trace under the policies (and observed) into dir.
+ * The replay module (issue 6) provides this; until it is on main, a trace
+ * file cannot be replayed here and the message says what to pass instead.
+ */
+static int replay_into(const char *trace, const char *const *policies,
+		       size_t npolicies, const char *dir, struct sr_diag *d)
+{
+	(void)policies;
+	(void)npolicies;
+	(void)dir;
+	return sr_fail(d, SR_EINTERNAL,
+		       "%s: this build cannot replay a trace yet (the replay module is not in it); pass a directory written by `schedreplay replay TRACE -o DIR` instead",
+		       trace);
+}
+
+int pl_source_open(struct pl_source *src, const char *trace,
+		   const char *const *policies, size_t npolicies,
+		   const char *keep_dir, const char *title, struct sr_diag *d)
+{
+	struct stat st;
+
+	memset(src, 0, sizeof(*src));
+	if (stat(trace, &st) != 0)
+		return sr_fail(d, SR_ENOINPUT, "%s: cannot open: %s", trace,
+			       strerror(errno));
+	src->title = title ? strdup(title) : base_name(trace);
+	if (!src->title)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	if (S_ISDIR(st.st_mode)) {
+		src->root = strdup(trace);
+		if (!src->root)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return SR_OK;
+	}
+	if (keep_dir) {
+		if (sr_mkdirs(keep_dir, d))
+			return d->code;
+		src->root = strdup(keep_dir);
+	} else {
+		const char *tmp = getenv("TMPDIR");
+		char buf[4096];
+
+		snprintf(buf, sizeof(buf), "%s/schedreplay.XXXXXX",
+			 tmp && *tmp ? tmp : "/tmp");
+		if (!mkdtemp(buf))
+			return sr_fail(d, SR_EIO, "%s: cannot create: %s", buf,
+				       strerror(errno));
+		src->tmpdir = strdup(buf);
+		src->root = strdup(buf);
+	}
+	if (!src->root)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	return replay_into(trace, policies, npolicies, src->root, d);
+}
+
+void pl_source_close(struct pl_source *src)
+{
+	if (src->tmpdir)
+		nftw(src->tmpdir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	free(src->tmpdir);
+	free(src->root);
+	free(src->title);
+	memset(src, 0, sizeof(*src));
+}
+
+int pl_parse_period_opt(const char *arg, struct pl_period_opt *out,
+			struct sr_diag *d)
+{
+	const char *eq = strrchr(arg, '=');
+	int64_t ns;
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(out->comm) ||
+	    pl_parse_fixed(eq + 1, 6, &ns) || ns <= 0)
+		return sr_fail(d, SR_EUSAGE,
+			       "--period: expected COMM=MS (a comm and a period in ms > 0), got '%s'",
+			       arg);
+	memcpy(out->comm, arg, (size_t)(eq - arg));
+	out->comm[eq - arg] = '\0';
+	out->period_ns = ns;
+	return SR_OK;
+}

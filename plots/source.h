@@ -1,0 +1,35 @@
+/*
+ * source: where diff, plot and report get a replay from.  TRACE is either
+ * a trace file, replayed here under the policies asked for plus
+ * `observed` (into a temporary directory removed afterwards, or into a
+ * directory kept for the user), or a directory that `schedreplay replay
+ * -o DIR` wrote before, read as it is.
+ */
+#ifndef PL_SOURCE_H
+#define PL_SOURCE_H
+
+#include <stddef.h>
+
+#include "lib/diag.h"
+
+struct pl_source {
+	char *root;     /* ROOT/POLICY/{timeline,latency,summary}.tsv */
+	char *tmpdir;   /* removed by pl_source_close, NULL if none */
+	char *title;    /* names the trace in headings and plot titles */
+};
+
+/*
+ * keep_dir: where to replay when TRACE is a file (NULL: a temporary
+ * directory).  title: NULL for the trace's file name.
+ */
+int pl_source_open(struct pl_source *src, const char *trace,
+		   const char *const *policies, size_t npolicies,
+		   const char *keep_dir, const char *title, struct sr_diag *d);
+void pl_source_close(struct pl_source *src);
+
+/* Parse "comm=ms" for --period (ms may have decimals). */
+struct pl_period_opt;
+int pl_parse_period_opt(const char *arg, struct pl_period_opt *out,
+			struct sr_diag *d);
+
+#endif

@@ -1,0 +1,326 @@
+/*
+ * test-plot: every plot of the hand-written replay tests/plots/data/
+ * hogplayer, rendered by the real gnuplot: scripts and data written and
+ * byte-identical across runs, PNGs that decode and hold both policies'
+ * colours, SVG and PDF that are what they claim; and without a working
+ * gnuplot, the scripts and data still written, no image, status 69 and a
+ * message saying how to install it.  Skipped when gnuplot is not on PATH.
+ */
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plots/plot.h"
+#include "plots/runset.h"
+#include "tests/lib/png.h"
+#include "tests/lib/test.h"
+
+#define FIXTURE "tests/plots/data/hogplayer"
+
+static const char *const names[] = { "priority", "delay-time", "delay-cdf", "diff-bars" };
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+		buf[n] = '\0';
+		*len = (size_t)n;
+	} else {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static int exists(const char *dir, const char *name, const char *ext)
+{
+	char p[1024];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/%s.%s", dir, name, ext);
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+}
+
+static int gnuplot_on_path(void)
+{
+	const char *path = getenv("PATH");
+	char *copy, *dir, *save;
+	int found = 0;
+
+	if (!path)
+		return 0;
+	copy = strdup(path);
+	for (dir = strtok_r(copy, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		char p[1024];
+
+		snprintf(p, sizeof(p), "%s/gnuplot", dir);
+		found = access(p, X_OK) == 0;
+	}
+	free(copy);
+	return found;
+}
+
+static int load(struct pl_set *s)
+{
+	static const char *const pol[] = { "stock", "o11int" };
+	struct sr_diag d = SR_DIAG_INIT;
+
+	if (pl_set_open(s, FIXTURE, "hogplayer", pol, 2, &d) || pl_set_load(s, &d)) {
+		fprintf(stderr, "%s\n", d.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int plot(const char *dir, enum pl_format fmt, const char *gnuplot,
+		struct pl_plot_files *pf, struct sr_diag *d)
+{
+	struct pl_set s;
+	struct pl_plot_opts o = { 0 };
+	int rc;
+
+	if (load(&s))
+		return -1;
+	o.outdir = dir;
+	o.format = fmt;
+	o.gnuplot = gnuplot;
+	o.render = true;
+	rc = pl_plot_all(&s, &o, pf, d);
+	pl_set_free(&s);
+	return rc;
+}
+
+/* Pixels of a policy's hue: stock is red, o11int blue (points are
+ * drawn translucent, so compare hues, not exact colours). */
+static size_t hue_pixels(const struct test_png *img, int red)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < (size_t)img->width * img->height; i++) {
+		const uint8_t *p = img->rgba + 4 * i;
+		int r = p[0], g = p[1], b = p[2];
+
+		if (red ? r - (g > b ? g : b) > 50 : (b - r > 50 && b - g > 25))
+			n++;
+	}
+	return n;
+}
+
+static void test_png(const char *dir)
+{
+	struct pl_plot_files pf;
+	struct sr_diag d = SR_DIAG_INIT;
+
+	CHECK_INT(plot(dir, PL_FMT_PNG, NULL, &pf, &d), SR_OK);
+	if (d.code)
+		fprintf(stderr, "%s\n", d.msg);
+	CHECK_INT(pf.n, 4);
+	CHECK_INT(pf.ntasks, 2);
+	for (size_t i = 0; i < 4; i++) {
+		struct test_png img;
+		struct test_png_stats st;
+		char p[1024], why[1200];
+
+		CHECK_CTX("%s", names[i]);
+		CHECK_STR(pf.name[i], names[i]);
+		CHECK(pf.rendered[i]);
+		CHECK(exists(dir, names[i], "gp"));
+		CHECK(exists(dir, names[i], "dat"));
+		snprintf(p, sizeof(p), "%s/%s.png", dir, names[i]);
+		if (test_png_read(p, &img, why, sizeof(why))) {
+			fprintf(stderr, "%s\n", why);
+			CHECK(!"png decodes");
+			continue;
+		}
+		CHECK(img.width >= 1000 && img.height >= 400);
+		test_png_stats(&img, 32, &st);
+		CHECK(st.colours >= 16);   /* lines, text, antialiasing */
+		CHECK(st.ink > 0.02);      /* not a blank page */
+		CHECK(st.ink < 0.6);       /* nor a filled one */
+		/* both policies drawn: stock red, o11int blue */
+		CHECK(hue_pixels(&img, 1) > 30);
+		CHECK(hue_pixels(&img, 0) > 30);
+		test_png_free(&img);
+	}
+	CHECK_CTX("%s", "");
+}
+
+static void test_deterministic(const char *d1, const char *d2)
+{
+	for (size_t i = 0; i < 4; i++) {
+		static const char *const ext[] = { "gp", "dat" };
+
+		for (int e = 0; e < 2; e++) {
+			char p1[1024], p2[1024];
+			size_t n1, n2;
+			char *a, *b;
+
+			snprintf(p1, sizeof(p1), "%s/%s.%s", d1, names[i], ext[e]);
+			snprintf(p2, sizeof(p2), "%s/%s.%s", d2, names[i], ext[e]);
+			a = slurp(p1, &n1);
+			b = slurp(p2, &n2);
+			CHECK_CTX("%.200s", p1);
+			CHECK(a && b && n1 == n2 && !memcmp(a, b, n1));
+			/* a script names its data and image by file name only */
+			if (a && e == 0) {
+				CHECK(strstr(a, d1) == NULL);
+				CHECK(strstr(a, "set output outfile") != NULL);
+				CHECK(strstr(a, "'hogplayer: ") != NULL); /* title */
+				CHECK(strstr(a, "set xlabel '") != NULL);
+				CHECK(strstr(a, "set ylabel '") != NULL);
+				CHECK(strstr(a, "title 'stock") != NULL);
+				CHECK(strstr(a, "title 'o11int") != NULL);
+			}
+			free(a);
+			free(b);
+		}
+	}
+	CHECK_CTX("%s", "");
+}
+
+static void test_svg_pdf(const char *dsvg, const char *dpdf)
+{
+	struct pl_plot_files pf;
+	struct sr_diag d = SR_DIAG_INIT;
+
+	CHECK_INT(plot(dsvg, PL_FMT_SVG, NULL, &pf, &d), SR_OK);
+	for (size_t i = 0; i < pf.n; i++) {
+		char p[1024];
+		size_t n, paths = 0;
+		char *s;
+
+		snprintf(p, sizeof(p), "%s/%s.svg", dsvg, names[i]);
+		s = slurp(p, &n);
+		CHECK_CTX("%.200s", p);
+		CHECK(s != NULL);
+		if (!s)
+			continue;
+		CHECK(strstr(s, "<svg") != NULL);
+		CHECK(n > 7 && strstr(s + n - 8, "</svg>") != NULL);
+		for (const char *q = s; (q = strstr(q, "<path")); q++)
+			paths++;
+		CHECK(paths >= 20);
+		CHECK(strstr(s, "hogplayer: ") != NULL);
+		CHECK(strstr(s, ">stock") != NULL || strstr(s, "stock</text>") != NULL ||
+		      strstr(s, "stock") != NULL);
+		free(s);
+	}
+	CHECK_CTX("%s", "");
+	d.code = SR_OK;
+	CHECK_INT(plot(dpdf, PL_FMT_PDF, NULL, &pf, &d), SR_OK);
+	for (size_t i = 0; i < pf.n; i++) {
+		char p[1024];
+		size_t n;
+		char *s;
+
+		snprintf(p, sizeof(p), "%s/%s.pdf", dpdf, names[i]);
+		s = slurp(p, &n);
+		CHECK_CTX("%.200s", p);
+		CHECK(s && n > 2000 && !memcmp(s, "%PDF-", 5));
+		free(s);
+	}
+	CHECK_CTX("%s", "");
+}
+
+static void test_no_gnuplot(const char *dir, const char *tmp)
+{
+	struct pl_plot_files pf;
+	struct sr_diag d = SR_DIAG_INIT;
+	char fake[1024];
+	FILE *f;
+
+	CHECK_INT(plot(dir, PL_FMT_PNG, "/nonexistent/gnuplot", &pf, &d), SR_ENOGNUPLOT);
+	CHECK(strstr(d.msg, "apt-get install gnuplot-nox") != NULL);
+	CHECK(strstr(d.msg, "/nonexistent/gnuplot") != NULL);
+	for (size_t i = 0; i < 4; i++) {
+		CHECK_CTX("%s", names[i]);
+		CHECK(exists(dir, names[i], "gp"));
+		CHECK(exists(dir, names[i], "dat"));
+		CHECK(!exists(dir, names[i], "png"));
+		CHECK(!pf.rendered[i]);
+	}
+	CHECK_CTX("%s", "");
+
+	/* a gnuplot that starts an image, complains and fails */
+	snprintf(fake, sizeof(fake), "%s/fake-gnuplot", tmp);
+	f = fopen(fake, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs("#!/bin/sh\n"
+	      "# called as: gnuplot -e \"outfile='NAME.tmp.PID'\" NAME.gp\n"
+	      "out=$(printf '%s' \"$2\" | sed \"s/^outfile='//; s/'$//\")\n"
+	      "echo half > \"$out\"\n"
+	      "echo \"\\\"$3\\\" line 7: undefined variable: oops\" >&2\n"
+	      "exit 1\n", f);
+	fclose(f);
+	chmod(fake, 0755);
+	d.code = SR_OK;
+	d.msg[0] = '\0';
+	CHECK_INT(plot(dir, PL_FMT_SVG, fake, &pf, &d), SR_ENOGNUPLOT);
+	CHECK(strstr(d.msg, "exited with status 1") != NULL);
+	CHECK(strstr(d.msg, "line 7: undefined variable: oops") != NULL);
+	for (size_t i = 0; i < 4; i++) {
+		CHECK_CTX("%s", names[i]);
+		CHECK(!exists(dir, names[i], "svg"));
+	}
+	CHECK_CTX("%s", "");
+	/* and no temporary left behind */
+	{
+		char cmd[1200];
+
+		snprintf(cmd, sizeof(cmd), "ls %s | grep -q tmp", dir);
+		CHECK(system(cmd) != 0);
+	}
+}
+
+int main(void)
+{
+	char tmp[] = "/tmp/sr-test-plot.XXXXXX";
+	char d1[600], d2[600], d3[600], d4[600], d5[600];
+
+	if (!gnuplot_on_path())
+		test_skip("gnuplot is not on PATH (apt-get install gnuplot-nox)");
+	if (!mkdtemp(tmp))
+		test_skip("cannot make a temporary directory");
+	snprintf(d1, sizeof(d1), "%s/png1", tmp);
+	snprintf(d2, sizeof(d2), "%s/png2", tmp);
+	snprintf(d3, sizeof(d3), "%s/svg", tmp);
+	snprintf(d4, sizeof(d4), "%s/pdf", tmp);
+	snprintf(d5, sizeof(d5), "%s/none", tmp);
+	test_png(d1);
+	{
+		struct pl_plot_files pf;
+		struct sr_diag d = SR_DIAG_INIT;
+
+		CHECK_INT(plot(d2, PL_FMT_PNG, NULL, &pf, &d), SR_OK);
+	}
+	test_deterministic(d1, d2);
+	test_svg_pdf(d3, d4);
+	test_no_gnuplot(d5, tmp);
+	nftw(tmp, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	return test_done("test-plot");
+}
