@@ -479,11 +479,100 @@ static inline void drv_close_runs(struct drv *d)
 		d->task[c].run_start = d->t;
 }
 
-/* Direct API use in tests: set the clock to a jiffy of driver time. */
+/*
+ * Direct API use in tests, without programs: the test calls the policy at
+ * chosen jiffies (relative to DRV_J0) and applies the conventions itself.
+ */
 static inline void drv_at_jiffy(struct drv *d, long j)
 {
 	d->t = j * MS;
 	sm_rq_set_jiffies(d->rq, drv_jiffies(d));
+}
+
+/* schedule() while need_resched, then check the invariants */
+static inline void api_settle(struct drv *d)
+{
+	int prev = drv_curr(d);
+
+	while (d->rq->need_resched)
+		d->pol->schedule(d->rq);
+	drv_switch_log(d, prev, drv_curr(d));
+	drv_check(d);
+}
+
+static inline void api_tick(struct drv *d, long j)
+{
+	drv_at_jiffy(d, j);
+	d->pol->tick(d->rq);
+	api_settle(d);
+}
+
+static inline void api_wake(struct drv *d, int i, long j)
+{
+	drv_at_jiffy(d, j);
+	d->pol->wake(d->rq, d->task[i].t, false);
+	api_settle(d);
+}
+
+static inline void api_block(struct drv *d, int i, long j)
+{
+	drv_at_jiffy(d, j);
+	d->pol->block(d->rq, d->task[i].t);
+	api_settle(d);
+}
+
+/* The convention at one instant: tick, then the wakeup, then schedule. */
+static inline void api_tick_wake(struct drv *d, long j, int i)
+{
+	drv_at_jiffy(d, j);
+	d->pol->tick(d->rq);
+	d->pol->wake(d->rq, d->task[i].t, false);
+	api_settle(d);
+}
+
+/* A task created asleep at the current time, driven directly. */
+static inline int api_add(struct drv *d, int nice, bool has_mm, int pct)
+{
+	static const struct drv_op none[] = { END };
+	struct sm_task_info info = { 0, nice, SM_SCHED_NORMAL, 0, has_mm, pct };
+
+	return drv_add_info(d, info, none, FOREVER);
+}
+
+/* Fork by task i (rq->curr) at the current time; returns the child. */
+static inline int api_fork(struct drv *d, int i, bool has_mm, unsigned fl)
+{
+	struct sm_task_info info = { (uint32_t)d->n, 0, SM_SCHED_NORMAL, 0,
+				     has_mm, 0 };
+	struct sm_task *c = d->pol->fork(d->rq, d->task[i].t, &info, fl);
+
+	if (!c) {
+		fprintf(stderr, "drv: fork failed\n");
+		exit(2);
+	}
+	return (int)drv_slot(d, c, NULL, i)->id;
+}
+
+static inline struct sm_view api_view(const struct drv *d, int i)
+{
+	struct sm_view v;
+
+	d->pol->view(d->task[i].t, &v);
+	return v;
+}
+
+/* The last report of a reason for task i at the current time; NULL if
+   none. */
+static inline const struct drv_rec *drv_last(const struct drv *d, int i,
+					     enum sm_change why)
+{
+	for (size_t r = d->nlog; r-- > 0;) {
+		if (d->log[r].t != d->t)
+			break;
+		if (d->log[r].id == (uint32_t)i && d->log[r].why == why)
+			return &d->log[r];
+	}
+	return NULL;
 }
 
 #endif
