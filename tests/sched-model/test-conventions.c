@@ -1,0 +1,353 @@
+/*
+ * test-conventions: the order of things at one instant (docs/models.md,
+ * "Conventions"), each shown by a case whose outcome depends on it, and
+ * the readings we chose where the spec is ambiguous ("Ambiguities and our
+ * readings").
+ */
+#include "sched-model/o1.h"
+#include "tests/sched-model/drv.h"
+
+static const char *const all[] = { "stock", "test2-mm1", "o11int" };
+static const struct drv_op hog[] = { RUN(FOREVER), END };
+static const struct drv_op once[] = { RUN(1 * MS), END };
+
+static long first_run(const struct drv *d, int i)
+{
+	return d->task[i].nruns ? d->task[i].runs[0].start :
+		d->task[i].run_start;
+}
+
+/*
+ * 1. A burst that ends exactly on a tick ends before the tick is charged.
+ * T alone runs 5 ms from 0 and sleeps: ticks 1..4 are T's (slice 98);
+ * tick 5 finds the CPU idle.  A burst 1 us longer is charged tick 5: 97.
+ * With a hog waiting, tick 5 goes to the hog (its first tick: 101).
+ */
+static void test_burst_end_on_tick(void)
+{
+	static const struct drv_op on[] = { RUN(5 * MS), SLEEP(100 * MS), END };
+	static const struct drv_op past[] = {
+		RUN(5 * MS + 1), SLEEP(100 * MS), END,
+	};
+
+	for (size_t p = 0; p < 3; p++) {
+		struct drv d;
+		struct sm_view v;
+
+		drv_init(&d, sm_policy_find(all[p]));
+		drv_add(&d, 0, true, on, 0);
+		drv_run(&d, 6 * MS);
+		drv_view(&d, 0, &v);
+		CHECK_CTX("%s on the tick", all[p]);
+		CHECK_INT(v.time_slice, 98);
+		CHECK_INT(v.last_run, DRV_J0 + 5);
+		drv_free(&d);
+
+		drv_init(&d, sm_policy_find(all[p]));
+		drv_add(&d, 0, true, past, 0);
+		drv_run(&d, 6 * MS);
+		drv_view(&d, 0, &v);
+		CHECK_CTX("%s 1us past", all[p]);
+		CHECK_INT(v.time_slice, 97);
+		drv_free(&d);
+
+		drv_init(&d, sm_policy_find(all[p]));
+		drv_add(&d, 0, true, on, 0);
+		drv_add(&d, 0, true, hog, 0);
+		drv_run(&d, 5 * MS);
+		drv_view(&d, 1, &v);
+		CHECK_CTX("%s tick to the next task", all[p]);
+		CHECK_INT(drv_curr(&d), 1);
+		CHECK_INT(v.time_slice, 101);
+		CHECK_INT(first_run(&d, 1), 5 * MS);
+		drv_free(&d);
+	}
+}
+
+/*
+ * 2. The tick comes before the wakeups of the same instant.
+ * (a) O11int: H hogs from 0 (requeued alone at 25 and 50); at tick 52 its
+ *     slice goes 51 -> 50.  S (cold, asleep since 0) wakes at 52:
+ *     sleep_avg 51, prio 125 = H's, and TASK_PREEMPTS_CURR compares
+ *     102 > 2 * 50: true, need_resched.  Had the wakeup come first, H's
+ *     slice would still be 51: 102 > 102, false.
+ * (b) O11int: H's granularity requeue at tick 25 puts it at the tail of
+ *     active[125] (alone: [H]); S, woken at 25 (sleep_avg 24, prio 125),
+ *     goes in behind it: [H, S], and schedule() picks H again.  S waits
+ *     for H's next requeue, at 50.  Had S been woken before the tick, the
+ *     requeue would have put H behind S, and S would have run at 25.
+ */
+static void test_tick_before_wakeups(void)
+{
+	struct drv d;
+
+	drv_init(&d, sm_policy_find("o11int"));
+	drv_add(&d, 0, true, hog, 0);
+	drv_add(&d, 0, true, hog, 52 * MS);
+	drv_run(&d, 52 * MS);
+	CHECK_CTX("tick then wake (a)");
+	CHECK_INT(d.task[1].nwakes, 1);
+	CHECK(d.task[1].wakes[0].set_resched);
+	CHECK_INT(drv_curr(&d), 0);
+	drv_free(&d);
+
+	drv_init(&d, sm_policy_find("o11int"));
+	drv_add(&d, 0, true, hog, 0);
+	drv_add(&d, 0, true, hog, 25 * MS);
+	drv_run(&d, 60 * MS);
+	CHECK_CTX("tick then wake (b)");
+	CHECK_INT(first_run(&d, 1), 50 * MS);
+	drv_free(&d);
+}
+
+/*
+ * 3. Wakeups due at one instant go in task-id order.  Stock, H hogging;
+ * A (id 1) and B (id 2), cold, both woken at 10: prio 125 each (sleep 9),
+ * no preemption; they queue behind H as A, B.  H expires at 102: A runs
+ * [102,103), then B [103,104).  Reversed ids, reversed order.
+ */
+static void test_wake_order(void)
+{
+	struct drv d;
+
+	drv_init(&d, sm_policy_find("stock"));
+	drv_add(&d, 0, true, hog, 0);
+	drv_add(&d, 0, true, once, 10 * MS);
+	drv_add(&d, 0, true, once, 10 * MS);
+	drv_run(&d, 110 * MS);
+	CHECK_CTX("id order");
+	CHECK_INT(first_run(&d, 1), 102 * MS);
+	CHECK_INT(first_run(&d, 2), 103 * MS);
+	drv_free(&d);
+}
+
+/*
+ * 4. schedule() runs once, after all the wakeups of the instant.  Stock,
+ * H hogging at 125; A (id 1, nice -1: 119 + 5 = 124) and B (id 2, nice -5:
+ * 115 + 5 = 120) both woken at 10 (sleep_avg 9: no bonus).  Both preempt
+ * H; schedule() then picks the best, B: B [10,11), A [11,12).  Had
+ * schedule() run after A's wakeup, A would have run first.
+ */
+static void test_schedule_after_wakeups(void)
+{
+	struct drv d;
+
+	drv_init(&d, sm_policy_find("stock"));
+	drv_add(&d, 0, true, hog, 0);
+	drv_add(&d, -1, true, once, 10 * MS);
+	drv_add(&d, -5, true, once, 10 * MS);
+	drv_run(&d, 20 * MS);
+	CHECK_CTX("schedule after wakeups");
+	CHECK_INT(first_run(&d, 2), 10 * MS);
+	CHECK_INT(first_run(&d, 1), 11 * MS);
+	CHECK(d.task[1].wakes[0].set_resched);
+	drv_free(&d);
+}
+
+/*
+ * 5. Between ticks, a burst end gives way at once: T runs 2.5 ms, the
+ * waiting hog starts at 2.5 ms, not at the next tick.
+ */
+static void test_between_ticks(void)
+{
+	static const struct drv_op t[] = { RUN(2500), SLEEP(100 * MS), END };
+
+	for (size_t p = 0; p < 3; p++) {
+		struct drv d;
+
+		drv_init(&d, sm_policy_find(all[p]));
+		drv_add(&d, 0, true, t, 0);
+		drv_add(&d, 0, true, hog, 0);
+		drv_run(&d, 10 * MS);
+		CHECK_CTX("%s", all[p]);
+		CHECK_INT(first_run(&d, 1), 2500);
+		drv_free(&d);
+	}
+}
+
+/*
+ * Ambiguity: a task that blocks and is woken before schedule() switched it
+ * out (try_to_wake_up step 2): only its state goes back to RUNNING: no
+ * sleep credit, no requeue, `activated` untouched.  schedule() then keeps
+ * it (it is at the head) and only sets last_run.  Warm task, ticked 3
+ * times (sleep_avg max - 3); the block at 3 and the wakeup at 50 happen
+ * before any schedule().  A real sleep of the same length instead credits
+ * it (stock +46; B a level jump / +46).
+ */
+static void test_woken_before_schedule(void)
+{
+	static const struct { const char *policy; long sa, credited; } cases[] = {
+		{ "stock", 9997, 10000 },
+		{ "test2-mm1", 1017, 1020 },
+		{ "o11int", 1017, 1020 },
+	};
+
+	for (size_t i = 0; i < 3; i++) {
+		struct drv d;
+		struct sm_view v;
+
+		drv_init(&d, sm_policy_find(cases[i].policy));
+		api_add(&d, 0, true, 100);
+		api_wake(&d, 0, 0);
+		for (int k = 1; k <= 3; k++)
+			api_tick(&d, k);
+		d.pol->block(d.rq, d.task[0].t);
+		v = api_view(&d, 0);
+		CHECK_CTX("%s blocked, not switched", cases[i].policy);
+		CHECK_INT(v.state, SM_STATE_SLEEPING);
+		CHECK_INT(v.array, SM_ARRAY_ACTIVE);
+		CHECK(v.on_cpu);
+		CHECK(d.rq->need_resched);
+		drv_at_jiffy(&d, 50);
+		d.pol->wake(d.rq, d.task[0].t, false);
+		v = api_view(&d, 0);
+		CHECK_INT(v.state, SM_STATE_RUNNABLE);
+		CHECK_INT(v.sleep_avg, cases[i].sa);
+		CHECK_INT(v.activated, i ? 0 : -1);
+		api_settle(&d);
+		v = api_view(&d, 0);
+		CHECK_INT(drv_curr(&d), 0);
+		CHECK_INT(v.last_run, DRV_J0 + 50);
+		CHECK_INT(v.sleep_avg, cases[i].sa);
+		drv_free(&d);
+
+		/* the same sleep, switched out: credited */
+		drv_init(&d, sm_policy_find(cases[i].policy));
+		api_add(&d, 0, true, 100);
+		api_wake(&d, 0, 0);
+		for (int k = 1; k <= 3; k++)
+			api_tick(&d, k);
+		api_block(&d, 0, 3);
+		CHECK_CTX("%s switched out", cases[i].policy);
+		CHECK_INT(drv_curr(&d), -1);
+		api_wake(&d, 0, 50);
+		CHECK_INT(api_view(&d, 0).sleep_avg, cases[i].credited);
+		drv_free(&d);
+	}
+}
+
+/*
+ * Ambiguity: the idle CPU.  Any non-sync wakeup preempts idle (prio 140;
+ * stock's strict test and TASK_PREEMPTS_CURR agree).  A sync wakeup onto
+ * an idle CPU also sets need_resched (our reading: the kernel would have
+ * migrated it to the waker's busy CPU; left on an idle one it must run).
+ * A sync wakeup beside a running task: no credit, no prio change, no
+ * preemption, `activated` not set.
+ */
+static void test_idle_and_sync(void)
+{
+	for (size_t p = 0; p < 3; p++) {
+		for (int sync = 0; sync <= 1; sync++) {
+			struct drv d;
+
+			drv_init(&d, sm_policy_find(all[p]));
+			api_add(&d, 0, true, 0);
+			drv_at_jiffy(&d, 500);
+			d.pol->wake(d.rq, d.task[0].t, sync);
+			CHECK_CTX("%s idle, sync %d", all[p], sync);
+			CHECK(d.rq->need_resched);
+			api_settle(&d);
+			CHECK_INT(drv_curr(&d), 0);
+			drv_free(&d);
+		}
+		{
+			struct drv d;
+			struct sm_view v;
+
+			drv_init(&d, sm_policy_find(all[p]));
+			api_add(&d, 0, true, 0);
+			api_add(&d, -10, true, 0);
+			api_wake(&d, 0, 0);
+			drv_at_jiffy(&d, 500);
+			d.pol->wake(d.rq, d.task[1].t, true);
+			v = api_view(&d, 1);
+			CHECK_CTX("%s sync beside a task", all[p]);
+			CHECK(!d.rq->need_resched);
+			CHECK_INT(v.sleep_avg, 0);
+			CHECK_INT(v.prio, 115);	/* 110 + 5: better than 125 */
+			CHECK_INT(v.array, SM_ARRAY_ACTIVE);
+			CHECK_INT(v.activated, p ? 0 : -1);
+			CHECK_INT(drv_curr(&d), 0);
+			drv_free(&d);
+		}
+	}
+}
+
+/*
+ * Ambiguity resolved by the spec, tested because it is easy to get wrong:
+ * stock leaves prio stale when a wakeup does not move sleep_avg.  Warm
+ * task (10000, prio 115) runs 90 ticks (9910: effective_prio would be
+ * 116 but prio is only recomputed at wakeups and expiry), blocks at 90
+ * and is woken at 91: sleep_time 0, no change, prio stays 115.
+ * test2-mm1 and O11int recompute on every activation: 1020 - 90 = 930,
+ * 120 - (9 - 5) = 116.
+ */
+static void test_stale_prio(void)
+{
+	static const struct { const char *policy; long sa; int prio; } cases[] = {
+		{ "stock", 9910, 115 },
+		{ "test2-mm1", 930, 116 },
+		{ "o11int", 930, 116 },
+	};
+
+	for (size_t i = 0; i < 3; i++) {
+		struct drv d;
+		struct sm_view v;
+
+		drv_init(&d, sm_policy_find(cases[i].policy));
+		api_add(&d, 0, false, 100);	/* kthread: no requeues */
+		api_wake(&d, 0, 0);
+		for (int k = 1; k <= 90; k++)
+			api_tick(&d, k);
+		api_block(&d, 0, 90);
+		api_wake(&d, 0, 91);
+		v = api_view(&d, 0);
+		CHECK_CTX("%s", cases[i].policy);
+		CHECK_INT(v.sleep_avg, cases[i].sa);
+		CHECK_INT(v.prio, cases[i].prio);
+		drv_free(&d);
+	}
+}
+
+/*
+ * Defaults: a task alive at the start is woken as by a wakeup at the
+ * instant it is first seen (last_run = that jiffy: sleep_time -1, no
+ * credit); test2-mm1's last_run == 0 rule never applies to it.  A warm
+ * start (init_sleep_pct) is the documented option.  Checked in every
+ * policy: sleep_avg 0, prio 125, slice 102, runnable, in active.
+ */
+static void test_defaults(void)
+{
+	for (size_t p = 0; p < 3; p++) {
+		struct drv d;
+		struct sm_view v;
+
+		drv_init(&d, sm_policy_find(all[p]));
+		drv_add(&d, 0, true, hog, 0);
+		v = api_view(&d, 0);
+		CHECK_CTX("%s", all[p]);
+		CHECK_INT(v.sleep_avg, 0);
+		CHECK_INT(v.prio, 125);
+		CHECK_INT(v.time_slice, 102);
+		CHECK_INT(v.state, SM_STATE_RUNNABLE);
+		CHECK_INT(v.array, SM_ARRAY_ACTIVE);
+		CHECK_INT(v.last_run, DRV_J0);
+		CHECK_INT(v.activated, p ? 1 : -1);
+		CHECK(d.rq->need_resched);
+		drv_free(&d);
+	}
+}
+
+int main(void)
+{
+	test_burst_end_on_tick();
+	test_tick_before_wakeups();
+	test_wake_order();
+	test_schedule_after_wakeups();
+	test_between_ticks();
+	test_woken_before_schedule();
+	test_idle_and_sync();
+	test_stale_prio();
+	test_defaults();
+	return test_done("test-conventions");
+}
