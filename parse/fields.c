@@ -76,9 +76,10 @@ int sr_parse_ts(struct sr_fmtctx *c, const char *s, size_t n, int64_t *ns)
 	size_t i, nd;
 	char q[64];
 
-	sr_quote(q, sizeof(q), s, n);
-	if (n && s[0] == '-')
+	if (n && s[0] == '-') {
+		sr_quote(q, sizeof(q), s, n);
 		return sr_fmt_fail(c, "impossible timestamp %s: negative", q);
+	}
 	if (!dot)
 		dot = s + n;
 	for (i = 0; s + i < dot; i++) {
@@ -107,6 +108,7 @@ int sr_parse_ts(struct sr_fmtctx *c, const char *s, size_t n, int64_t *ns)
 	*ns = (int64_t)(sec * 1000000000u + frac);
 	return 0;
 overflow:
+	sr_quote(q, sizeof(q), s, n);
 	return sr_fmt_fail(c, "impossible timestamp %s: beyond the 64-bit "
 			   "nanosecond range (292 years)", q);
 }

@@ -7,6 +7,18 @@
 
 #include "parse/merge.h"
 
+/* A heap entry carries its key, so sifting stays in cache. */
+struct hent {
+	int64_t ts;
+	uint64_t seq;
+	uint32_t idx;
+};
+
+static inline int hent_less(const struct hent *a, const struct hent *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
+}
+
 struct sr_merge {
 	char *path;
 	struct sr_fmtctx proto;
@@ -15,11 +27,12 @@ struct sr_merge {
 	/* heap mode */
 	struct sr_source src;
 	struct sr_raw *pool;
-	uint32_t *heap;       /* pool indices, min-heap on (ts, seq) */
+	struct hent *heap;    /* min-heap on (ts, seq) of pool slots */
 	uint32_t *freel;
 	size_t hn, nfree;
 	int src_eof;
 	int decided;
+	uint32_t held_slot;   /* slot handed out last, freed on the next call */
 	/* handed out so far */
 	int released_any;
 	int64_t released_ts;
@@ -91,22 +104,24 @@ static int check_cpu_order(struct sr_merge *m, const struct sr_raw *r,
 
 static void heap_push(struct sr_merge *m, uint32_t idx)
 {
+	struct hent e = { m->pool[idx].ts, m->pool[idx].seq, idx };
 	size_t i = m->hn++;
 
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
 
-		if (!raw_less(&m->pool[idx], &m->pool[m->heap[p]]))
+		if (!hent_less(&e, &m->heap[p]))
 			break;
 		m->heap[i] = m->heap[p];
 		i = p;
 	}
-	m->heap[i] = idx;
+	m->heap[i] = e;
 }
 
 static uint32_t heap_pop(struct sr_merge *m)
 {
-	uint32_t top = m->heap[0], last = m->heap[--m->hn];
+	uint32_t top = m->heap[0].idx;
+	struct hent last = m->heap[--m->hn];
 	size_t i = 0;
 
 	for (;;) {
@@ -114,10 +129,9 @@ static uint32_t heap_pop(struct sr_merge *m)
 
 		if (c >= m->hn)
 			break;
-		if (c + 1 < m->hn && raw_less(&m->pool[m->heap[c + 1]],
-					      &m->pool[m->heap[c]]))
+		if (c + 1 < m->hn && hent_less(&m->heap[c + 1], &m->heap[c]))
 			c++;
-		if (!raw_less(&m->pool[m->heap[c]], &m->pool[last]))
+		if (!hent_less(&m->heap[c], &last))
 			break;
 		m->heap[i] = m->heap[c];
 		i = c;
@@ -315,7 +329,7 @@ static int decide(struct sr_merge *m, struct sr_diag *d)
 	    m->proto.ncpus_hint == 1 || m->src.fc.ncpus_hint == 1)
 		return SR_OK;
 	for (size_t i = 0; i < m->hn && single; i++) {
-		int32_t c = m->pool[m->heap[i]].cpu;
+		int32_t c = m->pool[m->heap[i].idx].cpu;
 
 		if (c < 0)
 			continue;
@@ -372,6 +386,7 @@ int sr_merge_open(struct sr_merge **mp, struct sr_input *in, const char *path,
 	for (size_t i = 0; i <= m->window; i++)
 		m->freel[i] = (uint32_t)(m->window - i);
 	m->nfree = m->window + 1;
+	m->held_slot = UINT32_MAX;
 	m->released_ts = INT64_MIN;
 	*mp = m;
 	return SR_OK;
@@ -433,12 +448,14 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 	if (m->hn == 0)
 		return 0;
 	idx = heap_pop(m);
-	m->out = m->pool[idx];
-	m->freel[m->nfree++] = idx;
+	/* hand out the slot itself: it is not reused before the next call */
+	if (m->held_slot != UINT32_MAX)
+		m->freel[m->nfree++] = m->held_slot;
+	m->held_slot = idx;
 	m->released_any = 1;
-	m->released_ts = m->out.ts;
-	m->released_line = m->out.line;
-	*out = &m->out;
+	m->released_ts = m->pool[idx].ts;
+	m->released_line = m->pool[idx].line;
+	*out = &m->pool[idx];
 	return 1;
 }
 
