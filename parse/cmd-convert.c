@@ -37,9 +37,16 @@ static void report_read(const struct sr_reader *r)
 			snprintf(cpu, sizeof(cpu), "cpu %d", (int)l->cpu);
 		else
 			snprintf(cpu, sizeof(cpu), "an unknown cpu");
-		sr_warn("%s: %llu events lost on %s between %lld.%09lld and "
-			"%lld.%09lld", sr_reader_path(r),
-			(unsigned long long)l->count, cpu,
+		char count[40];
+
+		if (l->count)
+			snprintf(count, sizeof(count), "%llu events",
+				 (unsigned long long)l->count);
+		else
+			snprintf(count, sizeof(count), "an unknown number of "
+				 "events");
+		sr_warn("%s: %s lost on %s between %lld.%09lld and "
+			"%lld.%09lld", sr_reader_path(r), count, cpu,
 			(long long)(l->from_ts / 1000000000),
 			(long long)(l->from_ts % 1000000000),
 			(long long)(l->to_ts / 1000000000),

@@ -150,6 +150,7 @@ static const struct {
 	{ 'K', SR_STATE_SLEEPING }, /* wakekill alone */
 	{ 'N', SR_STATE_DISK },  /* noload alone */
 	{ 'n', SR_STATE_RUNNING }, /* TASK_NEW */
+	{ 'p', SR_STATE_RUNNING }, /* proposed 'p' = preempted */
 	{ '?', SR_STATE_UNKNOWN }, /* native: the trace did not say */
 };
 
@@ -180,14 +181,14 @@ static uint8_t state_from_number(int enc, uint32_t v, const char *comm,
 	*preempt = 0;
 	if (enc == SR_ENC_UNKNOWN)
 		enc = SR_ENC_4_15;
-	if (enc == SR_ENC_4_15 || enc == SR_ENC_4_14) {
-		/* 4.15: 1 << (index - 1); 4.14: 1 << index */
+	if (enc == SR_ENC_4_15 || enc == SR_ENC_SHIFTED) {
+		/* 4.14 on: 1 << (index - 1); shifted: 1 << index */
 		static const uint8_t idx[] = {
 			SR_STATE_SLEEPING, SR_STATE_DISK, SR_STATE_STOPPED,
 			SR_STATE_TRACED, SR_STATE_DEAD, SR_STATE_ZOMBIE,
 			SR_STATE_PARKED, SR_STATE_IDLE,
 		};
-		if (enc == SR_ENC_4_14) {
+		if (enc == SR_ENC_SHIFTED) {
 			if (v == 0 || v == 1)
 				return SR_STATE_RUNNING;
 			if (v == 256) {
@@ -252,7 +253,7 @@ int sr_state_decode(struct sr_fmtctx *c, const char *s, size_t n,
 		*state = state_from_number(c->state_enc, v, comm, preempt);
 		return 0;
 	}
-	if (n == 2 && s[0] == 'R' && s[1] == '+') {
+	if ((n == 2 && s[0] == 'R' && s[1] == '+') || (n == 1 && s[0] == 'p')) {
 		*state = SR_STATE_RUNNING; /* TASK_REPORT_MAX: preempted */
 		*preempt = 1;
 		return 0;
@@ -298,9 +299,11 @@ static int16_t get_prio(const struct sr_match *m, enum sr_grp g)
 	if (!sr_grp(m, g, &p, &n))
 		return -1;
 	neg = n && p[0] == '-';
-	if (sr_parse_u32(p + neg, n - (size_t)neg, 32767, &v) != 0)
-		return -1;
-	return (int16_t)(neg ? -(int32_t)v : (int32_t)v);
+	if (sr_parse_u32(p + neg, n - (size_t)neg, 999, &v) != 0)
+		return -1; /* beyond any kernel prio: unknown */
+	if (neg)
+		return -1; /* deadline tasks print -1; no other is real */
+	return (int16_t)v;
 }
 
 static void get_comm(const struct sr_match *m, enum sr_grp g, char *dst)
@@ -330,7 +333,7 @@ static int dec_switch(struct sr_fmtctx *c, const char *s, size_t n,
 		      struct sr_raw *r)
 {
 	static const enum sr_pat ids[] = {
-		P_F_SWITCH, P_F_SWITCH_PLUGIN, P_F_SWITCH_OLD
+		P_F_SWITCH, P_F_SWITCH_OLD, P_F_SWITCH_PLUGIN
 	};
 	struct sr_match m;
 	const char *p;
@@ -357,7 +360,7 @@ static int dec_wake(struct sr_fmtctx *c, const char *s, size_t n,
 		    struct sr_raw *r)
 {
 	static const enum sr_pat ids[] = {
-		P_F_WAKE, P_F_WAKE_PLUGIN, P_F_WAKE_OLD
+		P_F_WAKE, P_F_WAKE_OLD, P_F_WAKE_PLUGIN
 	};
 	struct sr_match m;
 	const char *p;
@@ -529,8 +532,10 @@ int sr_fields_decode(struct sr_fmtctx *c, const char *ev, size_t evlen,
 int sr_state_enc_guess(struct sr_fmtctx *c, const char *head, size_t n)
 {
 	const char *p = head, *end = head + n;
-	uint32_t all = 0;
-	int idle_one = 0, seen = 0;
+	uint32_t vals[64];
+	size_t nv = 0;
+	int idle_one = 0, with1024 = 0, alone1024 = 0, alone2048 = 0;
+	int alone512 = 0, all = 0;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -540,29 +545,49 @@ int sr_state_enc_guess(struct sr_fmtctx *c, const char *head, size_t n)
 		if (q && q + 11 < p + len && q[11] >= '0' && q[11] <= '9') {
 			uint32_t v = 0;
 			const char *r = q + 11;
+			size_t k;
 
 			while (r < p + len && *r >= '0' && *r <= '9' && v < (1u << 28))
 				v = v * 10 + (uint32_t)(*r++ - '0');
-			all |= v;
-			seen = 1;
 			if (v == 1 && memmem(p, (size_t)(q - p), "prev_pid=0 ", 11))
 				idle_one = 1;
+			for (k = 0; k < nv && vals[k] != v; k++)
+				;
+			if (k == nv && nv < 64)
+				vals[nv++] = v;
 		}
 		p = nl ? nl + 1 : end;
 	}
-	if (!seen)
-		return c->state_enc = SR_ENC_UNKNOWN;
-	if (idle_one)
-		return c->state_enc = SR_ENC_4_14;
-	if (all & 4096)
-		return c->state_enc = SR_ENC_4_8;
-	if (all & 2048)
-		return c->state_enc = SR_ENC_4_2;
-	if (all & 1024)
-		return c->state_enc = SR_ENC_3_9;
-	if (all & 512)
-		return c->state_enc = SR_ENC_2_6;
-	if ((all & 130) == 130 || (all & 64 && !(all & ~(64u | 3u))))
-		return c->state_enc = SR_ENC_4_8; /* killable sleep, TASK_DEAD */
-	return c->state_enc = SR_ENC_4_15;
+	for (size_t k = 0; k < nv; k++) {
+		uint32_t v = vals[k];
+
+		all |= (int)v;
+		if (v & 1024) {
+			if (v == 1024)
+				alone1024 = 1;
+			else
+				with1024 = 1;
+		}
+		alone2048 |= v == 2048;
+		alone512 |= v == 512;
+	}
+	if (nv == 0)
+		c->state_enc = SR_ENC_UNKNOWN;
+	else if (idle_one)
+		c->state_enc = SR_ENC_SHIFTED;  /* idle is R, printed 1 */
+	else if (all & 4096)
+		c->state_enc = SR_ENC_4_8;      /* TASK_STATE_MAX 4096 */
+	else if (alone2048 || with1024)
+		c->state_enc = SR_ENC_4_2;      /* 2048 preempt, D|N idle */
+	else if (all & 2048)
+		c->state_enc = SR_ENC_4_8;      /* TASK_NEW */
+	else if (alone1024 || (all & 512 && !alone512))
+		c->state_enc = SR_ENC_3_9;      /* 1024 preempt, P 512 */
+	else if (alone512)
+		c->state_enc = SR_ENC_2_6;      /* 512 preempt */
+	else if ((all & 128 && all & 3) || (all & 64 && !(all & (16 | 32 | 128 | 256))))
+		c->state_enc = SR_ENC_4_8;      /* K with S/D, or x: pre-4.14 */
+	else
+		c->state_enc = SR_ENC_4_15;
+	return c->state_enc;
 }

@@ -293,8 +293,8 @@ static int native_parse(struct sr_fmtctx *c, char *line, size_t len,
 				     out->comm2 : out->comm, val, vallen);
 			break;
 		case K_PRIO: case K_PREV_PRIO: case K_NEXT_PRIO:
-			if (num(val, vallen, -1, 139, &v))
-				return bad_value(c, keys[ki].name, "PRIO (0..139)",
+			if (num(val, vallen, -1, 999, &v))
+				return bad_value(c, keys[ki].name, "PRIO (-1..999)",
 						 val, vallen);
 			if (ki == K_NEXT_PRIO)
 				out->prio2 = (int16_t)v;

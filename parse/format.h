@@ -18,12 +18,13 @@
 /* How a trace prints a numeric prev_state (trace-cmd -R, raw fields). */
 enum sr_state_enc {
 	SR_ENC_UNKNOWN = 0, /* not decided yet: guessed as SR_ENC_4_15 */
-	SR_ENC_2_6,         /* 2.6.32 - 3.8: 64 TASK_DEAD, 512 preempted */
+	SR_ENC_2_6,         /* up to 3.8: 64 TASK_DEAD, 512 preempted (3.2+) */
 	SR_ENC_3_9,         /* 3.9 - 4.1: 512 TASK_PARKED, 1024 preempted */
 	SR_ENC_4_2,         /* 4.2 - 4.7: 1024 TASK_NOLOAD, 2048 preempted */
 	SR_ENC_4_8,         /* 4.8 - 4.13: 2048 TASK_NEW, 4096 preempted */
-	SR_ENC_4_14,        /* 4.14: 1 << state index, R = 1, 256 = I or R+ */
-	SR_ENC_4_15,        /* 4.15 on: 0 R, 1 S, 2 D ... 128 I, 256 R+ */
+	SR_ENC_4_15,        /* 4.14 on: 0 R, 1 S, 2 D ... 128 I, 256 R+ */
+	SR_ENC_SHIFTED,     /* vendor kernels with the first 4.14 rework:
+			     * 1 << index: 1 R, 2 S ... 256 I or R+ */
 };
 
 /* Result of one parse() call. */
