@@ -20,19 +20,33 @@
 #define SUB (1u << SR_DELAY_HIST_SUB_BITS)
 #define LINEAR (2u * SUB)
 
-#define INLINE 2 /* samples kept in the struct itself: most tasks wait rarely */
+/*
+ * Exact mode keeps the samples as 32-bit nanoseconds (delays under 4.29
+ * s, nearly all) until a longer one comes, then as 64-bit: exact either
+ * way, half the memory usually.  The first INLINE live in the struct.
+ */
+#define INLINE 4
 
 struct sr_delays {
 	uint64_t n;
 	int64_t min, max;
-	/* exact mode: samples[0..n) (hist == NULL), in inl[] up to INLINE */
-	int64_t *samples;
-	uint32_t cap;
-	int64_t inl[INLINE];
-	/* histogram mode: counts for bucket indexes [lo, lo + nb) */
+	/* histogram mode (hist != NULL): counts for buckets [lo, lo + nb) */
 	uint32_t *hist;
 	uint32_t lo, nb;
+	/* exact mode: samples[0..n): inl[] while samples == NULL */
+	void *samples;     /* uint32_t[cap], or int64_t[cap] if wide */
+	uint32_t cap;
+	uint8_t wide;
+	uint32_t inl[INLINE];
 };
+
+static int64_t sample(const struct sr_delays *d, uint64_t k)
+{
+	if (!d->samples)
+		return d->inl[k];
+	return d->wide ? ((const int64_t *)d->samples)[k]
+		       : ((const uint32_t *)d->samples)[k];
+}
 
 static int top_bit(uint64_t v)
 {
@@ -69,21 +83,15 @@ static int64_t bucket_value(uint32_t i)
 
 struct sr_delays *sr_delays_new(void)
 {
-	struct sr_delays *d = calloc(1, sizeof(*d));
-
-	if (d) {
-		d->samples = d->inl;
-		d->cap = INLINE;
-	}
-	return d;
+	return calloc(1, sizeof(struct sr_delays));
 }
 
 static void free_samples(struct sr_delays *d)
 {
-	if (d->samples != d->inl)
-		free(d->samples);
+	free(d->samples);
 	d->samples = NULL;
 	d->cap = 0;
+	d->wide = 0;
 }
 
 void sr_delays_free(struct sr_delays *d)
@@ -144,7 +152,7 @@ static int hist_add(struct sr_delays *d, uint32_t i, uint32_t count)
 static int fold(struct sr_delays *d)
 {
 	for (uint64_t k = 0; k < d->n; k++)
-		if (hist_add(d, bucket_of(d->samples[k]), 1))
+		if (hist_add(d, bucket_of(sample(d, k)), 1))
 			return SR_EINTERNAL;
 	free_samples(d);
 	if (!d->hist && hist_reserve(d, 0))
@@ -160,30 +168,60 @@ static void minmax(struct sr_delays *d, int64_t lo, int64_t hi, uint64_t n0)
 		d->max = hi;
 }
 
+/* Room for sample n in an array of width wide (grows by doubling). */
+static int reserve(struct sr_delays *d, bool wide)
+{
+	uint32_t have = d->samples ? d->cap : INLINE;
+	uint32_t cap = have;
+	size_t w = wide ? sizeof(int64_t) : sizeof(uint32_t);
+	void *s;
+
+	if (d->n < have && (bool)d->wide == wide)
+		return SR_OK;
+	if (d->n >= have)
+		cap = have * 2 > SR_DELAY_EXACT_MAX ? SR_DELAY_EXACT_MAX : have * 2;
+	if (!d->samples || (bool)d->wide != wide) {
+		/* leaving the inline array, or widening: copy the samples */
+		if (!(s = malloc(cap * w)))
+			return SR_EINTERNAL;
+		for (uint64_t k = 0; k < d->n; k++) {
+			if (wide)
+				((int64_t *)s)[k] = sample(d, k);
+			else
+				((uint32_t *)s)[k] = (uint32_t)sample(d, k);
+		}
+		free(d->samples);
+	} else if (!(s = realloc(d->samples, cap * w))) {
+		return SR_EINTERNAL;
+	}
+	d->samples = s;
+	d->cap = cap;
+	d->wide = wide;
+	return SR_OK;
+}
+
+static int store(struct sr_delays *d, int64_t v)
+{
+	bool wide = d->wide || v > (int64_t)UINT32_MAX;
+
+	if (reserve(d, wide))
+		return SR_EINTERNAL;
+	if (!d->samples)
+		d->inl[d->n] = (uint32_t)v;
+	else if (d->wide)
+		((int64_t *)d->samples)[d->n] = v;
+	else
+		((uint32_t *)d->samples)[d->n] = (uint32_t)v;
+	return SR_OK;
+}
+
 int sr_delays_add(struct sr_delays *d, int64_t v)
 {
 	if (v < 0)
 		return SR_EINTERNAL;
 	if (!d->hist && d->n < SR_DELAY_EXACT_MAX) {
-		if (d->n == d->cap) {
-			uint32_t cap = d->cap * 4;
-			int64_t *s;
-
-			if (cap > SR_DELAY_EXACT_MAX)
-				cap = SR_DELAY_EXACT_MAX;
-			if (d->samples == d->inl) {
-				s = malloc(cap * sizeof(*s));
-				if (s)
-					memcpy(s, d->inl, sizeof(d->inl));
-			} else {
-				s = realloc(d->samples, cap * sizeof(*s));
-			}
-			if (!s)
-				return SR_EINTERNAL;
-			d->samples = s;
-			d->cap = cap;
-		}
-		d->samples[d->n] = v;
+		if (store(d, v))
+			return SR_EINTERNAL;
 	} else {
 		if (!d->hist && fold(d))
 			return SR_EINTERNAL;
@@ -203,7 +241,7 @@ int sr_delays_merge(struct sr_delays *dst, const struct sr_delays *src)
 		return SR_OK;
 	if (!dst->hist && !src->hist && dst->n + src->n <= SR_DELAY_EXACT_MAX) {
 		for (uint64_t k = 0; k < src->n; k++)
-			if (sr_delays_add(dst, src->samples[k]))
+			if (sr_delays_add(dst, sample(src, k)))
 				return SR_EINTERNAL;
 		return SR_OK;
 	}
@@ -215,7 +253,7 @@ int sr_delays_merge(struct sr_delays *dst, const struct sr_delays *src)
 				return SR_EINTERNAL;
 	} else {
 		for (uint64_t k = 0; k < src->n; k++)
-			if (hist_add(dst, bucket_of(src->samples[k]), 1))
+			if (hist_add(dst, bucket_of(sample(src, k)), 1))
 				return SR_EINTERNAL;
 	}
 	minmax(dst, src->min, src->max, n0);
@@ -266,7 +304,8 @@ void sr_delays_percentiles(const struct sr_delays *d, const double *p,
 		return;
 	}
 	if (!d->hist) {
-		memcpy(tmp, d->samples, d->n * sizeof(*tmp));
+		for (uint64_t k = 0; k < d->n; k++)
+			tmp[k] = sample(d, k);
 		qsort(tmp, d->n, sizeof(*tmp), cmp_i64);
 		for (size_t i = 0; i < np; i++)
 			out[i] = tmp[rank_of(p[i], d->n) - 1];
@@ -379,7 +418,6 @@ const char *sr_acct_cause_name(enum sr_acct_cause c)
 struct acct_task {
 	uint8_t state;       /* enum sr_acct_state */
 	uint8_t cause;       /* of the open wait */
-	bool used;           /* named by a call (not just a gap filler) */
 	int64_t since;       /* wait start (RUNNABLE) or run start (RUNNING) */
 	int64_t last_stop;
 	int64_t oncpu_ns;
@@ -387,9 +425,19 @@ struct acct_task {
 	struct sr_task_metrics m;
 };
 
+/*
+ * Tasks are stored densely, in chunks that never move, and found through
+ * an index by task id: ids that are never used (the caller's gaps: exec'd
+ * records, idle tasks) cost 4 bytes, and growth never copies the slots.
+ */
+#define CHUNK_BITS 10
+#define CHUNK (1u << CHUNK_BITS)
+
 struct sr_acct {
-	struct acct_task *t;
-	size_t n, cap;
+	uint32_t *idx;       /* by task id: slot + 1, 0 if none */
+	size_t nidx, idx_cap;
+	struct acct_task **chunks;
+	size_t nslots, nchunks;
 	char **names;        /* interned comms: open addressing, NULL = free */
 	size_t nnames, names_cap;
 	bool charged;
@@ -397,6 +445,17 @@ struct sr_acct {
 	sr_acct_wait_fn on_wait;
 	void *on_wait_ctx;
 };
+
+static struct acct_task *at(const struct sr_acct *a, size_t i)
+{
+	return &a->chunks[i >> CHUNK_BITS][i & (CHUNK - 1)];
+}
+
+/* The slot of task, NULL if it has none. */
+static struct acct_task *find(const struct sr_acct *a, uint32_t task)
+{
+	return task < a->nidx && a->idx[task] ? at(a, a->idx[task] - 1) : NULL;
+}
 
 int sr_acct_new(struct sr_acct **a, struct sr_diag *d)
 {
@@ -410,12 +469,15 @@ void sr_acct_free(struct sr_acct *a)
 {
 	if (!a)
 		return;
-	for (size_t i = 0; i < a->n; i++)
-		sr_metrics_release(&a->t[i].m);
+	for (size_t i = 0; i < a->nslots; i++)
+		sr_metrics_release(&at(a, i)->m);
+	for (size_t i = 0; i < a->nchunks; i++)
+		free(a->chunks[i]);
+	free(a->chunks);
 	for (size_t i = 0; i < a->names_cap; i++)
 		free(a->names[i]);
 	free(a->names);
-	free(a->t);
+	free(a->idx);
 	free(a);
 }
 
@@ -435,37 +497,54 @@ static int acct_err(struct sr_acct *a, int code)
 /* The slot of task, created (UNSEEN) if needed; NULL on OOM. */
 static struct acct_task *slot(struct sr_acct *a, uint32_t task)
 {
-	if (task == UINT32_MAX) {
+	struct acct_task *s = find(a, task);
+
+	if (s)
+		return s;
+	if (task == UINT32_MAX || a->nslots >= UINT32_MAX - 1) {
 		acct_err(a, SR_EINTERNAL);
 		return NULL;
 	}
-	if (task >= a->cap) {
-		size_t cap = a->cap ? a->cap : 256;
-		struct acct_task *t;
+	if (task >= a->idx_cap) {
+		size_t cap = a->idx_cap ? a->idx_cap : 1024;
+		uint32_t *x;
 
 		while (cap <= task)
 			cap *= 2;
-		t = realloc(a->t, cap * sizeof(*t));
-		if (!t) {
+		x = realloc(a->idx, cap * sizeof(*x));
+		if (!x) {
 			acct_err(a, SR_EINTERNAL);
 			return NULL;
 		}
-		a->t = t;
-		a->cap = cap;
+		memset(x + a->idx_cap, 0, (cap - a->idx_cap) * sizeof(*x));
+		a->idx = x;
+		a->idx_cap = cap;
 	}
-	while (a->n <= task) {
-		struct acct_task *s = &a->t[a->n];
-
-		memset(s, 0, sizeof(*s));
-		s->state = SR_ACCT_UNSEEN;
-		s->m.id = (uint32_t)a->n;
-		s->m.pid = -1;
-		s->m.comm = "";
-		s->m.ntasks = 1;
-		a->n++;
+	if (a->nslots == a->nchunks * CHUNK) {
+		struct acct_task **c = realloc(a->chunks, (a->nchunks + 1) *
+					       sizeof(*c));
+		if (!c) {
+			acct_err(a, SR_EINTERNAL);
+			return NULL;
+		}
+		a->chunks = c;
+		if (!(c[a->nchunks] = malloc(CHUNK * sizeof(**c)))) {
+			acct_err(a, SR_EINTERNAL);
+			return NULL;
+		}
+		a->nchunks++;
 	}
-	a->t[task].used = true;
-	return &a->t[task];
+	s = at(a, a->nslots++);
+	memset(s, 0, sizeof(*s));
+	s->state = SR_ACCT_UNSEEN;
+	s->m.id = task;
+	s->m.pid = -1;
+	s->m.comm = "";
+	s->m.ntasks = 1;
+	a->idx[task] = (uint32_t)a->nslots;
+	if (task >= a->nidx)
+		a->nidx = task + 1;
+	return s;
 }
 
 int sr_acct_runnable(struct sr_acct *a, uint32_t task, int64_t t,
@@ -643,24 +722,29 @@ int sr_acct_name(struct sr_acct *a, uint32_t task, int32_t pid,
 
 enum sr_acct_state sr_acct_state(const struct sr_acct *a, uint32_t task)
 {
-	return task < a->n ? (enum sr_acct_state)a->t[task].state
-			   : SR_ACCT_UNSEEN;
+	const struct acct_task *s = find(a, task);
+
+	return s ? (enum sr_acct_state)s->state : SR_ACCT_UNSEEN;
 }
 
 int64_t sr_acct_since(const struct sr_acct *a, uint32_t task)
 {
-	return task < a->n ? a->t[task].since : 0;
+	const struct acct_task *s = find(a, task);
+
+	return s ? s->since : 0;
 }
 
 int64_t sr_acct_last_stop(const struct sr_acct *a, uint32_t task)
 {
-	return task < a->n ? a->t[task].last_stop : 0;
+	const struct acct_task *s = find(a, task);
+
+	return s ? s->last_stop : 0;
 }
 
 int sr_acct_finish(struct sr_acct *a, int64_t t_end, struct sr_diag *d)
 {
-	for (size_t i = 0; i < a->n; i++) {
-		struct acct_task *s = &a->t[i];
+	for (size_t i = 0; i < a->nslots; i++) {
+		struct acct_task *s = at(a, i);
 
 		close_run(s, t_end);
 		if (s->state == SR_ACCT_RUNNING)
@@ -674,14 +758,14 @@ int sr_acct_finish(struct sr_acct *a, int64_t t_end, struct sr_diag *d)
 
 size_t sr_acct_ntasks(const struct sr_acct *a)
 {
-	return a->n;
+	return a->nidx;
 }
 
 struct sr_task_metrics *sr_acct_metrics(struct sr_acct *a, uint32_t task)
 {
-	if (task >= a->n || !a->t[task].used)
-		return NULL;
-	return &a->t[task].m;
+	struct acct_task *s = find(a, task);
+
+	return s ? &s->m : NULL;
 }
 
 bool sr_acct_charged(const struct sr_acct *a)

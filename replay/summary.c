@@ -49,20 +49,31 @@ int sr_sort_parse(const char *spec, struct sr_sort *s, struct sr_diag *d)
 	return SR_OK;
 }
 
-/* A row with the figures sorting needs computed once. */
-struct keyed {
-	struct sr_task_metrics *m;
-	int64_t v[SR_SORT__COUNT];
-};
-
+/*
+ * Sorting computes each row's sort values once: an element is the row
+ * pointer followed by one value per numeric key (pid and comm are read
+ * from the row), so the array costs 8 * (1 + nkeys) bytes per row.
+ */
 static int cmp3(int64_t a, int64_t b)
 {
 	return (a > b) - (a < b);
 }
 
-static int cmp_keyed(const void *pa, const void *pb, void *ctx)
+_Static_assert(sizeof(struct sr_task_metrics *) <= sizeof(int64_t),
+	       "a row pointer fits in a sort element slot");
+
+static const struct sr_task_metrics *elem_row(const int64_t *e)
 {
-	const struct keyed *a = pa, *b = pb;
+	const struct sr_task_metrics *m;
+
+	memcpy(&m, e, sizeof(m));
+	return m;
+}
+
+static int cmp_elem(const void *pa, const void *pb, void *ctx)
+{
+	const int64_t *ea = pa, *eb = pb;
+	const struct sr_task_metrics *a = elem_row(ea), *b = elem_row(eb);
 	const struct sr_sort *s = ctx;
 	int c;
 
@@ -70,48 +81,64 @@ static int cmp_keyed(const void *pa, const void *pb, void *ctx)
 		enum sr_sort_key k = s->keys[i];
 
 		if (k == SR_SORT_COMM)
-			c = strcmp(a->m->comm, b->m->comm);
+			c = strcmp(a->comm, b->comm);
 		else if (k == SR_SORT_PID)
-			c = cmp3(a->m->pid, b->m->pid);
+			c = cmp3(a->pid, b->pid);
 		else
-			c = cmp3(b->v[k], a->v[k]); /* largest first */
+			c = cmp3(eb[1 + i], ea[1 + i]); /* largest first */
 		if (c)
 			return c;
 	}
-	if ((c = cmp3(a->m->pid, b->m->pid)))
+	if ((c = cmp3(a->pid, b->pid)))
 		return c;
-	if ((c = strcmp(a->m->comm, b->m->comm)))
+	if ((c = strcmp(a->comm, b->comm)))
 		return c;
-	return cmp3(a->m->id, b->m->id);
+	return cmp3(a->id, b->id);
+}
+
+static int64_t sort_value(const struct sr_task_metrics *m, enum sr_sort_key k)
+{
+	switch (k) {
+	case SR_SORT_RUNTIME:
+		return m->runtime_ns;
+	case SR_SORT_SWITCHES:
+		return (int64_t)m->switches;
+	case SR_SORT_WAKEUPS:
+		return (int64_t)m->wakeups;
+	case SR_SORT_AVG:
+		return sr_metrics_avg_delay(m);
+	case SR_SORT_P50:
+		return sr_delays_percentile(m->delays, 50);
+	case SR_SORT_P95:
+		return sr_delays_percentile(m->delays, 95);
+	case SR_SORT_P99:
+		return sr_delays_percentile(m->delays, 99);
+	case SR_SORT_MAX:
+		return m->max_delay_ns;
+	default:
+		return 0;
+	}
 }
 
 int sr_rows_sort(struct sr_task_metrics **rows, size_t n,
 		 const struct sr_sort *s, struct sr_diag *d)
 {
-	static const double ps[3] = { 50, 95, 99 };
-	struct keyed *k = calloc(n ? n : 1, sizeof(*k));
+	size_t stride = 1 + (size_t)s->nkeys;
+	int64_t *e = malloc((n ? n : 1) * stride * sizeof(*e));
 
-	if (!k)
+	if (!e)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	for (size_t i = 0; i < n; i++) {
-		struct sr_task_metrics *m = rows[i];
-		int64_t p[3];
+		int64_t *x = e + i * stride;
 
-		sr_delays_percentiles(m->delays, ps, p, 3);
-		k[i].m = m;
-		k[i].v[SR_SORT_RUNTIME] = m->runtime_ns;
-		k[i].v[SR_SORT_SWITCHES] = (int64_t)m->switches;
-		k[i].v[SR_SORT_WAKEUPS] = (int64_t)m->wakeups;
-		k[i].v[SR_SORT_AVG] = sr_metrics_avg_delay(m);
-		k[i].v[SR_SORT_P50] = p[0];
-		k[i].v[SR_SORT_P95] = p[1];
-		k[i].v[SR_SORT_P99] = p[2];
-		k[i].v[SR_SORT_MAX] = m->max_delay_ns;
+		memcpy(x, &rows[i], sizeof(rows[i]));
+		for (int k = 0; k < s->nkeys; k++)
+			x[1 + k] = sort_value(rows[i], s->keys[k]);
 	}
-	qsort_r(k, n, sizeof(*k), cmp_keyed, (void *)s);
+	qsort_r(e, n, stride * sizeof(*e), cmp_elem, (void *)s);
 	for (size_t i = 0; i < n; i++)
-		rows[i] = k[i].m;
-	free(k);
+		memcpy(&rows[i], e + i * stride, sizeof(rows[i]));
+	free(e);
 	return SR_OK;
 }
 

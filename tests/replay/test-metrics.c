@@ -76,6 +76,50 @@ static int64_t lcg_value(uint64_t *s)
 	return (int64_t)((*s >> 33) % ((*s >> 20 & 1) ? 20000000000LL : 5000));
 }
 
+/* delays past 2^32 ns widen the kept samples: still exact */
+static void test_wide(void)
+{
+	static const struct {
+		const char *name;
+		size_t n, wide_at; /* sample wide_at is 2^32 + k, others k */
+	} cases[] = {
+		{ "wide first", 3, 0 },
+		{ "wide inline", 4, 2 },
+		{ "wide after inline", 10, 7 },
+		{ "wide at the bound", SR_DELAY_EXACT_MAX, SR_DELAY_EXACT_MAX - 1 },
+		{ "wide then fold", SR_DELAY_EXACT_MAX + 5, 100 },
+	};
+	static const double ps[] = { 1, 50, 90, 99, 100 };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		static int64_t all[SR_DELAY_EXACT_MAX + 8];
+		struct sr_delays *d = sr_delays_new();
+		size_t n = cases[i].n;
+
+		CHECK_CTX("%s", cases[i].name);
+		for (size_t k = 0; k < n; k++) {
+			all[k] = (int64_t)(k * 7919 % 1000) +
+				 (k == cases[i].wide_at ? (1LL << 32) + 5 : 0);
+			CHECK_INT(sr_delays_add(d, all[k]), SR_OK);
+		}
+		qsort(all, n, sizeof(all[0]), cmp_i64);
+		for (size_t k = 0; k < sizeof(ps) / sizeof(ps[0]); k++) {
+			int64_t want = ref_pct(all, n, ps[k]);
+			int64_t got = sr_delays_percentile(d, ps[k]);
+
+			if (n <= SR_DELAY_EXACT_MAX)
+				CHECK_INT(got, want);
+			else
+				CHECK((got > want ? got - want : want - got) *
+				      SR_DELAY_HIST_ERR_DIV <= want);
+		}
+		CHECK_INT(sr_delays_percentile(d, 100), (1LL << 32) + 5 +
+			  (int64_t)(cases[i].wide_at * 7919 % 1000));
+		sr_delays_free(d);
+	}
+	test_ctx[0] = '\0';
+}
+
 static void test_histogram(void)
 {
 	enum { N = 100000 };
@@ -228,6 +272,7 @@ static void test_task_metrics(void)
 int main(void)
 {
 	test_exact();
+	test_wide();
 	test_histogram();
 	test_bucket_bound();
 	test_merge();
