@@ -1,0 +1,27 @@
+#!/bin/sh
+# make bench: a simple sequence of sections, each printing its figures.
+# To add one: write bench/<name>.sh (it gets SCHEDREPLAY, BUILD and a
+# scratch directory BENCH_TMP, removed at the end) and add a section line
+# at the bottom.  Figures are printed, never checked: targets are judged by
+# reading them.  BENCH_MB (default 1024) sets the size of generated traces.
+set -u
+: "${SCHEDREPLAY:?run through make bench}"
+BUILD=${BUILD:-build}
+BENCH_TMP=$(mktemp -d "${TMPDIR:-/tmp}/srbench.XXXXXX")
+export SCHEDREPLAY BUILD BENCH_TMP
+trap 'rm -rf "$BENCH_TMP"' EXIT INT TERM
+failed=0
+
+section() {
+	title=$1
+	shift
+	echo
+	echo "== $title"
+	"$@" || { echo "(section '$title' failed: exit $?)"; failed=1; }
+}
+
+echo "schedreplay bench on $(uname -m), $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+section "parse throughput (parse/)" sh bench/parse.sh
+
+exit $failed
