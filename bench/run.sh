@@ -23,5 +23,6 @@ section() {
 echo "schedreplay bench on $(uname -m), $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 section "parse throughput (parse/)" sh bench/parse.sh
+section "stats vs perf sched latency, stats on a long trace (replay/)" sh bench/stats-vs-perf.sh
 
 exit $failed
