@@ -55,31 +55,33 @@ events=$(wc -l <"$tmp/plain.txt")
 mb=$(awk -v b="$(wc -c <"$tmp/plain.txt")" 'BEGIN { printf "%.1f", b / 1e6 }')
 echo "   recording: $events events, $mb MB of perf script text, perf.data $(awk -v b="$(wc -c <"$data")" 'BEGIN { printf "%.1f", b / 1e6 }') MB"
 
-# best of 3: prints "SECONDS KB"
+# best of 3 by CPU time (user + sys: the machine may be shared, wall time
+# then measures the neighbours): prints "CPU_SECONDS WALL_SECONDS KB"
 best3() {
 	best=""
 	for i in 1 2 3; do
-		/usr/bin/time -f "%e %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
+		/usr/bin/time -f "%U %S %e %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
 			{ echo "FAILED"; sed 's/^/     /' "$tmp/err" >&2; return; }
-		t=$(cat "$tmp/time")
-		best=$(printf '%s\n%s\n' "$best" "$t" | awk 'NF { if (b == "" || $1 < b) { b = $1; m = $2 } } END { print b, m }')
+		t=$(awk '{ printf "%.2f %s %s", $1 + $2, $3, $4 }' "$tmp/time")
+		best=$(printf '%s\n%s\n' "$best" "$t" | awk 'NF { if (b == "" || $1 < b) { b = $1; w = $2; m = $3 } } END { print b, w, m }')
 	done
 	echo "$best"
 }
 p=$(best3 perf sched latency -p -i "$data")
 g=$(best3 "$SR" stats --compat perf-6.1 "$text")
 t=$(best3 "$SR" stats --compat perf-6.1 "$tmp/plain.txt")
+echo "   CPU seconds (user + sys), best of 3; wall time of that run in brackets"
 echo "$p" "$g" "$t" | awk '
-function line(name, s, kb, ratio) {
-	printf "   %-46s %7.2f s  peak RSS %6.1f MB%s\n", name, s, kb / 1024, ratio
+function line(name, s, w, kb, ratio) {
+	printf "   %-42s %6.2f s [%5.2f s]  peak RSS %6.1f MB%s\n", name, s, w, kb / 1024, ratio
 }
-$1 == "FAILED" || $3 == "FAILED" || $5 == "FAILED" { print "   a run failed"; exit 1 }
+$1 == "FAILED" || $4 == "FAILED" || $7 == "FAILED" { print "   a run failed"; exit 1 }
 {
-	line("perf sched latency -p -i NAME.perf.data", $1, $2, "")
-	line("schedreplay stats NAME.perf.txt.gz", $3, $4,
-	     $3 > 0 ? sprintf("  (%.1fx perf'"'"'s speed)", $1 / $3) : "")
-	line("schedreplay stats NAME.perf.txt (plain)", $5, $6,
-	     $5 > 0 ? sprintf("  (%.1fx perf'"'"'s speed)", $1 / $5) : "")
+	line("perf sched latency -p -i NAME.perf.data", $1, $2, $3, "")
+	line("schedreplay stats NAME.perf.txt.gz", $4, $5, $6,
+	     $4 > 0 ? sprintf("  (%.1fx perf'"'"'s speed)", $1 / $4) : "")
+	line("schedreplay stats NAME.perf.txt (plain)", $7, $8, $9,
+	     $7 > 0 ? sprintf("  (%.1fx perf'"'"'s speed)", $1 / $7) : "")
 }'
 
 # A long trace: time-shifted copies of the recording, back to back.
@@ -88,9 +90,10 @@ rm -f "$tmp/plain.txt"
 copies=$(awk -v b="$(wc -c <"$tmp/big.txt")" -v e="$events" -v l="$(wc -l <"$tmp/big.txt")" \
 	'BEGIN { printf "%d", l / e }')
 bmb=$(awk -v b="$(wc -c <"$tmp/big.txt")" 'BEGIN { printf "%.0f", b / 1e6 }')
-/usr/bin/time -f "%e %M" -o "$tmp/time" "$SR" stats --tsv "$tmp/big.txt" \
+/usr/bin/time -f "%U %S %e %M" -o "$tmp/time" "$SR" stats --tsv "$tmp/big.txt" \
 	>"$tmp/big.tsv" 2>"$tmp/err" || { echo "   stats on the long trace failed:"; sed 's/^/     /' "$tmp/err"; exit 1; }
 rm -f "$tmp/big.txt"
 awk -v mb="$bmb" -v copies="$copies" -v rows="$(($(wc -l <"$tmp/big.tsv") - 1))" '
-{ printf "   schedreplay stats, %d copies back to back (%d MB, %d tasks): %.2f s, %.0f MB/s, peak RSS %.1f MB\n",
-	copies, mb, rows, $1, ($1 > 0 ? mb / $1 : 0), $2 / 1024 }' "$tmp/time"
+{ c = $1 + $2
+  printf "   schedreplay stats, %d copies back to back (%d MB, %d tasks): %.2f CPU s [%.2f s wall], %.0f MB/s, peak RSS %.1f MB\n",
+	copies, mb, rows, c, $3, (c > 0 ? mb / c : 0), $4 / 1024 }' "$tmp/time"
