@@ -11,6 +11,12 @@
 # 1 us, so avg and max then get 0.0015 ms.  Every stats row with switches
 # must be one of perf's rows.
 #
+# Where TRACE.perf-latency-comm.txt (`perf sched latency`, merged by comm)
+# is there too, `stats --by-comm` must agree on every comm that both name
+# with the same number of tasks (names can differ, docs/metrics.md: a
+# kworker perf named from /proc, a thread perf never learnt): same
+# runtime, switches, avg and max within the same tolerances.
+#
 # perf 6.1 prints "Switches" in its header and counts as --compat perf-6.1
 # (docs/metrics.md); later perf prints "Count" and counts as --compat perf.
 # SR_PERF_COMPAT overrides.
@@ -116,6 +122,43 @@ for lat in tests/replay/data/*.perf-latency.txt traces/*.perf-latency.txt; do
 		printf "%s: %d rows compared, max avg/max difference %.6f ms (tolerance %s)\n", name, rows, dmax, tol
 		exit bad ? 1 : 0
 	}' "$T/ours.tsv" "$lat" || fail "$trace: stats disagrees with perf sched latency ($compat)"
+	latc=${lat%.perf-latency.txt}.perf-latency-comm.txt
+	[ -f "$latc" ] || continue
+	expect_status 0 "$SR" stats --tsv --by-comm --compat "$compat" "$trace"
+	nchecks=$((nchecks + 1))
+	awk -F '\t' -v tol="$tol" -v name="$trace (by comm)" '
+	function abs(x) { return x < 0 ? -x : x }
+	FNR == 1 { file++ }
+	file == 1 && FNR > 1 {
+		o_n[$2] = $13; o_rt[$2] = $3; o_sw[$2] = $4; o_avg[$2] = $6
+		o_max[$2] = $10; next
+	}
+	file == 2 && /\| avg:/ {
+		split($0, f, "|")
+		task = f[1]; sub(/^ +/, "", task); sub(/ +$/, "", task)
+		# "comm:(N)" when merged, else "comm:pid"
+		if (match(task, /:\([0-9]+\)$/)) {
+			n = substr(task, RSTART + 2, RLENGTH - 3); comm = substr(task, 1, RSTART - 1)
+		} else {
+			n = 1; comm = task; sub(/:[0-9]+$/, "", comm)
+		}
+		nperf++
+		if (!(comm in o_n) || o_n[comm] != n) { skipped++; next }
+		rt = f[2]; gsub(/[^0-9.]/, "", rt); sw = f[3]; gsub(/[^0-9]/, "", sw)
+		avg = f[4]; gsub(/[^0-9.]/, "", avg); mx = f[5]; gsub(/[^0-9.]/, "", mx)
+		rows++
+		d = abs(o_avg[comm] - avg); if (abs(o_max[comm] - mx) > d) d = abs(o_max[comm] - mx)
+		if (d > dmax) dmax = d
+		if (o_sw[comm] != sw || abs(o_rt[comm] - rt) > 0.0005 + 1e-9 || d > tol + 1e-9) {
+			printf "%s: %s: stats runtime %s switches %s avg %s max %s; perf %s %s %s %s\n", name, task, o_rt[comm], o_sw[comm], o_avg[comm], o_max[comm], rt, sw, avg, mx
+			bad++
+		}
+	}
+	END {
+		if (rows == 0) { printf "%s: no rows compared\n", name; bad++ }
+		printf "%s: %d of %d rows compared (%d named differently), max avg/max difference %.6f ms\n", name, rows, nperf, skipped, dmax
+		exit bad ? 1 : 0
+	}' "$T/out" "$latc" || fail "$trace: stats --by-comm disagrees with perf sched latency ($compat)"
 done
 [ "$ntraces" -gt 0 ] || fail "no recording with perf's output found"
 done_ok
