@@ -416,19 +416,19 @@ static int dec_exec(struct sr_fmtctx *c, const char *s, size_t n,
 				       "'filename=PATH pid=N old_pid=N'", s, n);
 	if (get_pid(c, &m, G_PID, &r->pid) || get_pid(c, &m, G_OPID, &r->pid2))
 		return SR_P_ERR;
-	/* the new comm: the line's own comm if known, else the file name
-	 * as the kernel would cut it (TASK_COMM_LEN - 1) */
-	if (r->ctx_comm[0] && r->ctx_pid == r->pid) {
-		memcpy(r->comm, r->ctx_comm, sizeof(r->comm));
-	} else {
-		sr_grp(&m, G_FILE, &p, &pn);
-		base = p;
-		for (size_t i = 0; i < pn; i++)
-			if (p[i] == '/')
-				base = p + i + 1;
-		pn -= (size_t)(base - p);
+	/* the new comm, by the kernel's rule: the file name's last part,
+	 * cut to TASK_COMM_LEN - 1 (the line's own comm can be stale: ftrace
+	 * prints the pid's latest saved comm) */
+	sr_grp(&m, G_FILE, &p, &pn);
+	base = p;
+	for (size_t i = 0; i < pn; i++)
+		if (p[i] == '/')
+			base = p + i + 1;
+	pn -= (size_t)(base - p);
+	if (pn)
 		sr_copy_comm(r->comm, base, pn > 15 ? 15 : pn);
-	}
+	else
+		memcpy(r->comm, r->ctx_comm, sizeof(r->comm));
 	return SR_P_RAW;
 }
 
@@ -517,8 +517,8 @@ int sr_fields_decode(struct sr_fmtctx *c, const char *ev, size_t evlen,
 		     const char *s, size_t n, struct sr_raw *out)
 {
 	for (size_t i = 0; i < NELEM(events); i++) {
-		if (strlen(events[i].name) != evlen ||
-		    memcmp(events[i].name, ev, evlen) != 0)
+		if (strncmp(events[i].name, ev, evlen) != 0 ||
+		    events[i].name[evlen] != '\0')
 			continue;
 		out->kind = events[i].kind;
 		return events[i].dec(c, s, n, out);

@@ -18,57 +18,59 @@ enum nkey {
 
 static const struct {
 	const char *name;
-	int flag; /* 1: no value */
+	uint8_t len;
+	uint8_t flag; /* 1: no value */
 } keys[K__N] = {
-	[K_PID] = { "pid", 0 }, [K_COMM] = { "comm", 0 },
-	[K_TGID] = { "tgid", 0 }, [K_PRIO] = { "prio", 0 },
-	[K_NICE] = { "nice", 0 }, [K_POLICY] = { "policy", 0 },
-	[K_RTPRIO] = { "rtprio", 0 }, [K_KTHREAD] = { "kthread", 1 },
-	[K_RUNNING] = { "running", 1 }, [K_CHILD] = { "child", 0 },
-	[K_BY] = { "by", 0 }, [K_SYNC] = { "sync", 1 },
-	[K_TARGET] = { "target", 0 }, [K_PREV] = { "prev", 0 },
-	[K_NEXT] = { "next", 0 }, [K_STATE] = { "state", 0 },
-	[K_PREV_PRIO] = { "prev_prio", 0 }, [K_NEXT_PRIO] = { "next_prio", 0 },
-	[K_FROM] = { "from", 0 }, [K_TO] = { "to", 0 }, [K_NS] = { "ns", 0 },
-	[K_COUNT] = { "count", 0 }, [K_OLD_PID] = { "old_pid", 0 },
+	[K_PID] = { "pid", 3, 0 }, [K_COMM] = { "comm", 4, 0 },
+	[K_TGID] = { "tgid", 4, 0 }, [K_PRIO] = { "prio", 4, 0 },
+	[K_NICE] = { "nice", 4, 0 }, [K_POLICY] = { "policy", 6, 0 },
+	[K_RTPRIO] = { "rtprio", 6, 0 }, [K_KTHREAD] = { "kthread", 7, 1 },
+	[K_RUNNING] = { "running", 7, 1 }, [K_CHILD] = { "child", 5, 0 },
+	[K_BY] = { "by", 2, 0 }, [K_SYNC] = { "sync", 4, 1 },
+	[K_TARGET] = { "target", 6, 0 }, [K_PREV] = { "prev", 4, 0 },
+	[K_NEXT] = { "next", 4, 0 }, [K_STATE] = { "state", 5, 0 },
+	[K_PREV_PRIO] = { "prev_prio", 9, 0 }, [K_NEXT_PRIO] = { "next_prio", 9, 0 },
+	[K_FROM] = { "from", 4, 0 }, [K_TO] = { "to", 2, 0 }, [K_NS] = { "ns", 2, 0 },
+	[K_COUNT] = { "count", 5, 0 }, [K_OLD_PID] = { "old_pid", 7, 0 },
 };
 
 #define B(k) (1u << (k))
 
 static const struct {
 	const char *name;
+	uint8_t len;
 	uint8_t kind;
 	uint8_t dir;
 	uint32_t allowed, required;
 } nevents[] = {
-	{ "task", 0, SR_DIR_TASK,
+	{ "task", 4, 0, SR_DIR_TASK,
 	  B(K_PID) | B(K_COMM) | B(K_TGID) | B(K_PRIO) | B(K_NICE) |
 	  B(K_POLICY) | B(K_RTPRIO) | B(K_KTHREAD) | B(K_RUNNING),
 	  B(K_PID) | B(K_COMM) },
-	{ "info", 0, SR_DIR_INFO, B(K_PID) | B(K_COMM) | B(K_TGID) | B(K_KTHREAD),
+	{ "info", 4, 0, SR_DIR_INFO, B(K_PID) | B(K_COMM) | B(K_TGID) | B(K_KTHREAD),
 	  B(K_PID) },
-	{ "fork", SR_EV_FORK, 0, B(K_PID) | B(K_CHILD) | B(K_COMM),
+	{ "fork", 4, SR_EV_FORK, 0, B(K_PID) | B(K_CHILD) | B(K_COMM),
 	  B(K_PID) | B(K_CHILD) },
-	{ "exec", SR_EV_EXEC, 0, B(K_PID) | B(K_COMM) | B(K_OLD_PID),
+	{ "exec", 4, SR_EV_EXEC, 0, B(K_PID) | B(K_COMM) | B(K_OLD_PID),
 	  B(K_PID) | B(K_COMM) },
-	{ "waking", SR_EV_WAKING, 0,
+	{ "waking", 6, SR_EV_WAKING, 0,
 	  B(K_PID) | B(K_BY) | B(K_SYNC) | B(K_TARGET) | B(K_PRIO), B(K_PID) },
-	{ "wake", SR_EV_WAKEUP, 0,
+	{ "wake", 4, SR_EV_WAKEUP, 0,
 	  B(K_PID) | B(K_BY) | B(K_SYNC) | B(K_TARGET) | B(K_PRIO), B(K_PID) },
-	{ "wake_new", SR_EV_WAKEUP_NEW, 0,
+	{ "wake_new", 8, SR_EV_WAKEUP_NEW, 0,
 	  B(K_PID) | B(K_BY) | B(K_SYNC) | B(K_TARGET) | B(K_PRIO), B(K_PID) },
-	{ "switch", SR_EV_SWITCH, 0,
+	{ "switch", 6, SR_EV_SWITCH, 0,
 	  B(K_PREV) | B(K_STATE) | B(K_NEXT) | B(K_PREV_PRIO) | B(K_NEXT_PRIO),
 	  B(K_PREV) | B(K_STATE) | B(K_NEXT) },
-	{ "exit", SR_EV_EXIT, 0, B(K_PID) | B(K_PRIO), B(K_PID) },
-	{ "free", SR_EV_FREE, 0, B(K_PID) | B(K_PRIO), B(K_PID) },
-	{ "nice", SR_EV_NICE, 0, B(K_PID) | B(K_NICE), B(K_PID) | B(K_NICE) },
-	{ "policy", SR_EV_SETSCHED, 0, B(K_PID) | B(K_POLICY) | B(K_RTPRIO),
+	{ "exit", 4, SR_EV_EXIT, 0, B(K_PID) | B(K_PRIO), B(K_PID) },
+	{ "free", 4, SR_EV_FREE, 0, B(K_PID) | B(K_PRIO), B(K_PID) },
+	{ "nice", 4, SR_EV_NICE, 0, B(K_PID) | B(K_NICE), B(K_PID) | B(K_NICE) },
+	{ "policy", 6, SR_EV_SETSCHED, 0, B(K_PID) | B(K_POLICY) | B(K_RTPRIO),
 	  B(K_PID) | B(K_POLICY) },
-	{ "migrate", SR_EV_MIGRATE, 0, B(K_PID) | B(K_FROM) | B(K_TO) | B(K_PRIO),
+	{ "migrate", 7, SR_EV_MIGRATE, 0, B(K_PID) | B(K_FROM) | B(K_TO) | B(K_PRIO),
 	  B(K_PID) | B(K_FROM) | B(K_TO) },
-	{ "runtime", SR_EV_RUNTIME, 0, B(K_PID) | B(K_NS), B(K_PID) | B(K_NS) },
-	{ "lost", SR_EV_LOST, 0, B(K_COUNT), 0 },
+	{ "runtime", 7, SR_EV_RUNTIME, 0, B(K_PID) | B(K_NS), B(K_PID) | B(K_NS) },
+	{ "lost", 4, SR_EV_LOST, 0, B(K_COUNT), 0 },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -156,6 +158,51 @@ static int native_time(struct sr_fmtctx *c, const char *s, size_t n,
 	return 0;
 }
 
+/*
+ * One argument at s[pos]: key, key=value or key="quoted value".  Returns
+ * the offset after it, or 0 if it is malformed.
+ */
+static size_t scan_arg(const char *s, size_t len, size_t pos,
+		       const char **key, size_t *keylen, const char **val,
+		       size_t *vallen, int *hasval, int *quoted)
+{
+	size_t i = pos, st;
+
+	while (i < len && ((s[i] >= 'a' && s[i] <= 'z') || s[i] == '_'))
+		i++;
+	if (i == pos)
+		return 0;
+	*key = s + pos;
+	*keylen = i - pos;
+	*hasval = *quoted = 0;
+	if (i < len && s[i] == '=') {
+		i++;
+		if (i < len && s[i] == '"') {
+			st = ++i;
+			while (i < len && s[i] != '"')
+				i += (s[i] == '\\' && i + 1 < len) ? 2 : 1;
+			if (i >= len)
+				return 0;
+			*quoted = 1;
+			*val = s + st;
+			*vallen = i++ - st;
+		} else {
+			st = i;
+			while (i < len && s[i] != ' ' && s[i] != '\t' &&
+			       s[i] != '"' && s[i] != '#')
+				i++;
+			if (i == st)
+				return 0;
+			*val = s + st;
+			*vallen = i - st;
+		}
+		*hasval = 1;
+	}
+	if (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != '#')
+		return 0;
+	return i;
+}
+
 static int bad_value(struct sr_fmtctx *c, const char *key, const char *what,
 		     const char *v, size_t vn)
 {
@@ -200,8 +247,7 @@ static int native_parse(struct sr_fmtctx *c, char *line, size_t len,
 				       line, len);
 	sr_grp(&m, G_EV, &p, &pn);
 	for (ei = 0; ei < NELEM(nevents); ei++)
-		if (strlen(nevents[ei].name) == pn &&
-		    !memcmp(nevents[ei].name, p, pn))
+		if (nevents[ei].len == pn && !memcmp(nevents[ei].name, p, pn))
 			break;
 	if (ei == NELEM(nevents))
 		return sr_fmt_expected(c, "an event (task info fork exec waking "
@@ -231,17 +277,14 @@ static int native_parse(struct sr_fmtctx *c, char *line, size_t len,
 			pos++;
 		if (pos == len || line[pos] == '#')
 			break;
-		if (!sr_match(c->pat, P_N_ARG, line, len, pos, &m))
+		k = scan_arg(line, len, pos, &key, &keylen, &val, &vallen,
+			     &hasval, &quoted);
+		if (!k)
 			return sr_fmt_expected(c, "key=value or a flag",
 					       line + pos, len - pos);
-		pos = sr_match_end(&m);
-		sr_grp(&m, G_KEY, &key, &keylen);
-		if (sr_grp(&m, G_QV, &val, &vallen))
-			quoted = hasval = 1;
-		else
-			hasval = sr_grp(&m, G_V, &val, &vallen);
+		pos = k;
 		for (ki = 0; ki < K__N; ki++)
-			if (strlen(keys[ki].name) == keylen &&
+			if (keys[ki].len == keylen &&
 			    !memcmp(keys[ki].name, key, keylen))
 				break;
 		if (ki == K__N || !(nevents[ei].allowed & B(ki))) {

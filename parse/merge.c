@@ -7,7 +7,7 @@
 
 #include "parse/merge.h"
 
-/* A heap entry carries its key, so sifting stays in cache. */
+/* A window entry carries its key, so ordering stays in cache. */
 struct hent {
 	int64_t ts;
 	uint64_t seq;
@@ -27,7 +27,8 @@ struct sr_merge {
 	/* heap mode */
 	struct sr_source src;
 	struct sr_raw *pool;
-	struct hent *heap;    /* min-heap on (ts, seq) of pool slots */
+	struct hent *heap;    /* ring sorted on (ts, seq) of pool slots */
+	size_t head, rcap;
 	uint32_t *freel;
 	size_t hn, nfree;
 	int src_eof;
@@ -100,44 +101,38 @@ static int check_cpu_order(struct sr_merge *m, const struct sr_raw *r,
 	return SR_OK;
 }
 
-/* ---- heap of pool indices ---- */
+/* ---- the reorder window: a ring of entries sorted by (ts, seq) ----
+ *
+ * In-order input (the usual case) appends at the tail in O(1); a record
+ * older than the tail is inserted by moving the newer entries up one slot,
+ * which costs as much as the record is out of order.
+ */
+
+static inline struct hent *ring_at(struct sr_merge *m, size_t i)
+{
+	return &m->heap[(m->head + i) % m->rcap];
+}
 
 static void heap_push(struct sr_merge *m, uint32_t idx)
 {
 	struct hent e = { m->pool[idx].ts, m->pool[idx].seq, idx };
-	size_t i = m->hn++;
+	size_t i = m->hn;
 
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-
-		if (!hent_less(&e, &m->heap[p]))
-			break;
-		m->heap[i] = m->heap[p];
-		i = p;
+	/* find the slot: walk down from the tail while e is older */
+	while (i > 0 && hent_less(&e, ring_at(m, i - 1))) {
+		*ring_at(m, i) = *ring_at(m, i - 1);
+		i--;
 	}
-	m->heap[i] = e;
+	*ring_at(m, i) = e;
+	m->hn++;
 }
 
 static uint32_t heap_pop(struct sr_merge *m)
 {
-	uint32_t top = m->heap[0].idx;
-	struct hent last = m->heap[--m->hn];
-	size_t i = 0;
+	uint32_t top = ring_at(m, 0)->idx;
 
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= m->hn)
-			break;
-		if (c + 1 < m->hn && hent_less(&m->heap[c + 1], &m->heap[c]))
-			c++;
-		if (!hent_less(&m->heap[c], &last))
-			break;
-		m->heap[i] = m->heap[c];
-		i = c;
-	}
-	if (m->hn)
-		m->heap[i] = last;
+	m->head = (m->head + 1) % m->rcap;
+	m->hn--;
 	return top;
 }
 
@@ -329,7 +324,7 @@ static int decide(struct sr_merge *m, struct sr_diag *d)
 	    m->proto.ncpus_hint == 1 || m->src.fc.ncpus_hint == 1)
 		return SR_OK;
 	for (size_t i = 0; i < m->hn && single; i++) {
-		int32_t c = m->pool[m->heap[i].idx].cpu;
+		int32_t c = m->pool[ring_at(m, i)->idx].cpu;
 
 		if (c < 0)
 			continue;
@@ -377,6 +372,7 @@ int sr_merge_open(struct sr_merge **mp, struct sr_input *in, const char *path,
 	m->window = window ? window : SR_MERGE_WINDOW_DEFAULT;
 	m->pool = malloc((m->window + 1) * sizeof(*m->pool));
 	m->heap = malloc((m->window + 1) * sizeof(*m->heap));
+	m->rcap = m->window + 1;
 	m->freel = malloc((m->window + 1) * sizeof(*m->freel));
 	sr_source_init(&m->src, in, proto, -1, 1, lenient);
 	if (!m->path || !m->pool || !m->heap || !m->freel) {

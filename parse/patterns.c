@@ -96,9 +96,6 @@ static const struct {
 	  "\\s*#schedreplay-native (?<ver>\\d+)" EOL },
 	{ P_N_LINE, "native event line", A,
 	  "\\s*(?<ts>[^\\s#]+)\\s+(?<cpu>-|-?\\d+)\\s+(?<ev>[a-z_]+)(?=\\s|$)" },
-	{ P_N_ARG, "native argument", A,
-	  "\\s*(?<key>[a-z_]+)(?:=(?:\"(?<qv>(?:[^\"\\\\]|\\\\.)*)\""
-	  "|(?<v>[^\\s\"#]+)))?(?=\\s|$)" },
 	{ P_N_TIME, "native time", A,
 	  "(?<num>\\d+)(?:\\.(?<frac>\\d+))?(?<unit>ns|us|ms|s)?$" },
 
@@ -122,8 +119,7 @@ static const char *const grp_names[G__COUNT] = {
 	[G_TCPU] = "tcpu", [G_CCOMM] = "ccomm", [G_CPID] = "cpid",
 	[G_FILE] = "file", [G_OPID] = "opid", [G_OCPU] = "ocpu",
 	[G_DCPU] = "dcpu", [G_RT] = "rt", [G_COUNT] = "count",
-	[G_NCPUS] = "ncpus", [G_VER] = "ver", [G_KEY] = "key",
-	[G_QV] = "qv", [G_V] = "v", [G_NUM] = "num", [G_FRAC] = "frac",
+	[G_NCPUS] = "ncpus", [G_VER] = "ver", [G_NUM] = "num", [G_FRAC] = "frac",
 	[G_UNIT] = "unit",
 };
 

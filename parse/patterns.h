@@ -45,7 +45,6 @@ enum sr_pat {
 	/* native format */
 	P_N_MAGIC,
 	P_N_LINE,
-	P_N_ARG,
 	P_N_TIME,
 	/* systrace HTML wrapper */
 	P_S_LEGACY,       /* var linuxPerfData = "\ */
@@ -60,7 +59,7 @@ enum sr_grp {
 	G_PCOMM, G_PPID, G_PPRIO, G_STATE, G_NCOMM, G_NPID, G_NPRIO,
 	G_PRIO, G_SUCC, G_TCPU, G_CCOMM, G_CPID, G_FILE, G_OPID,
 	G_OCPU, G_DCPU, G_RT, G_COUNT, G_NCPUS, G_VER,
-	G_KEY, G_QV, G_V, G_NUM, G_FRAC, G_UNIT,
+	G_NUM, G_FRAC, G_UNIT,
 	G__COUNT
 };
 
