@@ -431,6 +431,59 @@ static void test_forced_period(void)
 	pl_set_free(&s);
 }
 
+/*
+ * tests/plots/data/lives: pid 400 execs from bash to cc1 while running;
+ * pid 500 (sh) exits and the pid is reused by another sh.
+ */
+static void test_lives(void)
+{
+	static const char *const pol[] = { "stock", "o11int" };
+	struct sr_diag d = SR_DIAG_INIT;
+	struct pl_set s;
+	long bash, cc1, sh1, sh2;
+
+	CHECK_INT(pl_set_open(&s, "tests/plots/data/lives", NULL, pol, 2, &d), SR_OK);
+	CHECK_INT(pl_set_load(&s, &d), SR_OK);
+	bash = pl_set_find(&s, 400, "bash", 1);
+	cc1 = pl_set_find(&s, 400, "cc1", 1);
+	sh1 = pl_set_find(&s, 500, "sh", 1);
+	sh2 = pl_set_find(&s, 500, "sh", 2);
+	CHECK(bash >= 0 && cc1 >= 0 && sh1 >= 0 && sh2 >= 0);
+	CHECK_INT(pl_set_find(&s, 500, "sh", 3), -1);
+	if (bash < 0 || cc1 < 0 || sh1 < 0 || sh2 < 0) {
+		pl_set_free(&s);
+		return;
+	}
+	/* the exec ends bash's record at 2 ms: its running stops there */
+	CHECK_INT(s.tasks[bash].run_ns, 2000000);
+	CHECK_INT(s.tasks[bash].figs[0].present, 0);
+	/* cc1 runs 2-50, 51-61, 64-75, 76-100 ms and waits 5 ms */
+	CHECK_INT(s.tasks[cc1].run_ns, 93000000);
+	CHECK_INT(s.tasks[cc1].wait_ns, 5000000);
+	CHECK_INT(s.tasks[cc1].cls, PL_CLASS_BATCH);
+	CHECK_INT(s.tasks[cc1].figs[0].ndelays, 3);
+	/* first sh: 1 ms of CPU, one wait of 0; the second: run 4, wait 6,
+	 * asleep 6 ms, and the waits at 60 and 70 ms are its own */
+	CHECK_INT(s.tasks[sh1].run_ns, 1000000);
+	CHECK_INT(s.tasks[sh1].figs[0].ndelays, 1);
+	CHECK_INT(s.tasks[sh1].figs[0].runtime_ns, 1000000);
+	CHECK_INT(s.tasks[sh2].first_ns, 1060000000);
+	CHECK_INT(s.tasks[sh2].run_ns, 4000000);
+	CHECK_INT(s.tasks[sh2].wait_ns, 6000000);
+	CHECK_INT(s.tasks[sh2].sleep_ns, 6000000);
+	CHECK_INT(s.tasks[sh2].wakes, 1);
+	CHECK_INT(s.tasks[sh2].figs[0].ndelays, 2);
+	CHECK_INT(s.tasks[sh2].figs[0].runtime_ns, 4000000);
+	CHECK((long long)s.tasks[sh2].figs[1].sum_ns == 6000000);
+	{
+		char lab[64];
+
+		pl_task_label(&s.tasks[sh2], lab, sizeof(lab));
+		CHECK_STR(lab, "sh (500#2)");
+	}
+	pl_set_free(&s);
+}
+
 static void test_bad_input(void)
 {
 	static const char *const pol[] = { "stock", "o11int" };
@@ -456,6 +509,7 @@ int main(void)
 	test_spreads();
 	test_fixture();
 	test_forced_period();
+	test_lives();
 	test_bad_input();
 	return test_done("test-diff");
 }

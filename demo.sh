@@ -1,0 +1,100 @@
+#!/bin/sh
+# demo.sh (`make demo`): the main job, end to end, on the bundled sample
+# recorded with X, an audio player and `make -j4` running at once:
+#   1. install what is missing (as root through apt-get, or say exactly
+#      what to run), 2. build, 3. replay the sample under stock and o11int
+#   (and the recorded schedule, observed), 4. print the diff, 5. write the
+#   plots and the HTML report under out/, 6. say where they are.
+# Runs on a fresh Debian machine.  SAMPLE=path/to/trace overrides the sample.
+set -eu
+cd "$(dirname "$0")"
+
+SAMPLE=${SAMPLE:-traces/mixed.perf.txt.gz}
+OUT=${OUT:-out}
+
+say() { printf '%s\n' "$*"; }
+step() { printf '\n== %s\n' "$*"; }
+die() { printf 'demo: %s\n' "$*" >&2; exit 1; }
+
+# ---- 1. dependencies ---------------------------------------------------
+
+has_header() { # has_header HEADER: the C compiler finds it
+	printf '#define PCRE2_CODE_UNIT_WIDTH 8\n#include <%s>\n' "$1" |
+		${CC:-cc} -x c -fsyntax-only - >/dev/null 2>&1
+}
+
+missing=""
+command -v make >/dev/null 2>&1 || missing="$missing make"
+if ! command -v "${CC:-cc}" >/dev/null 2>&1; then
+	missing="$missing build-essential"
+else
+	has_header pcre2.h || missing="$missing libpcre2-dev"
+	has_header zlib.h || missing="$missing zlib1g-dev"
+fi
+command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+command -v gnuplot >/dev/null 2>&1 || missing="$missing gnuplot-nox"
+
+if [ -n "$missing" ]; then
+	step "installing:$missing"
+	if [ "$(id -u)" -eq 0 ]; then
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq
+		# shellcheck disable=SC2086
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+		sudo DEBIAN_FRONTEND=noninteractive apt-get update -qq
+		# shellcheck disable=SC2086
+		sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+	else
+		say "demo: these Debian packages are missing:$missing"
+		say "install them as root, then run make demo again:"
+		say ""
+		say "    sudo apt-get install -y$missing"
+		say "    (or, as root: apt-get install -y$missing)"
+		exit 1
+	fi
+fi
+
+# ---- 2. build ----------------------------------------------------------
+
+step "building ./schedreplay"
+make --no-print-directory >/dev/null || die "the build failed: run make to see why"
+
+# ---- 3. replay ---------------------------------------------------------
+
+[ -f "$SAMPLE" ] || die "no sample trace at $SAMPLE (traces/README.md says how to record one: traces/record.sh mixed)"
+name=$(basename "$SAMPLE")
+step "replaying $SAMPLE under stock, o11int and observed (the recorded schedule)"
+./schedreplay replay "$SAMPLE" --policy stock --policy o11int --policy observed \
+	-o "$OUT/replay"
+
+# ---- 4. diff -----------------------------------------------------------
+
+step "what o11int changed against stock"
+./schedreplay diff "$OUT/replay" --title "$name" >"$OUT/diff.txt"
+cat "$OUT/diff.txt"
+./schedreplay diff "$OUT/replay" --title "$name" --tsv >"$OUT/diff.tsv"
+./schedreplay diff "$OUT/replay" --title "$name" --json >"$OUT/diff.json"
+
+# ---- 5. plots and report -----------------------------------------------
+
+step "plots and report"
+rc=0
+./schedreplay plot "$OUT/replay" --title "$name" -o "$OUT/plots" || rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 69 ] || die "plot failed (status $rc)"
+./schedreplay report "$OUT/replay" --title "$name" -o "$OUT/report" >/dev/null || rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 69 ] || die "report failed (status $rc)"
+
+# ---- 6. where ----------------------------------------------------------
+
+step "done"
+say "replay (timelines, latencies, summaries per policy): $OUT/replay/"
+say "diff: $OUT/diff.txt, $OUT/diff.tsv, $OUT/diff.json"
+if [ $rc -eq 0 ]; then
+	say "plots (PNG, with their gnuplot scripts and data):"
+	for f in "$OUT"/plots/*.png; do say "    $f"; done
+	say "report (one self-contained page, plots inline): $OUT/report/index.html"
+else
+	say "plots: gnuplot failed or is missing; scripts and data are in $OUT/plots/"
+	say "install it (apt-get install gnuplot-nox, as root) and run make demo again"
+	exit 69
+fi
