@@ -363,7 +363,12 @@ static const struct {
 
 static enum pl_tl_event event_of(const char *name, bool *known)
 {
-	static const char *const passive[] = { "expire", "requeue", "state" };
+	/* the models' other reasons (sched-model/policies.c): no change of
+	 * running, runnable or asleep */
+	static const char *const passive[] = {
+		"expire", "requeue", "state", "tick", "recalc", "charge", "swap",
+		"yield", "nice", "setsched", "refund", "migrate",
+	};
 
 	*known = true;
 	for (size_t i = 0; i < sizeof(event_names) / sizeof(event_names[0]); i++)
