@@ -195,6 +195,22 @@ static void batch_summary(struct pl_diff *df)
 	free(nc);
 }
 
+/* Periodic task x comes before y in the headline. */
+static bool periodic_before(const struct pl_diff *df, long x, long y)
+{
+	const struct pl_task *tx = &df->s->tasks[x], *ty = &df->s->tasks[y];
+	double ax = pl_deadlines_met_pct(&tx->figs[df->a]);
+	double bx = pl_deadlines_met_pct(&tx->figs[df->b]);
+	double ay = pl_deadlines_met_pct(&ty->figs[df->a]);
+	double by = pl_deadlines_met_pct(&ty->figs[df->b]);
+	double cx = bx > ax ? bx - ax : ax - bx, cy = by > ay ? by - ay : ay - by;
+	double mx = ax < bx ? ax : bx, my = ay < by ? ay : by;
+
+	if (cx != cy)
+		return cx > cy;
+	return mx < my;
+}
+
 int pl_diff_build(struct pl_diff *df, const struct pl_set *s, size_t a,
 		  size_t b, const struct pl_taskre *re, struct sr_diag *d)
 {
@@ -225,6 +241,23 @@ int pl_diff_build(struct pl_diff *df, const struct pl_set *s, size_t a,
 			df->periodic[df->nperiodic++] = df->rows[i];
 	}
 	batch_summary(df);
+	/* the headline's periodic tasks: the largest change in deadlines met,
+	 * then the fewest met */
+	df->periodic_head = malloc((df->nperiodic + 1) * sizeof(long));
+	if (!df->periodic_head)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	memcpy(df->periodic_head, df->periodic, df->nperiodic * sizeof(long));
+	for (size_t i = 1; i < df->nperiodic; i++) {
+		/* insertion sort: stable, and these lists are short */
+		long v = df->periodic_head[i];
+		size_t j = i;
+
+		while (j > 0 && periodic_before(df, v, df->periodic_head[j - 1])) {
+			df->periodic_head[j] = df->periodic_head[j - 1];
+			j--;
+		}
+		df->periodic_head[j] = v;
+	}
 	return SR_OK;
 }
 
@@ -233,6 +266,7 @@ void pl_diff_free(struct pl_diff *df)
 	free(df->rows);
 	free(df->inter);
 	free(df->periodic);
+	free(df->periodic_head);
 	memset(df, 0, sizeof(*df));
 }
 
@@ -293,8 +327,8 @@ void pl_diff_headline(const struct pl_diff *df, pl_line_fn fn, void *ctx)
 		verdict_line(df, PL_WORSE, "worse", fn, ctx);
 		verdict_line(df, PL_SAME, "unchanged", fn, ctx);
 	}
-	for (size_t i = 0; i < df->nperiodic; i++) {
-		const struct pl_task *t = &s->tasks[df->periodic[i]];
+	for (size_t j = 0; j < df->nperiodic && j < PL_HEADLINE_PERIODIC; j++) {
+		const struct pl_task *t = &s->tasks[df->periodic_head[j]];
 		const struct pl_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
 		char lab[96], per[32];
 
@@ -305,6 +339,12 @@ void pl_diff_headline(const struct pl_diff *df, pl_line_fn fn, void *ctx)
 			 lab, per, t->period_forced ? " (--period)" : "",
 			 pl_deadlines_met_pct(fa), A, pl_deadlines_met_pct(fb), B,
 			 pl_desired_cpu_pct(fa), pl_desired_cpu_pct(fb));
+		fn(ctx, line);
+	}
+	if (df->nperiodic > PL_HEADLINE_PERIODIC) {
+		snprintf(line, sizeof(line),
+			 "  and %zu more periodic tasks (their deadlines: the periodic table)",
+			 df->nperiodic - PL_HEADLINE_PERIODIC);
 		fn(ctx, line);
 	}
 	if (!df->nbatch) {

@@ -20,6 +20,7 @@
 #define PL_CHANGE_MIN_PCT 10
 #define PL_CHANGE_MIN_NS 100000LL
 #define PL_HEADLINE_NAMES 5    /* tasks named per headline line */
+#define PL_HEADLINE_PERIODIC 4 /* periodic tasks in the headline */
 #define PL_TABLE_ROWS 30       /* rows of the human table without --all */
 
 enum pl_verdict { PL_SAME, PL_BETTER, PL_WORSE };
@@ -33,7 +34,8 @@ struct pl_diff {
 	long *inter;              /* interactive tasks, diff order */
 	size_t ninter;
 	size_t nbetter, nworse;
-	long *periodic;
+	long *periodic;           /* periodic tasks, diff order */
+	long *periodic_head;      /* the same, headline order */
 	size_t nperiodic;
 	size_t nbatch;
 	int64_t batch_cpu_ns;

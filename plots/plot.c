@@ -39,6 +39,23 @@ static const char *run_colour(const struct pl_set *s, size_t r)
 	return colours[r % (sizeof(colours) / sizeof(colours[0]))];
 }
 
+/* Line width of run r: the first widest, so later ones drawn over it
+ * leave its edges visible where they coincide. */
+static double line_width(const struct pl_set *s, size_t r)
+{
+	if (s->nruns < 2)
+		return 1.6;
+	return 1.4 + 1.8 * (double)(s->nruns - 1 - r) / (double)(s->nruns - 1);
+}
+
+/* Point type of run r in scatter plots: A open circles, B dots, ... */
+static int point_type(size_t r)
+{
+	static const int pt[] = { 6, 7, 2, 4, 8, 1, 3, 10 };
+
+	return pt[r % (sizeof(pt) / sizeof(pt[0]))];
+}
+
 /* ---- collecting the selected tasks' series ----------------------------- */
 
 struct pt {
@@ -335,8 +352,16 @@ static int write_priority(const struct ctx *x, struct sr_diag *d)
 
 			if (!p->n)
 				continue;
-			fprintf(f, "%s'priority.dat' index %zu using 1:2 with steps lw 1.6 lc rgb '%s' title ",
-				sep, i * s->nruns + r, run_colour(s, r));
+			/* the first policy widest, underneath: where the
+			 * lines coincide both stay visible */
+			if (p->n <= 2)
+				fprintf(f, "%s'priority.dat' index %zu using 1:2 with linespoints pt 7 ps 0.6 lw %.1f lc rgb '%s' title ",
+					sep, i * s->nruns + r, line_width(s, r),
+					run_colour(s, r));
+			else
+				fprintf(f, "%s'priority.dat' index %zu using 1:2 with steps lw %.1f lc rgb '%s' title ",
+					sep, i * s->nruns + r, line_width(s, r),
+					run_colour(s, r));
 			pl_gp_str(f, s->runs[r].policy);
 			sep = ", \\\n     ";
 			any = true;
@@ -445,21 +470,28 @@ static int write_delay_time(const struct ctx *x, struct sr_diag *d)
 	fputs("set format y '%g'\n", f);
 	fputs("set xlabel 'time since trace start (s)'\n", f);
 	fputs("set ylabel 'scheduling delay (ms, log)'\n", f);
+	fputs("set key invert\n", f);
 	multiplot_title(f, x, "scheduling delay of each wait over time", (int)x->nsel, 1);
 	for (size_t i = 0; i < x->nsel; i++) {
 		const char *sep = "plot ";
 		bool any = false;
 
 		panel_title(f, &s->tasks[x->sel[i]], "delay of each wait (under 1 us drawn at 0.001 ms)");
-		for (size_t r = 0; r < s->nruns; r++) {
+		/* the last policy first, so the first (open circles) lies on
+		 * top of the others' dots; `set key invert` keeps A first */
+		for (size_t rr = s->nruns; rr-- > 0;) {
+			size_t r = rr;
 			const struct series *p = &x->c->delay[i * s->nruns + r];
 			char t[96];
 
 			if (!p->n)
 				continue;
 			/* gnuplot colours: #AARRGGBB, AA = transparency */
-			fprintf(f, "%s'delay-time.dat' index %zu using 1:2 with points pt 7 ps 0.45 lc rgb '#50%s' title ",
-				sep, i * s->nruns + r, run_colour(s, r) + 1);
+			fprintf(f, "%s'delay-time.dat' index %zu using 1:2 with points pt %d ps %s lc rgb '#%s%s' title ",
+				sep, i * s->nruns + r, point_type(r),
+				point_type(r) == 7 ? "0.4" : "0.7",
+				point_type(r) == 7 ? "50" : "20",
+				run_colour(s, r) + 1);
 			snprintf(t, sizeof(t), "%s (%zu waits)", s->runs[r].policy, p->n);
 			pl_gp_str(f, t);
 			sep = ", \\\n     ";

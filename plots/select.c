@@ -208,16 +208,27 @@ int pl_select_plot_tasks(struct pl_set *s, const struct pl_taskre *re,
 			byp99[i] = k[i].idx;
 		free(k);
 	}
-	for (size_t i = 0; i < nby && m < max; i++) {
-		struct pl_task *t = &s->tasks[byp99[i]];
+	/*
+	 * A p99 from a handful of waits is noise, not a change: first the
+	 * tasks with enough waits under both runs, then, if there is room,
+	 * any task that waited at all.
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		uint64_t need = pass ? 1 : PL_SELECT_MIN_WAITS;
 
-		if (t->selected)
-			continue;
-		/* a task that never waited is not worth a panel */
-		if (!re && !t->figs[a].ndelays && !t->figs[b].ndelays)
-			continue;
-		t->selected = true;
-		sel[m++] = byp99[i];
+		for (size_t i = 0; i < nby && m < max; i++) {
+			struct pl_task *t = &s->tasks[byp99[i]];
+
+			if (t->selected)
+				continue;
+			if (!re && (t->figs[a].ndelays < need ||
+				    t->figs[b].ndelays < need))
+				continue;
+			t->selected = true;
+			sel[m++] = byp99[i];
+		}
+		if (re)
+			break;
 	}
 	free(byp99);
 	*order = sel;

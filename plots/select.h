@@ -15,6 +15,8 @@
 #define PL_PLOT_MAX_TASKS 8      /* tasks in the per-task plots */
 #define PL_PLOT_MAX_INTERACTIVE 4/* of which, at most, interactive ones */
 #define PL_BARS_MAX_TASKS 12     /* tasks in the bar chart */
+#define PL_SELECT_MIN_WAITS 20   /* waits under each policy for a p99
+				    change to pick a task by default */
 
 struct pl_taskre;
 
@@ -40,7 +42,9 @@ int pl_diff_order(const struct pl_set *s, size_t a, size_t b,
  * tasks (by the diff order, at most max); without, up to
  * PL_PLOT_MAX_INTERACTIVE interactive tasks (most wakeups per second
  * first), then the largest p99 changes between runs 0 and 1 (or the
- * largest p99 in run 0 when there is one run), at most max in all.
+ * largest p99 in run 0 when there is one run) among tasks with at least
+ * PL_SELECT_MIN_WAITS waits under both, then among any that waited, at
+ * most max in all.
  * Returns the number selected; *order receives them in drawing order.
  */
 int pl_select_plot_tasks(struct pl_set *s, const struct pl_taskre *re,
