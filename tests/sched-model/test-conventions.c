@@ -338,6 +338,164 @@ static void test_defaults(void)
 	}
 }
 
+/*
+ * scheduler_tick step 2: a current task no longer in active (its slice
+ * expired at this tick, schedule() not run yet) is not charged by another
+ * tick: only need_resched.  T alone, a kernel thread at 60% (stock 6000,
+ * B 612), runs 102 ticks: sleep_avg 5898 / 510, prio 120 - (5 - 5) = 120,
+ * not interactive: expired at tick 102.  A tick at 103 before schedule()
+ * leaves sleep_avg and slice (102) alone.  Then schedule() swaps and T
+ * runs again.
+ * The wake mask (try_to_wake_up step 1): waking a runnable task, or a
+ * zombie, does nothing and reports nothing.
+ */
+static void test_tick_expired_curr(void)
+{
+	static const long sa[] = { 5898, 510, 510 };
+
+	for (size_t p = 0; p < 3; p++) {
+		struct drv d;
+		struct sm_view v;
+		size_t n;
+
+		drv_init(&d, sm_policy_find(all[p]));
+		api_add(&d, 0, false, 60);
+		api_wake(&d, 0, 0);
+		for (int k = 1; k < 102; k++)
+			api_tick(&d, k);
+		drv_at_jiffy(&d, 102);
+		d.pol->tick(d.rq);
+		v = api_view(&d, 0);
+		CHECK_CTX("%s expired, not switched", all[p]);
+		CHECK_INT(v.array, SM_ARRAY_EXPIRED);
+		CHECK(v.on_cpu);
+		CHECK_INT(v.sleep_avg, sa[p]);
+		CHECK_INT(v.time_slice, 102);
+		drv_at_jiffy(&d, 103);
+		d.pol->tick(d.rq);
+		v = api_view(&d, 0);
+		CHECK_INT(v.sleep_avg, sa[p]);
+		CHECK_INT(v.time_slice, 102);
+		CHECK(d.rq->need_resched);
+		api_settle(&d);
+		CHECK_INT(drv_curr(&d), 0);
+		CHECK_INT(api_view(&d, 0).array, SM_ARRAY_ACTIVE);
+
+		CHECK_CTX("%s wake mask", all[p]);
+		n = d.nlog;
+		d.pol->wake(d.rq, d.task[0].t, false);
+		CHECK_INT(d.nlog, n);
+		CHECK(!d.rq->need_resched);
+		d.pol->exit(d.rq, d.task[0].t);
+		api_settle(&d);
+		n = d.nlog;
+		d.pol->wake(d.rq, d.task[0].t, false);
+		CHECK_INT(d.nlog, n);
+		CHECK_INT(api_view(&d, 0).state, SM_STATE_ZOMBIE);
+		CHECK_INT(drv_curr(&d), -1);
+		drv_free(&d);
+	}
+}
+
+/*
+ * test2-mm1's first activation: a task whose last_run is 0 (a fork child
+ * that never went through schedule(); unreachable through the API's
+ * normal use, so set directly) is activated without `activated` and
+ * without a recalc: it only gets last_run = jiffies.  Its prio stays
+ * whatever it was (120 set below, though effective_prio(0) is 125).
+ * O11int removed the case: the same task gets activated = 1 and a recalc
+ * (sleep_time = 500 - 0 - 1 > HZ: a user task gets JIS 816, prio 117).
+ */
+static void test_mm1_first_activation(void)
+{
+	struct drv d;
+	struct sm_view v;
+	struct o1_task *t;
+
+	drv_init(&d, sm_policy_find("test2-mm1"));
+	api_add(&d, 0, true, 0);
+	t = o1_task_of(d.task[0].t);
+	t->last_run = 0;
+	t->prio = 120;
+	drv_at_jiffy(&d, 500);
+	d.pol->wake(d.rq, d.task[0].t, false);
+	v = api_view(&d, 0);
+	CHECK_CTX("test2-mm1 last_run 0");
+	CHECK_INT(v.last_run, DRV_J0 + 500);
+	CHECK_INT(v.activated, 0);
+	CHECK_INT(v.sleep_avg, 0);
+	CHECK_INT(v.prio, 120);
+	drv_free(&d);
+
+	drv_init(&d, sm_policy_find("o11int"));
+	api_add(&d, 0, true, 0);
+	t = o1_task_of(d.task[0].t);
+	t->last_run = 0;
+	drv_at_jiffy(&d, 500);
+	d.pol->wake(d.rq, d.task[0].t, false);
+	v = api_view(&d, 0);
+	CHECK_CTX("o11int last_run 0");
+	CHECK_INT(v.last_run, 0);
+	CHECK_INT(v.activated, 0);	/* set, then cleared: slept */
+	CHECK_INT(v.sleep_avg, 816);
+	CHECK_INT(v.prio, 117);
+	drv_free(&d);
+}
+
+/*
+ * pull_task (migrate): the task goes to the tail of the other CPU's
+ * active array and preempts only a strictly worse prio, in every policy
+ * (test2-mm1 kept the stock rule there).  CPU 1 runs C (cold, 125, ts
+ * 102 - 10 = 92 after 10 ticks).  On CPU 0, A (nice -5, 120) runs and Q
+ * waits; both were woken at 0, so neither got sleep credit.
+ *   Q at nice 0 (125): equal prio; 102 > 2 * 92 would satisfy
+ *   TASK_PREEMPTS_CURR, but pull_task's test is strict: no resched.
+ *   Q at nice -1 (124): resched on CPU 1, and Q runs there.
+ */
+static void test_migrate(void)
+{
+	for (size_t p = 0; p < 3; p++)
+		for (int nice = -1; nice <= 0; nice++) {
+			struct drv d0;
+			struct sm_observer obs = { NULL, NULL };
+			struct sm_rq *rq1;
+			struct sm_task_info ci = { 9, 0, SM_SCHED_NORMAL, 0,
+						   true, 0 };
+			struct sm_task *c;
+			char why[200];
+			int q;
+
+			drv_init(&d0, sm_policy_find(all[p]));
+			rq1 = d0.pol->rq_new(1, DRV_J0, &obs);
+			c = d0.pol->task_new(rq1, &ci);
+			d0.pol->wake(rq1, c, false);
+			d0.pol->schedule(rq1);
+			for (int k = 1; k <= 10; k++) {
+				sm_rq_set_jiffies(rq1, DRV_J0 + (unsigned long)k);
+				d0.pol->tick(rq1);
+			}
+			CHECK_CTX("%s nice %d", all[p], nice);
+			CHECK(!rq1->need_resched);
+			api_add(&d0, -5, true, 0);
+			q = api_add(&d0, nice, true, 0);
+			api_wake(&d0, 0, 0);
+			api_wake(&d0, q, 0);
+			CHECK_INT(drv_curr(&d0), 0);
+			d0.pol->migrate(d0.rq, rq1, d0.task[q].t);
+			CHECK_INT(rq1->need_resched, nice < 0);
+			CHECK_INT(api_view(&d0, q).array, SM_ARRAY_ACTIVE);
+			CHECK_INT(d0.pol->check(d0.rq, why, sizeof(why)), 0);
+			CHECK_INT(d0.pol->check(rq1, why, sizeof(why)), 0);
+			d0.pol->schedule(rq1);
+			CHECK(rq1->curr == (nice < 0 ? d0.task[q].t : c));
+			d0.pol->task_free(rq1, d0.task[q].t);
+			d0.task[q].t = NULL;
+			d0.pol->task_free(rq1, c);
+			d0.pol->rq_free(rq1);
+			drv_free(&d0);
+		}
+}
+
 int main(void)
 {
 	test_burst_end_on_tick();
@@ -349,5 +507,8 @@ int main(void)
 	test_idle_and_sync();
 	test_stale_prio();
 	test_defaults();
+	test_tick_expired_curr();
+	test_mm1_first_activation();
+	test_migrate();
 	return test_done("test-conventions");
 }

@@ -318,11 +318,60 @@ static void test_two_kthreads(void)
 	drv_free(&d);
 }
 
+/*
+ * The granularity test (task_timeslice - ts) % 25 is unsigned int
+ * arithmetic: after a sched_exit refund has pushed ts above the task's own
+ * slice, the difference wraps, and 2^32 = 21 (mod 25).
+ * P (cold, nice 0, user) forks C at 0 (51 each); C runs first and blocks
+ * at once; P runs out its 51 and expires at 51 (alone: swap, ts 102);
+ * tick 52: 101.  C then exits from its sleep and is reaped: its
+ * first_time_slice is still set, so P.ts = 101 + 51 = 152.
+ * P's ticks: 151 (53), 150, 149, 148 (56): 102 - 148 wraps to 2^32 - 46,
+ * = 21 - 46 = -25 = 0 (mod 25): REQUEUE at 56; 123 at 81: 21 - 21 = 0:
+ * REQUEUE; 102 at 102: 0: REQUEUE; then 77, 52, 27 at 127, 152, 177.
+ * Signed arithmetic would have skipped 56 and 81.
+ */
+static void test_requeue_wrap(void)
+{
+	static const char *const b[] = { "test2-mm1", "o11int" };
+
+	for (size_t p = 0; p < 2; p++) {
+		struct drv d;
+		int c;
+
+		drv_init(&d, pol(b[p]));
+		api_add(&d, 0, true, 0);
+		api_wake(&d, 0, 0);
+		c = api_fork(&d, 0, true, 0);
+		api_settle(&d);
+		CHECK_INT(drv_curr(&d), c);
+		api_block(&d, c, 0);
+		for (long k = 1; k <= 52; k++)
+			api_tick(&d, k);
+		d.pol->exit(d.rq, d.task[c].t);
+		d.pol->reap(d.rq, d.task[0].t, d.task[c].t);
+		CHECK_CTX("%s refund", b[p]);
+		CHECK_INT(api_view(&d, 0).time_slice, 152);
+		for (long k = 53; k <= 180; k++) {
+			bool want = k == 56 || k == 81 || k == 102 ||
+				k == 127 || k == 152 || k == 177;
+
+			api_tick(&d, k);
+			CHECK_CTX("%s tick %ld", b[p], k);
+			CHECK_INT((reasons_at(&d, 0, k * MS) & R(REQUEUE)) != 0,
+				  want);
+			CHECK_INT(drv_curr(&d), 0);
+		}
+		drv_free(&d);
+	}
+}
+
 int main(void)
 {
 	test_one_hog();
 	test_two_hogs();
 	test_kthread_requeue();
 	test_two_kthreads();
+	test_requeue_wrap();
 	return test_done("test-hog");
 }
