@@ -8,6 +8,35 @@
 
 #include "parse/format.h"
 
+/*
+ * --show-lost-events / --show-task-events lines: PERF_RECORD_LOST is a
+ * lost-events marker with its own time; the others are skipped (the
+ * sched tracepoints already say what they say).
+ */
+static int side_band(struct sr_fmtctx *c, const struct sr_match *m,
+		     struct sr_raw *out)
+{
+	const char *p;
+	size_t pn;
+	uint32_t v;
+
+	sr_grp(m, G_EV, &p, &pn);
+	if (pn != 16 || memcmp(p, "PERF_RECORD_LOST", 16) != 0) {
+		c->skipped_events++;
+		return SR_P_NONE;
+	}
+	out->kind = SR_EV_LOST;
+	out->value = sr_grp(m, G_COUNT, &p, &pn) &&
+		sr_parse_u32(p, pn, UINT32_MAX, &v) == 0 ? v : 0;
+	sr_grp(m, G_CPU, &p, &pn);
+	if (sr_parse_cpu(c, p, pn, &out->cpu))
+		return SR_P_ERR;
+	sr_grp(m, G_TS, &p, &pn);
+	if (sr_parse_ts(c, p, pn, &out->ts))
+		return SR_P_ERR;
+	return SR_P_RAW;
+}
+
 static int perf_parse(struct sr_fmtctx *c, char *line, size_t len,
 		      struct sr_raw *out)
 {
@@ -21,10 +50,13 @@ static int perf_parse(struct sr_fmtctx *c, char *line, size_t len,
 		k++;
 	if (k == len || line[k] == '#')
 		return SR_P_NONE;
-	if (!sr_match(c->pat, P_PERF_HDR, line, len, 0, &m))
+	if (!sr_match(c->pat, P_PERF_HDR, line, len, 0, &m)) {
+		if (sr_match(c->pat, P_PERF_RECORD, line, len, 0, &m))
+			return side_band(c, &m, out);
 		return sr_fmt_expected(c, "a perf script line "
 				       "'COMM TID [CPU] SECONDS: sched:EVENT: "
 				       "FIELDS'", line, len);
+	}
 	sr_grp(&m, G_SYS, &sys, &syslen);
 	if (syslen != 5 || memcmp(sys, "sched", 5) != 0) {
 		c->skipped_events++;

@@ -38,6 +38,11 @@ static const struct {
 	  "\\[(?<cpu>\\d+)\\]\\s+" TS ":\\s+(?:\\d+\\s+)?"
 	  "(?<sys>\\w+):(?<ev>\\w+):\\s*" },
 
+	{ P_PERF_RECORD, "perf script side-band record", A,
+	  "\\s*(?<comm>.*?)\\s+(?<pid>-?\\d+)(?:/(?<tid>-?\\d+))?\\s+"
+	  "\\[(?<cpu>\\d+)\\]\\s+" TS ":\\s+(?<ev>PERF_RECORD_[A-Z_]+)"
+	  "(?:[: ]+lost (?<count>\\d+))?" },
+
 	/* ---- event fields ---- */
 	{ P_F_SWITCH, "sched_switch fields", A,
 	  "prev_comm=(?<pcomm>.*?) prev_pid=(?<ppid>\\d+) "

@@ -23,6 +23,7 @@ enum sr_pat {
 	P_FTRACE_HDR,     /* comm-pid [(tgid)] [cpu] [flags] ts: event: */
 	P_TCLAT_HDR,      /* trace-cmd report -l: comm-pid cpu+flags ts: event: */
 	P_PERF_HDR,       /* perf script: comm tid [cpu] ts: sys:event: */
+	P_PERF_RECORD,    /* perf script: comm tid [cpu] ts: PERF_RECORD_... */
 	/* event fields, after the header */
 	P_F_SWITCH,       /* prev_comm= ... [==>] next_comm= ... */
 	P_F_SWITCH_PLUGIN,/* comm:pid [prio] S ==> comm:pid [prio] */

@@ -78,4 +78,21 @@ awk 'BEGIN { for (i = 0; i < 100000; i++)
 expect_status 0 "$SR" convert "$T/many"
 [ "$(grep -c ' task pid=' "$T/out")" -eq 200000 ] || fail "100000 switches should declare 200000 tasks"
 
+# odd but legal streams: the reader delivers them, judging is for the
+# consumers: a wake of a task never seen, a switch out of a task that was
+# not running, the exit of the running task, lost events mid-burst
+cat > "$T/odd.native" <<'NATIVE'
+#schedreplay-native 1
+0.001 0 wake    pid=77 by=irq
+0.002 0 switch  prev=55 state=S next=77
+0.003 0 exit    pid=77
+0.003 0 lost    count=5
+0.004 0 switch  prev=77 state=X next=0
+0.005 1 fork    pid=55 child=77 comm=again
+NATIVE
+expect_status 0 "$SR" convert "$T/odd.native"
+expect_out '^0\.001000000 0 task pid=77 comm=""$'
+expect_out '^0\.005000000 1 fork pid=55 child=77 comm=again$'
+expect_err "5 events lost on cpu 0 between 0\.003000000 and 0\.003000000"
+
 done_ok

@@ -160,14 +160,36 @@ static void test_native(void)
 	loaded_free(&l);
 }
 
+static void test_perf_sideband(void)
+{
+	struct loaded l;
+
+	CHECK_CTX("perf-sideband");
+	CHECK_INT(load(&l, DATA "perf-sideband.txt"), 0);
+	CHECK_STR(l.format, "perf");
+	CHECK_INT(l.n, 3);
+	CHECK_INT(l.st.skipped_events, 3);
+	if (l.n == 3) {
+		CHECK_INT(l.ev[1].kind, SR_EV_LOST);
+		CHECK_INT(l.ev[1].value, 27);
+		CHECK_INT(l.ev[1].cpu, 0);
+		CHECK_INT(l.ev[1].ts, 200000500000LL);
+		CHECK_INT(l.st.nlost, 1);
+		CHECK_INT(l.lost[0].from_ts, 200000100000LL);
+		CHECK_INT(l.lost[0].to_ts, 200000500000LL);
+	}
+	loaded_free(&l);
+}
+
 int main(void)
 {
 	static const char *const fixtures[] = {
 		DATA "perf-small.txt", DATA "ftrace-flags.txt",
-		DATA "native-small.txt",
+		DATA "native-small.txt", DATA "perf-sideband.txt",
 	};
 
 	test_perf();
+	test_perf_sideband();
 	test_ftrace();
 	test_native();
 	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++)
