@@ -1,0 +1,1029 @@
+/*
+ * demand: turns the normalised event stream into per-task programs (CPU
+ * bursts, causal and external wakes, forks, exits) for the simulator, and
+ * frees each op once every consumer has passed it.  The rules, case by
+ * case, are in docs/replay.md ("Demand extraction").
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/demand.h"
+#include "sched-model/policy.h"
+
+/* Where a task stands in the recording, as far as the events show. */
+enum rstate {
+	R_UNSEEN,    /* not born yet */
+	R_RUNNING,   /* on a cpu since .since */
+	R_RUNNABLE,  /* preempted, or woken and not yet running */
+	R_BLOCKED,   /* asleep; its BLOCK op is the last op */
+	R_DEAD,      /* exited */
+	R_GONE,      /* left out midway (renamed into --exclude): ended */
+};
+
+struct ent {
+	struct sr_dtask t;
+	uint8_t known;      /* slot initialised */
+	uint8_t state;      /* enum rstate */
+	uint8_t included;   /* comm does not match --exclude (now) */
+	uint8_t ever;       /* was included at some point */
+	uint8_t exit_seen;  /* sched_process_exit seen, not switched out */
+	uint8_t block_open; /* its last op is a BLOCK not yet resolved */
+	int32_t cpu;        /* R_RUNNING: where */
+	uint32_t last_rec;  /* latest record of the exec chain */
+	uint32_t nblocks;
+	uint32_t comm;      /* current name (pool index) */
+	int64_t since;      /* R_RUNNING: run start */
+	int64_t last_change;
+	int64_t open_ns;    /* CPU since the last op, up to .since */
+	uint64_t block_op;  /* op number of the open BLOCK */
+	/* the program: ops base .. base+n-1 in a ring */
+	struct sr_op *ring;
+	uint32_t cap, head, n;
+	uint64_t base;
+	uint64_t *cur;      /* per consumer: next op it will read */
+};
+
+struct cpu {
+	int64_t first_ts;   /* first event on it */
+	int64_t switch_ts;  /* last switch on it */
+	uint32_t cur;       /* thread running (any task), SR_TID_NONE idle */
+	uint8_t seen, cur_known;
+};
+
+struct sr_demand {
+	struct sr_demand_opts o;
+	pcre2_code *re;
+	pcre2_match_data *md;
+	struct ent *e;
+	size_t ne, cape;
+	struct cpu *cpus;
+	int32_t ncpus;
+	char *pool;
+	size_t npool, cappool;
+	struct sr_arrival *arr;
+	uint32_t arrcap, arrhead, arrn;
+	uint64_t arrbase;
+	uint64_t *arrcur;
+	sr_demand_resolve_fn on_resolve;
+	void *resolve_ctx;
+	bool started, done;
+	int64_t start, now;
+	struct sr_demand_stats st;
+};
+
+static const char *const op_names[SR_OP__COUNT] = {
+	[SR_OP_RUN] = "run", [SR_OP_WAKE] = "wake", [SR_OP_FORK] = "fork",
+	[SR_OP_COMM] = "comm", [SR_OP_NICE] = "nice",
+	[SR_OP_SETSCHED] = "setsched", [SR_OP_BLOCK] = "block",
+	[SR_OP_EXIT] = "exit", [SR_OP_END] = "end",
+};
+
+const char *sr_op_kind_name(enum sr_op_kind k)
+{
+	return (unsigned)k < SR_OP__COUNT ? op_names[k] : "?";
+}
+
+static int oom(struct sr_diag *d)
+{
+	return sr_fail(d, SR_EINTERNAL, "out of memory");
+}
+
+int sr_demand_new(struct sr_demand **out, const struct sr_demand_opts *o,
+		  struct sr_diag *d)
+{
+	struct sr_demand *dm;
+
+	*out = NULL;
+	if (!o->task_get || o->nconsumers < 0)
+		return sr_fail(d, SR_EINTERNAL, "demand: bad options");
+	dm = calloc(1, sizeof(*dm));
+	if (!dm)
+		return oom(d);
+	dm->o = *o;
+	if (o->exclude && o->exclude[0]) {
+		int err;
+		PCRE2_SIZE off;
+
+		dm->re = pcre2_compile((PCRE2_SPTR)o->exclude,
+				       PCRE2_ZERO_TERMINATED, 0, &err, &off,
+				       NULL);
+		if (!dm->re) {
+			PCRE2_UCHAR msg[256];
+
+			pcre2_get_error_message(err, msg, sizeof(msg));
+			sr_demand_free(dm);
+			return sr_fail(d, SR_EUSAGE,
+				       "--exclude '%s': at offset %zu: %s",
+				       o->exclude, (size_t)off, (char *)msg);
+		}
+		pcre2_jit_compile(dm->re, PCRE2_JIT_COMPLETE);
+		dm->md = pcre2_match_data_create_from_pattern(dm->re, NULL);
+		if (!dm->md) {
+			sr_demand_free(dm);
+			return oom(d);
+		}
+	}
+	dm->arrcur = calloc((size_t)o->nconsumers + 1, sizeof(*dm->arrcur));
+	if (!dm->arrcur) {
+		sr_demand_free(dm);
+		return oom(d);
+	}
+	*out = dm;
+	return SR_OK;
+}
+
+void sr_demand_free(struct sr_demand *dm)
+{
+	if (!dm)
+		return;
+	for (size_t i = 0; i < dm->ne; i++) {
+		free(dm->e[i].ring);
+		free(dm->e[i].cur);
+	}
+	free(dm->e);
+	free(dm->cpus);
+	free(dm->pool);
+	free(dm->arr);
+	free(dm->arrcur);
+	if (dm->md)
+		pcre2_match_data_free(dm->md);
+	if (dm->re)
+		pcre2_code_free(dm->re);
+	free(dm);
+}
+
+void sr_demand_on_resolve(struct sr_demand *dm, sr_demand_resolve_fn fn,
+			  void *ctx)
+{
+	dm->on_resolve = fn;
+	dm->resolve_ctx = ctx;
+}
+
+/* ---- name pool ---------------------------------------------------------- */
+
+static int pool_add(struct sr_demand *dm, const char *s, uint32_t *idx)
+{
+	size_t len = strlen(s) + 1;
+
+	if (dm->npool + len > dm->cappool) {
+		size_t cap = dm->cappool ? dm->cappool : 4096;
+		char *p;
+
+		while (cap < dm->npool + len)
+			cap *= 2;
+		if (cap > UINT32_MAX)
+			return SR_EINTERNAL;
+		p = realloc(dm->pool, cap);
+		if (!p)
+			return SR_EINTERNAL;
+		dm->pool = p;
+		dm->cappool = cap;
+	}
+	memcpy(dm->pool + dm->npool, s, len);
+	*idx = (uint32_t)dm->npool;
+	dm->npool += len;
+	return SR_OK;
+}
+
+const char *sr_demand_comm(const struct sr_demand *dm, uint32_t idx)
+{
+	return idx < dm->npool ? dm->pool + idx : "";
+}
+
+/* ---- op rings ----------------------------------------------------------- */
+
+static uint64_t min_cursor(const uint64_t *cur, int n, uint64_t none)
+{
+	uint64_t m = none;
+
+	for (int i = 0; i < n; i++)
+		if (cur[i] < m)
+			m = cur[i];
+	return m;
+}
+
+/* Drop the ops every consumer has passed. */
+static void trim(struct sr_demand *dm, struct ent *e)
+{
+	uint64_t m = min_cursor(e->cur, dm->o.nconsumers, e->base + e->n);
+	uint64_t k;
+
+	if (m <= e->base)
+		return;
+	k = m - e->base;
+	if (k > e->n)
+		k = e->n;
+	e->head = (e->head + (uint32_t)k) & (e->cap - 1);
+	e->n -= (uint32_t)k;
+	e->base += k;
+	dm->st.held_ops -= k;
+}
+
+static int emit(struct sr_demand *dm, struct ent *e, const struct sr_op *op)
+{
+	trim(dm, e);
+	if (e->n == e->cap) {
+		uint32_t cap = e->cap ? e->cap * 2 : 8;
+		struct sr_op *r = malloc((size_t)cap * sizeof(*r));
+
+		if (!r || cap < e->cap)
+			return SR_EINTERNAL;
+		for (uint32_t i = 0; i < e->n; i++)
+			r[i] = e->ring[(e->head + i) & (e->cap - 1)];
+		free(e->ring);
+		e->ring = r;
+		e->cap = cap;
+		e->head = 0;
+	}
+	e->ring[(e->head + e->n) & (e->cap - 1)] = *op;
+	e->n++;
+	dm->st.ops++;
+	if (++dm->st.held_ops > dm->st.peak_held_ops)
+		dm->st.peak_held_ops = dm->st.held_ops;
+	return SR_OK;
+}
+
+static struct sr_op *op_at(const struct ent *e, uint64_t idx)
+{
+	if (idx < e->base || idx >= e->base + e->n)
+		return NULL;
+	return &e->ring[(e->head + (uint32_t)(idx - e->base)) & (e->cap - 1)];
+}
+
+const struct sr_op *sr_demand_op(const struct sr_demand *dm, uint32_t task,
+				 uint64_t idx)
+{
+	if (task >= dm->ne)
+		return NULL;
+	return op_at(&dm->e[task], idx);
+}
+
+void sr_demand_consumed(struct sr_demand *dm, int c, uint32_t task,
+			uint64_t idx)
+{
+	if (task < dm->ne && c >= 0 && c < dm->o.nconsumers && dm->e[task].cur)
+		dm->e[task].cur[c] = idx;
+}
+
+/* ---- arrivals ----------------------------------------------------------- */
+
+static int arrive(struct sr_demand *dm, struct ent *e, int64_t ts)
+{
+	uint64_t m = min_cursor(dm->arrcur, dm->o.nconsumers,
+				dm->arrbase + dm->arrn);
+
+	if (m > dm->arrbase) {
+		uint64_t k = m - dm->arrbase;
+
+		dm->arrhead = (dm->arrhead + (uint32_t)k) & (dm->arrcap - 1);
+		dm->arrn -= (uint32_t)k;
+		dm->arrbase += k;
+	}
+	if (dm->arrn == dm->arrcap) {
+		uint32_t cap = dm->arrcap ? dm->arrcap * 2 : 64;
+		struct sr_arrival *a = malloc((size_t)cap * sizeof(*a));
+
+		if (!a)
+			return SR_EINTERNAL;
+		for (uint32_t i = 0; i < dm->arrn; i++)
+			a[i] = dm->arr[(dm->arrhead + i) & (dm->arrcap - 1)];
+		free(dm->arr);
+		dm->arr = a;
+		dm->arrcap = cap;
+		dm->arrhead = 0;
+	}
+	dm->arr[(dm->arrhead + dm->arrn) & (dm->arrcap - 1)] =
+		(struct sr_arrival){ .ts = ts, .task = e->t.id };
+	dm->arrn++;
+	dm->st.arrivals++;
+	return SR_OK;
+}
+
+const struct sr_arrival *sr_demand_arrival(const struct sr_demand *dm,
+					   uint64_t idx)
+{
+	if (idx < dm->arrbase || idx >= dm->arrbase + dm->arrn)
+		return NULL;
+	return &dm->arr[(dm->arrhead + (uint32_t)(idx - dm->arrbase)) &
+			(dm->arrcap - 1)];
+}
+
+void sr_demand_arrivals_consumed(struct sr_demand *dm, int c, uint64_t idx)
+{
+	if (c >= 0 && c < dm->o.nconsumers)
+		dm->arrcur[c] = idx;
+}
+
+/* ---- tasks -------------------------------------------------------------- */
+
+static bool excluded(struct sr_demand *dm, const char *comm)
+{
+	if (!dm->re)
+		return false;
+	return pcre2_match(dm->re, (PCRE2_SPTR)comm, PCRE2_ZERO_TERMINATED, 0,
+			   0, dm->md, NULL) >= 0;
+}
+
+static const struct sr_task *rec_of(const struct sr_demand *dm, sr_tid id)
+{
+	return id == SR_TID_NONE ? NULL : dm->o.task_get(dm->o.task_ctx, id);
+}
+
+/* The thread id of a record (idle: NONE). */
+static uint32_t thread_of(const struct sr_demand *dm, sr_tid id)
+{
+	const struct sr_task *r = rec_of(dm, id);
+
+	if (!r || r->is_idle)
+		return SR_TID_NONE;
+	return r->thread != SR_TID_NONE ? r->thread : id;
+}
+
+static int grow_ents(struct sr_demand *dm, uint32_t id)
+{
+	if (id >= dm->cape) {
+		size_t cap = dm->cape ? dm->cape : 256;
+		struct ent *e;
+
+		while (cap <= id)
+			cap *= 2;
+		e = realloc(dm->e, cap * sizeof(*e));
+		if (!e)
+			return SR_EINTERNAL;
+		dm->e = e;
+		dm->cape = cap;
+	}
+	while (dm->ne <= id)
+		memset(&dm->e[dm->ne++], 0, sizeof(struct ent));
+	return SR_OK;
+}
+
+static struct cpu *cpu_of(struct sr_demand *dm, int32_t c)
+{
+	if (c < 0)
+		return NULL;
+	if (c >= dm->ncpus) {
+		int32_t n = dm->ncpus ? dm->ncpus : 8;
+		struct cpu *p;
+
+		while (n <= c)
+			n *= 2;
+		p = realloc(dm->cpus, (size_t)n * sizeof(*p));
+		if (!p)
+			return NULL;
+		memset(p + dm->ncpus, 0, (size_t)(n - dm->ncpus) * sizeof(*p));
+		dm->cpus = p;
+		dm->ncpus = n;
+	}
+	return &dm->cpus[c];
+}
+
+/* CPU time of a running task up to ts goes into its open burst. */
+static void checkpoint(struct ent *e, int64_t ts)
+{
+	if (e->state == R_RUNNING && ts > e->since) {
+		e->open_ns += ts - e->since;
+		e->t.cpu_ns += ts - e->since;
+		e->since = ts;
+	}
+}
+
+static int flush_run(struct sr_demand *dm, struct ent *e)
+{
+	struct sr_op op = { .kind = SR_OP_RUN };
+
+	if (e->open_ns <= 0)
+		return SR_OK;
+	op.a = e->open_ns;
+	e->open_ns = 0;
+	e->t.bursts++;
+	return emit(dm, e, &op);
+}
+
+/* An op at the task's current point: the CPU before it first. */
+static int emit_at(struct sr_demand *dm, struct ent *e, int64_t ts,
+		   const struct sr_op *op)
+{
+	int rc;
+
+	checkpoint(e, ts);
+	if ((rc = flush_run(dm, e)))
+		return rc;
+	return emit(dm, e, op);
+}
+
+static int resolve(struct sr_demand *dm, struct ent *e, int end,
+		   int64_t wake_ts, int wsrc)
+{
+	struct sr_op *op = op_at(e, e->block_op), tmp;
+
+	if (!e->block_open)
+		return SR_OK;
+	if (!op) {
+		/* nobody reads the programs (no consumer): keep the figures */
+		memset(&tmp, 0, sizeof(tmp));
+		tmp.kind = SR_OP_BLOCK;
+		tmp.task = e->nblocks - 1;
+		op = &tmp;
+	}
+	op->end = (uint8_t)end;
+	op->b = wake_ts;
+	op->wsrc = (uint8_t)wsrc;
+	e->block_open = 0;
+	if (end == SR_BLOCK_CAUSAL)
+		dm->st.causal_wakes++;
+	else if (end == SR_BLOCK_EXTERNAL)
+		dm->st.external_wakes++;
+	else
+		dm->st.never_woken++;
+	if (dm->on_resolve)
+		dm->on_resolve(dm->resolve_ctx, e->t.id, op->task, op);
+	return SR_OK;
+}
+
+static int block(struct sr_demand *dm, struct ent *e, int64_t ts)
+{
+	struct sr_op op = { .kind = SR_OP_BLOCK, .end = SR_BLOCK_OPEN,
+			    .task = e->nblocks, .a = ts };
+	int rc;
+
+	if ((rc = flush_run(dm, e)) || (rc = emit(dm, e, &op)))
+		return rc;
+	e->block_op = e->base + e->n - 1;
+	e->block_open = 1;
+	e->nblocks++;
+	e->t.blocks++;
+	e->state = R_BLOCKED;
+	e->last_change = ts;
+	e->t.finish_ts = ts;
+	return SR_OK;
+}
+
+/* End a task's program at ts (trace end, or renamed into --exclude). */
+static int close_program(struct sr_demand *dm, struct ent *e, int64_t ts,
+			 int final_state)
+{
+	struct sr_op op = { .kind = e->exit_seen ? SR_OP_EXIT : SR_OP_END };
+	int rc;
+
+	switch (e->state) {
+	case R_RUNNING:
+	case R_RUNNABLE:
+		if ((rc = emit_at(dm, e, ts, &op)))
+			return rc;
+		e->t.finish_ts = ts;
+		break;
+	case R_BLOCKED:
+		if ((rc = resolve(dm, e, SR_BLOCK_NEVER, 0, SR_WS_UNKNOWN)))
+			return rc;
+		break;
+	default:
+		return SR_OK;
+	}
+	e->state = (uint8_t)final_state;
+	return SR_OK;
+}
+
+static void fill_info(struct sr_demand *dm, struct ent *e,
+		      const struct sr_task *r)
+{
+	e->t.pid = r->pid;
+	e->t.has_mm = !r->kthread;
+	e->t.nice = r->nice;
+	e->t.policy = SR_SCHED_NORMAL;
+	e->t.rt_priority = 0;
+	if (r->prio >= 0 && r->prio < 100) {
+		/* an RT task (prio = 99 - rt_priority): FIFO unless told */
+		e->t.policy = SR_SCHED_FIFO;
+		e->t.rt_priority = 99 - r->prio;
+	} else if (r->nice == 0 && r->prio >= 100 && r->prio < 140) {
+		e->t.nice = r->prio - 120;
+	}
+}
+
+/*
+ * Birth: the task enters the replay.  by_fork: a FORK op of its parent
+ * creates it; otherwise it arrives at ts (first seen).
+ */
+static int birth(struct sr_demand *dm, struct ent *e, int64_t ts,
+		 struct ent *parent)
+{
+	const struct sr_task *r = rec_of(dm, e->last_rec);
+	int rc;
+
+	e->t.comm = e->comm;
+	if (r)
+		fill_info(dm, e, r);
+	e->t.parent = parent ? parent->t.id : SR_TID_NONE;
+	if (r && e->t.parent == SR_TID_NONE && r->parent != SR_TID_NONE) {
+		uint32_t p = thread_of(dm, r->parent);
+
+		if (p != SR_TID_NONE && p < dm->ne && dm->e[p].known &&
+		    dm->e[p].included && dm->e[p].state != R_UNSEEN)
+			e->t.parent = p;
+	}
+	e->t.forked = parent != NULL;
+	e->state = R_RUNNABLE;
+	/* what it did before is unknown: the caller says if it was asleep */
+	e->last_change = INT64_MIN;
+	e->t.finish_ts = ts;
+	if (!e->cur && dm->o.nconsumers) {
+		e->cur = calloc((size_t)dm->o.nconsumers, sizeof(*e->cur));
+		if (!e->cur)
+			return SR_EINTERNAL;
+	}
+	if (!parent && (rc = arrive(dm, e, ts)))
+		return rc;
+	return SR_OK;
+}
+
+/*
+ * The task of record id, or NULL for idle, unknown and left-out tasks.
+ * First sight, exec records and renames are handled here.
+ */
+static struct ent *ent_of(struct sr_demand *dm, sr_tid id, int64_t ts,
+			  int *err)
+{
+	const struct sr_task *r = rec_of(dm, id);
+	uint32_t th;
+	struct ent *e;
+
+	if (!r || r->is_idle)
+		return NULL;
+	th = r->thread != SR_TID_NONE ? r->thread : id;
+	if (grow_ents(dm, th)) {
+		*err = SR_EINTERNAL;
+		return NULL;
+	}
+	e = &dm->e[th];
+	if (!e->known) {
+		e->known = 1;
+		e->t.id = th;
+		e->t.parent = SR_TID_NONE;
+		e->last_rec = id;
+		e->state = R_UNSEEN;
+		e->included = !excluded(dm, r->comm);
+		e->ever = e->included;
+		if ((*err = pool_add(dm, r->comm, &e->comm)))
+			return NULL;
+		return e->included ? e : NULL;
+	}
+	if (e->state == R_GONE)
+		return NULL;
+	if (id == e->last_rec ? strcmp(r->comm, sr_demand_comm(dm, e->comm))
+			      : id > e->last_rec) {
+		/* exec into a new record, or renamed in place */
+		bool inc = !excluded(dm, r->comm);
+		struct sr_op op = { .kind = SR_OP_COMM };
+
+		e->last_rec = id;
+		if ((*err = pool_add(dm, r->comm, &e->comm)))
+			return NULL;
+		if (e->included && !inc) {
+			e->included = 0;
+			if (e->state != R_UNSEEN &&
+			    (*err = close_program(dm, e, ts, R_GONE)))
+				return NULL;
+			return NULL;
+		}
+		if (!e->included && inc) {
+			if (e->state != R_UNSEEN) /* once out, out for good */
+				return NULL;
+			e->included = e->ever = 1;
+			return e;
+		}
+		if (e->included && e->state != R_UNSEEN &&
+		    e->state != R_DEAD) {
+			op.task = e->comm;
+			if ((*err = emit_at(dm, e, ts, &op)))
+				return NULL;
+		}
+	}
+	return e->included ? e : NULL;
+}
+
+/*
+ * The event shows e on cpu c at ts (switch-out, waker, fork, exec, exit,
+ * runtime): make it running there if that fits what is known; false if it
+ * does not (another task is known to be on c, or e is asleep).
+ */
+static bool ensure_running(struct sr_demand *dm, struct ent *e, int32_t c,
+			   int64_t ts)
+{
+	struct cpu *p;
+	int64_t since;
+
+	if (e->state == R_RUNNING)
+		return true;
+	p = cpu_of(dm, c);
+	if (!p || (p->cur_known && p->cur != e->t.id))
+		return false;
+	if (e->state != R_RUNNABLE)
+		return false;
+	since = p->cur_known ? p->switch_ts : p->seen ? p->first_ts : ts;
+	if (e->last_change > since)
+		since = e->last_change;
+	if (since > ts)
+		since = ts;
+	e->state = R_RUNNING;
+	e->cpu = c;
+	e->since = since;
+	p->cur_known = 1;
+	p->cur = e->t.id;
+	return true;
+}
+
+static int born(struct sr_demand *dm, struct ent *e, int64_t ts)
+{
+	return e->state == R_UNSEEN ? birth(dm, e, ts, NULL) : SR_OK;
+}
+
+/* ---- events ------------------------------------------------------------- */
+
+static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
+{
+	struct cpu *c = cpu_of(dm, ev->cpu);
+	uint32_t pth = thread_of(dm, ev->task), nth = thread_of(dm, ev->other);
+	int err = SR_OK, rc;
+	struct ent *p, *n;
+
+	if (!c)
+		return SR_EINTERNAL;
+	if (c->cur_known && c->cur != pth && c->cur != SR_TID_NONE &&
+	    c->cur < dm->ne) {
+		/* the task we had on this cpu left unseen (lost events) */
+		struct ent *y = &dm->e[c->cur];
+
+		if (y->state == R_RUNNING && y->cpu == ev->cpu) {
+			checkpoint(y, ev->ts);
+			y->state = R_RUNNABLE;
+			y->last_change = ev->ts;
+		}
+	}
+	p = ent_of(dm, ev->task, ev->ts, &err);
+	if (err)
+		return err;
+	if (p) {
+		if ((rc = born(dm, p, ev->ts)))
+			return rc;
+		ensure_running(dm, p, ev->cpu, ev->ts);
+		checkpoint(p, ev->ts);
+		if (p->state == R_RUNNING) {
+			p->last_change = ev->ts;
+			if (ev->prev_state == SR_STATE_RUNNING) {
+				p->state = R_RUNNABLE;
+			} else if (p->exit_seen ||
+				   ev->prev_state == SR_STATE_DEAD ||
+				   ev->prev_state == SR_STATE_ZOMBIE) {
+				struct sr_op op = { .kind = SR_OP_EXIT };
+
+				if ((rc = flush_run(dm, p)) ||
+				    (rc = emit(dm, p, &op)))
+					return rc;
+				p->state = R_DEAD;
+				p->t.finish_ts = ev->ts;
+			} else if ((rc = block(dm, p, ev->ts))) {
+				return rc;
+			}
+		}
+	}
+	n = ent_of(dm, ev->other, ev->ts, &err);
+	if (err)
+		return err;
+	if (n) {
+		if ((rc = born(dm, n, ev->ts)))
+			return rc;
+		if (n->state == R_BLOCKED &&
+		    (rc = resolve(dm, n, SR_BLOCK_EXTERNAL, ev->ts,
+				  SR_WS_UNKNOWN)))
+			return rc;
+		if (n->state == R_RUNNING)
+			checkpoint(n, ev->ts); /* was on another cpu */
+		if (n->state != R_DEAD) {
+			n->state = R_RUNNING;
+			n->cpu = ev->cpu;
+			n->since = ev->ts;
+			n->last_change = ev->ts;
+		}
+	}
+	c->cur_known = 1;
+	c->cur = nth;
+	c->switch_ts = ev->ts;
+	return SR_OK;
+}
+
+static int on_wake(struct sr_demand *dm, const struct sr_event *ev)
+{
+	int err = SR_OK, rc;
+	struct ent *t = ent_of(dm, ev->task, ev->ts, &err), *w = NULL;
+	struct sr_op *bop;
+
+	if (err || !t)
+		return err;
+	if (t->state == R_UNSEEN) {
+		/* first seen being woken: it arrives now, runnable */
+		rc = birth(dm, t, ev->ts, NULL);
+		t->last_change = ev->ts;
+		return rc;
+	}
+	if (t->state != R_BLOCKED || ev->kind == SR_EV_WAKEUP_NEW)
+		return SR_OK;
+	bop = op_at(t, t->block_op);
+	if (bop && ev->ts < bop->a)
+		return SR_OK; /* stamped before it went to sleep */
+	if (ev->wsrc == SR_WS_TASK && ev->waker != SR_TID_NONE) {
+		w = ent_of(dm, ev->waker, ev->ts, &err);
+		if (err)
+			return err;
+	}
+	if (w && w != t) {
+		if ((rc = born(dm, w, ev->ts)))
+			return rc;
+		if (ensure_running(dm, w, ev->cpu, ev->ts)) {
+			struct sr_op op = { .kind = SR_OP_WAKE,
+					    .sync = ev->sync ? 1 : 0,
+					    .task = t->t.id,
+					    .a = (int64_t)t->nblocks - 1 };
+
+			if ((rc = emit_at(dm, w, ev->ts, &op)) ||
+			    (rc = resolve(dm, t, SR_BLOCK_CAUSAL, ev->ts,
+					  SR_WS_TASK)))
+				return rc;
+			t->state = R_RUNNABLE;
+			t->last_change = ev->ts;
+			return SR_OK;
+		}
+	}
+	if ((rc = resolve(dm, t, SR_BLOCK_EXTERNAL, ev->ts, ev->wsrc)))
+		return rc;
+	t->state = R_RUNNABLE;
+	t->last_change = ev->ts;
+	return SR_OK;
+}
+
+static int on_fork(struct sr_demand *dm, const struct sr_event *ev)
+{
+	int err = SR_OK, rc;
+	struct ent *p, *c = ent_of(dm, ev->other, ev->ts, &err);
+
+	if (err || !c || c->state != R_UNSEEN)
+		return err;
+	p = ent_of(dm, ev->task, ev->ts, &err);
+	if (err)
+		return err;
+	if (p) {
+		if ((rc = born(dm, p, ev->ts)))
+			return rc;
+		if (ensure_running(dm, p, ev->cpu, ev->ts)) {
+			struct sr_op op = { .kind = SR_OP_FORK,
+					    .task = c->t.id };
+
+			if ((rc = emit_at(dm, p, ev->ts, &op)))
+				return rc;
+			rc = birth(dm, c, ev->ts, p);
+			c->last_change = ev->ts;
+			return rc;
+		}
+	}
+	rc = birth(dm, c, ev->ts, NULL);
+	c->last_change = ev->ts;
+	return rc;
+}
+
+static int on_exec(struct sr_demand *dm, const struct sr_event *ev)
+{
+	int err = SR_OK, rc;
+	struct ent *e = ent_of(dm, ev->task, ev->ts, &err);
+
+	if (err)
+		return err;
+	if (e) {
+		if ((rc = born(dm, e, ev->ts)))
+			return rc;
+		ensure_running(dm, e, ev->cpu, ev->ts);
+	}
+	if (ev->other != SR_TID_NONE && ev->other != ev->task) {
+		e = ent_of(dm, ev->other, ev->ts, &err); /* renames */
+		if (err)
+			return err;
+		if (e && e->state == R_UNSEEN) {
+			/* left out until now: enters, running from now */
+			if ((rc = birth(dm, e, ev->ts, NULL)))
+				return rc;
+			e->last_change = ev->ts;
+			ensure_running(dm, e, ev->cpu, ev->ts);
+		}
+	}
+	return SR_OK;
+}
+
+static int on_exit_ev(struct sr_demand *dm, const struct sr_event *ev)
+{
+	int err = SR_OK, rc;
+	struct ent *e = ent_of(dm, ev->task, ev->ts, &err);
+
+	if (err || !e)
+		return err;
+	if ((rc = born(dm, e, ev->ts)))
+		return rc;
+	ensure_running(dm, e, ev->cpu, ev->ts);
+	if (e->state != R_DEAD)
+		e->exit_seen = 1;
+	return SR_OK;
+}
+
+static int on_attr(struct sr_demand *dm, const struct sr_event *ev)
+{
+	int err = SR_OK;
+	struct ent *e = ent_of(dm, ev->task, ev->ts, &err);
+	struct sr_op op;
+
+	if (err || !e || e->state == R_DEAD)
+		return err;
+	if (e->state == R_UNSEEN)
+		return SR_OK; /* read from its record at birth */
+	memset(&op, 0, sizeof(op));
+	if (ev->kind == SR_EV_NICE) {
+		op.kind = SR_OP_NICE;
+		op.a = ev->value;
+	} else {
+		op.kind = SR_OP_SETSCHED;
+		op.a = ev->value;
+		op.b = ev->prio > 0 ? ev->prio : 0;
+	}
+	return emit_at(dm, e, ev->ts, &op);
+}
+
+static int on_runtime(struct sr_demand *dm, const struct sr_event *ev)
+{
+	int err = SR_OK, rc;
+	struct ent *e = ent_of(dm, ev->task, ev->ts, &err);
+	struct cpu *c;
+
+	if (err || !e)
+		return err;
+	c = cpu_of(dm, ev->cpu);
+	if (!c || c->cur_known)
+		return SR_OK;
+	/* the task charged on a cpu with no switch yet: it is running */
+	if ((rc = born(dm, e, ev->ts)))
+		return rc;
+	ensure_running(dm, e, ev->cpu, ev->ts);
+	return SR_OK;
+}
+
+static int on_other(struct sr_demand *dm, const struct sr_event *ev)
+{
+	return SR_OK;
+}
+
+typedef int (*ev_fn)(struct sr_demand *dm, const struct sr_event *ev);
+
+static const ev_fn handlers[SR_EV__COUNT] = {
+	[SR_EV_SWITCH] = on_switch,
+	[SR_EV_WAKING] = on_wake,
+	[SR_EV_WAKEUP] = on_wake,
+	[SR_EV_WAKEUP_NEW] = on_wake,
+	[SR_EV_FORK] = on_fork,
+	[SR_EV_EXEC] = on_exec,
+	[SR_EV_EXIT] = on_exit_ev,
+	[SR_EV_FREE] = on_other,    /* reaped at exit (docs/replay.md) */
+	[SR_EV_MIGRATE] = on_other, /* one cpu: where it ran is not demand */
+	[SR_EV_RUNTIME] = on_runtime,
+	[SR_EV_NICE] = on_attr,
+	[SR_EV_SETSCHED] = on_attr,
+	[SR_EV_LOST] = on_other,
+};
+
+int sr_demand_event(struct sr_demand *dm, const struct sr_event *ev,
+		    struct sr_diag *d)
+{
+	struct cpu *c;
+	int rc;
+
+	if (dm->done)
+		return sr_fail(d, SR_EINTERNAL, "demand: event after the end");
+	if (dm->started && ev->ts < dm->now)
+		return sr_fail(d, SR_EDATA, "line %llu: expected events in time "
+			       "order, got %lld ns after %lld ns",
+			       (unsigned long long)ev->line,
+			       (long long)ev->ts, (long long)dm->now);
+	if (!dm->started) {
+		dm->started = true;
+		dm->start = ev->ts;
+	}
+	dm->now = ev->ts;
+	dm->st.events++;
+	c = cpu_of(dm, ev->cpu);
+	if (ev->cpu >= 0 && !c)
+		return oom(d);
+	if (c && !c->seen) {
+		c->seen = 1;
+		c->first_ts = ev->ts;
+	}
+	if (ev->kind >= SR_EV__COUNT)
+		return sr_fail(d, SR_EINTERNAL, "demand: event kind %d",
+			       ev->kind);
+	rc = handlers[ev->kind](dm, ev);
+	if (rc)
+		return sr_fail(d, rc, "demand extraction: out of memory");
+	return SR_OK;
+}
+
+int sr_demand_finish(struct sr_demand *dm, int64_t t_end, struct sr_diag *d)
+{
+	if (dm->done)
+		return SR_OK;
+	if (!dm->started || t_end < dm->now)
+		t_end = dm->now;
+	dm->now = t_end;
+	for (size_t i = 0; i < dm->ne; i++) {
+		struct ent *e = &dm->e[i];
+
+		if (!e->known || !e->included)
+			continue;
+		if (close_program(dm, e, t_end, R_DEAD))
+			return oom(d);
+	}
+	dm->done = true;
+	return SR_OK;
+}
+
+bool sr_demand_done(const struct sr_demand *dm)
+{
+	return dm->done;
+}
+
+int64_t sr_demand_now(const struct sr_demand *dm)
+{
+	return dm->now;
+}
+
+int64_t sr_demand_start(const struct sr_demand *dm)
+{
+	return dm->start;
+}
+
+bool sr_demand_started(const struct sr_demand *dm)
+{
+	return dm->started;
+}
+
+size_t sr_demand_ntasks(const struct sr_demand *dm)
+{
+	return dm->ne;
+}
+
+const struct sr_dtask *sr_demand_task(const struct sr_demand *dm,
+				      uint32_t id)
+{
+	const struct ent *e;
+
+	if (id >= dm->ne)
+		return NULL;
+	e = &dm->e[id];
+	if (!e->known || !e->ever || e->state == R_UNSEEN)
+		return NULL;
+	return &e->t;
+}
+
+int64_t sr_demand_open(const struct sr_demand *dm, uint32_t task)
+{
+	const struct ent *e;
+
+	if (task >= dm->ne)
+		return 0;
+	e = &dm->e[task];
+	if (e->state == R_RUNNING && dm->now > e->since)
+		return e->open_ns + (dm->now - e->since);
+	return e->open_ns;
+}
+
+bool sr_demand_included(const struct sr_demand *dm, uint32_t id)
+{
+	return id < dm->ne && dm->e[id].known && dm->e[id].ever;
+}
+
+int32_t sr_demand_last_pid(const struct sr_demand *dm, uint32_t id)
+{
+	const struct sr_task *r;
+
+	if (id >= dm->ne || !dm->e[id].known)
+		return -1;
+	r = rec_of(dm, dm->e[id].last_rec);
+	return r ? r->pid : -1;
+}
+
+const char *sr_demand_last_comm(const struct sr_demand *dm, uint32_t id)
+{
+	if (id >= dm->ne || !dm->e[id].known)
+		return "";
+	return sr_demand_comm(dm, dm->e[id].comm);
+}
+
+void sr_demand_stats(const struct sr_demand *dm, struct sr_demand_stats *st)
+{
+	*st = dm->st;
+}

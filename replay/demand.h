@@ -1,0 +1,172 @@
+/*
+ * demand: what each task asked of the CPU, extracted from the normalised
+ * event stream, as a per-task program the simulator replays.
+ *
+ * A task here is a kernel task (the reader's sr_task.thread: exec keeps
+ * it).  Its program is a sequence of ops at points of its own CPU time:
+ *
+ *	RUN ns          consume ns of CPU (preemptions in the recording do
+ *	                not split a burst; a RUN ends where an action is)
+ *	WAKE t, k       wake task t out of its k-th block (a causal wake:
+ *	                it happens when this task reaches this point)
+ *	FORK c          fork child c (c's program starts there)
+ *	COMM s          the task's name changes (exec, rename)
+ *	NICE n, SETSCHED p,rt
+ *	BLOCK k         go to sleep; how block k ended is filled in when the
+ *	                recording shows it: CAUSAL (some WAKE op ends it),
+ *	                EXTERNAL at an absolute trace time with a wake source,
+ *	                or NEVER (the trace ended first)
+ *	EXIT            exit (zombie, reaped at once)
+ *	END             the trace ended while the task was running or runnable
+ *
+ * Tasks not created by a fork the program shows "arrive" at the instant
+ * they are first seen (issue 4 item 5); the arrivals are a list in time
+ * order.
+ *
+ * Streaming (docs/replay.md): events are fed one at a time; several
+ * consumers (one per simulated policy) read the programs at their own
+ * pace, each keeping a cursor per task.  Ops every consumer has passed
+ * are freed, so memory holds only what some consumer has not consumed.
+ * While a task runs in the recording its current burst is still open: a
+ * consumer may run it up to sr_demand_open() ns past its last op and must
+ * wait for more input before going further.
+ */
+#ifndef SR_DEMAND_H
+#define SR_DEMAND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/diag.h"
+#include "parse/event.h"
+#include "parse/tasks.h"
+
+enum sr_op_kind {
+	SR_OP_RUN,
+	SR_OP_WAKE,
+	SR_OP_FORK,
+	SR_OP_COMM,
+	SR_OP_NICE,
+	SR_OP_SETSCHED,
+	SR_OP_BLOCK,
+	SR_OP_EXIT,
+	SR_OP_END,
+	SR_OP__COUNT
+};
+
+/* How a block ended (SR_OP_BLOCK.end). */
+enum sr_block_end {
+	SR_BLOCK_OPEN,      /* not known yet: the task is still asleep at R */
+	SR_BLOCK_CAUSAL,    /* a WAKE op of another task ends it */
+	SR_BLOCK_EXTERNAL,  /* at .wake_ts (interrupt, timer, idle, unknown) */
+	SR_BLOCK_NEVER,     /* the trace ended while it slept */
+};
+
+struct sr_op {
+	uint8_t kind;       /* enum sr_op_kind */
+	uint8_t end;        /* BLOCK: enum sr_block_end */
+	uint8_t wsrc;       /* BLOCK EXTERNAL: enum sr_wake_src */
+	uint8_t sync;       /* WAKE: sync wakeup */
+	uint32_t task;      /* WAKE: target; FORK: child; BLOCK: block number;
+			       COMM: index into the name pool */
+	int64_t a;          /* RUN: ns; BLOCK: recorded sleep start; WAKE:
+			       target's block number; NICE: nice; SETSCHED:
+			       policy; FORK: flags (SM_FORK_*) */
+	int64_t b;          /* BLOCK EXTERNAL: recorded wake time; SETSCHED:
+			       rt priority */
+};
+
+/* A task as the demand knows it when it is born (arrives or is forked). */
+struct sr_dtask {
+	uint32_t id;        /* the reader's thread id */
+	uint32_t parent;    /* forking task's id, SR_TID_NONE if unknown */
+	int32_t pid;
+	uint32_t comm;      /* name pool index at birth */
+	int nice;
+	int policy;         /* enum sr_sched_policy_id */
+	int rt_priority;
+	bool has_mm;        /* false for kernel threads */
+	bool forked;        /* born by a FORK op of parent */
+	/* recorded figures, for checks and for `observed` */
+	int64_t cpu_ns;     /* CPU time in the recording (so far) */
+	int64_t finish_ts;  /* end of its recorded demand (valid at the end) */
+	uint64_t bursts, blocks;
+};
+
+struct sr_arrival {
+	int64_t ts;
+	uint32_t task;
+};
+
+struct sr_demand_opts {
+	const char *exclude;   /* pcre2 pattern on comm, NULL for none */
+	/* how to look up the reader's task records */
+	const struct sr_task *(*task_get)(const void *ctx, sr_tid id);
+	const void *task_ctx;
+	int nconsumers;        /* readers of the programs (>= 0) */
+};
+
+/* Called when block `block` of `task` gets its end (not OPEN). */
+typedef void (*sr_demand_resolve_fn)(void *ctx, uint32_t task,
+				     uint32_t block, const struct sr_op *op);
+
+struct sr_demand;
+
+int sr_demand_new(struct sr_demand **dm, const struct sr_demand_opts *o,
+		  struct sr_diag *d);
+void sr_demand_free(struct sr_demand *dm);
+void sr_demand_on_resolve(struct sr_demand *dm, sr_demand_resolve_fn fn,
+			  void *ctx);
+
+/* Feed one event, in stream order.  SR_OK or an error in d. */
+int sr_demand_event(struct sr_demand *dm, const struct sr_event *ev,
+		    struct sr_diag *d);
+/* End of input at t_end: close every program. */
+int sr_demand_finish(struct sr_demand *dm, int64_t t_end, struct sr_diag *d);
+
+bool sr_demand_done(const struct sr_demand *dm);    /* finish() called */
+int64_t sr_demand_now(const struct sr_demand *dm);  /* last event ts, R */
+int64_t sr_demand_start(const struct sr_demand *dm);/* first event ts */
+bool sr_demand_started(const struct sr_demand *dm); /* any event yet */
+
+/* Task ids are < sr_demand_ntasks(); NULL for ids that are not tasks
+ * (idle, excluded, later exec records, not born yet). */
+size_t sr_demand_ntasks(const struct sr_demand *dm);
+const struct sr_dtask *sr_demand_task(const struct sr_demand *dm,
+				      uint32_t id);
+const char *sr_demand_comm(const struct sr_demand *dm, uint32_t idx);
+/* Name of the task at the end: last record's pid and comm. */
+int32_t sr_demand_last_pid(const struct sr_demand *dm, uint32_t id);
+const char *sr_demand_last_comm(const struct sr_demand *dm, uint32_t id);
+/* Was the task ever included (not left out by --exclude)? */
+bool sr_demand_included(const struct sr_demand *dm, uint32_t id);
+
+/*
+ * Op number idx of task (numbers start at 0 and never change), NULL if
+ * not known yet.  Valid until the next sr_demand_event/finish call.
+ */
+const struct sr_op *sr_demand_op(const struct sr_demand *dm, uint32_t task,
+				 uint64_t idx);
+/* CPU ns known past the task's last op (its open burst at R). */
+int64_t sr_demand_open(const struct sr_demand *dm, uint32_t task);
+/* Consumer c has consumed every op of task below idx (frees them). */
+void sr_demand_consumed(struct sr_demand *dm, int c, uint32_t task,
+			uint64_t idx);
+
+/* Arrival number idx (0-based, time order), NULL if not known yet. */
+const struct sr_arrival *sr_demand_arrival(const struct sr_demand *dm,
+					   uint64_t idx);
+void sr_demand_arrivals_consumed(struct sr_demand *dm, int c, uint64_t idx);
+
+/* Memory: ops and arrivals held now, and the most ever held. */
+struct sr_demand_stats {
+	uint64_t events, ops, arrivals;
+	uint64_t held_ops, peak_held_ops;
+	uint64_t causal_wakes, external_wakes, never_woken;
+};
+void sr_demand_stats(const struct sr_demand *dm, struct sr_demand_stats *st);
+
+const char *sr_op_kind_name(enum sr_op_kind k);
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * sim: the discrete-event simulator.  It replays the demand (replay/demand.h)
+ * through one scheduler policy (sched-model/policy.h) on one CPU, in
+ * integer nanoseconds on the trace's own clock, with a tick every jiffy
+ * (HZ = 1000), and drives the shared accounting (replay/metrics.h) so that
+ * its delays mean what `observed` means by a delay.
+ *
+ * Streaming: sr_sim_advance() runs as far as what the demand has read so
+ * far decides, and returns; the caller feeds more events and calls it
+ * again.  Results never depend on where those pauses fall (docs/replay.md).
+ *
+ *	sr_sim_new(&s, &opts, dm, consumer, &hooks, d);
+ *	while (more input) { feed dm; sr_sim_advance(s, d); }
+ *	sr_demand_finish(dm, ...); sr_sim_advance(s, d);   // runs to the end
+ *	sr_sim_finish(s, d);
+ */
+#ifndef SR_SIM_H
+#define SR_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/diag.h"
+#include "replay/demand.h"
+#include "replay/metrics.h"
+#include "sched-model/policy.h"
+
+#define SR_NSEC_PER_JIFFY (1000000000LL / SM_HZ)
+
+enum sr_external_mode {
+	SR_EXTERNAL_ABSOLUTE, /* wake at the recorded trace time */
+	SR_EXTERNAL_RELATIVE, /* sleep as long as recorded */
+};
+
+struct sr_sim_opts {
+	const struct sm_policy *policy;
+	int cpus;                 /* 1: more is refused (SMP comes later) */
+	enum sr_external_mode external;
+	int64_t cs_cost_ns;       /* context-switch cost, default 0 */
+	int init_sleep_pct;       /* tasks alive at start: initial sleep_avg
+				     as % of MAX_SLEEP_AVG (0 = cold) */
+	bool check;               /* run the policy's invariant check after
+				     every instant (tests) */
+};
+
+/* One timeline row (replay/writers.h formats it). */
+struct sr_tl_row {
+	int64_t t;
+	uint32_t task;
+	int32_t pid;
+	const char *comm;
+	const char *event;
+	const struct sm_view *v;  /* NULL: no scheduler state (observed) */
+	int prio;                 /* observed: trace prio, -1 unknown */
+};
+
+struct sr_sim_hooks {
+	/* a timeline row; may be NULL */
+	int (*row)(void *ctx, const struct sr_tl_row *r);
+	/* a completed wait (latency row); may be NULL */
+	sr_acct_wait_fn wait;
+	void *ctx;
+};
+
+/* Per-task figures beyond the shared metrics. */
+struct sr_sim_task {
+	uint64_t expired;         /* slices that ended in the expired array */
+	uint64_t late_wakeups;    /* blocks skipped: external wake already past */
+	uint64_t early_wakes;     /* blocks skipped: causal wake came first */
+	int64_t finish_ts;        /* when its demand was done */
+	int64_t cpu_ns;           /* CPU consumed from its demand */
+	bool born, done;
+};
+
+struct sr_sim_stats {
+	uint64_t events;          /* ticks + ops + wakes + schedules */
+	uint64_t ticks, ops, wakes, schedules, switches, instants;
+	int64_t start, end;       /* ns, trace clock */
+};
+
+struct sr_sim;
+
+int sr_sim_new(struct sr_sim **s, const struct sr_sim_opts *o,
+	       struct sr_demand *dm, int consumer,
+	       const struct sr_sim_hooks *hooks, struct sr_diag *d);
+void sr_sim_free(struct sr_sim *s);
+
+/* Block `block` of `task` got its end: forward sr_demand's callback here. */
+void sr_sim_resolved(struct sr_sim *s, uint32_t task, uint32_t block,
+		     const struct sr_op *op);
+
+/* Run as far as the demand allows.  SR_OK (check sr_sim_finished), or an
+ * error in d. */
+int sr_sim_advance(struct sr_sim *s, struct sr_diag *d);
+bool sr_sim_finished(const struct sr_sim *s);
+/* After the end: close the accounting and name the tasks. */
+int sr_sim_finish(struct sr_sim *s, struct sr_diag *d);
+
+struct sr_acct *sr_sim_acct(struct sr_sim *s);
+const struct sr_sim_task *sr_sim_task(const struct sr_sim *s, uint32_t id);
+void sr_sim_stats(const struct sr_sim *s, struct sr_sim_stats *st);
+/* Current pid and name of a task (for rows written as it runs). */
+const char *sr_sim_comm(const struct sr_sim *s, uint32_t id);
+int32_t sr_sim_pid(const struct sr_sim *s, uint32_t id);
+const char *sr_sim_policy_name(const struct sr_sim *s);
+
+#endif

@@ -1,0 +1,291 @@
+/*
+ * test-demand: demand extraction from hand-built event sequences: bursts
+ * across preemptions, causal and external wakes, first sight, forks,
+ * exec, exit, --exclude, and freeing what every consumer has read.
+ * Expected programs are worked out by hand in the comments.
+ */
+#include "tests/lib/test.h"
+#include "tests/replay/scen.h"
+
+/* The program of a task as text: "run 2 wake:2/0 run 4 block0:never". */
+static const char *prog(struct sr_demand *dm, sr_tid id)
+{
+	static char buf[1024];
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (uint64_t i = 0;; i++) {
+		const struct sr_op *op = sr_demand_op(dm, id, i);
+		static const char *const ends[] = { "open", "causal", "ext",
+						    "never" };
+
+		if (!op)
+			break;
+		if (n)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, " ");
+		switch (op->kind) {
+		case SR_OP_RUN:
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      "run %lld", (long long)op->a);
+			break;
+		case SR_OP_WAKE:
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      "wake:%u/%lld", op->task,
+					      (long long)op->a);
+			break;
+		case SR_OP_FORK:
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      "fork:%u", op->task);
+			break;
+		case SR_OP_COMM:
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      "comm:%s",
+					      sr_demand_comm(dm, op->task));
+			break;
+		case SR_OP_BLOCK:
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      "block%u:%s", op->task,
+					      ends[op->end]);
+			if (op->end == SR_BLOCK_EXTERNAL)
+				n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+						      "@%lld",
+						      (long long)op->b);
+			break;
+		default:
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s",
+					      sr_op_kind_name(op->kind));
+			break;
+		}
+	}
+	return buf;
+}
+
+static struct sr_demand *extract(const struct scen *sc, const char *exclude,
+				 int64_t t_end)
+{
+	struct sr_demand_opts o = { .exclude = exclude, .task_get = sc_get,
+				    .task_ctx = sc, .nconsumers = 1 };
+	struct sr_diag d = SR_DIAG_INIT;
+	struct sr_demand *dm;
+
+	if (sr_demand_new(&dm, &o, &d))
+		return NULL;
+	for (size_t i = 0; i < sc->nev; i++)
+		if (sr_demand_event(dm, &sc->ev[i], &d))
+			return NULL;
+	if (sr_demand_finish(dm, t_end, &d))
+		return NULL;
+	return dm;
+}
+
+/* Units of 1 ms keep the expected programs readable: run 2000000 = 2 ms. */
+static void test_bursts_and_wakes(void)
+{
+	struct scen sc = { .ntasks = 0 };
+	sr_tid idle = sc_task(&sc, 0, "swapper/0");
+	sr_tid a = sc_task(&sc, 100, "a"), b = sc_task(&sc, 200, "b");
+	struct sr_demand *dm;
+	const struct sr_arrival *ar;
+
+	/*
+	 * b runs 0-1, sleeps; a runs 1-4, waking b at 3 (causal, at 2 ms of
+	 * a's CPU); a preempted at 4 (no split); b runs 4-6, sleeps; a runs
+	 * 6-9, blocks at 9; irq wakes b at 8; b runs 9-10; end at 10.
+	 */
+	sc_switch(&sc, 0, 0, idle, 'R', b);
+	sc_switch(&sc, 1 * MS, 0, b, 'S', a);
+	sc_wake(&sc, 3 * MS, 0, b, a, 0);
+	sc_switch(&sc, 4 * MS, 0, a, 'R', b);
+	sc_switch(&sc, 6 * MS, 0, b, 'S', a);
+	sc_wake(&sc, 8 * MS, 0, b, SR_TID_NONE, SR_WS_HARDIRQ);
+	sc_switch(&sc, 9 * MS, 0, a, 'S', b);
+	dm = extract(&sc, NULL, 10 * MS);
+	CHECK(dm != NULL);
+	if (!dm)
+		return;
+	CHECK_STR(prog(dm, b), "run 1000000 block0:causal run 2000000 "
+		  "block1:ext@8000000 run 1000000 end");
+	CHECK_STR(prog(dm, a), "run 2000000 wake:2/0 run 4000000 "
+		  "block0:never");
+	/* arrivals: b at 0 (first switch in), a at 1 ms */
+	ar = sr_demand_arrival(dm, 0);
+	CHECK(ar && ar->task == b && ar->ts == 0);
+	ar = sr_demand_arrival(dm, 1);
+	CHECK(ar && ar->task == a && ar->ts == 1 * MS);
+	CHECK(sr_demand_arrival(dm, 2) == NULL);
+	CHECK_INT(sr_demand_task(dm, a)->cpu_ns, 6 * MS);
+	CHECK_INT(sr_demand_task(dm, b)->cpu_ns, 4 * MS);
+	CHECK_INT(sr_demand_task(dm, a)->finish_ts, 9 * MS);
+	CHECK_INT(sr_demand_task(dm, b)->finish_ts, 10 * MS);
+	CHECK(sr_demand_task(dm, idle) == NULL);
+	sr_demand_free(dm);
+}
+
+/*
+ * A task running when the trace starts (first seen switching out) ran
+ * since the first event on its cpu; its run is its first burst.  Two cpus:
+ * the hog on cpu 1 from the cpu's first event at 2 ms to its switch-out.
+ */
+static void test_first_sight_running(void)
+{
+	struct scen sc = { .ntasks = 0 };
+	sr_tid idle0 = sc_task(&sc, 0, "swapper/0");
+	sr_tid idle1 = sc_task(&sc, 0, "swapper/1");
+	sr_tid hog = sc_task(&sc, 300, "hog"), x = sc_task(&sc, 400, "x");
+	struct sr_demand *dm;
+
+	sc_switch(&sc, 1 * MS, 0, idle0, 'R', x);
+	sc_wake(&sc, 2 * MS, 1, x, hog, 0);           /* x running: ignored */
+	sc_switch(&sc, 5 * MS, 1, hog, 'R', idle1);   /* hog ran 2..5 */
+	sc_switch(&sc, 6 * MS, 0, x, 'D', idle0);
+	sc_switch(&sc, 7 * MS, 1, idle1, 'R', hog);
+	dm = extract(&sc, NULL, 8 * MS);
+	CHECK(dm != NULL);
+	if (!dm)
+		return;
+	CHECK_STR(prog(dm, hog), "run 4000000 end");
+	CHECK_STR(prog(dm, x), "run 5000000 block0:never");
+	CHECK_INT(sr_demand_task(dm, hog)->cpu_ns, 4 * MS);
+	sr_demand_free(dm);
+}
+
+/*
+ * Fork at a point of the parent's CPU time; the child's first run; exec
+ * keeps the task (a COMM op); exit ends the program at the last switch.
+ * A wake before the target went to sleep (stamped earlier) is ignored, and
+ * a switch-in with no wake ends a sleep as an unknown external wake.
+ */
+static void test_fork_exec_exit(void)
+{
+	struct scen sc = { .ntasks = 0 };
+	sr_tid idle = sc_task(&sc, 0, "swapper/0");
+	sr_tid sh = sc_task(&sc, 10, "sh"), kid = sc_task(&sc, 11, "sh");
+	sr_tid kid2;
+	struct sr_demand *dm;
+
+	sc_switch(&sc, 0, 0, idle, 'R', sh);
+	sc_fork(&sc, 2 * MS, 0, sh, kid);
+	sc_switch(&sc, 3 * MS, 0, sh, 'S', kid);
+	kid2 = sc_exec_rec(&sc, kid, "make");
+	sc_simple(&sc, 4 * MS, 0, SR_EV_EXEC, kid, kid2, 0);
+	sc_simple(&sc, 6 * MS, 0, SR_EV_EXIT, kid2, SR_TID_NONE, 0);
+	sc_wake(&sc, 6 * MS, 0, sh, kid2, 0);
+	sc_switch(&sc, 7 * MS, 0, kid2, 'X', sh);
+	sc_switch(&sc, 8 * MS, 0, sh, 'S', idle);
+	sc_switch(&sc, 9 * MS, 0, idle, 'R', sh);  /* no wake seen */
+	dm = extract(&sc, NULL, 10 * MS);
+	CHECK(dm != NULL);
+	if (!dm)
+		return;
+	CHECK_STR(prog(dm, sh), "run 2000000 fork:2 run 1000000 "
+		  "block0:causal run 1000000 block1:ext@9000000 "
+		  "run 1000000 end");
+	CHECK_STR(prog(dm, kid), "run 1000000 comm:make run 2000000 "
+		  "wake:1/0 run 1000000 exit");
+	CHECK(sr_demand_task(dm, kid)->forked);
+	CHECK_INT(sr_demand_task(dm, kid)->parent, sh);
+	CHECK(sr_demand_task(dm, kid2) == NULL); /* same task as kid */
+	CHECK_STR(sr_demand_last_comm(dm, kid), "make");
+	CHECK(sr_demand_arrival(dm, 1) == NULL); /* only sh arrives */
+	sr_demand_free(dm);
+}
+
+/*
+ * --exclude: perf and its wakes are left out; a wake by a left-out task is
+ * external; a child forked by a left-out parent arrives at its fork; a
+ * left-out task that execs into a kept name enters then, running.
+ */
+static void test_exclude(void)
+{
+	struct scen sc = { .ntasks = 0 };
+	sr_tid idle = sc_task(&sc, 0, "swapper/0");
+	sr_tid perf = sc_task(&sc, 50, "perf"), w = sc_task(&sc, 51, "perf");
+	sr_tid x = sc_task(&sc, 60, "x"), w2;
+	struct sr_demand *dm;
+	const struct sr_arrival *ar;
+
+	sc_switch(&sc, 0, 0, idle, 'R', x);
+	sc_switch(&sc, 1 * MS, 0, x, 'S', perf);
+	sc_wake(&sc, 2 * MS, 0, x, perf, 0);          /* perf wakes x */
+	sc_fork(&sc, 2 * MS, 0, perf, w);
+	sc_switch(&sc, 3 * MS, 0, perf, 'S', w);
+	w2 = sc_exec_rec(&sc, w, "work");
+	sc_simple(&sc, 4 * MS, 0, SR_EV_EXEC, w, w2, 0);
+	sc_switch(&sc, 5 * MS, 0, w2, 'S', x);
+	dm = extract(&sc, "^perf$", 6 * MS);
+	CHECK(dm != NULL);
+	if (!dm)
+		return;
+	CHECK(sr_demand_task(dm, perf) == NULL);
+	CHECK(!sr_demand_included(dm, perf));
+	CHECK(sr_demand_included(dm, w));
+	CHECK_STR(prog(dm, x), "run 1000000 block0:ext@2000000 run 1000000 "
+		  "end");
+	/* w enters at its exec (4 ms), running: 1 ms, then asleep */
+	CHECK_STR(prog(dm, w), "run 1000000 block0:never");
+	ar = sr_demand_arrival(dm, 1);
+	CHECK(ar && ar->task == w && ar->ts == 4 * MS);
+	sr_demand_free(dm);
+	/* a bad pattern is a usage error naming it */
+	{
+		struct sr_demand_opts o = { .exclude = "(perf",
+					    .task_get = sc_get,
+					    .task_ctx = &sc };
+		struct sr_diag d = SR_DIAG_INIT;
+
+		CHECK_INT(sr_demand_new(&dm, &o, &d), SR_EUSAGE);
+		CHECK(strstr(d.msg, "--exclude '(perf'") != NULL);
+	}
+}
+
+/* Ops every consumer has passed are freed; the rest are kept. */
+static void test_consumers_free(void)
+{
+	struct scen sc = { .ntasks = 0 };
+	sr_tid idle = sc_task(&sc, 0, "swapper/0");
+	sr_tid a = sc_task(&sc, 100, "a");
+	struct sr_demand_opts o = { .task_get = sc_get, .task_ctx = &sc,
+				    .nconsumers = 2 };
+	struct sr_diag d = SR_DIAG_INIT;
+	struct sr_demand_stats st;
+	struct sr_demand *dm;
+	int64_t t = 0;
+
+	CHECK_INT(sr_demand_new(&dm, &o, &d), SR_OK);
+	sc_switch(&sc, t, 0, idle, 'R', a);
+	for (int i = 0; i < 100; i++) {
+		t += MS;
+		sc_switch(&sc, t, 0, a, 'S', idle);
+		t += MS;
+		sc_wake(&sc, t, 0, a, SR_TID_NONE, SR_WS_HARDIRQ);
+		sc_switch(&sc, t, 0, idle, 'R', a);
+	}
+	for (size_t i = 0; i < sc.nev; i++) {
+		CHECK_INT(sr_demand_event(dm, &sc.ev[i], &d), SR_OK);
+		if (i % 3 == 0) {
+			/* consumer 0 keeps up, consumer 1 lags 10 ops */
+			uint64_t n;
+
+			sr_demand_stats(dm, &st);
+			n = st.ops;
+			sr_demand_consumed(dm, 0, a, n);
+			sr_demand_consumed(dm, 1, a, n > 10 ? n - 10 : 0);
+		}
+	}
+	sr_demand_stats(dm, &st);
+	CHECK_INT(st.ops, 200);
+	CHECK(st.peak_held_ops <= 16);
+	CHECK(st.held_ops <= 16);
+	CHECK_INT(st.external_wakes, 100);
+	sr_demand_free(dm);
+}
+
+int main(void)
+{
+	test_bursts_and_wakes();
+	test_first_sight_running();
+	test_fork_exec_exit();
+	test_exclude();
+	test_consumers_free();
+	return test_done("test-demand");
+}
