@@ -24,6 +24,7 @@ static const struct sr_cmd commands[] = {
 	{ "policies", cmd_policies, "list the scheduler models" },
 	{ "convert", cmd_convert, "any supported trace to the native text format" },
 	{ "stats", cmd_stats, "per-task runtime, switches and scheduling delays (like perf sched latency)" },
+	{ "replay", cmd_replay, "replay a trace under each policy: timelines, latencies, summaries" },
 	{ "diff", cmd_diff, "what policy B changed against A, task by task" },
 	{ "plot", cmd_plot, "gnuplot plots of priorities and scheduling delays" },
 	{ "report", cmd_report, "one self-contained HTML page: the diff and the plots" },

@@ -36,7 +36,13 @@ struct ent {
 	uint32_t comm;      /* current name (pool index) */
 	int64_t since;      /* R_RUNNING: run start */
 	int64_t last_change;
-	int64_t open_ns;    /* CPU since the last op, up to .since */
+	int64_t open_ns;    /* CPU counted since the last op */
+	/* the current run: CPU is the time on cpu, or, once the trace has
+	   charged the task (sched_stat_runtime), the charges */
+	int64_t pacc;       /* CPU of this run counted into open_ns */
+	int64_t pcharged;   /* charges received in this run */
+	int64_t mark;       /* time of the last charge (or the run start) */
+	uint8_t charged;    /* ever charged: its CPU comes from charges */
 	uint64_t block_op;  /* op number of the open BLOCK */
 	/* the program: ops base .. base+n-1 in a ring */
 	struct sr_op *ring;
@@ -380,14 +386,58 @@ static struct cpu *cpu_of(struct sr_demand *dm, int32_t c)
 	return &dm->cpus[c];
 }
 
+/*
+ * CPU of a running task.  A task the trace never charged counts its time
+ * on cpu; a charged one counts its charges, and between charges (to place
+ * a wake or a fork) the time since the last one.  Counting never goes back.
+ */
+static int64_t run_pos(const struct ent *e, int64_t ts)
+{
+	int64_t p = e->charged ? e->pcharged + (ts > e->mark ? ts - e->mark : 0)
+			       : ts - e->since;
+
+	return p > e->pacc ? p : e->pacc;
+}
+
+/* CPU of the current run known for sure at ts (what may be replayed). */
+static int64_t run_known(const struct ent *e, int64_t ts)
+{
+	int64_t p = e->charged ? e->pcharged : ts - e->since;
+
+	return p > e->pacc ? p : e->pacc;
+}
+
+static void count_to(struct ent *e, int64_t p)
+{
+	if (p > e->pacc) {
+		e->open_ns += p - e->pacc;
+		e->t.cpu_ns += p - e->pacc;
+		e->pacc = p;
+	}
+}
+
 /* CPU time of a running task up to ts goes into its open burst. */
 static void checkpoint(struct ent *e, int64_t ts)
 {
-	if (e->state == R_RUNNING && ts > e->since) {
-		e->open_ns += ts - e->since;
-		e->t.cpu_ns += ts - e->since;
-		e->since = ts;
-	}
+	if (e->state == R_RUNNING)
+		count_to(e, run_pos(e, ts));
+}
+
+/* The current run ends at ts (the caller sets the new state). */
+static void end_run(struct ent *e, int64_t ts)
+{
+	if (e->state == R_RUNNING)
+		count_to(e, e->charged ? run_known(e, ts) : run_pos(e, ts));
+}
+
+static void start_run(struct ent *e, int32_t c, int64_t since)
+{
+	e->state = R_RUNNING;
+	e->cpu = c;
+	e->since = since;
+	e->mark = since;
+	e->pacc = 0;
+	e->pcharged = 0;
 }
 
 static int flush_run(struct sr_demand *dm, struct ent *e)
@@ -471,6 +521,7 @@ static int close_program(struct sr_demand *dm, struct ent *e, int64_t ts,
 	switch (e->state) {
 	case R_RUNNING:
 	case R_RUNNABLE:
+		end_run(e, ts);
 		if ((rc = emit_at(dm, e, ts, &op)))
 			return rc;
 		e->t.finish_ts = ts;
@@ -494,7 +545,10 @@ static void fill_info(struct sr_demand *dm, struct ent *e,
 	e->t.nice = r->nice;
 	e->t.policy = SR_SCHED_NORMAL;
 	e->t.rt_priority = 0;
-	if (r->prio >= 0 && r->prio < 100) {
+	if (r->policy >= 0) {
+		e->t.policy = r->policy;
+		e->t.rt_priority = r->rtprio;
+	} else if (r->prio >= 0 && r->prio < 100) {
 		/* an RT task (prio = 99 - rt_priority): FIFO unless told */
 		e->t.policy = SR_SCHED_FIFO;
 		e->t.rt_priority = 99 - r->prio;
@@ -604,35 +658,77 @@ static struct ent *ent_of(struct sr_demand *dm, sr_tid id, int64_t ts,
 	return e->included ? e : NULL;
 }
 
+/* The task on cpu c left it unseen (missing or lost events): at ts. */
+static void left_unseen(struct sr_demand *dm, struct cpu *p, int32_t c,
+			int64_t ts)
+{
+	struct ent *y;
+
+	if (!p->cur_known || p->cur == SR_TID_NONE || p->cur >= dm->ne)
+		return;
+	y = &dm->e[p->cur];
+	if (y->state == R_RUNNING && y->cpu == c) {
+		checkpoint(y, ts);
+		y->state = R_RUNNABLE;
+		y->last_change = ts;
+	}
+	p->cur_known = 0;
+}
+
 /*
- * The event shows e on cpu c at ts (switch-out, waker, fork, exec, exit,
- * runtime): make it running there if that fits what is known; false if it
- * does not (another task is known to be on c, or e is asleep).
+ * The event shows e running on cpu c at ts (switch-out, waker, fork,
+ * exec, exit, charge): make it so.  If it was thought elsewhere or asleep,
+ * events are missing: whoever had c left it then, and e runs from ts.
+ * False if e cannot run (dead, left out).
  */
-static bool ensure_running(struct sr_demand *dm, struct ent *e, int32_t c,
-			   int64_t ts)
+static bool ensure_running_from(struct sr_demand *dm, struct ent *e,
+				int32_t c, int64_t ts, int64_t from)
 {
 	struct cpu *p;
 	int64_t since;
 
 	if (e->state == R_RUNNING)
 		return true;
+	if (e->state != R_RUNNABLE && e->state != R_BLOCKED)
+		return false;
 	p = cpu_of(dm, c);
-	if (!p || (p->cur_known && p->cur != e->t.id))
+	if (!p)
 		return false;
-	if (e->state != R_RUNNABLE)
-		return false;
-	since = p->cur_known ? p->switch_ts : p->seen ? p->first_ts : ts;
+	if (p->cur_known && p->cur != e->t.id) {
+		if (from < p->switch_ts)
+			from = p->switch_ts;
+		left_unseen(dm, p, c, from);
+		since = from;
+	} else {
+		since = p->cur_known ? p->switch_ts : p->seen ? p->first_ts : ts;
+	}
 	if (e->last_change > since)
 		since = e->last_change;
 	if (since > ts)
 		since = ts;
-	e->state = R_RUNNING;
-	e->cpu = c;
-	e->since = since;
+	if (e->state == R_BLOCKED) {
+		/* its wakeup is missing too: woken when it began to run */
+		const struct sr_op *bop = op_at(e, e->block_op);
+		int64_t w = from;
+
+		if (bop && w < bop->a)
+			w = bop->a;
+		if (w > ts)
+			w = ts;
+		if (resolve(dm, e, SR_BLOCK_EXTERNAL, w, SR_WS_UNKNOWN))
+			return false;
+		since = w;
+	}
+	start_run(e, c, since);
 	p->cur_known = 1;
 	p->cur = e->t.id;
 	return true;
+}
+
+static bool ensure_running(struct sr_demand *dm, struct ent *e, int32_t c,
+			   int64_t ts)
+{
+	return ensure_running_from(dm, e, c, ts, ts);
 }
 
 static int born(struct sr_demand *dm, struct ent *e, int64_t ts)
@@ -651,26 +747,16 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 
 	if (!c)
 		return SR_EINTERNAL;
-	if (c->cur_known && c->cur != pth && c->cur != SR_TID_NONE &&
-	    c->cur < dm->ne) {
-		/* the task we had on this cpu left unseen (lost events) */
-		struct ent *y = &dm->e[c->cur];
-
-		if (y->state == R_RUNNING && y->cpu == ev->cpu) {
-			checkpoint(y, ev->ts);
-			y->state = R_RUNNABLE;
-			y->last_change = ev->ts;
-		}
-	}
+	if (c->cur_known && c->cur != pth)
+		left_unseen(dm, c, ev->cpu, ev->ts);
 	p = ent_of(dm, ev->task, ev->ts, &err);
 	if (err)
 		return err;
 	if (p) {
 		if ((rc = born(dm, p, ev->ts)))
 			return rc;
-		ensure_running(dm, p, ev->cpu, ev->ts);
-		checkpoint(p, ev->ts);
-		if (p->state == R_RUNNING) {
+		if (ensure_running(dm, p, ev->cpu, ev->ts)) {
+			end_run(p, ev->ts);
 			p->last_change = ev->ts;
 			if (ev->prev_state == SR_STATE_RUNNING) {
 				p->state = R_RUNNABLE;
@@ -699,12 +785,15 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 		    (rc = resolve(dm, n, SR_BLOCK_EXTERNAL, ev->ts,
 				  SR_WS_UNKNOWN)))
 			return rc;
-		if (n->state == R_RUNNING)
-			checkpoint(n, ev->ts); /* was on another cpu */
+		if (n->state == R_RUNNING) {
+			/* thought to run elsewhere: it left there unseen */
+			checkpoint(n, ev->ts);
+			if (n->cpu >= 0 && n->cpu < dm->ncpus &&
+			    dm->cpus[n->cpu].cur == n->t.id)
+				dm->cpus[n->cpu].cur_known = 0;
+		}
 		if (n->state != R_DEAD) {
-			n->state = R_RUNNING;
-			n->cpu = ev->cpu;
-			n->since = ev->ts;
+			start_run(n, ev->cpu, ev->ts);
 			n->last_change = ev->ts;
 		}
 	}
@@ -864,13 +953,34 @@ static int on_runtime(struct sr_demand *dm, const struct sr_event *ev)
 
 	if (err || !e)
 		return err;
-	c = cpu_of(dm, ev->cpu);
-	if (!c || c->cur_known)
+	if (e->state != R_RUNNING) {
+		/*
+		 * Charged while not running: the kernel charges only the
+		 * task current on a cpu, so its switch-in is missing (or, on
+		 * a cpu with no switch yet, not recorded): it is the one
+		 * running there, and whoever we had there left unseen.
+		 */
+		c = cpu_of(dm, ev->cpu);
+		if (!c)
+			return SR_OK;
+		if ((rc = born(dm, e, ev->ts)))
+			return rc;
+		/* the charge says since when it has been running */
+		if (!ensure_running_from(dm, e, ev->cpu, ev->ts,
+					 ev->value > 0 ? ev->ts - ev->value
+						       : ev->ts))
+			return SR_OK;
+	}
+	if (ev->value <= 0)
 		return SR_OK;
-	/* the task charged on a cpu with no switch yet: it is running */
-	if ((rc = born(dm, e, ev->ts)))
-		return rc;
-	ensure_running(dm, e, ev->cpu, ev->ts);
+	if (!e->charged) {
+		/* from now on its CPU is what the trace charges */
+		checkpoint(e, ev->ts);
+		e->charged = 1;
+		e->pcharged = 0;
+	}
+	e->pcharged += ev->value;
+	e->mark = ev->ts;
 	return SR_OK;
 }
 
@@ -996,8 +1106,8 @@ int64_t sr_demand_open(const struct sr_demand *dm, uint32_t task)
 	if (task >= dm->ne)
 		return 0;
 	e = &dm->e[task];
-	if (e->state == R_RUNNING && dm->now > e->since)
-		return e->open_ns + (dm->now - e->since);
+	if (e->state == R_RUNNING)
+		return e->open_ns + (run_known(e, dm->now) - e->pacc);
 	return e->open_ns;
 }
 

@@ -106,26 +106,26 @@ static const char *comm_of(const struct sr_sim *s, const struct stask *t)
 
 /* ---- observer: timeline rows -------------------------------------------- */
 
-static const char *const change_names[] = {
-	[SM_CH_NEW] = "new", [SM_CH_FORK] = "fork", [SM_CH_WAKE] = "wake",
-	[SM_CH_RUN] = "run", [SM_CH_PREEMPT] = "preempt",
-	[SM_CH_BLOCK] = "block", [SM_CH_EXPIRE] = "expire",
-	[SM_CH_REQUEUE] = "requeue", [SM_CH_EXIT] = "exit",
-	[SM_CH_REAP] = "reap", [SM_CH_STATE] = "state",
+/*
+ * Reasons that are a change of state get a row always; the others (a
+ * tick's charge, a recalculation, a refund, ...) only when prio changed.
+ */
+static const bool state_change_tab[SM_CH__COUNT] = {
+	[SM_CH_NEW] = true, [SM_CH_FORK] = true, [SM_CH_WAKE] = true,
+	[SM_CH_RUN] = true, [SM_CH_PREEMPT] = true, [SM_CH_BLOCK] = true,
+	[SM_CH_EXPIRE] = true, [SM_CH_REQUEUE] = true, [SM_CH_EXIT] = true,
+	[SM_CH_REAP] = true, [SM_CH_SWAP] = true, [SM_CH_YIELD] = true,
+	[SM_CH_NICE] = true, [SM_CH_SETSCHED] = true, [SM_CH_MIGRATE] = true,
 };
 
-/* Reasons that are a change of state: always a row (prio changes too). */
 static bool state_change(enum sm_change why)
 {
-	return why != SM_CH_STATE;
+	return (unsigned)why < SM_CH__COUNT && state_change_tab[why];
 }
 
 static const char *change_name(enum sm_change why)
 {
-	if ((size_t)why < sizeof(change_names) / sizeof(change_names[0]) &&
-	    change_names[why])
-		return change_names[why];
-	return "state";
+	return sm_change_name(why);
 }
 
 static void observe(void *ctx, const struct sm_rq *rq, const struct sm_task *pt,
@@ -359,6 +359,8 @@ static void info_of(const struct sr_sim *s, const struct sr_dtask *dt,
 				    dt->rt_priority > 99 ? 99 :
 				    dt->rt_priority;
 	info->has_mm = dt->has_mm;
+	/* tasks alive at the start may be warmed up; forks inherit */
+	info->init_sleep_pct = dt->forked ? 0 : s->o.init_sleep_pct;
 }
 
 static struct stask *born(struct sr_sim *s, uint32_t id,

@@ -45,6 +45,7 @@ static inline sr_tid sc_task(struct scen *sc, int pid, const char *comm)
 	t->tgid = pid;
 	t->cpu = -1;
 	t->prio = -1;
+	t->policy = -1;
 	t->is_idle = pid == 0;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	return (sr_tid)sc->ntasks++;
