@@ -14,6 +14,7 @@
 #include "plots/runset.h"
 #include "plots/source.h"
 #include "plots/tsv.h"
+#include "replay/replay.h"
 
 static int rm_entry(const char *path, const struct stat *st, int flag,
 		    struct FTW *ftw)
@@ -45,20 +46,11 @@ static char *base_name(const char *path)
 	return out;
 }
 
-/*
- * Replay trace under the policies (and observed) into dir.
- * The replay module (issue 6) provides this; until it is on main, a trace
- * file cannot be replayed here and the message says what to pass instead.
- */
+/* Replay trace under the policies (and observed) into dir (replay/replay.h). */
 static int replay_into(const char *trace, const char *const *policies,
 		       size_t npolicies, const char *dir, struct sr_diag *d)
 {
-	(void)policies;
-	(void)npolicies;
-	(void)dir;
-	return sr_fail(d, SR_EINTERNAL,
-		       "%s: this build cannot replay a trace yet (the replay module is not in it); pass a directory written by `schedreplay replay TRACE -o DIR` instead",
-		       trace);
+	return sr_replay_to_dir(trace, policies, npolicies, dir, d);
 }
 
 int pl_source_open(struct pl_source *src, const char *trace,
