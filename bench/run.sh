@@ -24,5 +24,6 @@ echo "schedreplay bench on $(uname -m), $(nproc) cpus, load $(cut -d' ' -f1-3 /p
 
 section "parse throughput (parse/)" sh bench/parse.sh
 section "stats vs perf sched latency, stats on a long trace (replay/)" sh bench/stats-vs-perf.sh
+section "scheduler models (sched-model/)" sh bench/models.sh
 
 exit $failed

@@ -479,6 +479,34 @@ static inline void drv_close_runs(struct drv *d)
 		d->task[c].run_start = d->t;
 }
 
+/* An expected run span, in milliseconds. */
+struct span { int task; long start, end; };
+
+/* Compare each task's run spans with the table (in time order); the
+   spans of one task must match its rows in order. */
+static inline void check_spans(struct drv *d, const struct span *want,
+			       size_t n)
+{
+	size_t idx[DRV_MAX_TASKS] = { 0 };
+
+	drv_close_runs(d);
+	for (size_t i = 0; i < n; i++) {
+		const struct drv_task *k = &d->task[want[i].task];
+		size_t j = idx[want[i].task]++;
+
+		CHECK_CTX("%s span %zu (task %d)", d->pol->name, i,
+			  want[i].task);
+		CHECK(j < k->nruns);
+		if (j >= k->nruns)
+			return;
+		CHECK_INT(k->runs[j].start, want[i].start * MS);
+		CHECK_INT(k->runs[j].end, want[i].end * MS);
+		/* back to back: nobody else ran in between */
+		if (i + 1 < n && want[i + 1].task != want[i].task)
+			CHECK_INT(want[i].end, want[i + 1].start);
+	}
+}
+
 /*
  * Direct API use in tests, without programs: the test calls the policy at
  * chosen jiffies (relative to DRV_J0) and applies the conventions itself.

@@ -125,31 +125,6 @@ static void test_one_hog(void)
 	}
 }
 
-struct span { int task; long start, end; };
-
-/* Compare the first n run spans (in time order) with the table. */
-static void check_spans(struct drv *d, const struct span *want, size_t n)
-{
-	size_t idx[2] = { 0, 0 };
-
-	drv_close_runs(d);
-	for (size_t i = 0; i < n; i++) {
-		const struct drv_task *k = &d->task[want[i].task];
-		size_t j = idx[want[i].task]++;
-
-		CHECK_CTX("%s span %zu (task %d)", d->pol->name, i,
-			  want[i].task);
-		CHECK(j < k->nruns);
-		if (j >= k->nruns)
-			return;
-		CHECK_INT(k->runs[j].start, want[i].start * MS);
-		CHECK_INT(k->runs[j].end, want[i].end * MS);
-		/* the other task was not on the CPU meanwhile */
-		if (i + 1 < n)
-			CHECK_INT(want[i].end, want[i + 1].start);
-	}
-}
-
 /*
  * Two nice-0 hogs A (id 0) and B (id 1), both woken at t=0; A is at the
  * head of active[125] and runs first.

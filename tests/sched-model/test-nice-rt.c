@@ -9,27 +9,6 @@
 static const char *const all[] = { "stock", "test2-mm1", "o11int" };
 static const struct drv_op hog[] = { RUN(FOREVER), END };
 
-struct span { int task; long start, end; };
-
-static void check_spans(struct drv *d, const struct span *want, size_t n)
-{
-	size_t idx[DRV_MAX_TASKS] = { 0 };
-
-	drv_close_runs(d);
-	for (size_t i = 0; i < n; i++) {
-		const struct drv_task *k = &d->task[want[i].task];
-		size_t j = idx[want[i].task]++;
-
-		CHECK_CTX("%s span %zu (task %d)", d->pol->name, i,
-			  want[i].task);
-		CHECK(j < k->nruns);
-		if (j >= k->nruns)
-			return;
-		CHECK_INT(k->runs[j].start, want[i].start * MS);
-		CHECK_INT(k->runs[j].end, want[i].end * MS);
-	}
-}
-
 /*
  * Nice change mid-run.  T (id 0, warm, nice 0, prio 115) runs 10 ms, then
  * renices itself to 5, then runs on; Q (id 1) is a cold nice-0 hog (125).
