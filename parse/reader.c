@@ -11,6 +11,9 @@
 #include "parse/tasktab.h"
 
 #define DETECT_BYTES (256 * 1024)
+/* Lost ranges kept one by one; beyond this, a cpu's later losses are
+ * added to its last range, so memory stays bounded. */
+#define LOST_RANGES_MAX 65536
 
 /* Detection order breaks ties: the more specific formats first. */
 static const struct sr_fmt_ops *const formats[] = {
@@ -38,6 +41,7 @@ struct sr_reader {
 	struct sr_lost_range *lost;
 	size_t caplost;
 	int64_t *cpu_last;        /* last delivered time per cpu (+1) */
+	size_t *cpu_lost;         /* per cpu (+1): its last lost range + 1 */
 	size_t ncpu_last;
 	struct pending_wake *pend; /* per task: a waking awaiting its wakeup */
 	size_t npend;
@@ -161,6 +165,7 @@ void sr_reader_close(struct sr_reader *r)
 	sr_tasks_free(r->tasks);
 	free(r->lost);
 	free(r->cpu_last);
+	free(r->cpu_lost);
 	free(r->pend);
 	free(r->path);
 	free(r);
@@ -208,14 +213,23 @@ static int64_t *cpu_slot(struct sr_reader *r, int32_t cpu, struct sr_diag *d)
 	if (i >= r->ncpu_last) {
 		size_t n = i + 1 > 2 * r->ncpu_last ? i + 1 : 2 * r->ncpu_last;
 		int64_t *v = realloc(r->cpu_last, n * sizeof(*v));
+		size_t *l;
 
 		if (!v) {
 			sr_fail(d, SR_EINTERNAL, "out of memory");
 			return NULL;
 		}
-		for (size_t k = r->ncpu_last; k < n; k++)
-			v[k] = INT64_MIN;
 		r->cpu_last = v;
+		l = realloc(r->cpu_lost, n * sizeof(*l));
+		if (!l) {
+			sr_fail(d, SR_EINTERNAL, "out of memory");
+			return NULL;
+		}
+		r->cpu_lost = l;
+		for (size_t k = r->ncpu_last; k < n; k++) {
+			v[k] = INT64_MIN;
+			l[k] = 0;
+		}
 		r->ncpu_last = n;
 	}
 	return &r->cpu_last[i];
@@ -225,7 +239,7 @@ static struct pending_wake *pend_of(struct sr_reader *r, sr_tid t,
 				    struct sr_diag *d)
 {
 	if (t >= r->npend) {
-		size_t n = sr_tasks_count(r->tasks) + 64;
+		size_t n = 2 * r->npend;
 		struct pending_wake *p;
 
 		if (n <= t)
@@ -255,7 +269,15 @@ static int add_lost(struct sr_reader *r, const struct sr_event *ev,
 		    int64_t from, struct sr_diag *d)
 {
 	struct sr_lost_range *l;
+	size_t *mine = &r->cpu_lost[ev->cpu + 1];
 
+	r->st.lost_events += (uint64_t)ev->value;
+	if (r->st.nlost >= LOST_RANGES_MAX && *mine) {
+		l = &r->lost[*mine - 1];
+		l->count += (uint64_t)ev->value;
+		l->to_ts = ev->ts;
+		return SR_OK;
+	}
 	if (r->st.nlost == r->caplost) {
 		size_t n = r->caplost ? r->caplost * 2 : 16;
 
@@ -270,7 +292,7 @@ static int add_lost(struct sr_reader *r, const struct sr_event *ev,
 	l->count = (uint64_t)ev->value;
 	l->from_ts = from;
 	l->to_ts = ev->ts;
-	r->st.lost_events += (uint64_t)ev->value;
+	*mine = r->st.nlost;
 	r->st.lost = r->lost;
 	return SR_OK;
 }
