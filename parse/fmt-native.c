@@ -127,8 +127,13 @@ static int native_time(struct sr_fmtctx *c, const char *s, size_t n,
 	size_t pn, un;
 	int64_t mul = 1000000000, sec, frac = 0, scale;
 
-	if (n && s[0] == '-')
-		return sr_parse_ts(c, s, n, ts); /* the "negative" message */
+	const char *dot = memchr(s, '.', n);
+
+	if (n && ((s[0] == '-') || (s[n - 1] >= '0' && s[n - 1] <= '9' &&
+				   (!dot || s + n - dot - 1 <= 9))))
+		/* plain seconds (what convert writes), or the "negative"
+		 * message: the shared decoder */
+		return sr_parse_ts(c, s, n, ts);
 	if (!sr_match(c->pat, P_N_TIME, s, n, 0, &m))
 		return sr_fmt_expected(c, "a time like 12.000150000, 250us or "
 				       "10ms", s, n);
@@ -247,7 +252,8 @@ static int native_parse(struct sr_fmtctx *c, char *line, size_t len,
 				       line, len);
 	sr_grp(&m, G_EV, &p, &pn);
 	for (ei = 0; ei < NELEM(nevents); ei++)
-		if (nevents[ei].len == pn && !memcmp(nevents[ei].name, p, pn))
+		if (nevents[ei].len == pn && nevents[ei].name[0] == p[0] &&
+		    !memcmp(nevents[ei].name, p, pn))
 			break;
 	if (ei == NELEM(nevents))
 		return sr_fmt_expected(c, "an event (task info fork exec waking "
@@ -284,7 +290,7 @@ static int native_parse(struct sr_fmtctx *c, char *line, size_t len,
 					       line + pos, len - pos);
 		pos = k;
 		for (ki = 0; ki < K__N; ki++)
-			if (keys[ki].len == keylen &&
+			if (keys[ki].len == keylen && keys[ki].name[0] == key[0] &&
 			    !memcmp(keys[ki].name, key, keylen))
 				break;
 		if (ki == K__N || !(nevents[ei].allowed & B(ki))) {

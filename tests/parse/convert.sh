@@ -46,6 +46,13 @@ expect_status 64 "$SR" convert --bogus $P
 expect_status 66 "$SR" convert "$T/does-not-exist"
 expect_err "^schedreplay: $T/does-not-exist: cannot open: No such file or directory$"
 
+# a failed convert leaves the previous output intact and no temporary
+echo "previous" > "$T/keep.native"
+expect_status 65 "$SR" convert -o "$T/keep.native" tests/parse/data/perf-small.txt --input-format native
+echo "previous" > "$T/want"
+expect_same "$T/keep.native" "$T/want"
+[ "$(ls "$T" | grep -c keep)" -eq 1 ] || fail "a temporary output file was left behind"
+
 # lost markers: a warning with count, cpu and time range
 expect_status 0 "$SR" convert $D/ftrace-flags.txt
 expect_err "^schedreplay: warning: $D/ftrace-flags.txt: 42 events lost on cpu 0 between 50\.000350000 and 50\.000500000$"
