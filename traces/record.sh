@@ -57,6 +57,7 @@ keep_data=0
 install=1
 tries=6
 max_other=2
+allow_niced=0
 quiet_wait=900
 
 die() { echo "$PROG: $*" >&2; exit 1; }
@@ -79,6 +80,9 @@ NAME: $ALL_SAMPLES (default: all)
   --max-other PCT re-record when tasks outside the workload (and perf) used
                   more than PCT % of the machine's CPU time (default: 2;
                   100: keep whatever else ran)
+  --allow-niced   do not count niced (nice > 0) tasks of others as activity,
+                  neither when waiting for an idle machine nor in --max-other
+                  (they still are in the trace)
   --tries N       recordings to try per sample before giving up (default: 6)
   --quiet-wait S  wait up to S seconds for an idle machine before each
                   recording (default: 900)
@@ -314,11 +318,15 @@ wait_quiet() {
 }
 
 # Percentage of all CPUs' time spent busy over the next $1 seconds.
+# /proc/stat's cpu line: user nice system idle iowait irq softirq steal;
+# with --allow-niced, time in niced tasks counts as idle.
 cpu_busy_pct() {
-	local a b
-	a=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
+	local a b prog
+	# shellcheck disable=SC2016
+	prog='/^cpu / { n = niced ? 0 : $3; print $2 + n + $4 + $7 + $8 + $9, $5 + $6 + $3 - n }'
+	a=$(awk -v niced="$allow_niced" "$prog" /proc/stat)
 	sleep "$1"
-	b=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $5 + $6 }' /proc/stat)
+	b=$(awk -v niced="$allow_niced" "$prog" /proc/stat)
 	awk -v a="$a" -v b="$b" 'BEGIN {
 		split(a, x, " "); split(b, y, " ")
 		busy = y[1] - x[1]; idle = y[2] - x[2]
@@ -351,6 +359,8 @@ match($0, /\] +[0-9]+\.[0-9]+: +[a-z0-9_]+:[a-z0-9_]+:/) {
 		root = substr($0, RSTART, RLENGTH); sub(/.*=/, "", root)
 		tree[root] = 1
 	}
+	if (ev == "sched:sched_switch")
+		prio[field("prev_pid")] = field("prev_prio")
 	if (ev == "sched:sched_switch") {
 		cpu = $0; sub(/\].*/, "", cpu); sub(/.*\[/, "", cpu); cpu += 0
 		switches[cpu]++
@@ -366,14 +376,16 @@ match($0, /\] +[0-9]+\.[0-9]+: +[a-z0-9_]+:[a-z0-9_]+:/) {
 			work += rt
 		else if (c == "perf")
 			perf += rt
+		else if (prio[pid] > 120 && prio[pid] < 140)
+			niced += rt
 		else {
 			other += rt; oc[c] += rt
 		}
 	}
 }
 END {
-	printf "span %.3f events %d workload_ms %.0f perf_ms %.0f other_ms %.0f\n",
-		last - first, n, work / 1e6, perf / 1e6, other / 1e6
+	printf "span %.3f events %d workload_ms %.0f perf_ms %.0f other_ms %.0f niced_ms %.0f\n",
+		last - first, n, work / 1e6, perf / 1e6, other / 1e6, niced / 1e6
 	for (k in kind)
 		printf "kind %s %d\n", k, kind[k]
 	for (cpu in switches)
@@ -443,7 +455,8 @@ record_attempt() {
 	check_private "$tmp.gz" || return 1
 	[ "$max_other" -lt 100 ] || return 0
 	sum=$(trace_summary "$tmp.gz")
-	other=$(echo "$sum" | awk 'NR == 1 { print $10 }')
+	other=$(echo "$sum" | awk -v niced="$allow_niced" \
+		'NR == 1 { print niced ? $10 : $10 + $12 }')
 	cap=$(echo "$sum" | awk -v n="$(nproc)" -v pct="$max_other" \
 		'NR == 1 { printf "%d", $2 * 10 * n * pct }')
 	if [ "$other" -gt "$cap" ]; then
@@ -488,8 +501,8 @@ summarize() {
 	NR == 1 {
 		printf "== %s: %d events over %s s, %d bytes of text, %d gzip-compressed\n",
 			name, $4, $2, bytes, zbytes
-		printf "   CPU time: workload %s ms, perf %s ms, other tasks %s ms\n",
-			$6, $8, $10
+		printf "   CPU time: workload %s ms, perf %s ms, other tasks %s ms" \
+			" (and %s ms in niced ones)\n", $6, $8, $10, $12
 	}
 	$1 == "kind" { printf "%8d %s\n", $3, $2 | "sort -k2" }
 	$1 == "other" { o = o sprintf(" %s %s ms,", $2, $3) }
@@ -520,6 +533,7 @@ while [ $# -gt 0 ]; do
 	--duration) [ $# -ge 2 ] || die "--duration needs seconds"; duration=$2; shift ;;
 	--duration=*) duration=${1#--duration=} ;;
 	--keep-data) keep_data=1 ;;
+	--allow-niced) allow_niced=1 ;;
 	--max-other) [ $# -ge 2 ] || die "--max-other needs a percentage"; max_other=$2; shift ;;
 	--max-other=*) max_other=${1#--max-other=} ;;
 	--tries) [ $# -ge 2 ] || die "--tries needs a count"; tries=$2; shift ;;
