@@ -7,7 +7,8 @@
 # reference that schedreplay stats is checked against).  See traces/README.md.
 #
 #   traces/record.sh [--out DIR] [--keep-data] [--work DIR] [--duration S]
-#                    [--no-install] [NAME...]
+#                    [--max-other PCT] [--allow-niced] [--tries N]
+#                    [--quiet-wait S] [--no-install] [NAME...]
 #
 # NAME is one or more of: compile audio x mixed (default: all four).
 # Needs root (perf sched record traces system-wide; packages are installed
@@ -65,7 +66,9 @@ note() { echo "$PROG: $*" >&2; }
 
 usage() {
 	cat <<EOF
-usage: $PROG [--out DIR] [--keep-data] [--work DIR] [--duration S] [--no-install] [NAME...]
+usage: $PROG [--out DIR] [--keep-data] [--work DIR] [--duration S]
+       [--max-other PCT] [--allow-niced] [--tries N] [--quiet-wait S]
+       [--no-install] [NAME...]
 
 Records sample traces of real workloads with \`perf sched record\` (as root).
 NAME: $ALL_SAMPLES (default: all)
