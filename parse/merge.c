@@ -416,22 +416,23 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 
 			fmt_ts(a, sizeof(a), r->ts);
 			fmt_ts(b, sizeof(b), m->released_ts);
-			return sr_fail(d, SR_EDATA, "%s:%llu: cpu %d: event at "
-				       "%s is older than the event at %s (line "
-				       "%llu) already merged: the input "
-				       "interleaves cpus out of time order by "
-				       "more than the %zu-event merge window%s",
-				       m->src.fc.file, (unsigned long long)r->line,
-				       (int)r->cpu, a, b,
-				       (unsigned long long)m->released_line,
-				       m->window,
-				       sr_input_seekable(m->src.in) ?
-				       "; sort it by time (trace-cmd report "
-				       "sorts), or give it as a file with "
-				       "per-cpu blocks" :
-				       "; standard input or a pipe cannot be "
-				       "re-read for a per-cpu merge: give the "
-				       "file instead");
+			sr_fail(d, SR_EDATA, "%s:%llu: cpu %d: event at "
+				"%s is older than the event at %s (line "
+				"%llu) already merged: the input "
+				"interleaves cpus out of time order by "
+				"more than the %zu-event merge window%s",
+				m->src.fc.file, (unsigned long long)r->line,
+				(int)r->cpu, a, b,
+				(unsigned long long)m->released_line,
+				m->window,
+				sr_input_seekable(m->src.in) ?
+				"; sort it by time (trace-cmd report "
+				"sorts), or give it as a file with "
+				"per-cpu blocks" :
+				"; standard input or a pipe cannot be "
+				"re-read for a per-cpu merge: give the "
+				"file instead");
+			return -1;
 		}
 		heap_push(m, idx);
 		if (m->hn == m->window && !m->decided && !m->src_eof) {
