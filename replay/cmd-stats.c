@@ -184,10 +184,14 @@ static int run_stats(const struct stats_opts *o, struct sr_reader *r,
 	if (sr_observed_new(&obs, &o->obs, &view, d))
 		return d->code;
 	while ((rc = sr_reader_next(r, &ev, d)) == 1) {
-		if (sr_observed_event(obs, &ev)) {
+		int erc = sr_observed_event(obs, &ev);
+
+		if (erc) {
+			const char *why = sr_acct_error(sr_observed_acct(obs));
+
 			rc = -1;
-			sr_fail(d, SR_EINTERNAL, "%s:%" PRIu64 ": out of memory",
-				sr_reader_path(r), ev.line);
+			sr_fail(d, erc, "%s:%" PRIu64 ": %s", sr_reader_path(r),
+				ev.line, why ? why : "out of memory");
 			break;
 		}
 		t_end = ev.ts;

@@ -347,17 +347,19 @@ int64_t sr_delays_percentile(const struct sr_delays *d, double p)
 int sr_metrics_add_delay(struct sr_task_metrics *m, int64_t start_ns,
 			 int64_t end_ns)
 {
-	int64_t delay = end_ns - start_ns;
+	int64_t delay, sum;
 
-	if (delay < 0)
+	if (__builtin_sub_overflow(end_ns, start_ns, &delay) || delay < 0)
 		return SR_EINTERNAL;
+	if (__builtin_add_overflow(m->sum_delay_ns, delay, &sum))
+		return SR_EDATA;
 	if (!m->delays && !(m->delays = sr_delays_new()))
 		return SR_EINTERNAL;
 	if (sr_delays_add(m->delays, delay))
 		return SR_EINTERNAL;
 	m->ndelays++;
 	m->switches++;
-	m->sum_delay_ns += delay;
+	m->sum_delay_ns = sum;
 	if (delay > m->max_delay_ns) {
 		m->max_delay_ns = delay;
 		m->max_delay_start = start_ns;
@@ -369,6 +371,11 @@ int sr_metrics_add_delay(struct sr_task_metrics *m, int64_t start_ns,
 int sr_metrics_merge(struct sr_task_metrics *dst,
 		     const struct sr_task_metrics *src)
 {
+	int64_t rt, sum;
+
+	if (__builtin_add_overflow(dst->runtime_ns, src->runtime_ns, &rt) ||
+	    __builtin_add_overflow(dst->sum_delay_ns, src->sum_delay_ns, &sum))
+		return SR_EDATA;
 	if (src->delays) {
 		if (!dst->delays && !(dst->delays = sr_delays_new()))
 			return SR_EINTERNAL;
@@ -376,11 +383,11 @@ int sr_metrics_merge(struct sr_task_metrics *dst,
 			return SR_EINTERNAL;
 	}
 	dst->ntasks += src->ntasks ? src->ntasks : 1;
-	dst->runtime_ns += src->runtime_ns;
+	dst->runtime_ns = rt;
 	dst->switches += src->switches;
 	dst->wakeups += src->wakeups;
 	dst->ndelays += src->ndelays;
-	dst->sum_delay_ns += src->sum_delay_ns;
+	dst->sum_delay_ns = sum;
 	if (src->max_delay_ns > dst->max_delay_ns) {
 		dst->max_delay_ns = src->max_delay_ns;
 		dst->max_delay_start = src->max_delay_start;
@@ -441,7 +448,8 @@ struct sr_acct {
 	char **names;        /* interned comms: open addressing, NULL = free */
 	size_t nnames, names_cap;
 	bool charged;
-	int err;
+	int err;             /* first error, kept */
+	const char *errmsg;  /* what it was */
 	sr_acct_wait_fn on_wait;
 	void *on_wait_ctx;
 };
@@ -489,9 +497,26 @@ void sr_acct_on_wait(struct sr_acct *a, sr_acct_wait_fn fn, void *ctx)
 
 static int acct_err(struct sr_acct *a, int code)
 {
-	if (code && !a->err)
+	if (code && !a->err) {
 		a->err = code;
+		a->errmsg = code == SR_EDATA ? "a task's total delay overflows "
+			"64-bit nanoseconds" : "out of memory";
+	}
 	return code;
+}
+
+static int acct_fail(struct sr_acct *a, int code, const char *msg)
+{
+	if (!a->err) {
+		a->err = code;
+		a->errmsg = msg;
+	}
+	return code;
+}
+
+const char *sr_acct_error(const struct sr_acct *a)
+{
+	return a->err ? a->errmsg : NULL;
 }
 
 /* The slot of task, created (UNSEEN) if needed; NULL on OOM. */
@@ -647,9 +672,11 @@ int sr_acct_charge(struct sr_acct *a, uint32_t task, int64_t ns)
 	if (!s)
 		return SR_EINTERNAL;
 	if (ns < 0)
-		return acct_err(a, SR_EINTERNAL);
+		return acct_fail(a, SR_EDATA, "negative cpu time charged");
+	if (__builtin_add_overflow(s->charged_ns, ns, &s->charged_ns))
+		return acct_fail(a, SR_EDATA, "a task's charged cpu time "
+				 "overflows 64-bit nanoseconds");
 	a->charged = true;
-	s->charged_ns += ns;
 	return SR_OK;
 }
 
@@ -752,7 +779,7 @@ int sr_acct_finish(struct sr_acct *a, int64_t t_end, struct sr_diag *d)
 		s->m.runtime_ns = a->charged ? s->charged_ns : s->oncpu_ns;
 	}
 	if (a->err)
-		return sr_fail(d, a->err, "accounting failed (out of memory)");
+		return sr_fail(d, a->err, "accounting: %s", a->errmsg);
 	return SR_OK;
 }
 

@@ -107,11 +107,13 @@ struct sr_task_metrics {
 /*
  * Record one delay from start_ns to end_ns on m: count, sum, the
  * distribution, and the max (replaced only by a strictly larger delay, so
- * the first of equal maxima keeps its start/end, as in perf).
+ * the first of equal maxima keeps its start/end, as in perf).  SR_EDATA if
+ * the sum would overflow 64 bits, SR_EINTERNAL if end < start or on OOM.
  */
 int sr_metrics_add_delay(struct sr_task_metrics *m, int64_t start_ns,
 			 int64_t end_ns);
-/* Fold src into dst (sums, counts, distribution, max as above, lost). */
+/* Fold src into dst (sums, counts, distribution, max as above, lost).
+ * SR_EDATA (dst unchanged) if a sum would overflow 64 bits. */
 int sr_metrics_merge(struct sr_task_metrics *dst,
 		     const struct sr_task_metrics *src);
 /* Average delay in ns: sum / count, truncated (perf's integer division). */
@@ -172,6 +174,9 @@ enum sr_acct_state sr_acct_state(const struct sr_acct *a, uint32_t task);
 int64_t sr_acct_since(const struct sr_acct *a, uint32_t task);
 /* Time of the task's last stop(), 0 if none. */
 int64_t sr_acct_last_stop(const struct sr_acct *a, uint32_t task);
+
+/* The first error's description ("out of memory", ...), NULL if none. */
+const char *sr_acct_error(const struct sr_acct *a);
 
 /* End of schedule at t_end: close running intervals; returns first error. */
 int sr_acct_finish(struct sr_acct *a, int64_t t_end, struct sr_diag *d);

@@ -244,7 +244,9 @@ int sr_observed_finish(struct sr_observed *o, int64_t t_end,
 	size_t n = o->view.count(o->view.ctx);
 
 	if (o->err)
-		return sr_fail(d, o->err, "recorded schedule: out of memory");
+		return sr_fail(d, o->err, "recorded schedule: %s",
+			       sr_acct_error(o->acct) ? sr_acct_error(o->acct)
+						      : "out of memory");
 	if (sr_acct_finish(o->acct, t_end, d))
 		return d->code;
 	/* name each row after the last record of its exec chain */

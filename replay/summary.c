@@ -189,10 +189,15 @@ int sr_rows_by_comm(struct sr_task_metrics *const *rows, size_t n,
 		} else {
 			r = &res[k - 1];
 		}
-		if (sr_metrics_merge(r, by[i])) {
+		int rc = sr_metrics_merge(r, by[i]);
+
+		if (rc) {
+			sr_fail(d, rc, rc == SR_EDATA ? "--by-comm: the figures "
+				"of '%s' overflow 64-bit nanoseconds" :
+				"out of memory (merging '%s')", r->comm);
 			free(by);
 			sr_rows_free_merged(res, k);
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return rc;
 		}
 		if (r->ntasks > 1)
 			r->pid = -1;

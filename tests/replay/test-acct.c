@@ -200,9 +200,21 @@ static void test_slots(void)
 	}
 	CHECK_INT(sr_acct_mark_lost(a, 3000), SR_OK);
 	CHECK(sr_acct_metrics(a, 3000)->lost_touched);
-	CHECK_INT(sr_acct_charge(a, 3000, -1), SR_EINTERNAL);
-	CHECK_INT(sr_acct_finish(a, 0, &d), SR_EINTERNAL); /* sticky */
-	CHECK(d.msg[0] != '\0');
+	CHECK(sr_acct_error(a) == NULL);
+	CHECK_INT(sr_acct_charge(a, 3000, -1), SR_EDATA);
+	CHECK_STR(sr_acct_error(a), "negative cpu time charged");
+	CHECK_INT(sr_acct_finish(a, 0, &d), SR_EDATA); /* sticky */
+	CHECK_STR(d.msg, "accounting: negative cpu time charged");
+	sr_acct_free(a);
+
+	/* 64-bit overflow of a charged total is bad data, not a wrap */
+	d = (struct sr_diag)SR_DIAG_INIT;
+	CHECK_INT(sr_acct_new(&a, &d), SR_OK);
+	CHECK_INT(sr_acct_charge(a, 1, INT64_MAX - 1), SR_OK);
+	CHECK_INT(sr_acct_charge(a, 1, 1), SR_OK);
+	CHECK_INT(sr_acct_charge(a, 1, 1), SR_EDATA);
+	CHECK(strstr(sr_acct_error(a), "overflows") != NULL);
+	CHECK_INT(sr_acct_finish(a, 0, &d), SR_EDATA);
 	sr_acct_free(a);
 }
 

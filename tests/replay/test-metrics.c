@@ -267,6 +267,28 @@ static void test_task_metrics(void)
 	sr_metrics_release(&m);
 	sr_metrics_release(&o);
 	CHECK(m.delays == NULL);
+
+	/* sums that would overflow 64 bits are refused, figures unchanged */
+	{
+		struct sr_task_metrics x = { .ntasks = 1 }, y = { .ntasks = 1 };
+
+		CHECK_INT(sr_metrics_add_delay(&x, 0, INT64_MAX - 10), SR_OK);
+		CHECK_INT(sr_metrics_add_delay(&x, 0, 11), SR_EDATA);
+		CHECK_INT(x.switches, 1);
+		CHECK_INT(sr_metrics_add_delay(&y, 5, 20), SR_OK);
+		CHECK_INT(sr_metrics_merge(&x, &y), SR_EDATA);
+		CHECK_INT(x.switches, 1);
+		CHECK_INT(x.ntasks, 1);
+		y.runtime_ns = INT64_MAX;
+		x.runtime_ns = 1;
+		x.sum_delay_ns = 0;
+		CHECK_INT(sr_metrics_merge(&x, &y), SR_EDATA);
+		CHECK_INT(sr_metrics_add_delay(&x, 10, 5), SR_EINTERNAL);
+		CHECK_INT(sr_metrics_add_delay(&x, INT64_MIN, INT64_MAX),
+			  SR_EINTERNAL);
+		sr_metrics_release(&x);
+		sr_metrics_release(&y);
+	}
 }
 
 int main(void)
