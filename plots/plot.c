@@ -354,8 +354,9 @@ static int write_priority(const struct ctx *x, struct sr_diag *d)
 				continue;
 			/* the first policy widest, underneath: where the
 			 * lines coincide both stay visible */
-			if (p->n <= 2)
-				fprintf(f, "%s'priority.dat' index %zu using 1:2 with linespoints pt 7 ps 0.6 lw %.1f lc rgb '%s' title ",
+			/* a lone point (one event) draws no step: a dot */
+			if (p->n == 1 && p->last_t <= p->p[0].t)
+				fprintf(f, "%s'priority.dat' index %zu using 1:2 with points pt 7 ps 0.8 lw %.1f lc rgb '%s' title ",
 					sep, i * s->nruns + r, line_width(s, r),
 					run_colour(s, r));
 			else
