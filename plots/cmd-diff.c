@@ -12,13 +12,16 @@
 static const char usage[] =
 	"usage: schedreplay diff TRACE [--policy A --policy B] [--task REGEX]\n"
 	"                        [--period COMM=MS]... [--tsv | --json] [--all] [--title TEXT]\n"
+	"                        [--exclude REGEX]\n"
 	"  TRACE        a trace file (replayed here) or a directory from `schedreplay replay -o`\n"
 	"  --policy     the two policies compared, A then B (default: stock, o11int)\n"
 	"  --task       only tasks whose comm matches this pcre2 regex\n"
 	"  --period     treat COMM as periodic with this period (ms) for interbench's figures\n"
 	"  --tsv/--json every figure of A and B with change and ratio, machine-readable\n"
 	"  --all        every task in the table (default: the first 30 by change)\n"
-	"  --title      how headings name the trace (default: its file name)\n";
+	"  --title      how headings name the trace (default: its file name)\n"
+	"  --exclude    leave tasks whose comm matches this pcre2 regex out of the replay\n"
+	"               (e.g. '^perf$', the tracer), as replay --exclude\n";
 
 int cmd_diff(int argc, char **argv, struct sr_diag *d)
 {
@@ -30,7 +33,7 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 	int rc;
 
 	if (pl_cmdopts_parse(&o, argc, argv,
-			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_TSV |
+			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_TSV |
 				     PO_JSON | PO_ALL,
 			     usage, d))
 		return d->code;

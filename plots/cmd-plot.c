@@ -13,14 +13,19 @@
 
 static const char usage[] =
 	"usage: schedreplay plot TRACE [--policy P]... [--task REGEX] [--format png|svg|pdf]\n"
-	"                        [-o DIR] [--gnuplot PATH] [--max-tasks N] [--period COMM=MS]\n"
+	"                        [-o DIR] [--gnuplot PATH] [--max-tasks N] [--period COMM=MS]...\n"
+	"                        [--exclude REGEX] [--title TEXT]\n"
 	"  TRACE        a trace file (replayed here) or a directory from `schedreplay replay -o`\n"
 	"  --policy     policies drawn, overlaid (default: stock, o11int)\n"
 	"  --task       tasks whose comm matches this pcre2 regex (default: the interactive\n"
 	"               tasks and the largest changes in p99 delay, at most 8)\n"
 	"  --format     image format (default: png)\n"
 	"  -o DIR       where NAME.gp, NAME.dat and the images go (default: out/plots)\n"
-	"  --gnuplot    the gnuplot to run (default: gnuplot on PATH)\n";
+	"  --gnuplot    the gnuplot to run (default: gnuplot on PATH)\n"
+	"  --max-tasks  tasks in the per-task plots (default 8)\n"
+	"  --period     treat COMM as periodic with this period (ms)\n"
+	"  --exclude    leave tasks whose comm matches this pcre2 regex out of the replay\n"
+	"  --title      how titles name the trace (default: its file name)\n";
 
 int cmd_plot(int argc, char **argv, struct sr_diag *d)
 {
@@ -33,7 +38,7 @@ int cmd_plot(int argc, char **argv, struct sr_diag *d)
 	int rc, fmt = PL_FMT_PNG;
 
 	if (pl_cmdopts_parse(&o, argc, argv,
-			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_GNUPLOT |
+			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_GNUPLOT |
 				     PO_OUT | PO_FORMAT | PO_MAXTASKS,
 			     usage, d))
 		return d->code;

@@ -13,11 +13,16 @@
 
 static const char usage[] =
 	"usage: schedreplay report TRACE -o DIR [--policy A --policy B] [--task REGEX]\n"
-	"                          [--period COMM=MS]... [--gnuplot PATH] [--title TEXT]\n"
+	"                          [--period COMM=MS]... [--gnuplot PATH] [--max-tasks N]\n"
+	"                          [--exclude REGEX] [--title TEXT]\n"
 	"  TRACE        a trace file (replayed here) or a directory from `schedreplay replay -o`\n"
 	"  -o DIR       where index.html (and the plots' scripts, data and SVG) go\n"
 	"  --policy     the two policies compared, A then B (default: stock, o11int)\n"
-	"  --task       tasks whose comm matches this pcre2 regex\n";
+	"  --task       tasks whose comm matches this pcre2 regex\n"
+	"  --period     treat COMM as periodic with this period (ms)\n"
+	"  --gnuplot    the gnuplot to run (default: gnuplot on PATH)\n"
+	"  --exclude    leave tasks whose comm matches this pcre2 regex out of the replay\n"
+	"  --title      how headings name the trace (default: its file name)\n";
 
 int cmd_report(int argc, char **argv, struct sr_diag *d)
 {
@@ -32,7 +37,7 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 	int rc, prc = SR_OK;
 
 	if (pl_cmdopts_parse(&o, argc, argv,
-			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_GNUPLOT |
+			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_GNUPLOT |
 				     PO_OUT | PO_MAXTASKS,
 			     usage, d))
 		return d->code;

@@ -25,6 +25,7 @@ static const struct {
 	{ { "json", no_argument, NULL, 'J' }, PO_JSON },
 	{ { "all", no_argument, NULL, 'a' }, PO_ALL },
 	{ { "max-tasks", required_argument, NULL, 'm' }, PO_MAXTASKS },
+	{ { "exclude", required_argument, NULL, 'x' }, PO_EXCLUDE },
 	{ { "help", no_argument, NULL, 'h' }, ~0u },
 };
 #define NOPTS (sizeof(table) / sizeof(table[0]))
@@ -68,6 +69,9 @@ int pl_cmdopts_parse(struct pl_cmdopts *o, int argc, char **argv,
 			break;
 		case 'T':
 			o->title = optarg;
+			break;
+		case 'x':
+			o->exclude = optarg;
 			break;
 		case 'g':
 			o->gnuplot = optarg;
@@ -145,7 +149,8 @@ int pl_cmd_load(struct pl_cmdopts *o, size_t min_policies,
 	/* the recorded schedule: the reference for behaviour */
 	if (!have_observed)
 		replay[nreplay++] = "observed";
-	if (pl_source_open(src, o->trace, replay, nreplay, NULL, o->title, d))
+	if (pl_source_open(src, o->trace, replay, nreplay, o->exclude, NULL,
+			   o->title, d))
 		return d->code;
 	if (pl_set_open(set, src->root, src->title, o->policies, o->npolicies, d))
 		return d->code;

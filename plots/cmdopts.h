@@ -23,6 +23,7 @@ enum {
 	PO_JSON = 1u << 8,
 	PO_ALL = 1u << 9,
 	PO_MAXTASKS = 1u << 10,
+	PO_EXCLUDE = 1u << 11,
 };
 
 #define PL_MAX_PERIOD_OPTS 32
@@ -34,6 +35,7 @@ struct pl_cmdopts {
 	struct pl_period_opt periods[PL_MAX_PERIOD_OPTS];
 	size_t nperiods;
 	const char *title;
+	const char *exclude;
 	const char *gnuplot;
 	const char *out;
 	const char *format;

@@ -46,16 +46,32 @@ static char *base_name(const char *path)
 	return out;
 }
 
-/* Replay trace under the policies (and observed) into dir (replay/replay.h). */
+/*
+ * Replay trace under the policies (and observed) into dir (replay/replay.h),
+ * leaving out the tasks whose comm matches exclude (NULL: none).
+ */
 static int replay_into(const char *trace, const char *const *policies,
-		       size_t npolicies, const char *dir, struct sr_diag *d)
+		       size_t npolicies, const char *exclude, const char *dir,
+		       struct sr_diag *d)
 {
-	return sr_replay_to_dir(trace, policies, npolicies, dir, d);
+	struct sr_replay_opts o = { 0 };
+	struct sr_replay *r = NULL;
+
+	o.trace = trace;
+	o.policies = policies;
+	o.npolicies = npolicies;
+	o.outdir = dir;
+	o.exclude = exclude;
+	if (sr_replay_run(&o, &r, d))
+		return d->code;
+	sr_replay_free(r);
+	return SR_OK;
 }
 
 int pl_source_open(struct pl_source *src, const char *trace,
 		   const char *const *policies, size_t npolicies,
-		   const char *keep_dir, const char *title, struct sr_diag *d)
+		   const char *exclude, const char *keep_dir, const char *title,
+		   struct sr_diag *d)
 {
 	struct stat st;
 
@@ -90,7 +106,7 @@ int pl_source_open(struct pl_source *src, const char *trace,
 	}
 	if (!src->root)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	return replay_into(trace, policies, npolicies, src->root, d);
+	return replay_into(trace, policies, npolicies, exclude, src->root, d);
 }
 
 void pl_source_close(struct pl_source *src)

@@ -53,6 +53,14 @@ expect_status 0 "$SR" diff "$N"
 expect_out '^schedreplay diff: hogplayer\.native, stock \(A\) against o11int \(B\)$'
 expect_out 'better under o11int: player \(200\)'
 
+# --exclude leaves a task out of the replay: alone, the player never waits
+expect_status 0 "$SR" diff "$N" --exclude '^hog$' --tsv
+nchecks=$((nchecks + 1))
+[ "$(wc -l < "$T/out")" -eq 2 ] && grep -q '	player	1	interactive	' "$T/out" ||
+	fail "--exclude '^hog\$': expected only the player"
+expect_out '	100\.000	100\.000	100\.000	100\.000	'
+expect_status 64 "$SR" diff "$N" --exclude '('
+
 # plots and report from the trace; scripts and data are reproducible
 expect_status 69 env TMPDIR="$T" "$SR" plot "$N" -o "$T/p1" --gnuplot /nonexistent/gnuplot
 expect_status 69 env TMPDIR="$T" "$SR" plot "$N" -o "$T/p2" --gnuplot /nonexistent/gnuplot
