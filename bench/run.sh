@@ -25,5 +25,6 @@ echo "schedreplay bench on $(uname -m), $(nproc) cpus, load $(cut -d' ' -f1-3 /p
 section "parse throughput (parse/)" sh bench/parse.sh
 section "stats vs perf sched latency, stats on a long trace (replay/)" sh bench/stats-vs-perf.sh
 section "scheduler models (sched-model/)" sh bench/models.sh
+section "replay: simulated events per second and peak RSS per policy (replay/)" sh bench/replay.sh
 
 exit $failed

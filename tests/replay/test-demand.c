@@ -238,6 +238,81 @@ static void test_exclude(void)
 	}
 }
 
+/*
+ * CPU from charges (sched_stat_runtime): once a task is charged its CPU is
+ * what the trace charges, with the time since the last charge placing an
+ * op between charges.  a (cpu 0) runs from 0; its first charge at 2 ms is
+ * 2.5 ms (it ran before the trace); it wakes b at 3 ms: 2.5 + 1 = 3.5 ms
+ * into its CPU; charged 0.2 ms more by its switch-out at 4 ms: 3.7 ms in
+ * all.  x (cpu 1) is charged at 3 ms while we had it asleep on an idle cpu:
+ * its wake and switch-in were lost; the charge (0.5 ms) says it ran from
+ * 2.5 ms, so its sleep ended then.
+ */
+static void test_charges(void)
+{
+	struct scen sc = { .ntasks = 0 };
+	sr_tid i0 = sc_task(&sc, 0, "swapper/0"), i1 = sc_task(&sc, 0,
+								"swapper/1");
+	sr_tid i2 = sc_task(&sc, 0, "swapper/2");
+	sr_tid a = sc_task(&sc, 100, "a"), b = sc_task(&sc, 200, "b");
+	sr_tid x = sc_task(&sc, 300, "x");
+	struct sr_demand *dm;
+
+	sc_switch(&sc, 0, 0, i0, 'R', a);
+	sc_switch(&sc, 0, 1, i1, 'R', x);
+	sc_switch(&sc, 0, 2, i2, 'R', b);
+	sc_switch(&sc, 500000, 2, b, 'S', i2);
+	sc_switch(&sc, 1 * MS, 1, x, 'S', i1);
+	sc_simple(&sc, 2 * MS, 0, SR_EV_RUNTIME, a, SR_TID_NONE, 2500000);
+	sc_wake(&sc, 3 * MS, 0, b, a, 0);
+	sc_simple(&sc, 3 * MS, 1, SR_EV_RUNTIME, x, SR_TID_NONE, 500000);
+	sc_simple(&sc, 4 * MS, 0, SR_EV_RUNTIME, a, SR_TID_NONE, 1200000);
+	sc_switch(&sc, 4 * MS, 0, a, 'S', i0);
+	sc_switch(&sc, 4 * MS, 1, x, 'S', i1);
+	dm = extract(&sc, NULL, 5 * MS);
+	CHECK(dm != NULL);
+	if (!dm)
+		return;
+	CHECK_STR(prog(dm, a), "run 3500000 wake:4/0 run 200000 block0:never");
+	CHECK_STR(prog(dm, b), "run 500000 block0:causal end");
+	CHECK_STR(prog(dm, x), "run 1000000 block0:ext@2500000 run 500000 "
+		  "block1:never");
+	CHECK_INT(sr_demand_task(dm, a)->cpu_ns, 3700000);
+	sr_demand_free(dm);
+}
+
+/*
+ * Missing switch events: the task on a cpu is contradicted by another
+ * shown running there (a waker, a switch-out): the first left unseen at
+ * that moment, the second runs from then.  Here t (cpu 0) is switched in
+ * at 1 ms and never out; u wakes v on cpu 0 at 3 ms: t ran 1-3 ms, u runs
+ * from 3 ms (to its switch-out at 4 ms).
+ */
+static void test_missing_switch(void)
+{
+	struct scen sc = { .ntasks = 0 };
+	sr_tid i0 = sc_task(&sc, 0, "swapper/0");
+	sr_tid t = sc_task(&sc, 10, "t"), u = sc_task(&sc, 20, "u");
+	sr_tid v = sc_task(&sc, 30, "v");
+	struct sr_demand *dm;
+
+	sc_switch(&sc, 0, 0, i0, 'R', u);
+	sc_switch(&sc, 500000, 0, u, 'R', v);
+	sc_switch(&sc, 600000, 0, v, 'S', i0);
+	sc_switch(&sc, 1 * MS, 0, i0, 'R', t);
+	sc_wake(&sc, 3 * MS, 0, v, u, 0);
+	sc_switch(&sc, 4 * MS, 0, u, 'S', i0);
+	dm = extract(&sc, NULL, 5 * MS);
+	CHECK(dm != NULL);
+	if (!dm)
+		return;
+	CHECK_STR(prog(dm, t), "run 2000000 end");
+	CHECK_STR(prog(dm, u), "run 500000 wake:3/0 run 1000000 "
+		  "block0:never");
+	CHECK_STR(prog(dm, v), "run 100000 block0:causal end");
+	sr_demand_free(dm);
+}
+
 /* Ops every consumer has passed are freed; the rest are kept. */
 static void test_consumers_free(void)
 {
@@ -286,6 +361,8 @@ int main(void)
 	test_first_sight_running();
 	test_fork_exec_exit();
 	test_exclude();
+	test_charges();
+	test_missing_switch();
 	test_consumers_free();
 	return test_done("test-demand");
 }

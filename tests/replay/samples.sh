@@ -1,0 +1,71 @@
+#!/bin/sh
+# Replay every recorded sample under every policy: the perf fixture in
+# tests/replay/data/, the bundled samples traces/*.gz, and the real traces
+# in ../shared/traces-real (or $SR_REAL_TRACES) when present.  Each replay
+# must complete with sane figures (one task on the cpu at a time, never
+# idle while a task waits, no negative delay, latency rows in wake order),
+# `observed` must give exactly the figures of `schedreplay stats`, and
+# every task's CPU time must be the same under every policy and within one
+# tick (1 ms) of what the recording charged it.  A trace that `stats`
+# rejects as bad data must be rejected the same way.
+. tests/lib/lib.sh
+CHK=tests/replay/check-replay.awk
+SIMS=$("$SR" policies | awk '{ print $1 }')
+POL="--policy observed"
+for p in $SIMS; do POL="$POL --policy $p"; done
+
+set --
+for f in tests/replay/data/perf-mix.perf.txt.gz traces/*.gz; do
+	[ -f "$f" ] && set -- "$@" "$f"
+done
+if [ -d "$REAL" ]; then
+	for f in $(find "$REAL" -type f ! -name '*.md' | sort); do
+		set -- "$@" "$f"
+	done
+fi
+[ $# -gt 0 ] || skip "no sample traces"
+
+n=0
+for f in "$@"; do
+	n=$((n + 1))
+	out="$T/s$n"
+	"$SR" stats --tsv "$f" >"$T/stats.tsv" 2>"$T/stats.err"
+	want=$?
+	expect_status "$want" "$SR" replay "$f" -o "$out" $POL --check -q
+	[ "$want" -eq 0 ] || continue
+	# observed is the recorded schedule, counted as stats counts it
+	cut -f 1-14 "$out/observed/summary.tsv" >"$T/obs.tsv"
+	expect_same "$T/stats.tsv" "$T/obs.tsv"
+	for p in $SIMS observed; do
+		one=1
+		[ "$p" = observed ] && one=0
+		nchecks=$((nchecks + 1))
+		awk -f "$CHK" -v kind=timeline -v onecpu=$one "$out/$p/timeline.tsv" ||
+			fail "$f: $p/timeline.tsv"
+		nchecks=$((nchecks + 1))
+		awk -f "$CHK" -v kind=latency "$out/$p/latency.tsv" ||
+			fail "$f: $p/latency.tsv"
+	done
+	for p in $SIMS; do
+		# runtime_ms by task (pid, comm, occurrence): within 1 ms of
+		# what the recording charged (tasks it shows running only
+		# before its first switch have no observed row)
+		nchecks=$((nchecks + 1))
+		awk -F '\t' -v p="$p" '
+			FNR == 1 { next }
+			{ k = $1 SUBSEP $2 SUBSEP (++occ[FILENAME, $1, $2]) }
+			FILENAME == ARGV[1] { rec[k] = $3; next }
+			!(k in rec) || rec[k] == 0 { next }
+			{ d = rec[k] - $3; if (d < 0) d = -d }
+			d > 1.0 { print "FAIL: pid " $1 " (" $2 "): " $3 " ms under " p ", recorded " rec[k] " ms"; bad = 1 }
+			END { exit bad }' "$out/observed/summary.tsv" "$out/$p/summary.tsv" ||
+			fail "$f: CPU time not kept under $p"
+		nchecks=$((nchecks + 1))
+		cmp -s "$out/$p/summary.tsv" /dev/null && fail "$f: empty summary"
+		cut -f 1-3 "$out/$p/summary.tsv" >"$T/rt.$p"
+	done
+	for p in $SIMS; do
+		expect_same "$T/rt.$(echo "$SIMS" | head -n 1)" "$T/rt.$p"
+	done
+done
+done_ok

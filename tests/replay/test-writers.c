@@ -1,0 +1,158 @@
+/*
+ * test-writers: the replay's TSV rows: timeline formatting (a policy's view
+ * and the recorded schedule's "-"), latency rows put in wake order behind
+ * a longer wait still open, and summary.tsv's added columns.
+ */
+#include <stdlib.h>
+
+#include "replay/summary.h"
+#include "replay/writers.h"
+#include "tests/lib/test.h"
+
+static char *slurp(FILE *f)
+{
+	long n;
+	char *s;
+
+	fflush(f);
+	n = ftell(f);
+	rewind(f);
+	s = calloc(1, (size_t)n + 1);
+	if (s && fread(s, 1, (size_t)n, f) != (size_t)n)
+		s[0] = 0;
+	return s;
+}
+
+static void test_timeline(void)
+{
+	FILE *f = tmpfile();
+	struct sm_view v = { .prio = 118, .static_prio = 120, .sleep_avg = 250,
+			     .credit = -1, .time_slice = 77,
+			     .array = SM_ARRAY_EXPIRED };
+	struct sr_tl_row r = { .t = 1234567890, .pid = 42, .comm = "a\tb",
+			       .event = "expire", .v = &v, .prio = 118 };
+	char *s;
+
+	sr_timeline_header(f);
+	sr_timeline_row(f, &r);
+	r.v = NULL;
+	r.event = "run";
+	r.prio = -1;
+	sr_timeline_row(f, &r);
+	r.prio = 120;
+	sr_timeline_row(f, &r);
+	s = slurp(f);
+	CHECK_STR(s, "time_ns\tpid\tcomm\tevent\tprio\tstatic_prio\tsleep_avg\t"
+		  "credit\ttime_slice\tarray\n"
+		  "1234567890\t42\ta?b\texpire\t118\t120\t250\t-\t77\texpired\n"
+		  "1234567890\t42\ta?b\trun\t-\t-\t-\t-\t-\t-\n"
+		  "1234567890\t42\ta?b\trun\t120\t-\t-\t-\t-\t-\n");
+	free(s);
+	fclose(f);
+}
+
+/*
+ * a waits from 0 to 30, b from 10 to 20: b's row comes first but is held
+ * while a's wait (started earlier) is open; written: a, then b.  Then
+ * 10000 short waits of b behind a wait of c open from 100: none can be
+ * written until c runs, then all are, in wake order.
+ */
+static void test_latency_order(void)
+{
+	FILE *f = tmpfile();
+	struct sr_diag d = SR_DIAG_INIT;
+	struct sr_acct *acct;
+	struct sr_latw *w;
+	static const char want[] =
+		"wake_ns\trun_ns\tdelay_ns\tpid\tcomm\tcause\n"
+		"0\t30\t30\t100\ta\twakeup\n"
+		"10\t20\t10\t200\tb\tpreempt\n"
+		"100\t200000\t199900\t300\tc\tfork\n";
+	char *s, *line;
+	long long prev = -1, n = 0;
+	int bad = 0;
+
+	CHECK_INT(sr_acct_new(&acct, &d), SR_OK);
+	CHECK_INT(sr_latw_new(&w, f, acct, &d), SR_OK);
+	sr_acct_runnable(acct, 1, 0, SR_CAUSE_WAKEUP);
+	sr_acct_runnable(acct, 2, 10, SR_CAUSE_PREEMPT);
+	sr_acct_run(acct, 2, 20);
+	CHECK_INT(sr_latw_add(w, 10, 20, 200, "b", SR_CAUSE_PREEMPT), SR_OK);
+	sr_acct_run(acct, 1, 30);
+	CHECK_INT(sr_latw_add(w, 0, 30, 100, "a", SR_CAUSE_WAKEUP), SR_OK);
+	sr_acct_runnable(acct, 3, 100, SR_CAUSE_FORK);
+	for (int i = 0; i < 10000; i++) {
+		int64_t t = 200 + 10 * (int64_t)i;
+
+		sr_acct_stop(acct, 2, t, true);
+		sr_acct_run(acct, 2, t + 5);
+		CHECK_INT(sr_latw_add(w, t, t + 5, 200, "b", SR_CAUSE_PREEMPT),
+			  SR_OK);
+	}
+	/* c's wait, open since 100, holds every row after it */
+	CHECK(sr_latw_peak(w) >= 10000);
+	sr_acct_run(acct, 3, 200000);
+	CHECK_INT(sr_latw_add(w, 100, 200000, 300, "c", SR_CAUSE_FORK), SR_OK);
+	sr_latw_flush(w);
+	s = slurp(f);
+	CHECK(!strncmp(s, want, strlen(want)));
+	for (line = strchr(s, '\n'); line && line[1]; line = strchr(line + 1,
+								    '\n')) {
+		long long wake = atoll(line + 1);
+
+		if (wake < prev)
+			bad = 1;
+		prev = wake;
+		n++;
+	}
+	CHECK(!bad);
+	CHECK_INT(n, 10003);
+	free(s);
+	sr_latw_free(w);
+	sr_acct_free(acct);
+	fclose(f);
+}
+
+static void test_summary(void)
+{
+	FILE *f = tmpfile();
+	struct sr_diag d = SR_DIAG_INIT;
+	struct sr_acct *acct;
+	struct sr_task_metrics *m;
+	struct sr_summary_extra x = { .span_ns = 3000000000LL, .expired = 4,
+				      .late_wakeups = 2,
+				      .finish_ts = 12000000001LL,
+				      .has_finish = true };
+	char *s, *tab;
+
+	CHECK_INT(sr_acct_new(&acct, &d), SR_OK);
+	sr_acct_runnable(acct, 0, 0, SR_CAUSE_WAKEUP);
+	sr_acct_run(acct, 0, 0);
+	sr_acct_stop(acct, 0, 1000000000, false);
+	sr_acct_name(acct, 0, 7, "x");
+	CHECK_INT(sr_acct_finish(acct, 3000000000LL, &d), SR_OK);
+	m = sr_acct_metrics(acct, 0);
+	sr_summary_header(f);
+	sr_summary_row(f, m, &x);
+	x.expired = x.late_wakeups = -1;
+	x.span_ns = 0;
+	sr_summary_row(f, m, &x);
+	s = slurp(f);
+	CHECK(strstr(s, "\tlost\tcpu_share\texpired\tlate_wakeups\tfinish_s\n")
+	      != NULL);
+	/* 1 s of 3 s: 0.333333 (rounded to nearest) */
+	tab = strstr(s, "\t0.333333\t4\t2\t12.000000001\n");
+	CHECK(tab != NULL);
+	CHECK(strstr(s, "\t0.000000\t-\t-\t12.000000001\n") != NULL);
+	free(s);
+	sr_acct_free(acct);
+	fclose(f);
+}
+
+int main(void)
+{
+	test_timeline();
+	test_latency_order();
+	test_summary();
+	return test_done("test-writers");
+}
