@@ -37,12 +37,12 @@ struct ent {
 	int64_t since;      /* R_RUNNING: run start */
 	int64_t last_change;
 	int64_t open_ns;    /* CPU counted since the last op */
-	/* the current run: CPU is the time on cpu, or, once the trace has
-	   charged the task (sched_stat_runtime), the charges */
+	/* the current run: CPU is the time on cpu, or, in a trace that
+	   charges tasks (sched_stat_runtime), the charges */
 	int64_t pacc;       /* CPU of this run counted into open_ns */
 	int64_t pcharged;   /* charges received in this run */
 	int64_t mark;       /* time of the last charge (or the run start) */
-	uint8_t charged;    /* ever charged: its CPU comes from charges */
+	uint8_t charged;    /* its CPU comes from charges */
 	uint64_t block_op;  /* op number of the open BLOCK */
 	/* the program: ops base .. base+n-1 in a ring */
 	struct sr_op *ring;
@@ -75,6 +75,7 @@ struct sr_demand {
 	sr_demand_resolve_fn on_resolve;
 	void *resolve_ctx;
 	bool started, done;
+	bool charges;       /* the trace charges CPU (sched_stat_runtime) */
 	int64_t start, now;
 	struct sr_demand_stats st;
 };
@@ -458,7 +459,15 @@ static int emit_at(struct sr_demand *dm, struct ent *e, int64_t ts,
 {
 	int rc;
 
-	checkpoint(e, ts);
+	/*
+	 * A wake or a fork needs its point in the task's CPU time; a name,
+	 * nice or policy change does not, and is put where the charges are,
+	 * so it never counts CPU a charge did not.
+	 */
+	if (op->kind == SR_OP_WAKE || op->kind == SR_OP_FORK)
+		checkpoint(e, ts);
+	else if (e->state == R_RUNNING)
+		count_to(e, run_known(e, ts));
 	if ((rc = flush_run(dm, e)))
 		return rc;
 	return emit(dm, e, op);
@@ -557,6 +566,12 @@ static void fill_info(struct sr_demand *dm, struct ent *e,
 	}
 }
 
+/* The kernel charges (sched_stat_runtime) only fair-class tasks. */
+static bool fair(const struct ent *e)
+{
+	return e->t.policy != SR_SCHED_FIFO && e->t.policy != SR_SCHED_RR;
+}
+
 /*
  * Birth: the task enters the replay.  by_fork: a FORK op of its parent
  * creates it; otherwise it arrives at ts (first seen).
@@ -579,6 +594,7 @@ static int birth(struct sr_demand *dm, struct ent *e, int64_t ts,
 			e->t.parent = p;
 	}
 	e->t.forked = parent != NULL;
+	e->charged = dm->charges && fair(e);
 	e->state = R_RUNNABLE;
 	/* what it did before is unknown: the caller says if it was asleep */
 	e->last_change = INT64_MIN;
@@ -668,7 +684,9 @@ static void left_unseen(struct sr_demand *dm, struct cpu *p, int32_t c,
 		return;
 	y = &dm->e[p->cur];
 	if (y->state == R_RUNNING && y->cpu == c) {
-		checkpoint(y, ts);
+		/* its run ended some time before: what was charged, or (not
+		   charged) up to now */
+		end_run(y, ts);
 		y->state = R_RUNNABLE;
 		y->last_change = ts;
 	}
@@ -787,7 +805,7 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 			return rc;
 		if (n->state == R_RUNNING) {
 			/* thought to run elsewhere: it left there unseen */
-			checkpoint(n, ev->ts);
+			end_run(n, ev->ts);
 			if (n->cpu >= 0 && n->cpu < dm->ncpus &&
 			    dm->cpus[n->cpu].cur == n->t.id)
 				dm->cpus[n->cpu].cur_known = 0;
@@ -945,6 +963,27 @@ static int on_attr(struct sr_demand *dm, const struct sr_event *ev)
 	return emit_at(dm, e, ev->ts, &op);
 }
 
+/*
+ * The trace charges CPU: from now on every fair task's CPU is its
+ * charges, as `stats` counts it (docs/replay.md); what the running ones
+ * ran so far stays counted.
+ */
+static void charges_begin(struct sr_demand *dm, int64_t ts)
+{
+	dm->charges = true;
+	for (size_t i = 0; i < dm->ne; i++) {
+		struct ent *e = &dm->e[i];
+
+		if (!e->known || e->charged || e->state == R_UNSEEN ||
+		    !fair(e))
+			continue;
+		checkpoint(e, ts);
+		e->charged = 1;
+		e->pcharged = 0;
+		e->mark = ts;
+	}
+}
+
 static int on_runtime(struct sr_demand *dm, const struct sr_event *ev)
 {
 	int err = SR_OK, rc;
@@ -971,10 +1010,12 @@ static int on_runtime(struct sr_demand *dm, const struct sr_event *ev)
 						       : ev->ts))
 			return SR_OK;
 	}
+	if (!dm->charges)
+		charges_begin(dm, ev->ts);
 	if (ev->value <= 0)
 		return SR_OK;
 	if (!e->charged) {
-		/* from now on its CPU is what the trace charges */
+		/* an RT task charged after all: from now on, its charges */
 		checkpoint(e, ev->ts);
 		e->charged = 1;
 		e->pcharged = 0;
