@@ -48,11 +48,51 @@ static const char usage_text[] =
 	"\n"
 	"docs/metrics.md defines every figure.\n";
 
-static int need_arg(int argc, char **argv, int i, struct sr_diag *d)
+enum opt_id { OPT_TSV, OPT_BY_COMM, OPT_LENIENT, OPT_SORT, OPT_FORMAT,
+	      OPT_COMPAT, OPT_OUT };
+
+static const struct stats_option {
+	const char *name;
+	enum opt_id id;
+	bool takes_value;
+} options[] = {
+	{ "--tsv", OPT_TSV, false },
+	{ "--by-comm", OPT_BY_COMM, false },
+	{ "--lenient", OPT_LENIENT, false },
+	{ "--sort", OPT_SORT, true },
+	{ "--input-format", OPT_FORMAT, true },
+	{ "--compat", OPT_COMPAT, true },
+	{ "-o", OPT_OUT, true },
+};
+
+static int set_option(struct stats_opts *o, enum opt_id id, const char *v,
+		      struct sr_diag *d)
 {
-	if (i + 1 >= argc)
-		return sr_fail(d, SR_EUSAGE, "stats: %s expects a value",
-			       argv[i]);
+	switch (id) {
+	case OPT_TSV:
+		o->tsv = true;
+		break;
+	case OPT_BY_COMM:
+		o->by_comm = true;
+		break;
+	case OPT_LENIENT:
+		o->read.lenient = true;
+		break;
+	case OPT_SORT:
+		o->sort = v;
+		break;
+	case OPT_FORMAT:
+		o->read.format = v;
+		break;
+	case OPT_OUT:
+		o->out = v;
+		break;
+	case OPT_COMPAT:
+		if (sr_perf_compat_parse(v, &o->obs.compat))
+			return sr_fail(d, SR_EUSAGE, "stats: --compat: expected "
+				       "perf or perf-6.1, got '%s'", v);
+		break;
+	}
 	return SR_OK;
 }
 
@@ -61,28 +101,18 @@ static int parse_args(int argc, char **argv, struct stats_opts *o,
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		const struct stats_option *opt = NULL;
 
-		if (!strcmp(a, "--tsv")) {
-			o->tsv = true;
-		} else if (!strcmp(a, "--by-comm")) {
-			o->by_comm = true;
-		} else if (!strcmp(a, "--lenient")) {
-			o->read.lenient = true;
-		} else if (!strcmp(a, "--sort") || !strcmp(a, "--input-format") ||
-			   !strcmp(a, "--compat") || !strcmp(a, "-o")) {
-			if (need_arg(argc, argv, i, d))
+		for (size_t k = 0; k < sizeof(options) / sizeof(options[0]); k++)
+			if (!strcmp(a, options[k].name))
+				opt = &options[k];
+		if (opt) {
+			if (opt->takes_value && i + 1 >= argc)
+				return sr_fail(d, SR_EUSAGE, "stats: %s expects "
+					       "a value", a);
+			if (set_option(o, opt->id,
+				       opt->takes_value ? argv[++i] : NULL, d))
 				return d->code;
-			const char *v = argv[++i];
-			if (!strcmp(a, "--sort"))
-				o->sort = v;
-			else if (!strcmp(a, "--input-format"))
-				o->read.format = v;
-			else if (!strcmp(a, "-o"))
-				o->out = v;
-			else if (sr_perf_compat_parse(v, &o->obs.compat))
-				return sr_fail(d, SR_EUSAGE, "stats: --compat: "
-					       "expected perf or perf-6.1, got "
-					       "'%s'", v);
 		} else if (a[0] == '-' && a[1] != '\0') {
 			return sr_fail(d, SR_EUSAGE, "stats: unknown option "
 				       "'%s' (schedreplay stats --help)", a);
