@@ -31,6 +31,15 @@ OPT := -O1 -g -fno-omit-frame-pointer
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all
 endif
 
+# make fuzz: clang with libFuzzer, ASan and UBSan, into build-fuzz/.
+ifeq ($(FUZZ),1)
+override CC := clang
+BUILD := build-fuzz
+OPT := -O1 -g -fno-omit-frame-pointer
+SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=all
+endif
+
 ALL_CFLAGS = $(OPT) $(SANFLAGS) $(BASE_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
@@ -44,6 +53,19 @@ TEST_BINS := $(TEST_SRCS:%.c=$(BUILD)/%)
 TEST_SUPPORT := $(sort $(wildcard tests/lib/*.c))
 TEST_SUPPORT_OBJS := $(TEST_SUPPORT:%.c=$(BUILD)/%.o)
 
+# Fuzz targets (tests/fuzz/fuzz-*.c, not ordinary tests): linked with
+# tests/fuzz/driver.c they replay the kept inputs in every check-run
+# (tests/fuzz/regress.sh); `make fuzz` links them with libFuzzer instead.
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_BINS := $(FUZZ_SRCS:%.c=$(BUILD)/%)
+FUZZ_WRAP := -Wl,--wrap=sr_patterns_init -Wl,--wrap=sr_patterns_free
+ifeq ($(FUZZ),1)
+FUZZ_MAIN := -fsanitize=fuzzer
+else
+FUZZ_MAIN := tests/fuzz/driver.c
+endif
+FUZZ_SECONDS ?= 60
+
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:%.c=$(BUILD)/%)
 
@@ -54,7 +76,7 @@ PROG := schedreplay
 endif
 
 .PHONY: all check check-run check-san check-valgrind test-bins bench demo \
-	clean fuzz
+	clean fuzz fuzz-bins
 
 all: $(PROG)
 
@@ -74,11 +96,17 @@ $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT_OBJS) $(LIB)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(TEST_SUPPORT_OBJS) $(LIB) \
 		$(ALL_LDFLAGS) $(LIBS)
 
+$(FUZZ_BINS): $(BUILD)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/common.c \
+		tests/fuzz/driver.c tests/fuzz/fuzz.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/fuzz/common.c $(FUZZ_MAIN) $(LIB) \
+		$(ALL_LDFLAGS) $(FUZZ_WRAP) $(LIBS)
+
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIB) $(ALL_LDFLAGS) $(LIBS)
 
-test-bins: $(PROG) $(TEST_BINS)
+test-bins: $(PROG) $(TEST_BINS) $(FUZZ_BINS)
 
 # One pass of the suite on this build.
 check-run: test-bins
@@ -94,6 +122,14 @@ check-valgrind: $(PROG)
 check: check-run
 	@$(MAKE) --no-print-directory SAN=1 check-run
 	@$(MAKE) --no-print-directory check-valgrind
+
+# Each fuzz target for FUZZ_SECONDS (FUZZ_TARGETS=fuzz-perf ... picks some).
+fuzz:
+	@$(MAKE) --no-print-directory FUZZ=1 fuzz-bins
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh build-fuzz \
+		$(or $(FUZZ_TARGETS),$(notdir $(basename $(FUZZ_SRCS))))
+
+fuzz-bins: $(FUZZ_BINS)
 
 bench: $(PROG) $(BENCH_BINS)
 	@SCHEDREPLAY=$(abspath $(PROG)) BUILD=$(BUILD) sh bench/run.sh

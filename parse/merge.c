@@ -252,7 +252,7 @@ static int needs_kway(struct sr_merge *m, uint8_t **cpusp, int32_t *ncpup,
 		free(cpus);
 		return sr_fail(d, SR_EINTERNAL, "out of memory"), -1;
 	}
-	if (sr_input_open(&in, m->path, 0, d) != SR_OK) {
+	if (sr_input_open(&in, m->path, 1u << 18, d) != SR_OK) {
 		free(h);
 		free(cpus);
 		return -1;

@@ -114,7 +114,7 @@ int sr_reader_open(struct sr_reader **rp, const char *path,
 	}
 	if (sr_patterns_init(&r->pat, d) != SR_OK)
 		goto fail;
-	if (sr_input_open(&in, path, 0, d) != SR_OK)
+	if (sr_input_open(&in, path, opts ? opts->input_buffer : 0, d) != SR_OK)
 		goto fail;
 	memset(&fc, 0, sizeof(fc));
 	fc.pat = &r->pat;

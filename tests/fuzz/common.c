@@ -1,0 +1,269 @@
+/*
+ * common: the parts every fuzz target shares (see fuzz.h): inputs as
+ * files, the event-stream checks, and one compiled pattern table per
+ * process.
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "parse/patterns.h"
+#include "tests/fuzz/fuzz.h"
+
+void fz_fail_at(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "fuzz: %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+/*
+ * The reader compiles its pattern table (with JIT) at every open, a few
+ * milliseconds that would be most of an iteration.  The fuzz binaries
+ * are linked with -Wl,--wrap for these two functions: the table is
+ * compiled once and lent to every reader.  Matching state is per table,
+ * and the targets are single-threaded.
+ */
+int __real_sr_patterns_init(struct sr_patterns *p, struct sr_diag *d);
+int __wrap_sr_patterns_init(struct sr_patterns *p, struct sr_diag *d);
+void __wrap_sr_patterns_free(struct sr_patterns *p);
+
+int __wrap_sr_patterns_init(struct sr_patterns *p, struct sr_diag *d)
+{
+	static struct sr_patterns once;
+	static int ready;
+
+	if (!ready) {
+		if (__real_sr_patterns_init(&once, d) != SR_OK)
+			return d->code;
+		ready = 1;
+	}
+	*p = once;
+	return SR_OK;
+}
+
+void __wrap_sr_patterns_free(struct sr_patterns *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+#define FZ_SLOTS 4
+
+const char *fz_file(int slot, const void *data, size_t size)
+{
+	static int fds[FZ_SLOTS] = { -1, -1, -1, -1 };
+	static char paths[FZ_SLOTS][40];
+	const char *p = data;
+	size_t off = 0;
+
+	if (slot < 0 || slot >= FZ_SLOTS)
+		fz_fail("no file slot %d", slot);
+	if (fds[slot] < 0) {
+		fds[slot] = memfd_create("fuzz-input", 0);
+		if (fds[slot] < 0)
+			fz_fail("memfd_create failed");
+		snprintf(paths[slot], sizeof(paths[slot]), "/proc/self/fd/%d",
+			 fds[slot]);
+	}
+	if (ftruncate(fds[slot], 0) != 0)
+		fz_fail("ftruncate failed");
+	while (off < size) {
+		ssize_t n = pwrite(fds[slot], p + off, size - off, (off_t)off);
+
+		if (n <= 0)
+			fz_fail("pwrite failed");
+		off += (size_t)n;
+	}
+	return paths[slot];
+}
+
+void fz_check_error(const char *path, const struct sr_diag *d)
+{
+	size_t n = strlen(path);
+
+	FZ_ASSERT(d->code != SR_OK, "an error without a status");
+	FZ_ASSERT(d->msg[0] != '\0', "status %d without a message", d->code);
+	for (const char *c = d->msg; *c; c++)
+		FZ_ASSERT(*c >= 0x20 && *c < 0x7f, "unquoted byte 0x%02x in "
+			  "message '%s'", (unsigned char)*c, d->msg);
+	if (d->code == SR_EINTERNAL && strstr(d->msg, "out of memory"))
+		return;
+	FZ_ASSERT(d->code == SR_EDATA || d->code == SR_EIO,
+		  "status %d for bad input: '%s'", d->code, d->msg);
+	FZ_ASSERT(!strncmp(d->msg, path, n) &&
+		  (d->msg[n] == ':' || d->msg[n] == ' '),
+		  "message does not start with the file name: '%s'", d->msg);
+}
+
+static void check_tid(const struct sr_tasks *t, sr_tid id, const char *what,
+		      const struct sr_event *ev)
+{
+	FZ_ASSERT(id != SR_TID_NONE && id < sr_tasks_count(t),
+		  "line %llu: %s %s id %u of %zu tasks",
+		  (unsigned long long)ev->line, sr_ev_kind_name(ev->kind),
+		  what, (unsigned)id, sr_tasks_count(t));
+}
+
+struct order {
+	int64_t last_ts;
+	int64_t *cpu_ts;   /* per cpu + 1 */
+	size_t ncpu;
+	uint64_t events, by_kind[SR_EV__COUNT];
+};
+
+static void check_event(struct order *o, const struct sr_tasks *t,
+			const struct sr_event *ev)
+{
+	size_t c = (size_t)(ev->cpu + 1);
+
+	FZ_ASSERT(ev->kind < SR_EV__COUNT, "kind %d", ev->kind);
+	FZ_ASSERT(ev->cpu >= -1 && ev->cpu < 8192, "cpu %d", (int)ev->cpu);
+	FZ_ASSERT(ev->ts >= 0, "line %llu: time %lld",
+		  (unsigned long long)ev->line, (long long)ev->ts);
+	FZ_ASSERT(o->events == 0 || ev->ts >= o->last_ts,
+		  "line %llu: %s at %lld after %lld: the stream is not in "
+		  "time order", (unsigned long long)ev->line,
+		  sr_ev_kind_name(ev->kind), (long long)ev->ts,
+		  (long long)o->last_ts);
+	if (c >= o->ncpu) {
+		size_t n = c + 16;
+		int64_t *v = realloc(o->cpu_ts, n * sizeof(*v));
+
+		FZ_ASSERT(v != NULL, "out of memory");
+		for (size_t i = o->ncpu; i < n; i++)
+			v[i] = INT64_MIN;
+		o->cpu_ts = v;
+		o->ncpu = n;
+	}
+	FZ_ASSERT(ev->ts >= o->cpu_ts[c], "cpu %d goes back in time",
+		  (int)ev->cpu);
+	o->cpu_ts[c] = ev->ts;
+	o->last_ts = ev->ts;
+	o->events++;
+	o->by_kind[ev->kind]++;
+
+	switch (ev->kind) {
+	case SR_EV_LOST:
+		FZ_ASSERT(ev->task == SR_TID_NONE, "lost event names a task");
+		FZ_ASSERT(ev->value >= 0, "lost count %lld",
+			  (long long)ev->value);
+		return;
+	case SR_EV_SWITCH:
+	case SR_EV_FORK:
+	case SR_EV_EXEC:
+		check_tid(t, ev->other, "other", ev);
+		break;
+	case SR_EV_WAKING:
+	case SR_EV_WAKEUP:
+	case SR_EV_WAKEUP_NEW:
+		FZ_ASSERT(ev->wsrc <= SR_WS_UNKNOWN, "wake source %d", ev->wsrc);
+		if (ev->wsrc == SR_WS_TASK)
+			check_tid(t, ev->waker, "waker", ev);
+		else
+			FZ_ASSERT(ev->waker == SR_TID_NONE, "a waker for a "
+				  "wake from %s", sr_wake_src_name(ev->wsrc));
+		break;
+	default:
+		break;
+	}
+	check_tid(t, ev->task, "task", ev);
+	if (ev->kind == SR_EV_SWITCH)
+		FZ_ASSERT(ev->prev_state != 0, "switch without prev_state");
+	if (ev->kind == SR_EV_RUNTIME)
+		FZ_ASSERT(ev->value >= 0, "negative runtime");
+}
+
+static void check_end(const struct order *o, struct sr_reader *r)
+{
+	const struct sr_read_stats *st = sr_reader_stats(r);
+	const struct sr_tasks *t = sr_reader_tasks(r);
+	size_t n = sr_tasks_count(t);
+	uint64_t sum = 0;
+
+	FZ_ASSERT(st->events == o->events, "stats say %llu events, %llu "
+		  "delivered", (unsigned long long)st->events,
+		  (unsigned long long)o->events);
+	for (int k = 0; k < SR_EV__COUNT; k++) {
+		FZ_ASSERT(st->by_kind[k] == o->by_kind[k], "by_kind[%s]",
+			  sr_ev_kind_name(k));
+		sum += st->by_kind[k];
+	}
+	FZ_ASSERT(sum == st->events, "by_kind does not add up");
+	FZ_ASSERT(st->events == 0 || st->first_ts <= st->last_ts,
+		  "first_ts after last_ts");
+	FZ_ASSERT(st->ncpus >= 0 && st->ncpus <= 8192, "ncpus %d",
+		  (int)st->ncpus);
+	FZ_ASSERT(st->nlost <= st->by_kind[SR_EV_LOST], "%zu lost ranges "
+		  "from %llu markers", st->nlost,
+		  (unsigned long long)st->by_kind[SR_EV_LOST]);
+	for (size_t i = 0; i < st->nlost; i++) {
+		const struct sr_lost_range *l = &st->lost[i];
+
+		FZ_ASSERT(l->from_ts <= l->to_ts, "lost range %zu ends "
+			  "before it starts", i);
+		FZ_ASSERT(l->cpu >= -1 && l->cpu < 8192, "lost cpu %d",
+			  (int)l->cpu);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct sr_task *k = sr_tasks_get(t, (sr_tid)i);
+
+		FZ_ASSERT(k && k->id == i, "task %zu has id %u", i,
+			  k ? (unsigned)k->id : 0u);
+		FZ_ASSERT(memchr(k->comm, '\0', sizeof(k->comm)) != NULL,
+			  "task %zu: comm not terminated", i);
+		FZ_ASSERT(k->thread <= k->id, "task %zu: thread %u", i,
+			  (unsigned)k->thread);
+		FZ_ASSERT(k->exec_prev == SR_TID_NONE || k->exec_prev < k->id,
+			  "task %zu: exec_prev %u", i, (unsigned)k->exec_prev);
+		FZ_ASSERT(k->parent == SR_TID_NONE || k->parent < n,
+			  "task %zu: parent %u", i, (unsigned)k->parent);
+		FZ_ASSERT(!k->is_idle || k->pid == 0, "idle task %zu with "
+			  "pid %d", i, (int)k->pid);
+		FZ_ASSERT(k->pid >= 0, "task %zu: pid %d", i, (int)k->pid);
+	}
+}
+
+int fz_read(const char *path, const struct sr_read_opts *opts,
+	    fz_event_fn fn, void *ctx, struct sr_reader **rp,
+	    struct sr_diag *d)
+{
+	struct sr_reader *r;
+	struct sr_event ev;
+	struct order o = { 0 };
+	int rc;
+
+	if (rp)
+		*rp = NULL;
+	if (sr_reader_open(&r, path, opts, d) != SR_OK) {
+		fz_check_error(path, d);
+		return 0;
+	}
+	while ((rc = sr_reader_next(r, &ev, d)) == 1) {
+		check_event(&o, sr_reader_tasks(r), &ev);
+		if (fn && (rc = fn(ctx, r, &ev)) != 0)
+			break;
+	}
+	if (rc == 0) {
+		FZ_ASSERT(d->code == SR_OK, "end of input with status %d: %s",
+			  d->code, d->msg);
+		check_end(&o, r);
+		rc = 1;
+	} else if (rc < 0) {
+		fz_check_error(path, d);
+		rc = 0;
+	}
+	free(o.cpu_ts);
+	if (rp)
+		*rp = r;
+	else
+		sr_reader_close(r);
+	return rc;
+}

@@ -1,0 +1,65 @@
+/*
+ * driver: replays inputs through a fuzz target without libFuzzer, so the
+ * kept inputs (tests/fuzz/corpus/, tests/fuzz/regress/) run in the
+ * normal and sanitizer builds of `make check`.
+ *
+ *	build/tests/fuzz/fuzz-perf FILE...
+ *
+ * Each FILE goes through LLVMFuzzerTestOneInput() once; a broken check
+ * aborts (fuzz.h), a sanitizer report fails the process.
+ */
+#include <stdlib.h>
+
+#include "tests/fuzz/fuzz.h"
+
+static int run_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	for (;;) {
+		size_t got;
+
+		if (n == cap) {
+			cap = cap ? 2 * cap : 65536;
+			buf = realloc(buf, cap);
+			if (!buf) {
+				fprintf(stderr, "%s: out of memory\n", path);
+				fclose(f);
+				return 1;
+			}
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		perror(path);
+		fclose(f);
+		free(buf);
+		return 1;
+	}
+	fclose(f);
+	LLVMFuzzerTestOneInput((const uint8_t *)buf, n);
+	free(buf);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int bad = 0;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s INPUT...\n", argv[0]);
+		return 64;
+	}
+	for (int i = 1; i < argc; i++)
+		bad |= run_file(argv[i]);
+	return bad;
+}
