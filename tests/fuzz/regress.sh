@@ -1,0 +1,30 @@
+#!/bin/sh
+# regress: every kept fuzz input through its target's code without
+# libFuzzer (each target linked with tests/fuzz/driver.c), in this build:
+# normal, or ASan+UBSan with SAN=1.  The inputs are the crashers that were
+# fixed (tests/fuzz/regress/TARGET/, one directory per target), the
+# committed seeds (tests/fuzz/corpus/TARGET/) and the reader test data.
+# A target aborts on a broken check (tests/fuzz/fuzz.h) and a sanitizer
+# report fails the process, so each run must exit 0.
+. tests/lib/lib.sh
+B=${BUILD:-build}/tests/fuzz
+UBSAN_OPTIONS=print_stacktrace=1; export UBSAN_OPTIONS
+ntargets=0
+for d in tests/fuzz/regress/* tests/fuzz/corpus/*; do
+	[ -d "$d" ] || continue
+	[ -x "$B/${d##*/}" ] || fail "$d: no fuzz target ${d##*/} (tests/fuzz/${d##*/}.c)"
+done
+for bin in "$B"/fuzz-*; do
+	[ -x "$bin" ] || continue
+	t=${bin##*/}
+	set --
+	for f in tests/fuzz/regress/$t/* tests/fuzz/corpus/$t/* tests/parse/data/*; do
+		[ -f "$f" ] && set -- "$@" "$f"
+	done
+	[ $# -gt 0 ] || continue
+	expect_status 0 "$bin" "$@"
+	ntargets=$((ntargets + 1))
+done
+[ "$ntargets" -gt 0 ] || fail "no fuzz targets built in $B"
+echo "$ntargets fuzz targets replayed their kept inputs"
+done_ok
