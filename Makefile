@@ -69,10 +69,13 @@ FUZZ_SECONDS ?= 60
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:%.c=$(BUILD)/%)
 
-ifeq ($(SAN),1)
-PROG := $(BUILD)/schedreplay
-else
+# ./schedreplay is the default build's; any other build (SAN=1, BUILD=
+# build-clang, ...) keeps its binary in its own directory, so that it
+# never replaces the one `make check` and valgrind use.
+ifeq ($(BUILD),build)
 PROG := schedreplay
+else
+PROG := $(BUILD)/schedreplay
 endif
 
 .PHONY: all check check-run check-san check-valgrind test-bins bench demo \
@@ -116,8 +119,8 @@ check-run: test-bins
 check-san:
 	@$(MAKE) --no-print-directory SAN=1 check-run
 
-check-valgrind: $(PROG)
-	@SCHEDREPLAY=$(abspath $(PROG)) sh tests/valgrind.sh
+check-valgrind: $(PROG) $(FUZZ_BINS)
+	@SCHEDREPLAY=$(abspath $(PROG)) BUILD=$(BUILD) sh tests/valgrind.sh
 
 check: check-run
 	@$(MAKE) --no-print-directory SAN=1 check-run

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib/outfile.h"
@@ -24,6 +25,7 @@ struct sr_outfile {
  */
 #define SR_OUTFILE_LIVE_MAX 64
 static char *volatile live_tmp[SR_OUTFILE_LIVE_MAX];
+static volatile pid_t live_child[SR_OUTFILE_LIVE_MAX]; /* watched writers */
 
 static int live_add(char *tmp)
 {
@@ -38,19 +40,85 @@ static int live_add(char *tmp)
 
 static void live_del(int slot)
 {
-	if (slot >= 0)
+	if (slot >= 0) {
+		live_child[slot] = 0;
 		live_tmp[slot] = NULL;
+	}
 }
 
 static void on_signal(int sig)
 {
 	for (int i = 0; i < SR_OUTFILE_LIVE_MAX; i++) {
 		char *t = live_tmp[i];
+		pid_t c = live_child[i];
+
+		if (c > 0) {
+			/* the writer first, or it could write the file again */
+			kill(c, SIGKILL);
+			waitpid(c, NULL, 0);
+		}
 		if (t)
 			unlink(t);
 	}
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* Block the signals we clean up on; *old gets the mask to restore. */
+static void hold_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void restore_signals(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+void sr_outfile_block(int block)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
+int sr_outfile_watch(const char *tmp, int child)
+{
+	char *t = strdup(tmp);
+	sigset_t old;
+	int slot;
+
+	if (!t)
+		return -1;
+	hold_signals(&old);
+	slot = live_add(t);
+	if (slot >= 0)
+		live_child[slot] = child;
+	restore_signals(&old);
+	if (slot < 0)
+		free(t);
+	return slot;
+}
+
+void sr_outfile_unwatch(int slot)
+{
+	char *t;
+
+	if (slot < 0 || slot >= SR_OUTFILE_LIVE_MAX)
+		return;
+	t = live_tmp[slot];
+	live_del(slot);
+	free(t);
 }
 
 void sr_outfile_install_signals(void)
@@ -65,12 +133,15 @@ void sr_outfile_install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 	/* a closed pipe is reported as a write error instead of killing us */
 	signal(SIGPIPE, SIG_IGN);
+	/* and so is a file-size limit (ulimit -f): EFBIG, not a kill */
+	signal(SIGXFSZ, SIG_IGN);
 }
 
 int sr_outfile_open(struct sr_outfile **out, const char *path,
 		    struct sr_diag *d)
 {
 	struct sr_outfile *o = calloc(1, sizeof(*o));
+	sigset_t old;
 	size_t n;
 	int fd;
 
@@ -99,7 +170,12 @@ int sr_outfile_open(struct sr_outfile **out, const char *path,
 	}
 	memcpy(o->tmp, path, n);
 	memcpy(o->tmp + n, ".tmp.XXXXXX", 12);
+	/* no signal between creating the temporary and listing it */
+	hold_signals(&old);
 	fd = mkstemp(o->tmp);
+	if (fd >= 0)
+		o->slot = live_add(o->tmp);
+	restore_signals(&old);
 	if (fd < 0) {
 		int e = errno;
 		free(o->path);
@@ -109,7 +185,6 @@ int sr_outfile_open(struct sr_outfile **out, const char *path,
 			       strerror(e));
 	}
 	fchmod(fd, 0644);
-	o->slot = live_add(o->tmp);
 	o->fp = fdopen(fd, "w");
 	if (!o->fp) {
 		close(fd);

@@ -36,6 +36,24 @@ void sr_outfile_abort(struct sr_outfile *o);
 /* Create a directory and its parents (like mkdir -p). */
 int sr_mkdirs(const char *dir, struct sr_diag *d);
 
+/*
+ * Also ignores SIGXFSZ, so that a file-size limit (ulimit -f) is a write
+ * error that commit reports (exit 74) instead of a kill that would leave
+ * the temporary behind.
+ */
 void sr_outfile_install_signals(void);
+
+/*
+ * A temporary that another process writes (gnuplot's image): a signal
+ * kills child (if > 0) and waits for it, then removes tmp.  Returns a
+ * handle for sr_outfile_unwatch(), -1 if nothing could be watched.
+ * Block the signals from before the fork (sr_outfile_block(1)) until
+ * the child is watched, or a signal in between would leave the file.
+ */
+int sr_outfile_watch(const char *tmp, int child);
+void sr_outfile_unwatch(int slot);
+
+/* Hold SIGINT, SIGTERM and SIGHUP off (block 1) or let them in (0). */
+void sr_outfile_block(int block);
 
 #endif

@@ -46,6 +46,8 @@ struct sr_reader {
 	struct pending_wake *pend; /* per task: a waking awaiting its wakeup */
 	size_t npend;
 	int done;
+	size_t max_tasks;         /* SR_TASKS_LIMIT or less (opts) */
+	uint64_t first_line;      /* line of the first event delivered */
 };
 
 static const char *base_name(const char *p)
@@ -148,6 +150,9 @@ int sr_reader_open(struct sr_reader **rp, const char *path,
 		goto fail;
 	}
 	r->st.first_ts = r->st.last_ts = 0;
+	r->max_tasks = opts && opts->max_tasks &&
+		       opts->max_tasks < SR_TASKS_LIMIT ? opts->max_tasks
+							: SR_TASKS_LIMIT;
 	*rp = r;
 	return SR_OK;
 fail:
@@ -545,6 +550,24 @@ static int resolve(struct sr_reader *r, const struct sr_raw *x,
 	return 1;
 }
 
+static int span_error(struct sr_reader *r, const struct sr_event *ev,
+		      struct sr_diag *d)
+{
+	int64_t span = ev->ts - r->st.first_ts;
+
+	sr_fail(d, SR_EDATA, "%s:%llu: expected a trace spanning at most "
+		"%lld s, got an event at %lld.%09lld s, %lld.%09lld s after "
+		"the first one (line %llu): a corrupt timestamp?",
+		base_name(r->path), (unsigned long long)ev->line,
+		(long long)(SR_SPAN_MAX / 1000000000),
+		(long long)(ev->ts / 1000000000),
+		(long long)(ev->ts % 1000000000),
+		(long long)(span / 1000000000),
+		(long long)(span % 1000000000),
+		(unsigned long long)r->first_line);
+	return -1;
+}
+
 int sr_reader_next(struct sr_reader *r, struct sr_event *ev,
 		   struct sr_diag *d)
 {
@@ -566,8 +589,18 @@ int sr_reader_next(struct sr_reader *r, struct sr_event *ev,
 		rc = resolve(r, x, ev, d);
 		if (rc < 0)
 			return -1;
+		if (sr_tasks_count(r->tasks) > r->max_tasks)
+			return sr_fail(d, SR_EDATA, "%s:%llu: expected at most "
+				       "%zu task records, got more (pid reuse "
+				       "and exec make new ones): the trace is "
+				       "beyond the supported size",
+				       base_name(r->path),
+				       (unsigned long long)x->line,
+				       r->max_tasks), -1;
 		if (rc == 0)
 			continue;
+		if (r->st.events && ev->ts - r->st.first_ts > SR_SPAN_MAX)
+			return span_error(r, ev, d);
 		last = cpu_slot(r, ev->cpu, d);
 		if (!last)
 			return -1;
@@ -576,8 +609,10 @@ int sr_reader_next(struct sr_reader *r, struct sr_event *ev,
 			     (r->st.events ? r->st.last_ts : ev->ts), d))
 			return -1;
 		*last = ev->ts;
-		if (r->st.events == 0)
+		if (r->st.events == 0) {
 			r->st.first_ts = ev->ts;
+			r->first_line = ev->line;
+		}
 		r->st.last_ts = ev->ts;
 		r->st.events++;
 		r->st.by_kind[ev->kind]++;

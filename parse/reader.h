@@ -32,6 +32,8 @@ struct sr_read_opts {
 	/* added by tests/fuzz (v1.2); zero means the default */
 	size_t input_buffer;   /* input buffer bytes (default 4 MiB; at
 				* least two lines of SR_LINE_MAX) */
+	size_t max_tasks;      /* task records allowed (default and at most
+				* SR_TASKS_LIMIT) */
 };
 
 /* One contiguous stretch of lost events on one cpu. */
@@ -58,6 +60,18 @@ struct sr_read_stats {
 	uint64_t bytes;                    /* text bytes read (uncompressed) */
 	int kway;                          /* 1: per-cpu merge was needed */
 };
+
+/*
+ * Limits (docs/limits.md).  Beyond them the reader stops with
+ * "FILE:LINE: expected ..." and SR_EDATA, never a wrong figure: a line
+ * longer than SR_LINE_MAX (parse/input.h), a cpu number of SR_CPU_MAX or
+ * more (parse/format.h), more than SR_TASKS_LIMIT task records, or events
+ * more than SR_SPAN_MAX ns after the first one (a trace longer than a
+ * day is far more likely a corrupt timestamp than a recording, and the
+ * replay simulates every tick of the span).
+ */
+#define SR_TASKS_LIMIT 10000000u
+#define SR_SPAN_MAX (86400LL * 1000000000LL) /* 24 hours, in ns */
 
 struct sr_reader;
 

@@ -11,9 +11,13 @@
 #include <stdint.h>
 
 #include "lib/diag.h"
+#include "parse/reader.h"
 #include "parse/tasks.h"
 
-#define SR_TASKS_MAX 10000000u /* records per trace */
+/* records per trace: a backstop above the reader's limit (reader.h
+ * SR_TASKS_LIMIT, checked after each line with its FILE:LINE), which a
+ * line (at most 3 new records) cannot jump */
+#define SR_TASKS_MAX (SR_TASKS_LIMIT + 8u)
 
 struct sr_tasks *sr_tasks_new(void);
 void sr_tasks_free(struct sr_tasks *t);

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/outfile.h"
 #include "plots/gnuplot.h"
 
 #define ERRBUF 2048 /* the last bytes of gnuplot's stderr we keep */
@@ -64,9 +65,9 @@ int pl_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
 		   const char *image, struct sr_diag *d)
 {
 	int errpipe[2], execpipe[2];
-	char tmp[512], setvar[600], errbuf[ERRBUF], tail[600];
+	char tmp[512], setvar[600], errbuf[ERRBUF], tail[600], tmppath[1024];
 	size_t errlen = 0;
-	int exec_errno = 0, status;
+	int exec_errno = 0, status, watch;
 	pid_t pid;
 	ssize_t n;
 
@@ -77,6 +78,7 @@ int pl_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
 		return sr_fail(d, SR_EUSAGE, "%s: expected a plain file name",
 			       image);
 	snprintf(setvar, sizeof(setvar), "outfile='%s'", tmp);
+	snprintf(tmppath, sizeof(tmppath), "%s/%s", dir, tmp);
 	if (pipe(errpipe) != 0)
 		return sr_fail(d, SR_EIO, "pipe: %s", strerror(errno));
 	if (pipe2(execpipe, O_CLOEXEC) != 0) {
@@ -87,10 +89,13 @@ int pl_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
 		return sr_fail(d, SR_EIO, "pipe: %s", strerror(e));
 	}
 	fflush(NULL);
+	/* a signal kills gnuplot and removes its image (lib/outfile.h) */
+	sr_outfile_block(1);
 	pid = fork();
 	if (pid < 0) {
 		int e = errno;
 
+		sr_outfile_block(0);
 		close(errpipe[0]);
 		close(errpipe[1]);
 		close(execpipe[0]);
@@ -102,6 +107,10 @@ int pl_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
 		int e;
 
 		signal(SIGPIPE, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		sr_outfile_block(0);
 		close(errpipe[0]);
 		close(execpipe[0]);
 		if (devnull < 0 || dup2(devnull, 0) < 0 || dup2(devnull, 1) < 0 ||
@@ -118,6 +127,8 @@ int pl_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
 			_exit(127);
 		_exit(127);
 	}
+	watch = sr_outfile_watch(tmppath, (int)pid);
+	sr_outfile_block(0);
 	close(errpipe[1]);
 	close(execpipe[1]);
 	n = read(execpipe[0], &exec_errno, sizeof(exec_errno));
@@ -142,21 +153,22 @@ int pl_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
 			break;
 		}
 	}
+	/* reaped: from here a signal only removes the file */
+	sr_outfile_unwatch(watch);
+	watch = sr_outfile_watch(tmppath, 0);
 	if (exec_errno) {
-		char path[1024];
-
-		snprintf(path, sizeof(path), "%s/%s", dir, tmp);
-		unlink(path);
+		unlink(tmppath);
+		sr_outfile_unwatch(watch);
 		return sr_fail(d, SR_ENOGNUPLOT,
 			       "cannot run %s: %s; install it (%s, as root) or name it with --gnuplot PATH; the scripts and data are in %s: cd %s && gnuplot %s",
 			       gnuplot, strerror(exec_errno), PL_GNUPLOT_INSTALL,
 			       dir, dir, script);
 	}
 	if (status != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		char path[1024], how[64];
+		char how[64];
 
-		snprintf(path, sizeof(path), "%s/%s", dir, tmp);
-		unlink(path);
+		unlink(tmppath);
+		sr_outfile_unwatch(watch);
 		if (status == -1)
 			snprintf(how, sizeof(how), "could not be waited for");
 		else if (WIFSIGNALED(status))
@@ -172,18 +184,21 @@ int pl_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
 			       tail, dir, PL_GNUPLOT_INSTALL);
 	}
 	{
-		char from[1024], to[1024];
+		char to[1024];
+		int rc;
 
-		snprintf(from, sizeof(from), "%s/%s", dir, tmp);
 		snprintf(to, sizeof(to), "%s/%s", dir, image);
-		if (rename(from, to) != 0) {
+		rc = rename(tmppath, to);
+		if (rc != 0) {
 			int e = errno;
 
-			unlink(from);
+			unlink(tmppath);
+			sr_outfile_unwatch(watch);
 			return sr_fail(d, SR_ENOGNUPLOT,
 				       "%s wrote no %s from %s: %s", gnuplot,
 				       to, script, strerror(e));
 		}
+		sr_outfile_unwatch(watch);
 	}
 	return SR_OK;
 }

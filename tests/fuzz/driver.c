@@ -7,8 +7,15 @@
  *
  * Each FILE goes through LLVMFuzzerTestOneInput() once; a broken check
  * aborts (fuzz.h), a sanitizer report fails the process.
+ *
+ *	build-san/tests/fuzz/fuzz-perf --canary asan|ubsan|leak
+ *
+ * makes the error on purpose, so that tests/fuzz/regress.sh can show that
+ * a sanitizer report really fails a run of the SAN=1 build.
  */
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tests/fuzz/fuzz.h"
 
@@ -51,9 +58,42 @@ static int run_file(const char *path)
 	return 0;
 }
 
+static int canary(const char *kind)
+{
+	if (!strcmp(kind, "asan")) {
+		char *p = calloc(1, 8);
+		volatile size_t n = 9;
+		int c;
+
+		if (!p)
+			return 1;
+		memset(p, 1, n); /* heap-buffer-overflow */
+		c = p[0];
+		free(p);
+		return c == 0x7f;
+	}
+	if (!strcmp(kind, "ubsan")) {
+		volatile int x = INT_MAX, y;
+
+		y = x + 1; /* signed integer overflow */
+		return y < 0;
+	}
+	if (!strcmp(kind, "leak")) {
+		void *volatile p = malloc(4096);
+
+		p = NULL; /* definitely lost */
+		return p != NULL;
+	}
+	fprintf(stderr, "canary: asan, ubsan or leak, not '%s'\n", kind);
+	return 64;
+}
+
 int main(int argc, char **argv)
 {
 	int bad = 0;
+
+	if (argc == 3 && !strcmp(argv[1], "--canary"))
+		return canary(argv[2]);
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s INPUT...\n", argv[0]);

@@ -26,5 +26,23 @@ for bin in "$B"/fuzz-*; do
 	ntargets=$((ntargets + 1))
 done
 [ "$ntargets" -gt 0 ] || fail "no fuzz targets built in $B"
+
+# In the sanitizer build, a report must fail the run: errors made on
+# purpose (tests/fuzz/driver.c --canary) must end with a non-zero status
+# and the sanitizer's own message.
+if [ "${SAN:-0}" = 1 ]; then
+	bin=$(ls "$B"/fuzz-* | head -n 1)
+	for c in "asan AddressSanitizer: heap-buffer-overflow" \
+		 "ubsan runtime error: signed integer overflow" \
+		 "leak LeakSanitizer: detected memory leaks"; do
+		kind=${c%% *}
+		"$bin" --canary "$kind" >"$T/out" 2>"$T/err"
+		rc=$?
+		nchecks=$((nchecks + 1))
+		[ $rc -ne 0 ] || fail "SAN build: a $kind error exits 0"
+		expect_err "${c#* }"
+	done
+	echo "sanitizer canaries: asan, ubsan and leak reports fail the run"
+fi
 echo "$ntargets fuzz targets replayed their kept inputs"
 done_ok
