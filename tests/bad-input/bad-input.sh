@@ -167,7 +167,15 @@ expect_out '^800	quiet	.*	1	0$'
 # sums past 2^63 ns: sched_stat_runtime values no trace can hold
 { ok_trace; for i in 1 2 3 4 5 6 7 8 9 10 11; do rt make 1001 1 100.000400 900000000000000000; done; } > "$T/runtime"
 expect_status 65 "$SR" stats "$T/runtime"
-expect_err "^schedreplay: $T/runtime:14: a task's runtime or delay total goes beyond the 64-bit nanosecond range \(292 years\): the trace's times or sched_stat_runtime values are not plausible$"
+expect_err "^schedreplay: $T/runtime:14: a task's charged cpu time overflows 64-bit nanoseconds$"
+
+# each task below 2^63 ns, their sum by comm beyond
+{ ok_trace; wk bash 1000 0 100.000350 make 1002
+  for i in 1 2 3 4 5 6 7 8 9; do rt make 1001 1 100.000400 900000000000000000; rt make 1002 0 100.000400 900000000000000000; done; } > "$T/bycomm"
+expect_status 0 "$SR" stats --tsv "$T/bycomm"
+expect_out '^1001	make	8100000000000\.000000	'
+expect_status 65 "$SR" stats --by-comm "$T/bycomm"
+expect_err "^schedreplay: --by-comm: the figures of 'make' overflow 64-bit nanoseconds$"
 
 # a trace longer than a day: a corrupt timestamp, found with its line
 { ok_trace; sw swapper/1 0 1 86600.000000 R make 1001; } > "$T/span"
