@@ -3,7 +3,8 @@
 # libFuzzer (each target linked with tests/fuzz/driver.c), in this build:
 # normal, or ASan+UBSan with SAN=1.  The inputs are the crashers that were
 # fixed (tests/fuzz/regress/TARGET/, one directory per target), the
-# committed seeds (tests/fuzz/corpus/TARGET/) and the reader test data.
+# committed seeds (tests/fuzz/corpus/TARGET/) and the reader and replay
+# test data.
 # A target aborts on a broken check (tests/fuzz/fuzz.h) and a sanitizer
 # report fails the process, so each run must exit 0.
 . tests/lib/lib.sh
@@ -18,7 +19,8 @@ for bin in "$B"/fuzz-*; do
 	[ -x "$bin" ] || continue
 	t=${bin##*/}
 	set --
-	for f in tests/fuzz/regress/$t/* tests/fuzz/corpus/$t/* tests/parse/data/*; do
+	for f in tests/fuzz/regress/$t/* tests/fuzz/corpus/$t/* \
+		 tests/parse/data/* tests/replay/data/*.txt; do
 		[ -f "$f" ] && set -- "$@" "$f"
 	done
 	[ $# -gt 0 ] || continue
