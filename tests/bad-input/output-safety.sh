@@ -32,6 +32,12 @@ for cmd in convert stats; do
 	expect_err "^schedreplay: $T/bad:50001: expected a perf script line"
 	intact "$T/e/$cmd.out"
 done
+# replay -o DIR: its files stay as they were
+mkdir -p "$T/rp/stock"
+echo previous > "$T/rp/stock/timeline.tsv"
+expect_status 65 "$SR" replay -o "$T/rp" "$T/bad"
+expect_err "^schedreplay: $T/bad:50001: expected a perf script line"
+intact "$T/rp/stock/timeline.tsv"
 # a failing gnuplot: the previous image stays
 mkdir -p "$T/plot"
 printf '#!/bin/sh\necho "plot: broken" >&2\nexit 1\n' > "$T/badgnuplot"
@@ -78,6 +84,25 @@ for sig in TERM INT; do
 	intact "$T/sig$sig/out.native"
 	no_tmp "$T/sig$sig"
 done
+# replay from the same stalled FIFO, its timelines open
+mkdir -p "$T/rs/stock"
+echo previous > "$T/rs/stock/timeline.tsv"
+rm -f "$T/fifo"
+mkfifo "$T/fifo"
+sh -c 'head -n 60000 "$1" && exec sleep 60' sh "$T/big" > "$T/fifo" &
+writer=$!
+"$SR" replay -o "$T/rs" "$T/fifo" 2>"$T/err" &
+pid=$!
+wait_for "$T/rs/stock/timeline.tsv.tmp.*"
+kill -TERM $pid
+wait $pid
+rc=$?
+kill $writer 2>/dev/null
+wait $writer 2>/dev/null
+nchecks=$((nchecks + 1))
+[ $rc -eq 143 ] || fail "replay killed by SIGTERM: exit $rc, want 143"
+intact "$T/rs/stock/timeline.tsv"
+no_tmp "$T/rs"
 # plot while gnuplot draws: gnuplot is stopped and its image removed
 cat > "$T/slowgnuplot" <<'EOF'
 #!/bin/sh
@@ -105,6 +130,22 @@ for sig in TERM INT; do
 	nchecks=$((nchecks + 1))
 	! pgrep -f "$T/slowgnuplot" >/dev/null || fail "gnuplot left running"
 done
+
+# report: the same while its plots are drawn; the previous page stays
+mkdir -p "$T/rep"
+echo previous > "$T/rep/index.html"
+"$SR" report tests/replay/data/hogplayer.txt -o "$T/rep" --gnuplot "$T/slowgnuplot" 2>"$T/err" &
+pid=$!
+wait_for "$T/rep/*.tmp.*"
+kill -TERM $pid
+wait $pid
+rc=$?
+nchecks=$((nchecks + 1))
+[ $rc -eq 143 ] || fail "report killed by SIGTERM: exit $rc, want 143"
+intact "$T/rep/index.html"
+no_tmp "$T/rep"
+nchecks=$((nchecks + 1))
+! pgrep -f "$T/slowgnuplot" >/dev/null || fail "gnuplot left running"
 
 # ---- a full disk: a small tmpfs (as root, where mount works) ----
 if [ "$(id -u)" = 0 ] && mkdir -p "$T/full" &&
@@ -137,7 +178,8 @@ no_tmp "$T/limit"
 # ---- every command that writes files goes through lib/outfile ----
 # (a file named like an output but not written by sr_outfile_* would
 # appear without a temporary: look for the call in each writer)
-for f in parse/cmd-convert.c replay/cmd-stats.c plots/plot.c plots/report.c; do
+for f in parse/cmd-convert.c replay/cmd-stats.c replay/replay.c plots/plot.c \
+	 plots/report.c; do
 	nchecks=$((nchecks + 1))
 	grep -q 'sr_outfile_open' "$f" || fail "$f writes without lib/outfile"
 done
