@@ -42,6 +42,9 @@ struct ent {
 	int64_t pacc;       /* CPU of this run counted into open_ns */
 	int64_t pcharged;   /* charges received in this run */
 	int64_t mark;       /* time of the last charge (or the run start) */
+	int64_t debt;       /* CPU placed past the charges of earlier runs
+			       (an op between charges; irq time is not
+			       charged): the next charges pay it back */
 	uint8_t charged;    /* its CPU comes from charges */
 	uint64_t block_op;  /* op number of the open BLOCK */
 	/* the program: ops base .. base+n-1 in a ring */
@@ -427,8 +430,11 @@ static void checkpoint(struct ent *e, int64_t ts)
 /* The current run ends at ts (the caller sets the new state). */
 static void end_run(struct ent *e, int64_t ts)
 {
-	if (e->state == R_RUNNING)
-		count_to(e, e->charged ? run_known(e, ts) : run_pos(e, ts));
+	if (e->state != R_RUNNING)
+		return;
+	count_to(e, e->charged ? run_known(e, ts) : run_pos(e, ts));
+	if (e->charged && e->pacc > e->pcharged)
+		e->debt = e->pacc - e->pcharged;
 }
 
 static void start_run(struct ent *e, int32_t c, int64_t since)
@@ -437,7 +443,9 @@ static void start_run(struct ent *e, int32_t c, int64_t since)
 	e->cpu = c;
 	e->since = since;
 	e->mark = since;
-	e->pacc = 0;
+	/* a debt counts as CPU of this run already placed */
+	e->pacc = e->debt;
+	e->debt = 0;
 	e->pcharged = 0;
 }
 
@@ -690,7 +698,9 @@ static void left_unseen(struct sr_demand *dm, struct cpu *p, int32_t c,
 		y->state = R_RUNNABLE;
 		y->last_change = ts;
 	}
-	p->cur_known = 0;
+	/* who runs there from now is unknown: nobody, until shown */
+	p->cur = SR_TID_NONE;
+	p->switch_ts = ts;
 }
 
 /*
@@ -776,10 +786,14 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 		if (ensure_running(dm, p, ev->cpu, ev->ts)) {
 			end_run(p, ev->ts);
 			p->last_change = ev->ts;
+			/*
+			 * After sched_process_exit the task still runs (and
+			 * may sleep, in D, and be woken) until its last
+			 * switch-out, dead or zombie.
+			 */
 			if (ev->prev_state == SR_STATE_RUNNING) {
 				p->state = R_RUNNABLE;
-			} else if (p->exit_seen ||
-				   ev->prev_state == SR_STATE_DEAD ||
+			} else if (ev->prev_state == SR_STATE_DEAD ||
 				   ev->prev_state == SR_STATE_ZOMBIE) {
 				struct sr_op op = { .kind = SR_OP_EXIT };
 
@@ -807,8 +821,10 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 			/* thought to run elsewhere: it left there unseen */
 			end_run(n, ev->ts);
 			if (n->cpu >= 0 && n->cpu < dm->ncpus &&
-			    dm->cpus[n->cpu].cur == n->t.id)
-				dm->cpus[n->cpu].cur_known = 0;
+			    dm->cpus[n->cpu].cur == n->t.id) {
+				dm->cpus[n->cpu].cur = SR_TID_NONE;
+				dm->cpus[n->cpu].switch_ts = ev->ts;
+			}
 		}
 		if (n->state != R_DEAD) {
 			start_run(n, ev->cpu, ev->ts);
@@ -984,6 +1000,32 @@ static void charges_begin(struct sr_demand *dm, int64_t ts)
 	}
 }
 
+/* CPU a task used where the trace does not show it running. */
+static int credit(struct sr_demand *dm, struct ent *e, int64_t ts, int64_t v)
+{
+	int rc;
+
+	if (v <= 0 || (e->state != R_RUNNABLE && e->state != R_BLOCKED))
+		return SR_OK;
+	if (e->state == R_BLOCKED) {
+		/* its wakeup is missing too: woken when the charge began */
+		const struct sr_op *bop = op_at(e, e->block_op);
+		int64_t w = ts - v;
+
+		if (bop && w < bop->a)
+			w = bop->a;
+		if (w > ts)
+			w = ts;
+		if ((rc = resolve(dm, e, SR_BLOCK_EXTERNAL, w, SR_WS_UNKNOWN)))
+			return rc;
+		e->state = R_RUNNABLE;
+		e->last_change = ts;
+	}
+	e->open_ns += v;
+	e->t.cpu_ns += v;
+	return SR_OK;
+}
+
 static int on_runtime(struct sr_demand *dm, const struct sr_event *ev)
 {
 	int err = SR_OK, rc;
@@ -994,16 +1036,22 @@ static int on_runtime(struct sr_demand *dm, const struct sr_event *ev)
 		return err;
 	if (e->state != R_RUNNING) {
 		/*
-		 * Charged while not running: the kernel charges only the
-		 * task current on a cpu, so its switch-in is missing (or, on
-		 * a cpu with no switch yet, not recorded): it is the one
-		 * running there, and whoever we had there left unseen.
+		 * Charged while not running: the kernel charges a task that
+		 * is current on some cpu, so events are missing.  On a cpu
+		 * with no switch yet, or idle as far as we know, it is the
+		 * one running there.  On a cpu another task holds, the charge
+		 * was made from there for a task running elsewhere: it ran,
+		 * we do not know where; its CPU counts all the same.
 		 */
 		c = cpu_of(dm, ev->cpu);
 		if (!c)
 			return SR_OK;
 		if ((rc = born(dm, e, ev->ts)))
 			return rc;
+		if (!dm->charges)
+			charges_begin(dm, ev->ts);
+		if (c->cur_known && c->cur != SR_TID_NONE)
+			return credit(dm, e, ev->ts, ev->value);
 		/* the charge says since when it has been running */
 		if (!ensure_running_from(dm, e, ev->cpu, ev->ts,
 					 ev->value > 0 ? ev->ts - ev->value
