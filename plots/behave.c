@@ -191,9 +191,36 @@ static double regular_share(const int64_t *w, size_t n, int64_t period)
 	return (double)ok / (double)(n - 1);
 }
 
+/*
+ * Period starts for a candidate period: a wakeup less than half of it
+ * after the current start joins that period.  Writes the starts into out
+ * (n entries available); returns how many.
+ */
+static size_t period_starts(const int64_t *w, size_t n, int64_t cand,
+			    int64_t *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!k || w[i] - out[k - 1] >= cand / 2)
+			out[k++] = w[i];
+	return k;
+}
+
+/* The lower median of the gaps between n sorted times (scratch: n-1). */
+static int64_t median_gap(const int64_t *w, size_t n, int64_t *scratch)
+{
+	for (size_t i = 0; i + 1 < n; i++)
+		scratch[i] = w[i + 1] - w[i];
+	qsort(scratch, n - 1, sizeof(*scratch), cmp_i64);
+	return scratch[(n - 2) / 2];
+}
+
 int64_t pl_detect_period(const int64_t *wake_ns, size_t n, double *regular)
 {
-	int64_t *g, median;
+	static const int quantiles[] = { 50, 60, 70, 80, 90 };
+	int64_t *g, *starts, *scratch, best = 0, prev_cand = -1;
+	double best_r = 0;
 	size_t m;
 
 	*regular = 0;
@@ -201,17 +228,46 @@ int64_t pl_detect_period(const int64_t *wake_ns, size_t n, double *regular)
 		return 0;
 	m = n - 1;
 	g = malloc(m * sizeof(*g));
-	if (!g)
-		return 0;
+	starts = malloc(n * sizeof(*starts));
+	scratch = malloc(n * sizeof(*scratch));
+	if (!g || !starts || !scratch)
+		goto out;
 	for (size_t i = 0; i < m; i++)
 		g[i] = wake_ns[i + 1] - wake_ns[i];
 	qsort(g, m, sizeof(*g), cmp_i64);
-	median = g[(m - 1) / 2];
+	/*
+	 * Candidates from the gaps' upper half: a task woken by a timer with
+	 * a few quick extra wakeups around each tick (mpv's audio thread, X
+	 * delivering a key press) has mostly short gaps and its period among
+	 * the long ones.  Each candidate groups the wakeups into periods; the
+	 * most regular grouping wins, the shortest period on a tie.
+	 */
+	for (size_t q = 0; q < sizeof(quantiles) / sizeof(quantiles[0]); q++) {
+		int64_t cand = g[(m - 1) * (size_t)quantiles[q] / 100], period;
+		size_t k;
+		double r;
+
+		if (cand < PL_PERIOD_MIN_NS || cand == prev_cand)
+			continue;
+		prev_cand = cand;
+		k = period_starts(wake_ns, n, cand, starts);
+		if (k < PL_PERIOD_MIN_WAKES)
+			continue;
+		period = median_gap(starts, k, scratch);
+		if (period < PL_PERIOD_MIN_NS)
+			continue;
+		r = regular_share(starts, k, period);
+		if (r > best_r) {
+			best_r = r;
+			best = period;
+		}
+	}
+out:
 	free(g);
-	if (median < PL_PERIOD_MIN_NS)
-		return 0;
-	*regular = regular_share(wake_ns, n, median);
-	return *regular >= PL_PERIOD_REGULAR ? median : 0;
+	free(starts);
+	free(scratch);
+	*regular = best_r;
+	return best_r >= PL_PERIOD_REGULAR ? best : 0;
 }
 
 static const struct pl_period_opt *forced_period(const struct pl_set *s,
@@ -286,10 +342,14 @@ void pl_behave_classify(struct pl_set *s)
 				for (size_t k = 0; k < t->nper; k++)
 					w[k] = t->per[k].wake_ns;
 				if (po) {
+					int64_t *st = malloc(t->nper * sizeof(*st));
+
 					t->period_ns = po->period_ns;
 					t->period_forced = true;
-					t->period_regular = regular_share(
-						w, t->nper, po->period_ns);
+					t->period_regular = st ? regular_share(st,
+						period_starts(w, t->nper, po->period_ns, st),
+						po->period_ns) : 0;
+					free(st);
 				} else {
 					t->period_ns = pl_detect_period(
 						w, t->nper, &t->period_regular);

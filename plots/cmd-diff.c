@@ -12,7 +12,7 @@
 static const char usage[] =
 	"usage: schedreplay diff TRACE [--policy A --policy B] [--task REGEX]\n"
 	"                        [--period COMM=MS]... [--tsv | --json] [--all] [--title TEXT]\n"
-	"                        [--exclude REGEX]\n"
+	"                        [--exclude REGEX] [--tree REGEX]\n"
 	"  TRACE        a trace file (replayed here) or a directory from `schedreplay replay -o`\n"
 	"  --policy     the two policies compared, A then B (default: stock, o11int)\n"
 	"  --task       only tasks whose comm matches this pcre2 regex\n"
@@ -21,6 +21,8 @@ static const char usage[] =
 	"  --all        every task in the table (default: the first 30 by change)\n"
 	"  --title      how headings name the trace (default: its file name)\n"
 	"  --exclude    leave tasks whose comm matches this pcre2 regex out of the replay\n"
+	"  --tree       show only the process tree of the first task whose comm matches\n"
+	"               this regex (e.g. perf-exec: the command perf sched record ran)\n"
 	"               (e.g. '^perf$', the tracer), as replay --exclude\n";
 
 int cmd_diff(int argc, char **argv, struct sr_diag *d)
@@ -33,7 +35,7 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 	int rc;
 
 	if (pl_cmdopts_parse(&o, argc, argv,
-			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_TSV |
+			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_TREE | PO_TSV |
 				     PO_JSON | PO_ALL,
 			     usage, d))
 		return d->code;

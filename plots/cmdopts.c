@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "plots/cmdopts.h"
+#include "plots/select.h"
 #include "plots/source.h"
+#include "plots/tree.h"
 #include "plots/tsv.h"
 
 static const struct {
@@ -26,6 +28,7 @@ static const struct {
 	{ { "all", no_argument, NULL, 'a' }, PO_ALL },
 	{ { "max-tasks", required_argument, NULL, 'm' }, PO_MAXTASKS },
 	{ { "exclude", required_argument, NULL, 'x' }, PO_EXCLUDE },
+	{ { "tree", required_argument, NULL, 'r' }, PO_TREE },
 	{ { "help", no_argument, NULL, 'h' }, ~0u },
 };
 #define NOPTS (sizeof(table) / sizeof(table[0]))
@@ -72,6 +75,9 @@ int pl_cmdopts_parse(struct pl_cmdopts *o, int argc, char **argv,
 			break;
 		case 'x':
 			o->exclude = optarg;
+			break;
+		case 'r':
+			o->tree = optarg;
 			break;
 		case 'g':
 			o->gnuplot = optarg;
@@ -156,5 +162,23 @@ int pl_cmd_load(struct pl_cmdopts *o, size_t min_policies,
 		return d->code;
 	set->period_opts = o->periods;
 	set->nperiod_opts = o->nperiods;
-	return pl_set_load(set, d);
+	if (pl_set_load(set, d))
+		return d->code;
+	if (o->tree) {
+		struct pl_taskre *root;
+		int rc;
+
+		if (!src->tmpdir)
+			return sr_fail(d, SR_EUSAGE,
+				       "--tree needs the trace file (ancestry is in its fork events), not the replay directory %s",
+				       o->trace);
+		if (pl_taskre_new(&root, o->tree, d))
+			return d->code;
+		rc = pl_tree_mark(set, o->trace, root, &set->focus_tasks, d);
+		pl_taskre_free(root);
+		if (rc)
+			return rc;
+		set->focus_regex = o->tree;
+	}
+	return SR_OK;
 }

@@ -24,6 +24,7 @@ enum {
 	PO_ALL = 1u << 9,
 	PO_MAXTASKS = 1u << 10,
 	PO_EXCLUDE = 1u << 11,
+	PO_TREE = 1u << 12,
 };
 
 #define PL_MAX_PERIOD_OPTS 32
@@ -36,6 +37,7 @@ struct pl_cmdopts {
 	size_t nperiods;
 	const char *title;
 	const char *exclude;
+	const char *tree;
 	const char *gnuplot;
 	const char *out;
 	const char *format;

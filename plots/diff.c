@@ -140,13 +140,14 @@ static int cmp_nc(const void *pa, const void *pb)
 static void batch_summary(struct pl_diff *df)
 {
 	const struct pl_set *s = df->s;
-	struct name_count *nc = calloc(s->ntasks + 1, sizeof(*nc));
+	struct name_count *nc = calloc(df->nrows + 1, sizeof(*nc));
 	size_t nn = 0, o = 0;
 	int64_t fa = 0, fb = 0;
 	bool known = true;
 
-	for (size_t i = 0; i < s->ntasks; i++) {
-		const struct pl_task *t = &s->tasks[i];
+	/* the tasks shown (--task, --tree), so the figures match the table */
+	for (size_t r = 0; r < df->nrows; r++) {
+		const struct pl_task *t = &s->tasks[df->rows[r]];
 		const struct pl_figs *a = &t->figs[df->a], *b = &t->figs[df->b];
 		size_t k;
 
@@ -443,9 +444,13 @@ int pl_diff_write_table(const struct pl_diff *df, FILE *f, bool all)
 	size_t n = df->nrows;
 
 	fprintf(f, "schedreplay diff: %s, %s (A) against %s (B)\n", s->title, A, B);
-	fprintf(f, "behaviour (interactive, batch, periodic) from the %s run%s\n\n",
+	fprintf(f, "behaviour (interactive, batch, periodic) from the %s run%s\n",
 		s->ref_policy,
 		strcmp(s->ref_policy, "observed") ? "" : " (the recorded schedule)");
+	if (s->focus)
+		fprintf(f, "only the process tree of the first task matching '%s' (%zu tasks); the others were replayed too\n",
+			s->focus_regex, s->focus_tasks);
+	fputc('\n', f);
 	pl_diff_headline(df, print_line, f);
 	periodic_table(df, f);
 	fprintf(f, "\ntasks by change in p99 scheduling delay (ms; change = B - A, ratio = B / A)\n");
@@ -621,6 +626,11 @@ int pl_diff_write_json(const struct pl_diff *df, FILE *f)
 	pl_json_str(f, s->runs[df->b].policy);
 	fputs(",\n  \"reference\": ", f);
 	pl_json_str(f, s->ref_policy);
+	fputs(",\n  \"tree\": ", f);
+	if (s->focus)
+		pl_json_str(f, s->focus_regex);
+	else
+		fputs("null", f);
 	fputs(",\n  \"headline\": {\n    \"interactive_better\": ", f);
 	json_names(f, df, PL_BETTER);
 	fputs(",\n    \"interactive_worse\": ", f);

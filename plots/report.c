@@ -241,7 +241,13 @@ int pl_report_write(const struct pl_diff *df, const struct pl_plot_files *pf,
 	fputs("</b> (B), replayed on the same demand. Which tasks are interactive, batch or periodic "
 	      "is judged from the <b>", f);
 	pl_html_str(f, s->ref_policy);
-	fputs("</b> run.</p>\n<h2>Headline</h2>\n<ul class=\"head\" id=\"headline\">\n", f);
+	fputs("</b> run.", f);
+	if (s->focus) {
+		fputs(" Shown: only the process tree of the first task whose comm matches <code>", f);
+		pl_html_str(f, s->focus_regex);
+		fprintf(f, "</code> (%zu tasks); every task was replayed.", s->focus_tasks);
+	}
+	fputs("</p>\n<h2>Headline</h2>\n<ul class=\"head\" id=\"headline\">\n", f);
 	pl_diff_headline(df, li_line, f);
 	fputs("</ul>\n", f);
 	write_periodic(f, df);

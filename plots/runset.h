@@ -81,6 +81,7 @@ struct pl_task {
 	size_t nper, perc;
 	struct pl_figs *figs;   /* [set->nruns] */
 	bool selected;          /* for plots */
+	bool in_focus;          /* in the --tree focus (plots/tree.h) */
 };
 
 struct pl_run {
@@ -110,6 +111,9 @@ struct pl_set {
 	const struct pl_period_opt *period_opts;
 	size_t nperiod_opts;
 	uint64_t unknown_events;/* timeline events we do not interpret */
+	bool focus;             /* only tasks in_focus count (--tree) */
+	const char *focus_regex;/* the --tree regex, for headings */
+	size_t focus_tasks;     /* tasks in the focus */
 };
 
 /*
@@ -127,6 +131,12 @@ void pl_set_free(struct pl_set *s);
 /* Task index for a key, or -1. */
 long pl_set_find(const struct pl_set *s, int32_t pid, const char *comm,
 		 uint32_t occ);
+
+/* The task is shown: in the --tree focus, or no focus is set. */
+static inline bool pl_task_shown(const struct pl_set *s, const struct pl_task *t)
+{
+	return !s->focus || t->in_focus;
+}
 
 /* "comm (pid)", with "#occ" when occ > 1. */
 void pl_task_label(const struct pl_task *t, char *buf, size_t len);

@@ -112,6 +112,8 @@ int pl_diff_order(const struct pl_set *s, size_t a, size_t b,
 			continue;
 		if (re && !pl_taskre_match(re, t->comm))
 			continue;
+		if (!pl_task_shown(s, t))
+			continue;
 		k[m].idx = (long)i;
 		k[m].t = t;
 		k[m].k1 = llabs_(pl_p99_change(t, a, b));
@@ -173,7 +175,8 @@ int pl_select_plot_tasks(struct pl_set *s, const struct pl_taskre *re,
 		for (size_t i = 0; i < s->ntasks; i++) {
 			const struct pl_task *t = &s->tasks[i];
 
-			if (t->cls != PL_CLASS_INTERACTIVE || !in_any_run(s, t))
+			if (t->cls != PL_CLASS_INTERACTIVE || !in_any_run(s, t) ||
+			    !pl_task_shown(s, t))
 				continue;
 			k[nk].idx = (long)i;
 			k[nk].t = t;
