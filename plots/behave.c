@@ -24,6 +24,7 @@ static int next_state(enum pl_tl_event ev)
 		[PL_EV_EXIT] = ST_DEAD,
 		[PL_EV_REAP] = ST_DEAD,
 		[PL_EV_GONE] = ST_DEAD,
+		[PL_EV_SKIP] = -1,
 	};
 	return table[ev];
 }
@@ -33,8 +34,20 @@ struct tstate {
 	int st;
 	int64_t since;
 	int64_t cpu;     /* CPU time so far */
-	size_t k;        /* periodic pass: next period to judge */
+	uint32_t bursts; /* bursts ended so far */
+	size_t k;        /* periodic pass: next deadline to evaluate */
+	/* periodic pass: when each burst ended, and the CPU used by then;
+	 * the CPU used by each period's deadline */
+	int64_t *end_t, *end_cpu, *cpu_at_deadline;
+	size_t nend, cap_end;
 };
+
+/* Does this event end a burst (the task sleeps, exits, or skips a sleep)? */
+static bool ends_burst(enum pl_tl_event ev)
+{
+	return ev == PL_EV_BLOCK || ev == PL_EV_EXIT || ev == PL_EV_GONE ||
+	       ev == PL_EV_SKIP;
+}
 
 static int grow_states(struct tstate **v, size_t *cap, size_t need,
 		       struct sr_diag *d)
@@ -63,7 +76,7 @@ struct ref_ctx {
 	size_t cap;
 };
 
-static int add_period(struct pl_task *t, int64_t wake_ns, int64_t cpu,
+static int add_period(struct pl_task *t, int64_t wake_ns, uint32_t burst,
 		      struct sr_diag *d)
 {
 	if (t->nper == t->perc) {
@@ -76,8 +89,8 @@ static int add_period(struct pl_task *t, int64_t wake_ns, int64_t cpu,
 		t->perc = n;
 	}
 	t->per[t->nper].wake_ns = wake_ns;
-	t->per[t->nper].cpu_at_wake = cpu;
-	t->per[t->nper].cpu_done = -1;
+	t->per[t->nper].first = burst;
+	t->per[t->nper].last = burst;
 	t->nper++;
 	return SR_OK;
 }
@@ -135,13 +148,11 @@ static int ref_row(void *ctx, const struct pl_tl_row *r, struct sr_diag *d)
 	x->since = r->time_ns;
 	if (r->ev == PL_EV_WAKE) {
 		t->wakes++;
-		if (add_period(t, r->time_ns, x->cpu, d))
+		if (add_period(t, r->time_ns, x->bursts, d))
 			return d->code;
 	}
-	if ((r->ev == PL_EV_BLOCK || r->ev == PL_EV_EXIT ||
-	     r->ev == PL_EV_GONE) &&
-	    t->nper && t->per[t->nper - 1].cpu_done < 0)
-		t->per[t->nper - 1].cpu_done = x->cpu;
+	if (ends_burst(r->ev))
+		t->nbursts = ++x->bursts;
 	ns = next_state(r->ev);
 	if (ns >= 0)
 		x->st = ns;
@@ -282,7 +293,7 @@ static const struct pl_period_opt *forced_period(const struct pl_set *s,
 /*
  * Turn a periodic task's wakeups into periods: a wakeup less than half a
  * period after the start of the current period belongs to it (its burst
- * extends the period's work); keep only periods whose work finished in the
+ * adds to the period's work); keep only periods whose work ended in the
  * reference run and whose deadline (start + period) falls inside it.
  */
 static void make_periods(struct pl_task *t, int64_t t1)
@@ -295,11 +306,10 @@ static void make_periods(struct pl_task *t, int64_t t1)
 	cur = t->per[0];
 	for (size_t i = 1; i <= t->nper; i++) {
 		if (i < t->nper && t->per[i].wake_ns - cur.wake_ns < t->period_ns / 2) {
-			cur.cpu_done = t->per[i].cpu_done;
+			cur.last = t->per[i].first;
 			continue;
 		}
-		if (cur.cpu_done > cur.cpu_at_wake &&
-		    cur.wake_ns + t->period_ns <= t1)
+		if (cur.last < t->nbursts && cur.wake_ns + t->period_ns <= t1)
 			t->per[out++] = cur;
 		if (i < t->nper)
 			cur = t->per[i];
@@ -433,32 +443,41 @@ struct per_ctx {
 	size_t cap;
 };
 
-/* Judge the periods of t whose deadline is at or before now. */
-static void judge(struct pl_task *t, struct pl_figs *f, struct tstate *x,
-		  int64_t now, bool all)
+static int push2(int64_t **a, int64_t **b, size_t n, size_t *cap, int64_t x,
+		 int64_t y)
+{
+	if (n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 64;
+		int64_t *pa = realloc(*a, nc * sizeof(*pa));
+		int64_t *pb;
+
+		if (!pa)
+			return -1;
+		*a = pa;
+		pb = realloc(*b, nc * sizeof(*pb));
+		if (!pb)
+			return -1;
+		*b = pb;
+		*cap = nc;
+	}
+	(*a)[n] = x;
+	(*b)[n] = y;
+	return 0;
+}
+
+/* The CPU used by each deadline at or before now (all: every one left). */
+static void deadlines_upto(const struct pl_task *t, struct tstate *x,
+			   int64_t now, bool all)
 {
 	while (x->k < t->nper) {
-		const struct pl_period *p = &t->per[x->k];
-		int64_t deadline = p->wake_ns + t->period_ns;
-		int64_t cpu, want, got;
+		int64_t deadline = t->per[x->k].wake_ns + t->period_ns;
+		int64_t cpu = x->cpu;
 
 		if (!all && deadline > now)
 			break;
-		cpu = x->cpu;
 		if (x->st == ST_RUNNING && deadline > x->since)
 			cpu += deadline - x->since;
-		want = p->cpu_done - p->cpu_at_wake;
-		got = cpu - p->cpu_at_wake;
-		if (got < 0)
-			got = 0;
-		if (got > want)
-			got = want;
-		f->periods++;
-		f->cpu_wanted_ns += want;
-		f->cpu_got_ns += got;
-		if (cpu + PL_CPU_TOL_NS >= p->cpu_done)
-			f->deadlines_met++;
-		x->k++;
+		x->cpu_at_deadline[x->k++] = cpu;
 	}
 }
 
@@ -469,7 +488,7 @@ static int per_row(void *ctx, const struct pl_tl_row *r, struct sr_diag *d)
 	struct tstate *x;
 	int ns;
 
-	if (!t->period_ns)
+	if (!t->period_ns || !t->nper)
 		return SR_OK;
 	if (grow_states(&c->st, &c->cap, (size_t)r->task, d))
 		return d->code;
@@ -477,15 +496,60 @@ static int per_row(void *ctx, const struct pl_tl_row *r, struct sr_diag *d)
 	if (!x->seen) {
 		x->seen = true;
 		x->since = r->time_ns;
+		x->cpu_at_deadline = calloc(t->nper, sizeof(int64_t));
+		if (!x->cpu_at_deadline)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
 	}
-	judge(t, &t->figs[c->r], x, r->time_ns, false);
+	if (x->st == ST_DEAD)
+		return SR_OK;
+	deadlines_upto(t, x, r->time_ns, false);
 	if (x->st == ST_RUNNING && r->time_ns > x->since)
 		x->cpu += r->time_ns - x->since;
 	x->since = r->time_ns;
+	/* the ends of the bursts the periods need */
+	if (ends_burst(r->ev) && x->bursts <= t->per[t->nper - 1].last) {
+		if (push2(&x->end_t, &x->end_cpu, x->nend, &x->cap_end,
+			  r->time_ns, x->cpu))
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		x->nend++;
+	}
+	if (ends_burst(r->ev))
+		x->bursts++;
 	ns = next_state(r->ev);
-	if (ns >= 0 && x->st != ST_DEAD)
+	if (ns >= 0)
 		x->st = ns;
 	return SR_OK;
+}
+
+/*
+ * Judge every period of t under run r.  Period k (bursts first..last,
+ * deadline start + P) is met when the run ended its last burst by the
+ * deadline; the CPU it got in time is what the run gave the task from the
+ * start of its first burst up to the deadline, at most the work wanted.
+ */
+static void judge(const struct pl_task *t, struct pl_figs *f,
+		  const struct tstate *x)
+{
+	for (size_t k = 0; k < t->nper; k++) {
+		const struct pl_period *p = &t->per[k];
+		int64_t deadline = p->wake_ns + t->period_ns;
+		int64_t base, want, got;
+
+		f->periods++;
+		if (!x || p->last >= x->nend)
+			continue; /* the run never finished that work */
+		base = p->first ? x->end_cpu[p->first - 1] : 0;
+		want = x->end_cpu[p->last] - base;
+		got = x->cpu_at_deadline[k] - base;
+		if (got < 0)
+			got = 0;
+		if (got > want)
+			got = want;
+		f->cpu_wanted_ns += want;
+		f->cpu_got_ns += got;
+		if (x->end_t[p->last] <= deadline)
+			f->deadlines_met++;
+	}
 }
 
 int pl_behave_periodic(struct pl_set *s, size_t r, struct sr_diag *d)
@@ -495,19 +559,23 @@ int pl_behave_periodic(struct pl_set *s, size_t r, struct sr_diag *d)
 	int rc;
 
 	for (size_t i = 0; i < s->ntasks && !any; i++)
-		any = s->tasks[i].period_ns > 0;
+		any = s->tasks[i].period_ns > 0 && s->tasks[i].nper;
 	if (!any)
 		return SR_OK;
 	rc = pl_timeline_pass(s, s->runs[r].dir, false, per_row, &c, d);
-	if (rc == SR_OK) {
-		for (size_t i = 0; i < s->ntasks; i++) {
-			struct pl_task *t = &s->tasks[i];
-			struct tstate none = { 0 };
+	for (size_t i = 0; i < s->ntasks; i++) {
+		struct pl_task *t = &s->tasks[i];
+		struct tstate *x = i < c.cap && c.st[i].seen ? &c.st[i] : NULL;
 
-			if (!t->period_ns)
-				continue;
-			judge(t, &t->figs[r], i < c.cap ? &c.st[i] : &none,
-			      INT64_MAX, true);
+		if (rc == SR_OK && t->period_ns > 0) {
+			if (x)
+				deadlines_upto(t, x, INT64_MAX, true);
+			judge(t, &t->figs[r], x);
+		}
+		if (x) {
+			free(x->end_t);
+			free(x->end_cpu);
+			free(x->cpu_at_deadline);
 		}
 	}
 	free(c.st);

@@ -26,7 +26,6 @@
 #define PL_PERIOD_MIN_TOL_NS 100000LL   /* ... or within 0.1 ms */
 #define PL_PERIOD_REGULAR 0.6           /* share of gaps that must be */
 #define PL_PERIOD_MIN_NS 1000000LL      /* periods under 1 ms are noise */
-#define PL_CPU_TOL_NS 1000LL            /* CPU accounting slack between runs */
 
 /* Behaviour of every task from the reference run's timeline. */
 int pl_behave_reference(struct pl_set *s, struct sr_diag *d);

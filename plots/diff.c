@@ -242,6 +242,17 @@ int pl_diff_build(struct pl_diff *df, const struct pl_set *s, size_t a,
 			df->periodic[df->nperiodic++] = df->rows[i];
 	}
 	batch_summary(df);
+	for (size_t i = 0; i < s->ntasks; i++) {
+		const struct pl_figs *fa = &s->tasks[i].figs[a];
+		const struct pl_figs *fb = &s->tasks[i].figs[b];
+
+		if (fa->present)
+			df->demand_ns += fa->runtime_ns;
+		if (fa->present && fa->finish_ns > df->end_a)
+			df->end_a = fa->finish_ns;
+		if (fb->present && fb->finish_ns > df->end_b)
+			df->end_b = fb->finish_ns;
+	}
 	/* the headline's periodic tasks: the largest change in deadlines met,
 	 * then the fewest met */
 	df->periodic_head = malloc((df->nperiodic + 1) * sizeof(long));
@@ -316,6 +327,24 @@ void pl_diff_headline(const struct pl_diff *df, pl_line_fn fn, void *ctx)
 	char line[1024];
 	size_t nsame = df->ninter - df->nbetter - df->nworse;
 
+	if (s->have_t && s->t1 > s->t0) {
+		int64_t span = s->t1 - s->t0;
+		int64_t late_a = df->end_a - s->t1, late_b = df->end_b - s->t1;
+
+		if (late_a * 100 > span * PL_LATE_PCT ||
+		    late_b * 100 > span * PL_LATE_PCT) {
+			char c[32], sp[32], la[32], lb[32];
+
+			snprintf(line, sizeof(line),
+				 "  note: the trace's work needs %.2f CPUs (%s s of CPU in %s s); replayed on one CPU it ends %s s after the recording under %s and %s s under %s, so it runs behind the recording's clock: periodic deadlines (judged on that clock) suffer under every policy",
+				 (double)df->demand_ns / (double)span,
+				 pl_fmt_s(c, sizeof(c), df->demand_ns, 1),
+				 pl_fmt_s(sp, sizeof(sp), span, 1),
+				 pl_fmt_s(la, sizeof(la), late_a > 0 ? late_a : 0, 1), A,
+				 pl_fmt_s(lb, sizeof(lb), late_b > 0 ? late_b : 0, 1), B);
+			fn(ctx, line);
+		}
+	}
 	if (!df->ninter) {
 		fn(ctx, "  no interactive tasks: none sleeps at least half of its life and wakes at least once a second");
 	} else {

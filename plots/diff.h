@@ -16,6 +16,8 @@
 #include "plots/runset.h"
 #include "plots/select.h"
 
+/* A replay that ends this much (% of the trace) after the recording: late. */
+#define PL_LATE_PCT 10
 /* A p99 change counts when it is at least 10% and at least 0.1 ms. */
 #define PL_CHANGE_MIN_PCT 10
 #define PL_CHANGE_MIN_NS 100000LL
@@ -42,6 +44,9 @@ struct pl_diff {
 	bool batch_done_known;
 	int64_t batch_done_a, batch_done_b; /* after the trace start */
 	char batch_names[160];    /* "cc1 x40, as x12, ..." */
+	/* how much CPU the whole trace asks for, and when each run ended */
+	int64_t demand_ns;        /* every task's runtime under A */
+	int64_t end_a, end_b;     /* last finish under A, B (trace clock) */
 };
 
 int pl_diff_build(struct pl_diff *df, const struct pl_set *s, size_t a,

@@ -358,6 +358,8 @@ static const struct {
 	{ "block", PL_EV_BLOCK },
 	{ "exit", PL_EV_EXIT },
 	{ "reap", PL_EV_REAP },
+	{ "late", PL_EV_SKIP },
+	{ "early", PL_EV_SKIP },
 	/* expire, requeue, state and anything else: no change of state */
 };
 

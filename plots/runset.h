@@ -54,11 +54,16 @@ struct pl_figs {
 	int64_t cpu_wanted_ns, cpu_got_ns;
 };
 
-/* One period of a periodic task in the reference run. */
+/*
+ * One period of a periodic task, from the reference run.  Bursts (CPU
+ * work between two sleeps) are numbered from 0 in the order the task
+ * ran them; every policy replays the same bursts in the same order, so
+ * burst j is the same work in every run.
+ */
 struct pl_period {
 	int64_t wake_ns;    /* period start: the reference wakeup */
-	int64_t cpu_at_wake;/* the task's CPU time used before it */
-	int64_t cpu_done;   /* its CPU time when that burst was done */
+	uint32_t first;     /* its first burst (the one this wakeup began) */
+	uint32_t last;      /* its last burst (wakeups within P/2 join) */
 };
 
 struct pl_task {
@@ -79,6 +84,7 @@ struct pl_task {
 	double period_regular;  /* share of wake gaps near the period */
 	struct pl_period *per;
 	size_t nper, perc;
+	uint32_t nbursts;       /* bursts ended in the reference run */
 	struct pl_figs *figs;   /* [set->nruns] */
 	bool selected;          /* for plots */
 	bool in_focus;          /* in the --tree focus (plots/tree.h) */
@@ -157,6 +163,8 @@ enum pl_tl_event {
 	PL_EV_EXIT,
 	PL_EV_REAP,
 	PL_EV_GONE,   /* the record ends: its pid shows up under a new comm */
+	PL_EV_SKIP,   /* late, early: a burst ended but the task ran on (its
+			 wake was already due): no change of state */
 };
 
 struct pl_tl_row {

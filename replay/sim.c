@@ -510,6 +510,35 @@ static void go_to_sleep(struct sr_sim *s, uint32_t id, const struct sr_op *op)
 	s->pol->block(s->rq, t->pt);
 }
 
+/*
+ * A timeline row for a sleep the task skipped (what: "early", its causal
+ * wake came first; "late", its external wake time was already past): the
+ * task goes on running, but its burst ended here, and plots/ needs every
+ * burst's end to judge periodic deadlines (docs/plots.md).
+ */
+static void skipped_row(struct sr_sim *s, uint32_t id, const char *what)
+{
+	struct stask *t = &s->t[id];
+	struct sm_view v;
+	struct sr_tl_row r;
+	int rc;
+
+	if (!s->h.row)
+		return;
+	s->pol->view(t->pt, &v);
+	memset(&r, 0, sizeof(r));
+	r.t = s->now;
+	r.task = id;
+	r.pid = t->pid;
+	r.comm = comm_of(s, t);
+	r.event = what;
+	r.v = &v;
+	r.prio = v.prio;
+	rc = s->h.row(s->h.ctx, &r);
+	if (rc)
+		fail(s, rc, "writing the timeline failed", id);
+}
+
 static void reach_block(struct sr_sim *s, uint32_t id, const struct sr_op *op)
 {
 	struct stask *t = &s->t[id];
@@ -519,6 +548,7 @@ static void reach_block(struct sr_sim *s, uint32_t id, const struct sr_op *op)
 	if (pend_take(t, op->task)) {
 		/* the wake came before the sleep: no sleep at all */
 		t->st.early_wakes++;
+		skipped_row(s, id, "early");
 		t->next_block = op->task + 1;
 		set_op(s, id, t->op + 1);
 		return;
@@ -530,6 +560,7 @@ static void reach_block(struct sr_sim *s, uint32_t id, const struct sr_op *op)
 			if (w < s->now) {
 				/* its wake time is past: a zero-length sleep */
 				t->st.late_wakeups++;
+				skipped_row(s, id, "late");
 				t->next_block = op->task + 1;
 				set_op(s, id, t->op + 1);
 				return;

@@ -341,6 +341,9 @@ static void test_fixture(void)
 	CHECK_INT(hog->run_ns, 90000000);
 	CHECK_INT(hog->wait_ns, 10000000);
 	/* the period, and the ten complete periods that fit the trace */
+	CHECK_INT(player->nbursts, 10);
+	CHECK_INT(player->per[3].first, 3);
+	CHECK_INT(player->per[3].last, 3);
 	CHECK_INT(player->period_ns, 10000000);
 	CHECK_INT(player->period_forced, 0);
 	CHECK_INT(hog->period_ns, 0);
@@ -437,8 +440,8 @@ static void test_forced_period(void)
 		 * past the trace's end) */
 		CHECK_INT(player->nper, 4);
 		CHECK_INT(player->per[1].wake_ns, 1020000000);
-		CHECK_INT(player->per[1].cpu_at_wake, 2000000);
-		CHECK_INT(player->per[1].cpu_done, 4000000);
+		CHECK_INT(player->per[1].first, 2);  /* bursts 2 and 3 */
+		CHECK_INT(player->per[1].last, 3);
 		CHECK_INT(player->figs[1].deadlines_met, 4);
 		CHECK_INT(player->figs[0].deadlines_met, 4);
 		/* period starts 20 ms apart against a 25 ms period: all within
