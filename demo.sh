@@ -11,6 +11,11 @@ cd "$(dirname "$0")"
 
 SAMPLE=${SAMPLE:-traces/mixed.perf.txt.gz}
 OUT=${OUT:-out}
+# The recording is system-wide: the machine's other work is in it too, and
+# is replayed with the rest (it competed for the CPU).  What we look at is
+# the recorded command's process tree: `perf sched record` runs it as
+# perf-exec.  TREE= (empty) shows every task.
+TREE=${TREE-perf-exec}
 
 say() { printf '%s\n' "$*"; }
 step() { printf '\n== %s\n' "$*"; }
@@ -69,19 +74,26 @@ step "replaying $SAMPLE under stock, o11int and observed (the recorded schedule)
 
 # ---- 4. diff -----------------------------------------------------------
 
-step "what o11int changed against stock"
-./schedreplay diff "$OUT/replay" --title "$name" >"$OUT/diff.txt"
+focus=""
+[ -z "$TREE" ] || focus="--tree $TREE"
+step "what o11int changed against stock${TREE:+ (the process tree of $TREE)}"
+# shellcheck disable=SC2086
+./schedreplay diff "$SAMPLE" $focus >"$OUT/diff.txt"
 cat "$OUT/diff.txt"
-./schedreplay diff "$OUT/replay" --title "$name" --tsv >"$OUT/diff.tsv"
-./schedreplay diff "$OUT/replay" --title "$name" --json >"$OUT/diff.json"
+# shellcheck disable=SC2086
+./schedreplay diff "$SAMPLE" $focus --tsv >"$OUT/diff.tsv"
+# shellcheck disable=SC2086
+./schedreplay diff "$SAMPLE" $focus --json >"$OUT/diff.json"
 
 # ---- 5. plots and report -----------------------------------------------
 
 step "plots and report"
 rc=0
-./schedreplay plot "$OUT/replay" --title "$name" -o "$OUT/plots" || rc=$?
+# shellcheck disable=SC2086
+./schedreplay plot "$SAMPLE" $focus -o "$OUT/plots" || rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 69 ] || die "plot failed (status $rc)"
-./schedreplay report "$OUT/replay" --title "$name" -o "$OUT/report" >/dev/null || rc=$?
+# shellcheck disable=SC2086
+./schedreplay report "$SAMPLE" $focus -o "$OUT/report" >/dev/null || rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 69 ] || die "report failed (status $rc)"
 
 # ---- 6. where ----------------------------------------------------------

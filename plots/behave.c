@@ -29,6 +29,13 @@ static int next_state(enum pl_tl_event ev)
 	return table[ev];
 }
 
+/* One burst as a run ran it: when it began (its wakeup, or the end of the
+ * burst before when the task ran straight on), when it ended, and the
+ * task's CPU used by its end. */
+struct burst {
+	int64_t start, end, cpu;
+};
+
 struct tstate {
 	bool seen;
 	int st;
@@ -38,8 +45,10 @@ struct tstate {
 	size_t k;        /* periodic pass: next deadline to evaluate */
 	/* periodic pass: when each burst ended, and the CPU used by then;
 	 * the CPU used by each period's deadline */
-	int64_t *end_t, *end_cpu, *cpu_at_deadline;
-	size_t nend, cap_end;
+	struct burst *b;           /* bursts 0..nb-1 as this run ran them */
+	size_t nb, capb;
+	int64_t cur_start;         /* when the current burst began */
+	int64_t *cpu_at_deadline;
 };
 
 /* Does this event end a burst (the task sleeps, exits, or skips a sleep)? */
@@ -443,25 +452,22 @@ struct per_ctx {
 	size_t cap;
 };
 
-static int push2(int64_t **a, int64_t **b, size_t n, size_t *cap, int64_t x,
-		 int64_t y)
+static int push_burst(struct tstate *x, int64_t start, int64_t end,
+		      int64_t cpu)
 {
-	if (n == *cap) {
-		size_t nc = *cap ? *cap * 2 : 64;
-		int64_t *pa = realloc(*a, nc * sizeof(*pa));
-		int64_t *pb;
+	if (x->nb == x->capb) {
+		size_t n = x->capb ? x->capb * 2 : 64;
+		struct burst *p = realloc(x->b, n * sizeof(*p));
 
-		if (!pa)
+		if (!p)
 			return -1;
-		*a = pa;
-		pb = realloc(*b, nc * sizeof(*pb));
-		if (!pb)
-			return -1;
-		*b = pb;
-		*cap = nc;
+		x->b = p;
+		x->capb = n;
 	}
-	(*a)[n] = x;
-	(*b)[n] = y;
+	x->b[x->nb].start = start;
+	x->b[x->nb].end = end;
+	x->b[x->nb].cpu = cpu;
+	x->nb++;
 	return 0;
 }
 
@@ -496,6 +502,7 @@ static int per_row(void *ctx, const struct pl_tl_row *r, struct sr_diag *d)
 	if (!x->seen) {
 		x->seen = true;
 		x->since = r->time_ns;
+		x->cur_start = r->time_ns;
 		x->cpu_at_deadline = calloc(t->nper, sizeof(int64_t));
 		if (!x->cpu_at_deadline)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
@@ -506,15 +513,16 @@ static int per_row(void *ctx, const struct pl_tl_row *r, struct sr_diag *d)
 	if (x->st == ST_RUNNING && r->time_ns > x->since)
 		x->cpu += r->time_ns - x->since;
 	x->since = r->time_ns;
-	/* the ends of the bursts the periods need */
-	if (ends_burst(r->ev) && x->bursts <= t->per[t->nper - 1].last) {
-		if (push2(&x->end_t, &x->end_cpu, x->nend, &x->cap_end,
-			  r->time_ns, x->cpu))
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		x->nend++;
-	}
-	if (ends_burst(r->ev))
+	if (r->ev == PL_EV_WAKE)
+		x->cur_start = r->time_ns;
+	/* the bursts the periods need */
+	if (ends_burst(r->ev) && x->bursts <= t->per[t->nper - 1].last &&
+	    push_burst(x, x->cur_start, r->time_ns, x->cpu))
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	if (ends_burst(r->ev)) {
 		x->bursts++;
+		x->cur_start = r->time_ns; /* it runs on unless it sleeps */
+	}
 	ns = next_state(r->ev);
 	if (ns >= 0)
 		x->st = ns;
@@ -523,9 +531,11 @@ static int per_row(void *ctx, const struct pl_tl_row *r, struct sr_diag *d)
 
 /*
  * Judge every period of t under run r.  Period k (bursts first..last,
- * deadline start + P) is met when the run ended its last burst by the
- * deadline; the CPU it got in time is what the run gave the task from the
- * start of its first burst up to the deadline, at most the work wanted.
+ * deadline start + P on the recording's clock) is met when the run ended
+ * its last burst by the deadline; the CPU it got in time is what the run
+ * gave the task from the start of its first burst up to the deadline, at
+ * most the work wanted.  On the run's own clock the period starts when the
+ * run began its first burst instead.
  */
 static void judge(const struct pl_task *t, struct pl_figs *f,
 		  const struct tstate *x)
@@ -536,10 +546,10 @@ static void judge(const struct pl_task *t, struct pl_figs *f,
 		int64_t base, want, got;
 
 		f->periods++;
-		if (!x || p->last >= x->nend)
+		if (!x || p->last >= x->nb)
 			continue; /* the run never finished that work */
-		base = p->first ? x->end_cpu[p->first - 1] : 0;
-		want = x->end_cpu[p->last] - base;
+		base = p->first ? x->b[p->first - 1].cpu : 0;
+		want = x->b[p->last].cpu - base;
 		got = x->cpu_at_deadline[k] - base;
 		if (got < 0)
 			got = 0;
@@ -547,8 +557,10 @@ static void judge(const struct pl_task *t, struct pl_figs *f,
 			got = want;
 		f->cpu_wanted_ns += want;
 		f->cpu_got_ns += got;
-		if (x->end_t[p->last] <= deadline)
+		if (x->b[p->last].end <= deadline)
 			f->deadlines_met++;
+		if (x->b[p->last].end <= x->b[p->first].start + t->period_ns)
+			f->deadlines_met_own++;
 	}
 }
 
@@ -573,8 +585,7 @@ int pl_behave_periodic(struct pl_set *s, size_t r, struct sr_diag *d)
 			judge(t, &t->figs[r], x);
 		}
 		if (x) {
-			free(x->end_t);
-			free(x->end_cpu);
+			free(x->b);
 			free(x->cpu_at_deadline);
 		}
 	}
@@ -585,6 +596,13 @@ int pl_behave_periodic(struct pl_set *s, size_t r, struct sr_diag *d)
 double pl_deadlines_met_pct(const struct pl_figs *f)
 {
 	return f->periods ? 100.0 * (double)f->deadlines_met /
+				    (double)f->periods
+			  : 0;
+}
+
+double pl_deadlines_met_own_pct(const struct pl_figs *f)
+{
+	return f->periods ? 100.0 * (double)f->deadlines_met_own /
 				    (double)f->periods
 			  : 0;
 }

@@ -1,6 +1,7 @@
 /*
  * diff: policy B against policy A, per task, with a headline (see diff.h).
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,7 +205,12 @@ static bool periodic_before(const struct pl_diff *df, long x, long y)
 	double bx = pl_deadlines_met_pct(&tx->figs[df->b]);
 	double ay = pl_deadlines_met_pct(&ty->figs[df->a]);
 	double by = pl_deadlines_met_pct(&ty->figs[df->b]);
-	double cx = bx > ax ? bx - ax : ax - bx, cy = by > ay ? by - ay : ay - by;
+	double cx = fabs(bx - ax) +
+		    fabs(pl_deadlines_met_own_pct(&tx->figs[df->b]) -
+			 pl_deadlines_met_own_pct(&tx->figs[df->a]));
+	double cy = fabs(by - ay) +
+		    fabs(pl_deadlines_met_own_pct(&ty->figs[df->b]) -
+			 pl_deadlines_met_own_pct(&ty->figs[df->a]));
 	double mx = ax < bx ? ax : bx, my = ay < by ? ay : by;
 
 	if (cx != cy)
@@ -365,9 +371,10 @@ void pl_diff_headline(const struct pl_diff *df, pl_line_fn fn, void *ctx)
 		pl_task_label(t, lab, sizeof(lab));
 		pl_fmt_ms(per, sizeof(per), t->period_ns, 1);
 		snprintf(line, sizeof(line),
-			 "  periodic %s, every %s ms%s: deadlines met %.1f%% under %s, %.1f%% under %s; desired CPU %.1f%% -> %.1f%%",
+			 "  periodic %s, every %s ms%s: deadlines met %.1f%% under %s, %.1f%% under %s (on the replay's own clock %.1f%% -> %.1f%%); desired CPU %.1f%% -> %.1f%%",
 			 lab, per, t->period_forced ? " (--period)" : "",
 			 pl_deadlines_met_pct(fa), A, pl_deadlines_met_pct(fb), B,
+			 pl_deadlines_met_own_pct(fa), pl_deadlines_met_own_pct(fb),
 			 pl_desired_cpu_pct(fa), pl_desired_cpu_pct(fb));
 		fn(ctx, line);
 	}
@@ -441,10 +448,11 @@ static void periodic_table(const struct pl_diff *df, FILE *f)
 
 	if (!df->nperiodic)
 		return;
-	fprintf(f, "\nperiodic tasks (interbench's figures; SD = true standard deviation, \"ib SD\" = what interbench prints, a root mean square)\n");
-	fprintf(f, "%-26s %9s %-10s %9s %9s %9s %9s %9s %9s\n", "task",
-		"period ms", "policy", "deadlines", "desiredCPU", "avg ms",
-		"SD ms", "ib SD ms", "max ms");
+	fprintf(f, "\nperiodic tasks (interbench's figures: deadlines met on the recording's clock and on the replay's own,\n"
+		   "desired CPU; SD = true standard deviation, \"ib SD\" = what interbench prints, a root mean square)\n");
+	fprintf(f, "%-26s %9s %-10s %9s %9s %10s %9s %9s %9s %9s\n", "task",
+		"period ms", "policy", "deadlines", "own clock", "desiredCPU",
+		"avg ms", "SD ms", "ib SD ms", "max ms");
 	for (size_t i = 0; i < df->nperiodic; i++) {
 		const struct pl_task *t = &s->tasks[df->periodic[i]];
 		size_t runs[2] = { df->a, df->b };
@@ -456,9 +464,10 @@ static void periodic_table(const struct pl_diff *df, FILE *f)
 			const struct pl_figs *fg = &t->figs[runs[k]];
 			char v[4][32];
 
-			fprintf(f, "%-26.26s %9s %-10.10s %8.1f%% %9.1f%% %9s %9.3f %9.3f %9s\n",
+			fprintf(f, "%-26.26s %9s %-10.10s %8.1f%% %8.1f%% %9.1f%% %9s %9.3f %9.3f %9s\n",
 				k ? "" : lab, k ? "" : per, s->runs[runs[k]].policy,
-				pl_deadlines_met_pct(fg), pl_desired_cpu_pct(fg),
+				pl_deadlines_met_pct(fg), pl_deadlines_met_own_pct(fg),
+				pl_desired_cpu_pct(fg),
 				pl_fmt_ms(v[0], sizeof(v[0]), fg->avg_ns, 3),
 				fg->sd_ns / 1e6, fg->ib_sd_ns / 1e6,
 				pl_fmt_ms(v[1], sizeof(v[1]), fg->max_ns, 3));
@@ -470,7 +479,7 @@ int pl_diff_write_table(const struct pl_diff *df, FILE *f, bool all)
 {
 	const struct pl_set *s = df->s;
 	const char *A = s->runs[df->a].policy, *B = s->runs[df->b].policy;
-	size_t n = df->nrows;
+	size_t nrows = 0, *rows = &nrows;
 
 	fprintf(f, "schedreplay diff: %s, %s (A) against %s (B)\n", s->title, A, B);
 	fprintf(f, "behaviour (interactive, batch, periodic) from the %s run%s\n",
@@ -482,31 +491,57 @@ int pl_diff_write_table(const struct pl_diff *df, FILE *f, bool all)
 	fputc('\n', f);
 	pl_diff_headline(df, print_line, f);
 	periodic_table(df, f);
-	fprintf(f, "\ntasks by change in p99 scheduling delay (ms; change = B - A, ratio = B / A)\n");
-	fprintf(f, "%-26s %-11s %-10s %11s %8s %8s %8s %9s %9s %6s %9s %6s\n",
-		"task", "class", "policy", "runtime ms", "switches", "avg", "p95",
-		"p99", "max", "cpu%", "p99 chg", "ratio");
-	if (!all && n > PL_TABLE_ROWS)
-		n = PL_TABLE_ROWS;
-	for (size_t i = 0; i < n; i++) {
-		const struct pl_task *t = &s->tasks[df->rows[i]];
-		const struct pl_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
-		char chg[32] = "", rat[32] = "";
+	/*
+	 * All tasks in diff order with --all.  Without it, first the tasks
+	 * with enough waits under both policies for a p99 to mean something,
+	 * then, while there is room, the others: a short-lived helper's "p99"
+	 * is one or two waits and would crowd out the tasks that matter.
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		size_t shown = 0, left = 0;
 
-		if (fa->present && fb->present) {
-			pl_fmt_ms(chg, sizeof(chg), fb->p99_ns - fa->p99_ns, 3);
-			if (fa->p99_ns)
-				snprintf(rat, sizeof(rat), "%.2f",
-					 (double)fb->p99_ns / (double)fa->p99_ns);
-			else
-				snprintf(rat, sizeof(rat), "-");
+		if (pass == 0)
+			fprintf(f, "\ntasks %sby change in p99 scheduling delay (ms; change = B - A, ratio = B / A)\n",
+				all ? "" : "with at least 20 waits under both policies, ");
+		for (size_t i = 0; i < df->nrows; i++) {
+			const struct pl_task *t = &s->tasks[df->rows[i]];
+			const struct pl_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
+			bool many = fa->ndelays >= PL_SELECT_MIN_WAITS &&
+				    fb->ndelays >= PL_SELECT_MIN_WAITS;
+			char chg[32] = "", rat[32] = "";
+
+			if (!all && many != (pass == 0))
+				continue;
+			if (!all && *rows >= PL_TABLE_ROWS) {
+				left++;
+				continue;
+			}
+			if (!shown) {
+				if (pass == 1)
+					fprintf(f, "\ntasks with fewer waits (a p99 of a few samples), by change in p99\n");
+				fprintf(f, "%-26s %-11s %-10s %11s %8s %8s %8s %9s %9s %6s %9s %6s\n",
+					"task", "class", "policy", "runtime ms", "switches", "avg", "p95",
+					"p99", "max", "cpu%", "p99 chg", "ratio");
+			}
+			if (fa->present && fb->present) {
+				pl_fmt_ms(chg, sizeof(chg), fb->p99_ns - fa->p99_ns, 3);
+				if (fa->p99_ns)
+					snprintf(rat, sizeof(rat), "%.2f",
+						 (double)fb->p99_ns / (double)fa->p99_ns);
+				else
+					snprintf(rat, sizeof(rat), "-");
+			}
+			table_row(f, t, fa, A, true, "", "");
+			table_row(f, t, fb, B, false, chg, rat);
+			shown++;
+			(*rows)++;
 		}
-		table_row(f, t, fa, A, true, "", "");
-		table_row(f, t, fb, B, false, chg, rat);
+		if (left)
+			fprintf(f, "... %zu more tasks%s (--all shows every task; --tsv and --json give every figure with its change and ratio)\n",
+				left, pass ? "" : " with at least 20 waits");
+		if (all)
+			break;
 	}
-	if (n < df->nrows)
-		fprintf(f, "... %zu more tasks (--all shows them; --tsv and --json give every figure with its change and ratio)\n",
-			df->nrows - n);
 	return ferror(f) ? SR_EIO : SR_OK;
 }
 
@@ -515,10 +550,10 @@ int pl_diff_write_table(const struct pl_diff *df, FILE *f, bool all)
 static void tsv_period(FILE *f, const struct pl_task *t, const struct pl_figs *fg)
 {
 	if (t->period_ns > 0 && fg->periods)
-		fprintf(f, "\t%.3f\t%.3f", pl_deadlines_met_pct(fg),
-			pl_desired_cpu_pct(fg));
+		fprintf(f, "\t%.3f\t%.3f\t%.3f", pl_deadlines_met_pct(fg),
+			pl_deadlines_met_own_pct(fg), pl_desired_cpu_pct(fg));
 	else
-		fputs("\t-\t-", f);
+		fputs("\t-\t-\t-", f);
 }
 
 int pl_diff_write_tsv(const struct pl_diff *df, FILE *f)
@@ -530,7 +565,7 @@ int pl_diff_write_tsv(const struct pl_diff *df, FILE *f)
 	for (size_t m = 0; m < NMETRICS; m++)
 		fprintf(f, "\ta_%s\tb_%s\tchange_%s\tratio_%s", metrics[m].name,
 			metrics[m].name, metrics[m].name, metrics[m].name);
-	fputs("\ta_deadlines_met_pct\ta_desired_cpu_pct\tb_deadlines_met_pct\tb_desired_cpu_pct\ta_finish_s\tb_finish_s\tp99_verdict\n", f);
+	fputs("\ta_deadlines_met_pct\ta_deadlines_met_own_pct\ta_desired_cpu_pct\tb_deadlines_met_pct\tb_deadlines_met_own_pct\tb_desired_cpu_pct\ta_finish_s\tb_finish_s\tp99_verdict\n", f);
 	for (size_t i = 0; i < df->nrows; i++) {
 		const struct pl_task *t = &s->tasks[df->rows[i]];
 		const struct pl_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
@@ -596,9 +631,9 @@ static void json_figs(FILE *f, const struct pl_task *t, const struct pl_figs *fg
 	fprintf(f, ", \"finish_s\": %s",
 		fg->finish_ns ? pl_fmt_s(v, sizeof(v), fg->finish_ns, 9) : "null");
 	if (t->period_ns > 0 && fg->periods)
-		fprintf(f, ", \"periods\": %llu, \"deadlines_met_pct\": %.3f, \"desired_cpu_pct\": %.3f",
+		fprintf(f, ", \"periods\": %llu, \"deadlines_met_pct\": %.3f, \"deadlines_met_own_pct\": %.3f, \"desired_cpu_pct\": %.3f",
 			(unsigned long long)fg->periods, pl_deadlines_met_pct(fg),
-			pl_desired_cpu_pct(fg));
+			pl_deadlines_met_own_pct(fg), pl_desired_cpu_pct(fg));
 	fputc('}', f);
 }
 

@@ -194,6 +194,60 @@ static char *tsec(char *buf, size_t len, const struct ctx *x, int64_t t)
 	return pl_fmt_s(buf, len, t - x->s->t0, 6);
 }
 
+/*
+ * The x range of task i's panel, in ns since t0: the whole replay, or,
+ * for a task that lived under a quarter of it, its own life with a
+ * margin (else its panel is a speck).  Returns true when zoomed.
+ */
+static bool panel_xrange(const struct ctx *x, size_t i, int64_t *lo,
+			 int64_t *hi)
+{
+	const struct pl_set *s = x->s;
+	int64_t first = INT64_MAX, last = INT64_MIN, w, m;
+
+	for (size_t r = 0; r < s->nruns; r++) {
+		const struct series *p = &x->c->prio[i * s->nruns + r];
+		const struct series *q = &x->c->delay[i * s->nruns + r];
+
+		if (p->n) {
+			if (p->p[0].t < first)
+				first = p->p[0].t;
+			if (p->last_t > last)
+				last = p->last_t;
+		}
+		if (q->n) {
+			if (q->p[0].t < first)
+				first = q->p[0].t;
+			if (q->p[q->n - 1].t > last)
+				last = q->p[q->n - 1].t;
+		}
+	}
+	*lo = 0;
+	*hi = x->xmax_ns;
+	if (first == INT64_MAX || (last - first) * 4 >= x->xmax_ns)
+		return false;
+	first -= s->t0;
+	last -= s->t0;
+	w = last - first;
+	if (w < 10000000)
+		w = 10000000;
+	m = w / 20;
+	*lo = first - m > 0 ? first - m : 0;
+	*hi = last + m;
+	return true;
+}
+
+static void panel_xrange_cmd(FILE *f, const struct ctx *x, size_t i,
+			     bool *zoomed)
+{
+	int64_t lo, hi;
+	char a[40], b[40];
+
+	*zoomed = panel_xrange(x, i, &lo, &hi);
+	fprintf(f, "set xrange [%s:%s]\n", pl_fmt_s(a, sizeof(a), lo, 6),
+		pl_fmt_s(b, sizeof(b), hi, 6));
+}
+
 static void gp_header(FILE *f, const struct ctx *x, const char *name,
 		      const char *what, int width, int height)
 {
@@ -322,7 +376,6 @@ static int write_priority(const struct ctx *x, struct sr_diag *d)
 		return d->code;
 	f = sr_outfile_fp(og);
 	gp_header(f, x, "priority", "each task's priority over time under each policy", 1100, height);
-	fprintf(f, "set xrange [0:%s]\n", pl_fmt_s(a, sizeof(a), x->xmax_ns, 3));
 	fputs("set xlabel 'time since trace start (s)'\n", f);
 	fputs("set ylabel 'prio (lower value = higher priority)'\n", f);
 	multiplot_title(f, x, "priority over time, higher priority up", (int)x->nsel, 1);
@@ -331,7 +384,7 @@ static int write_priority(const struct ctx *x, struct sr_diag *d)
 		int sp = x->c->static_prio[i];
 		int thr = sp >= 100 ? interactive_threshold(sp) : -1;
 		int lo = thr >= 0 ? thr : 139, hi = thr >= 0 ? thr : 100;
-		bool any = false;
+		bool any = false, zoomed;
 		const char *sep = "plot ";
 
 		for (size_t r = 0; r < s->nruns; r++) {
@@ -344,7 +397,10 @@ static int write_priority(const struct ctx *x, struct sr_diag *d)
 					hi = (int)p->p[k].v;
 			}
 		}
-		panel_title(f, t, pl_class_name(t->cls));
+		panel_xrange_cmd(f, x, i, &zoomed);
+		snprintf(b, sizeof(b), "%s%s", pl_class_name(t->cls),
+			 zoomed ? " (zoomed to its life)" : "");
+		panel_title(f, t, b);
 		/* reversed: the larger prio value at the bottom */
 		fprintf(f, "set yrange [%d:%d]\n", hi + 2, lo - 2);
 		for (size_t r = 0; r < s->nruns; r++) {
@@ -464,7 +520,6 @@ static int write_delay_time(const struct ctx *x, struct sr_diag *d)
 		return d->code;
 	f = sr_outfile_fp(og);
 	gp_header(f, x, "delay-time", "each wait's scheduling delay over time, per task and policy", 1100, height);
-	fprintf(f, "set xrange [0:%s]\n", pl_fmt_s(a, sizeof(a), x->xmax_ns, 3));
 	fputs("set logscale y 10\n", f);
 	fprintf(f, "set yrange [%s:%s]\n", pl_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
 		pl_fmt_ms(b, sizeof(b), ymax * 3, 3));
@@ -475,9 +530,12 @@ static int write_delay_time(const struct ctx *x, struct sr_diag *d)
 	multiplot_title(f, x, "scheduling delay of each wait over time", (int)x->nsel, 1);
 	for (size_t i = 0; i < x->nsel; i++) {
 		const char *sep = "plot ";
-		bool any = false;
+		bool any = false, zoomed;
 
-		panel_title(f, &s->tasks[x->sel[i]], "delay of each wait (under 1 us drawn at 0.001 ms)");
+		panel_xrange_cmd(f, x, i, &zoomed);
+		panel_title(f, &s->tasks[x->sel[i]],
+			    zoomed ? "delay of each wait, zoomed to its life (under 1 us drawn at 0.001 ms)"
+				   : "delay of each wait (under 1 us drawn at 0.001 ms)");
 		/* the last policy first, so the first (open circles) lies on
 		 * top of the others' dots; `set key invert` keeps A first */
 		for (size_t rr = s->nruns; rr-- > 0;) {

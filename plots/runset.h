@@ -51,6 +51,7 @@ struct pl_figs {
 	double ib_sd_ns;         /* interbench's printed "SD" (docs/plots.md) */
 	/* periodic tasks (interbench): over the reference periods */
 	uint64_t periods, deadlines_met;
+	uint64_t deadlines_met_own; /* on the run's own clock (docs/plots.md) */
 	int64_t cpu_wanted_ns, cpu_got_ns;
 };
 
@@ -196,6 +197,7 @@ int pl_latency_pass(struct pl_set *s, const char *dir, pl_lat_fn fn,
 
 /* Interbench's figures of a run for a periodic task, as percentages. */
 double pl_deadlines_met_pct(const struct pl_figs *f);
+double pl_deadlines_met_own_pct(const struct pl_figs *f);
 double pl_desired_cpu_pct(const struct pl_figs *f);
 
 #endif

@@ -180,8 +180,10 @@ int pl_select_plot_tasks(struct pl_set *s, const struct pl_taskre *re,
 				continue;
 			k[nk].idx = (long)i;
 			k[nk].t = t;
-			k[nk].k1 = (long long)(t->wake_rate * 1000.0);
-			k[nk].k2 = t->run_ns;
+			/* the ones doing the most work when they wake:
+			 * the X server, the player, the terminal */
+			k[nk].k1 = t->run_ns;
+			k[nk].k2 = (long long)(t->wake_rate * 1000.0);
 			nk++;
 		}
 		qsort(k, nk, sizeof(*k), cmp_okey);

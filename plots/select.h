@@ -40,8 +40,8 @@ int pl_diff_order(const struct pl_set *s, size_t a, size_t b,
 /*
  * Mark s->tasks[].selected for the per-task plots: with re, the matching
  * tasks (by the diff order, at most max); without, up to
- * PL_PLOT_MAX_INTERACTIVE interactive tasks (most wakeups per second
- * first), then the largest p99 changes between runs 0 and 1 (or the
+ * PL_PLOT_MAX_INTERACTIVE interactive tasks (most CPU used first: the
+ * X server, the player, the terminal do real work when they wake), then the largest p99 changes between runs 0 and 1 (or the
  * largest p99 in run 0 when there is one run) among tasks with at least
  * PL_SELECT_MIN_WAITS waits under both, then among any that waited, at
  * most max in all.

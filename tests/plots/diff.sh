@@ -8,7 +8,7 @@ D=tests/plots/data/hogplayer
 expect_status 0 "$SR" diff "$D"
 expect_out '^schedreplay diff: hogplayer, stock \(A\) against o11int \(B\)$'
 expect_out 'better under o11int: player \(200\) p99 9\.50 -> 0\.00 ms'
-expect_out 'periodic player \(200\), every 10\.0 ms: deadlines met 90\.0% under stock, 100\.0% under o11int; desired CPU 95\.0% -> 100\.0%'
+expect_out "periodic player \(200\), every 10\.0 ms: deadlines met 90\.0% under stock, 100\.0% under o11int \(on the replay's own clock 90\.0% -> 100\.0%\); desired CPU 95\.0% -> 100\.0%"
 expect_out 'batch work: 1 CPU-bound task \(hog x1\), 0\.092 s of CPU: done 0\.102 s after the trace start under stock, 0\.100 s under o11int \(-0\.002 s, -2\.0%\)'
 # the player's change (-9.5 ms) sorts before the hog's (-1 ms)
 first=$(grep -n '^player (200)' "$T/out" | head -n 1 | cut -d: -f1)
@@ -30,7 +30,7 @@ col() { # col NAME ROW: the value of column NAME in data row ROW (1-based)
 }
 for spec in "comm 1 player" "b_p99_delay_ms 1 0.000000" "a_p99_delay_ms 1 9.500000" \
 	    "change_p99_delay_ms 1 -9.500000" "ratio_p99_delay_ms 1 0.0000" \
-	    "a_deadlines_met_pct 1 90.000" "b_desired_cpu_pct 1 100.000" \
+	    "a_deadlines_met_pct 1 90.000" "a_deadlines_met_own_pct 1 90.000" "b_desired_cpu_pct 1 100.000" \
 	    "a_sd_delay_ms 1 2.371708" "a_ib_sd_delay_ms 1 3.734133" "a_late_wakeups 1 1" \
 	    "ratio_wakeups 2 -" "class 2 batch" "p99_verdict 2 better" "a_finish_s 2 1.102000000"; do
 	set -- $spec

@@ -355,6 +355,10 @@ static void test_fixture(void)
 	CHECK_INT(player->figs[0].cpu_got_ns, 9500000);
 	CHECK(fabs(pl_deadlines_met_pct(&player->figs[0]) - 90.0) < 1e-9);
 	CHECK(fabs(pl_desired_cpu_pct(&player->figs[0]) - 95.0) < 1e-9);
+	/* on stock's own clock the same: period 3 began at its wakeup (30 ms)
+	 * and ended at 40.5; period 4 began when stock ran straight on into
+	 * it (40.5) and ended at 41.5 */
+	CHECK_INT(player->figs[0].deadlines_met_own, 9);
 	/* and under o11int every period is met */
 	CHECK_INT(player->figs[1].deadlines_met, 10);
 	CHECK_INT(player->figs[1].cpu_got_ns, 10000000);
