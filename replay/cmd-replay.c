@@ -23,6 +23,10 @@ static const char usage_text[] =
 	" observed)\n"
 	"  --exclude REGEX      leave out tasks whose name matches (pcre2),"
 	"\n                       e.g. '^perf$'\n"
+	"  --causal MODE        which wakes a task gets in the trace it causes"
+	"\n                       in the replay: known (default: where the"
+	"\n                       trace tells them from interrupts, else"
+	"\n                       between related tasks), all, none\n"
 	"  --external MODE      absolute (default): external wakeups at their"
 	"\n                       recorded time; relative: sleeps keep their"
 	" recorded length\n"
@@ -87,6 +91,18 @@ static int o_exclude(struct args *a, const char *v, struct sr_diag *d)
 {
 	a->o.exclude = v;
 	return SR_OK;
+}
+
+static int o_causal(struct args *a, const char *v, struct sr_diag *d)
+{
+	for (int i = 0; sr_causal_names[i]; i++) {
+		if (!strcmp(v, sr_causal_names[i])) {
+			a->o.causal = (enum sr_causal_mode)i;
+			return SR_OK;
+		}
+	}
+	return sr_fail(d, SR_EUSAGE, "--causal: expected known, all or none, "
+		       "got '%s'", v);
 }
 
 static int o_external(struct args *a, const char *v, struct sr_diag *d)
@@ -199,6 +215,7 @@ static const struct {
 	{ "--output", "-o", true, o_output },
 	{ "--policy", NULL, true, o_policy },
 	{ "--exclude", NULL, true, o_exclude },
+	{ "--causal", NULL, true, o_causal },
 	{ "--external", NULL, true, o_external },
 	{ "--cs-cost", NULL, true, o_cs_cost },
 	{ "--warm", NULL, true, o_warm },

@@ -37,6 +37,8 @@ struct ent {
 	int64_t since;      /* R_RUNNING: run start */
 	int64_t last_change;
 	int64_t open_ns;    /* CPU counted since the last op */
+	uint32_t woke[8];   /* tasks it woke lately (any wake it was given) */
+	uint8_t nwoke, woke_next;
 	/* the current run: CPU is the time on cpu, or, in a trace that
 	   charges tasks (sched_stat_runtime), the charges */
 	int64_t pacc;       /* CPU of this run counted into open_ns */
@@ -79,6 +81,7 @@ struct sr_demand {
 	void *resolve_ctx;
 	bool started, done;
 	bool charges;       /* the trace charges CPU (sched_stat_runtime) */
+	bool irq_seen;      /* the trace has shown an interrupt as a waker */
 	int64_t start, now;
 	struct sr_demand_stats st;
 };
@@ -89,6 +92,8 @@ static const char *const op_names[SR_OP__COUNT] = {
 	[SR_OP_SETSCHED] = "setsched", [SR_OP_BLOCK] = "block",
 	[SR_OP_EXIT] = "exit", [SR_OP_END] = "end",
 };
+
+const char *const sr_causal_names[] = { "known", "all", "none", NULL };
 
 const char *sr_op_kind_name(enum sr_op_kind k)
 {
@@ -837,14 +842,63 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 	return SR_OK;
 }
 
+static bool woke_before(const struct ent *a, uint32_t b)
+{
+	for (int i = 0; i < a->nwoke; i++)
+		if (a->woke[i] == b)
+			return true;
+	return false;
+}
+
+/* Is a wake the trace gives to w one that w caused (docs/replay.md)? */
+static bool caused_by(const struct sr_demand *dm, const struct ent *w,
+		      const struct ent *t)
+{
+	const struct sr_task *rw, *rt;
+
+	switch (dm->o.causal) {
+	case SR_CAUSAL_ALL:
+		return true;
+	case SR_CAUSAL_NONE:
+		return false;
+	default:
+		break;
+	}
+	if (dm->o.sources_known || dm->irq_seen)
+		return true;
+	if (w->t.parent == t->t.id || t->t.parent == w->t.id ||
+	    woke_before(t, w->t.id))
+		return true;
+	rw = rec_of(dm, w->last_rec);
+	rt = rec_of(dm, t->last_rec);
+	return rw && rt && rw->tgid >= 0 && rw->tgid == rt->tgid;
+}
+
 static int on_wake(struct sr_demand *dm, const struct sr_event *ev)
 {
 	int err = SR_OK, rc;
 	struct ent *t = ent_of(dm, ev->task, ev->ts, &err), *w = NULL;
 	struct sr_op *bop;
 
+	if (ev->wsrc == SR_WS_HARDIRQ || ev->wsrc == SR_WS_SOFTIRQ)
+		dm->irq_seen = true;
 	if (err || !t)
 		return err;
+	if (ev->wsrc == SR_WS_TASK && ev->waker != SR_TID_NONE &&
+	    ev->waker != ev->task) {
+		uint32_t wth = thread_of(dm, ev->waker);
+
+		/* who woke whom, for the conversations of caused_by() */
+		if (wth != SR_TID_NONE && wth < dm->ne && dm->e[wth].known &&
+		    !woke_before(&dm->e[wth], t->t.id)) {
+			struct ent *we = &dm->e[wth];
+
+			we->woke[we->woke_next] = t->t.id;
+			we->woke_next = (uint8_t)((we->woke_next + 1) % 8);
+			if (we->nwoke < 8)
+				we->nwoke++;
+		}
+	}
 	if (t->state == R_UNSEEN) {
 		/* first seen being woken: it arrives now, runnable */
 		rc = birth(dm, t, ev->ts, NULL);
@@ -862,9 +916,13 @@ static int on_wake(struct sr_demand *dm, const struct sr_event *ev)
 			return err;
 	}
 	if (w && w != t) {
+		/* the event shows w on that cpu, caused or not */
 		if ((rc = born(dm, w, ev->ts)))
 			return rc;
-		if (ensure_running(dm, w, ev->cpu, ev->ts)) {
+		if (ensure_running(dm, w, ev->cpu, ev->ts) &&
+		    !caused_by(dm, w, t)) {
+			dm->st.task_wakes_external++;
+		} else if (w->state == R_RUNNING) {
 			struct sr_op op = { .kind = SR_OP_WAKE,
 					    .sync = ev->sync ? 1 : 0,
 					    .task = t->t.id,

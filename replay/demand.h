@@ -99,8 +99,30 @@ struct sr_arrival {
 	uint32_t task;
 };
 
+/*
+ * Which wakes the trace attributes to a task W become causal (W's WAKE op).
+ * A trace without interrupt flags (perf script's text) attributes a timer
+ * or device interrupt's wake to whatever task was running on that cpu.
+ */
+enum sr_causal_mode {
+	/* W's wakes when the trace tells them from interrupts (it has irq
+	   flags, or is native with by=PID), else only when W and the woken
+	   task are related: threads of one process, parent and child, or
+	   the woken task has woken W before (a conversation) */
+	SR_CAUSAL_KNOWN,
+	SR_CAUSAL_ALL,         /* every wake attributed to a task */
+	SR_CAUSAL_NONE,        /* none: every sleep ends when recorded */
+	SR_CAUSAL__COUNT
+};
+
+/* "known", "all", "none"; NULL-terminated, for --causal */
+extern const char *const sr_causal_names[];
+
 struct sr_demand_opts {
 	const char *exclude;   /* pcre2 pattern on comm, NULL for none */
+	enum sr_causal_mode causal;
+	bool sources_known;    /* the input names every task waker itself
+				  (the native format's by=) */
 	/* how to look up the reader's task records */
 	const struct sr_task *(*task_get)(const void *ctx, sr_tid id);
 	const void *task_ctx;
@@ -164,6 +186,8 @@ struct sr_demand_stats {
 	uint64_t events, ops, arrivals;
 	uint64_t held_ops, peak_held_ops;
 	uint64_t causal_wakes, external_wakes, never_woken;
+	uint64_t task_wakes_external; /* attributed to a task, judged not
+					 caused by it (SR_CAUSAL_KNOWN) */
 };
 void sr_demand_stats(const struct sr_demand *dm, struct sr_demand_stats *st);
 

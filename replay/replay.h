@@ -53,6 +53,7 @@ struct sr_replay_opts {
 	const char *outdir;           /* write DIR/P/ files; NULL: none */
 	bool no_timeline, no_latency; /* skip those files */
 	const char *exclude;          /* pcre2 on comm: tasks left out */
+	enum sr_causal_mode causal;   /* which task wakes are causal */
 	int cpus;                     /* 0 or 1 (more: refused for now) */
 	enum sr_external_mode external;
 	int64_t cs_cost_ns;

@@ -100,6 +100,11 @@ nchecks=$((nchecks + 1))
 expect_status 0 "$SR" replay "$D/nocontend.txt" -o "$T/rel" --external relative -q
 expect_same "$T/nocontend/stock/latency.tsv" "$T/rel/stock/latency.tsv"
 
+# --causal none: every sleep ends when recorded; with no contention the
+# chain replays as recorded all the same
+expect_status 0 "$SR" replay "$D/chain.txt" -o "$T/none" --causal none -q
+expect_same "$T/chain/stock/latency.tsv" "$T/none/stock/latency.tsv"
+
 # the default policies
 expect_status 0 "$SR" replay "$D/chain.txt" -o "$T/def"
 expect_out "wrote $T/def/stock/"
@@ -117,6 +122,8 @@ expect_status 64 "$SR" replay "$D/chain.txt" -o "$T/x" --policy stock --policy 2
 expect_err "given twice"
 expect_status 64 "$SR" replay "$D/chain.txt" -o "$T/x" --exclude '(perf'
 expect_err "exclude '\(perf'"
+expect_status 64 "$SR" replay "$D/chain.txt" -o "$T/x" --causal maybe
+expect_err 'expected known, all or none'
 expect_status 64 "$SR" replay "$D/chain.txt" -o "$T/x" --external sometimes
 expect_err 'expected absolute or relative'
 expect_status 64 "$SR" replay "$D/chain.txt" -o "$T/x" --cs-cost 3parsecs

@@ -169,7 +169,8 @@ static inline void sc_replay(struct sc_run *x, const struct scen *sc,
 		      const char *exclude, int64_t t_end)
 {
 	struct sr_demand_opts dopts = { .exclude = exclude, .task_get = sc_get,
-					.task_ctx = sc, .nconsumers = 1 };
+					.task_ctx = sc, .nconsumers = 1,
+					.sources_known = true };
 	struct sr_sim_opts opts = { .cpus = 1, .check = true };
 	struct sr_sim_hooks hooks = { .row = sc_row, .wait = sc_wait,
 				      .ctx = x };

@@ -64,7 +64,8 @@ static struct sr_demand *extract(const struct scen *sc, const char *exclude,
 				 int64_t t_end)
 {
 	struct sr_demand_opts o = { .exclude = exclude, .task_get = sc_get,
-				    .task_ctx = sc, .nconsumers = 1 };
+				    .task_ctx = sc, .nconsumers = 1,
+				    .sources_known = true };
 	struct sr_diag d = SR_DIAG_INIT;
 	struct sr_demand *dm;
 
@@ -313,6 +314,72 @@ static void test_missing_switch(void)
 	sr_demand_free(dm);
 }
 
+/*
+ * --causal known on a trace without interrupt flags (perf script): a wake
+ * the trace gives to an unrelated running task is an interrupt's as far as
+ * we can tell (external, at its time); between related tasks it is caused.
+ * a and b are unrelated: a's wake of b at 2 ms is external; b then wakes a
+ * (a had woken b: a conversation) at 4 ms: causal; p forks c, c wakes p
+ * at 7 ms: causal.  Once the trace shows an interrupt as a waker it has
+ * the flags, and every task's wake is its own: x wakes b at 11 ms, causal.
+ */
+static void test_causal_known(void)
+{
+	struct scen sc = { .ntasks = 0 };
+	sr_tid i0 = sc_task(&sc, 0, "swapper/0"), i1 = sc_task(&sc, 0,
+								"swapper/1");
+	sr_tid a = sc_task(&sc, 100, "a"), b = sc_task(&sc, 200, "b");
+	sr_tid p = sc_task(&sc, 300, "p"), c = sc_task(&sc, 301, "p");
+	sr_tid x = sc_task(&sc, 400, "x");
+	struct sr_demand_opts o = { .task_get = sc_get, .task_ctx = &sc,
+				    .nconsumers = 1 };
+	struct sr_diag d = SR_DIAG_INIT;
+	struct sr_demand_stats st;
+	struct sr_demand *dm;
+
+	sc_switch(&sc, 0, 0, i0, 'R', b);
+	sc_switch(&sc, 1 * MS, 0, b, 'S', a);
+	sc_wake(&sc, 2 * MS, 0, b, a, 0);           /* unrelated: external */
+	sc_switch(&sc, 3 * MS, 0, a, 'S', b);
+	sc_wake(&sc, 4 * MS, 0, a, b, 0);           /* a woke b: causal */
+	sc_switch(&sc, 5 * MS, 0, b, 'S', p);
+	sc_fork(&sc, 5 * MS, 0, p, c);
+	sc_switch(&sc, 6 * MS, 0, p, 'S', c);
+	sc_wake(&sc, 7 * MS, 0, p, c, 0);           /* child wakes parent */
+	sc_switch(&sc, 8 * MS, 0, c, 'S', i0);
+	sc_wake(&sc, 9 * MS, 1, b, SR_TID_NONE, SR_WS_HARDIRQ);
+	sc_switch(&sc, 9 * MS, 1, i1, 'R', b);
+	sc_switch(&sc, 9500000, 1, b, 'S', x);
+	sc_wake(&sc, 11 * MS, 1, b, x, 0);          /* flags known: causal */
+	sc_switch(&sc, 12 * MS, 1, x, 'S', i1);
+	CHECK_INT(sr_demand_new(&dm, &o, &d), SR_OK);
+	for (size_t i = 0; i < sc.nev; i++)
+		CHECK_INT(sr_demand_event(dm, &sc.ev[i], &d), SR_OK);
+	CHECK_INT(sr_demand_finish(dm, 13 * MS, &d), SR_OK);
+	CHECK_STR(prog(dm, b), "run 1000000 block0:ext@2000000 run 1000000 "
+		  "wake:2/0 run 1000000 block1:ext@9000000 run 500000 "
+		  "block2:causal end");
+	CHECK_STR(prog(dm, p), "fork:5 run 1000000 block0:causal end");
+	CHECK_STR(prog(dm, c), "run 1000000 wake:4/0 run 1000000 "
+		  "block0:never");
+	CHECK_STR(prog(dm, x), "run 1500000 wake:3/2 run 1000000 "
+		  "block0:never");
+	sr_demand_stats(dm, &st);
+	CHECK_INT(st.task_wakes_external, 1);
+	sr_demand_free(dm);
+	/* all: the first wake is causal too; none: no wake is */
+	for (int mode = SR_CAUSAL_ALL; mode <= SR_CAUSAL_NONE; mode++) {
+		o.causal = (enum sr_causal_mode)mode;
+		CHECK_INT(sr_demand_new(&dm, &o, &d), SR_OK);
+		for (size_t i = 0; i < sc.nev; i++)
+			CHECK_INT(sr_demand_event(dm, &sc.ev[i], &d), SR_OK);
+		CHECK_INT(sr_demand_finish(dm, 13 * MS, &d), SR_OK);
+		sr_demand_stats(dm, &st);
+		CHECK_INT(st.causal_wakes, mode == SR_CAUSAL_ALL ? 4 : 0);
+		sr_demand_free(dm);
+	}
+}
+
 /* Ops every consumer has passed are freed; the rest are kept. */
 static void test_consumers_free(void)
 {
@@ -363,6 +430,7 @@ int main(void)
 	test_exclude();
 	test_charges();
 	test_missing_switch();
+	test_causal_known();
 	test_consumers_free();
 	return test_done("test-demand");
 }
