@@ -2,6 +2,7 @@
  * report: the self-contained HTML page (see report.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,18 +89,33 @@ static void write_table(FILE *f, const struct pl_diff *df)
 {
 	const struct pl_set *s = df->s;
 	size_t runs[2] = { df->a, df->b };
+	bool fewer_header = false;
 
-	fputs("<h2>Tasks</h2>\n<p>Sorted by the change in p99 scheduling delay; delays in ms; "
-	      "change = B &minus; A, ratio = B / A.</p>\n<div class=\"wrap\">\n", f);
+	fputs("<h2>Tasks</h2>\n<p>Sorted by the change in p99 scheduling delay, first the tasks "
+	      "with at least 20 waits under both policies, then those with fewer (whose p99 is a "
+	      "few samples); delays in ms; change = B &minus; A, ratio = B / A.</p>\n"
+	      "<div class=\"wrap\">\n", f);
 	fputs("<table id=\"diff\"><tr><th class=\"l\">task</th><th class=\"l\">class</th><th class=\"l\">policy</th>"
 	      "<th>runtime ms</th><th>switches</th><th>avg</th><th>p95</th><th>p99</th><th>max</th>"
 	      "<th>CPU %</th><th>p99 change</th><th>ratio</th></tr>\n", f);
-	for (size_t i = 0; i < df->nrows; i++) {
+	for (size_t ii = 0; ii < 2 * df->nrows; ii++) {
+		size_t i = ii % df->nrows;
 		const struct pl_task *t = &s->tasks[df->rows[i]];
 		const struct pl_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
 		enum pl_verdict v = fa->present && fb->present
 					    ? pl_verdict_of(t, df->a, df->b) : PL_SAME;
+		bool many = fa->ndelays >= PL_SELECT_MIN_WAITS &&
+			    fb->ndelays >= PL_SELECT_MIN_WAITS;
 		char lab[128], b[40];
+
+		/* the first pass takes the tasks with many waits, the second
+		 * the others */
+		if (many != (ii < df->nrows))
+			continue;
+		if (!many && !fewer_header) {
+			fputs("<tr><th class=\"l\" colspan=\"12\">tasks with fewer than 20 waits under a policy</th></tr>\n", f);
+			fewer_header = true;
+		}
 
 		pl_task_label(t, lab, sizeof(lab));
 		for (int k = 0; k < 2; k++) {
