@@ -7,8 +7,9 @@
 # 600 s of trace, and a tenth of it to show memory does not grow with
 # length):
 #   - simulated events per second of CPU (ticks + program ops + wakeups +
-#     schedule() calls), the simulator alone and with demand extraction,
-#     the trace read into memory first so parsing is not counted;
+#     schedule() calls) of the simulator, and trace events per second of
+#     the demand extraction, the trace read into memory first so parsing
+#     is not counted (bench/replay-bench run);
 #   - wall time and peak RSS of `schedreplay replay TRACE --policy P -o DIR`
 #     (everything: reading, all output files).
 # Target: >= 10 M simulated events per second per core; memory that grows
