@@ -42,6 +42,7 @@ struct sr_reader {
 	size_t caplost;
 	int64_t *cpu_last;        /* last delivered time per cpu (+1) */
 	size_t *cpu_lost;         /* per cpu (+1): its last lost range + 1 */
+	int64_t *cpu_charged;     /* per cpu (+1): sched_stat_runtime total */
 	size_t ncpu_last;
 	struct pending_wake *pend; /* per task: a waking awaiting its wakeup */
 	size_t npend;
@@ -170,6 +171,7 @@ void sr_reader_close(struct sr_reader *r)
 	sr_tasks_free(r->tasks);
 	free(r->lost);
 	free(r->cpu_last);
+	free(r->cpu_charged);
 	free(r->cpu_lost);
 	free(r->pend);
 	free(r->path);
@@ -231,9 +233,16 @@ static int64_t *cpu_slot(struct sr_reader *r, int32_t cpu, struct sr_diag *d)
 			return NULL;
 		}
 		r->cpu_lost = l;
+		v = realloc(r->cpu_charged, n * sizeof(*v));
+		if (!v) {
+			sr_fail(d, SR_EINTERNAL, "out of memory");
+			return NULL;
+		}
+		r->cpu_charged = v;
 		for (size_t k = r->ncpu_last; k < n; k++) {
-			v[k] = INT64_MIN;
+			r->cpu_last[k] = INT64_MIN;
 			l[k] = 0;
+			v[k] = 0;
 		}
 		r->ncpu_last = n;
 	}
@@ -550,6 +559,42 @@ static int resolve(struct sr_reader *r, const struct sr_raw *x,
 	return 1;
 }
 
+/*
+ * A cpu runs one task at a time, so the sched_stat_runtime charges it
+ * records cannot add up to more than the trace time elapsed, plus what
+ * the first charge of the task running at the start may hold from before
+ * (at most SR_SPAN_MAX).  Beyond that the values are corrupt, and the
+ * replay, which takes charges as CPU demand, would simulate years.
+ */
+static int charge_check(struct sr_reader *r, const struct sr_event *ev,
+			struct sr_diag *d)
+{
+	int64_t *c, elapsed = r->st.events ? ev->ts - r->st.first_ts : 0;
+
+	if (!cpu_slot(r, ev->cpu, d))
+		return -1;
+	c = &r->cpu_charged[ev->cpu + 1];
+	/* *c <= elapsed + SR_SPAN_MAX, so neither side overflows */
+	if (ev->value > elapsed + SR_SPAN_MAX - *c) {
+		int64_t most = elapsed + SR_SPAN_MAX;
+		uint64_t got = (uint64_t)*c + (uint64_t)ev->value;
+
+		sr_fail(d, SR_EDATA, "%s:%llu: cpu %d: expected sched_stat_"
+			"runtime charges totalling at most the trace time so far "
+			"plus a day (%lld.%09lld s), got %llu.%09llu s: "
+			"implausible runtime values (a cpu runs one task at a "
+			"time)", base_name(r->path),
+			(unsigned long long)ev->line, (int)ev->cpu,
+			(long long)(most / 1000000000),
+			(long long)(most % 1000000000),
+			(unsigned long long)(got / 1000000000),
+			(unsigned long long)(got % 1000000000));
+		return -1;
+	}
+	*c += ev->value;
+	return 0;
+}
+
 static int span_error(struct sr_reader *r, const struct sr_event *ev,
 		      struct sr_diag *d)
 {
@@ -601,6 +646,8 @@ int sr_reader_next(struct sr_reader *r, struct sr_event *ev,
 			continue;
 		if (r->st.events && ev->ts - r->st.first_ts > SR_SPAN_MAX)
 			return span_error(r, ev, d);
+		if (ev->kind == SR_EV_RUNTIME && charge_check(r, ev, d))
+			return -1;
 		last = cpu_slot(r, ev->cpu, d);
 		if (!last)
 			return -1;

@@ -319,9 +319,15 @@ static int pass(struct sr_replay *r, struct sr_diag *d)
 		if (sr_demand_event(r->dm, &ev, d))
 			return d->code;
 		for (size_t i = 0; i < r->n; i++) {
-			if (r->p[i].obs && (rc = obs_event(&r->p[i], &ev)))
-				return sr_fail(d, rc, "%s: recorded schedule: "
-					       "out of memory", r->o.trace);
+			if (r->p[i].obs && (rc = obs_event(&r->p[i], &ev))) {
+				const char *why = sr_acct_error(
+					sr_observed_acct(r->p[i].obs));
+
+				return sr_fail(d, rc, "%s:%llu: recorded "
+					       "schedule: %s", r->o.trace,
+					       (unsigned long long)ev.line,
+					       why ? why : "out of memory");
+			}
 		}
 		if (++n % r->o.batch == 0 && step(r, d))
 			return d->code;

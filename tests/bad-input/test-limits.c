@@ -1,7 +1,8 @@
 /*
  * test-limits: each limit of docs/limits.md at its edge: the last value
  * accepted, the first refused with its FILE:LINE message and SR_EDATA.
- * Line length, cpu number and span are tested at their real values; the
+ * Line length, cpu number, span and the sched_stat_runtime charges are
+ * tested at their real values; the
  * task-record limit (ten million, too many to make here) through
  * sr_read_opts.max_tasks, the same check with a smaller bound.
  */
@@ -129,6 +130,38 @@ static void span(void)
 	want(code, msg, n, 0, "", 2);
 }
 
+static void charges(void)
+{
+	struct sr_read_opts o = { 0 };
+	char msg[SR_DIAG_MSG_MAX];
+	uint64_t n;
+	int code;
+
+	/* 10 s elapsed: the charges on cpu 0 may total 10 s + a day */
+	CHECK_CTX("charges of the time elapsed plus a day");
+	put(MAGIC "5.0 0 switch prev=0 state=R next=7\n"
+	    "15.0 0 runtime pid=7 ns=86400000000000\n"
+	    "15.0 0 runtime pid=7 ns=10000000000\n"
+	    "15.0 1 runtime pid=8 ns=86410000000000\n");
+	code = read_all(&o, msg, &n);
+	want(code, msg, n, 0, "", 4);
+	CHECK_CTX("1 ns more");
+	put(MAGIC "5.0 0 switch prev=0 state=R next=7\n"
+	    "15.0 0 runtime pid=7 ns=86400000000000\n"
+	    "15.0 0 runtime pid=7 ns=10000000001\n");
+	code = read_all(&o, msg, &n);
+	want(code, msg, n, SR_EDATA, "%s:4: cpu 0: expected sched_stat_runtime "
+	     "charges totalling at most the trace time so far plus a day "
+	     "(86410.000000000 s), got 86410.000000001 s: implausible runtime "
+	     "values (a cpu runs one task at a time)", 2);
+	/* the largest value the native format takes (18 digits) */
+	CHECK_CTX("ns=999999999999999999");
+	put(MAGIC "5.0 0 runtime pid=7 ns=86400000000000\n"
+	    "6.0 0 runtime pid=7 ns=999999999999999999\n");
+	code = read_all(&o, msg, &n);
+	CHECK_INT(code, SR_EDATA);
+}
+
 static void tasks(void)
 {
 	struct sr_read_opts o = { .max_tasks = 4 };
@@ -171,6 +204,7 @@ int main(void)
 	line_length();
 	cpus();
 	span();
+	charges();
 	tasks();
 	unlink(path);
 	return test_done("limits");
