@@ -40,7 +40,7 @@ command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 command -v gnuplot >/dev/null 2>&1 || missing="$missing gnuplot-nox"
 
 if [ -n "$missing" ]; then
-	step "installing:$missing"
+	step "missing Debian packages:$missing"
 	if [ "$(id -u)" -eq 0 ]; then
 		DEBIAN_FRONTEND=noninteractive apt-get update -qq
 		# shellcheck disable=SC2086

@@ -796,8 +796,10 @@ static int write_diff_bars(const struct ctx *x, const long *tasks, size_t n,
 				panels[pi].col, run_colour(s, r));
 			pl_gp_str(f, s->runs[r].policy);
 			sep = ", \\\n     ";
-			fprintf(f, "%s'diff-bars.dat' index %zu using 3:%d:(sprintf('%%.3g', $%d)) with labels offset 0,0.7 font ',8' tc rgb '%s' notitle",
-				sep, r, panels[pi].col, panels[pi].col + 2, run_colour(s, r));
+			fprintf(f, "%s'diff-bars.dat' index %zu using 3:%d:($%d >= 100 ? sprintf('%%.0f', $%d) : sprintf('%%.3g', $%d)) with labels offset 0,0.7 font ',8' tc rgb '%s' notitle",
+				sep, r, panels[pi].col, panels[pi].col + 2,
+				panels[pi].col + 2, panels[pi].col + 2,
+				run_colour(s, r));
 		}
 		fputc('\n', f);
 	}
