@@ -81,6 +81,14 @@ static int detect(struct sr_reader *r, struct sr_fmtctx *fc,
 			fc->html = probe.html;
 		}
 	}
+	if (!pick && n >= 8 && !memcmp(head, "PERFILE2", 8))
+		return sr_fail(d, SR_EDATA, "%s: this is perf.data (binary): "
+			       "give its text, from `perf script -i FILE`",
+			       base_name(r->path));
+	if (!pick && n >= 10 && !memcmp(head, "\x17\x08\x44tracing", 10))
+		return sr_fail(d, SR_EDATA, "%s: this is a trace-cmd trace.dat "
+			       "(binary): give its text, from `trace-cmd report "
+			       "-i FILE`", base_name(r->path));
 	if (!pick) {
 		char q[120];
 		const char *nl = memchr(head + k, '\n', n - k);
