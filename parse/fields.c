@@ -496,29 +496,32 @@ static int dec_runtime(struct sr_fmtctx *c, const char *s, size_t n,
 	return SR_P_RAW;
 }
 
+#define EV(name) name, sizeof(name) - 1
+
 static const struct {
 	const char *name;
+	size_t len;
 	uint8_t kind;
 	int (*dec)(struct sr_fmtctx *, const char *, size_t, struct sr_raw *);
 } events[] = {
-	{ "sched_switch", SR_EV_SWITCH, dec_switch },
-	{ "sched_waking", SR_EV_WAKING, dec_wake },
-	{ "sched_wakeup", SR_EV_WAKEUP, dec_wake },
-	{ "sched_wakeup_new", SR_EV_WAKEUP_NEW, dec_wake },
-	{ "sched_process_fork", SR_EV_FORK, dec_fork },
-	{ "sched_process_exec", SR_EV_EXEC, dec_exec },
-	{ "sched_process_exit", SR_EV_EXIT, dec_taskprio },
-	{ "sched_process_free", SR_EV_FREE, dec_taskprio },
-	{ "sched_migrate_task", SR_EV_MIGRATE, dec_migrate },
-	{ "sched_stat_runtime", SR_EV_RUNTIME, dec_runtime },
+	{ EV("sched_switch"), SR_EV_SWITCH, dec_switch },
+	{ EV("sched_waking"), SR_EV_WAKING, dec_wake },
+	{ EV("sched_wakeup"), SR_EV_WAKEUP, dec_wake },
+	{ EV("sched_wakeup_new"), SR_EV_WAKEUP_NEW, dec_wake },
+	{ EV("sched_process_fork"), SR_EV_FORK, dec_fork },
+	{ EV("sched_process_exec"), SR_EV_EXEC, dec_exec },
+	{ EV("sched_process_exit"), SR_EV_EXIT, dec_taskprio },
+	{ EV("sched_process_free"), SR_EV_FREE, dec_taskprio },
+	{ EV("sched_migrate_task"), SR_EV_MIGRATE, dec_migrate },
+	{ EV("sched_stat_runtime"), SR_EV_RUNTIME, dec_runtime },
 };
 
 int sr_fields_decode(struct sr_fmtctx *c, const char *ev, size_t evlen,
 		     const char *s, size_t n, struct sr_raw *out)
 {
 	for (size_t i = 0; i < NELEM(events); i++) {
-		if (strncmp(events[i].name, ev, evlen) != 0 ||
-		    events[i].name[evlen] != '\0')
+		if (events[i].len != evlen || events[i].name[evlen - 1] != ev[evlen - 1] ||
+		    memcmp(events[i].name, ev, evlen) != 0)
 			continue;
 		out->kind = events[i].kind;
 		return events[i].dec(c, s, n, out);
