@@ -23,7 +23,7 @@
 
 #include "parse/source.h"
 
-#define SR_MERGE_WINDOW_DEFAULT 8192
+#define SR_MERGE_WINDOW_DEFAULT 32768
 #define SR_KWAY_MAX_CPUS 128
 
 struct sr_merge;

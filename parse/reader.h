@@ -28,7 +28,7 @@ struct sr_read_opts {
 	const char *format; /* NULL or "auto": detect; else a format name */
 	bool lenient;       /* skip malformed lines, count them */
 	/* added by parse/ (v1.1); zero means the default */
-	size_t reorder_window; /* events held to merge cpus (default 8192) */
+	size_t reorder_window; /* events held to merge cpus (default 32768) */
 	/* added by tests/fuzz (v1.2); zero means the default */
 	size_t input_buffer;   /* input buffer bytes (default 4 MiB; at
 				* least two lines of SR_LINE_MAX) */
