@@ -50,9 +50,7 @@ int cmd_plot(int argc, char **argv, struct sr_diag *d)
 		return sr_fail(d, SR_EUSAGE,
 			       "--format: expected png, svg or pdf, got '%s'",
 			       o.format);
-	if (o.task && pl_taskre_new(&re, o.task, d))
-		return d->code;
-	rc = pl_cmd_load(&o, 1, &src, &set, d);
+	rc = pl_cmd_load(&o, 1, PL_MAX_RUNS, &src, &set, &re, d);
 	if (rc == SR_OK) {
 		po.outdir = o.out ? o.out : "out/plots";
 		po.format = (enum pl_format)fmt;

@@ -47,13 +47,7 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 		return SR_OK;
 	if (!o.out)
 		return sr_fail(d, SR_EUSAGE, "report: expected -o DIR\n%s", usage);
-	if (o.npolicies && o.npolicies != 2)
-		return sr_fail(d, SR_EUSAGE,
-			       "report: expected two --policy (A and B), got %zu",
-			       o.npolicies);
-	if (o.task && pl_taskre_new(&re, o.task, d))
-		return d->code;
-	rc = pl_cmd_load(&o, 2, &src, &set, d);
+	rc = pl_cmd_load(&o, 2, 2, &src, &set, &re, d);
 	if (rc == SR_OK)
 		rc = pl_diff_build(&df, &set, 0, 1, re, d);
 	if (rc == SR_OK) {

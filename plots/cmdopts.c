@@ -42,6 +42,7 @@ int pl_cmdopts_parse(struct pl_cmdopts *o, int argc, char **argv,
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	o->cmd = argv[0];
 	for (size_t i = 0; i < NOPTS; i++)
 		if (table[i].flag & allowed)
 			longopts[n++] = table[i].opt;
@@ -129,8 +130,9 @@ int pl_cmdopts_parse(struct pl_cmdopts *o, int argc, char **argv,
 	return SR_OK;
 }
 
-int pl_cmd_load(struct pl_cmdopts *o, size_t min_policies,
-		struct pl_source *src, struct pl_set *set, struct sr_diag *d)
+int pl_cmd_load(struct pl_cmdopts *o, size_t min_policies, size_t max_policies,
+		struct pl_source *src, struct pl_set *set, struct pl_taskre **re,
+		struct sr_diag *d)
 {
 	static const char *const defaults[] = { "stock", "o11int" };
 	const char *replay[PL_MAX_RUNS + 1];
@@ -139,6 +141,14 @@ int pl_cmd_load(struct pl_cmdopts *o, size_t min_policies,
 
 	memset(src, 0, sizeof(*src));
 	memset(set, 0, sizeof(*set));
+	*re = NULL;
+	if (o->npolicies && o->npolicies > max_policies)
+		return sr_fail(d, SR_EUSAGE,
+			       "%s: expected %s --policy, got %zu", o->cmd,
+			       max_policies == 2 ? "two (A and B)" : "fewer",
+			       o->npolicies);
+	if (o->task && pl_taskre_new(re, o->task, d))
+		return d->code;
 	if (!o->npolicies) {
 		o->policies[0] = defaults[0];
 		o->policies[1] = defaults[1];
@@ -146,8 +156,8 @@ int pl_cmd_load(struct pl_cmdopts *o, size_t min_policies,
 	}
 	if (o->npolicies < min_policies)
 		return sr_fail(d, SR_EUSAGE,
-			       "expected %zu --policy options (A and B), got %zu",
-			       min_policies, o->npolicies);
+			       "%s: expected two --policy (A and B), got %zu",
+			       o->cmd, o->npolicies);
 	for (size_t i = 0; i < o->npolicies; i++) {
 		replay[nreplay++] = o->policies[i];
 		have_observed |= !strcmp(o->policies[i], "observed");

@@ -44,6 +44,7 @@ struct pl_cmdopts {
 	bool tsv, json, all;
 	size_t max_tasks;
 	const char *trace;
+	const char *cmd;    /* argv[0]: the command, for messages */
 	bool help;          /* --help given: usage printed, exit 0 */
 };
 
@@ -57,11 +58,14 @@ int pl_cmdopts_parse(struct pl_cmdopts *o, int argc, char **argv,
 /*
  * Get the replay TRACE names (a trace file replayed under the policies and
  * observed, or a replay directory) and load it: o->policies default to
- * stock and o11int; at least min_policies.  Close with pl_source_close and
- * pl_set_free, also after an error.
+ * stock and o11int, between min_policies and max_policies; --task is
+ * compiled into *re (NULL without it), --tree applied.  Close with
+ * pl_source_close, pl_set_free and pl_taskre_free, also after an error.
  */
 struct pl_source;
-int pl_cmd_load(struct pl_cmdopts *o, size_t min_policies,
-		struct pl_source *src, struct pl_set *set, struct sr_diag *d);
+struct pl_taskre;
+int pl_cmd_load(struct pl_cmdopts *o, size_t min_policies, size_t max_policies,
+		struct pl_source *src, struct pl_set *set, struct pl_taskre **re,
+		struct sr_diag *d);
 
 #endif

@@ -6,7 +6,6 @@
  * gnuplot, the scripts and data still written, no image, status 69 and a
  * message saying how to install it.  Skipped when gnuplot is not on PATH.
  */
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,43 +15,12 @@
 #include "plots/plot.h"
 #include "plots/runset.h"
 #include "tests/lib/png.h"
+#include "tests/plots/plotstest.h"
 #include "tests/lib/test.h"
 
 #define FIXTURE "tests/plots/data/hogplayer"
 
 static const char *const names[] = { "priority", "delay-time", "delay-cdf", "diff-bars" };
-
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	*len = 0;
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-		buf[n] = '\0';
-		*len = (size_t)n;
-	} else {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
 
 static int exists(const char *dir, const char *name, const char *ext)
 {
@@ -65,22 +33,9 @@ static int exists(const char *dir, const char *name, const char *ext)
 
 static int gnuplot_on_path(void)
 {
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save;
-	int found = 0;
+	char buf[1024];
 
-	if (!path)
-		return 0;
-	copy = strdup(path);
-	for (dir = strtok_r(copy, ":", &save); dir && !found;
-	     dir = strtok_r(NULL, ":", &save)) {
-		char p[1024];
-
-		snprintf(p, sizeof(p), "%s/gnuplot", dir);
-		found = access(p, X_OK) == 0;
-	}
-	free(copy);
-	return found;
+	return plt_find_exe("gnuplot", buf, sizeof(buf)) != NULL;
 }
 
 static int load(struct pl_set *s)
@@ -180,8 +135,8 @@ static void test_deterministic(const char *d1, const char *d2)
 
 			snprintf(p1, sizeof(p1), "%s/%s.%s", d1, names[i], ext[e]);
 			snprintf(p2, sizeof(p2), "%s/%s.%s", d2, names[i], ext[e]);
-			a = slurp(p1, &n1);
-			b = slurp(p2, &n2);
+			a = plt_slurp(p1, &n1);
+			b = plt_slurp(p2, &n2);
 			CHECK_CTX("%.200s", p1);
 			CHECK(a && b && n1 == n2 && !memcmp(a, b, n1));
 			/* a script names its data and image by file name only */
@@ -213,7 +168,7 @@ static void test_svg_pdf(const char *dsvg, const char *dpdf)
 		char *s;
 
 		snprintf(p, sizeof(p), "%s/%s.svg", dsvg, names[i]);
-		s = slurp(p, &n);
+		s = plt_slurp(p, &n);
 		CHECK_CTX("%.200s", p);
 		CHECK(s != NULL);
 		if (!s)
@@ -237,7 +192,7 @@ static void test_svg_pdf(const char *dsvg, const char *dpdf)
 		char *s;
 
 		snprintf(p, sizeof(p), "%s/%s.pdf", dpdf, names[i]);
-		s = slurp(p, &n);
+		s = plt_slurp(p, &n);
 		CHECK_CTX("%.200s", p);
 		CHECK(s && n > 2000 && !memcmp(s, "%PDF-", 5));
 		free(s);
@@ -321,6 +276,6 @@ int main(void)
 	test_deterministic(d1, d2);
 	test_svg_pdf(d3, d4);
 	test_no_gnuplot(d5, tmp);
-	nftw(tmp, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	plt_rm_tree(tmp);
 	return test_done("test-plot");
 }

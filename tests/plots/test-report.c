@@ -6,7 +6,6 @@
  * paths, the whole page's screenshot is not blank, and neither is each
  * plot rendered on its own.  Skipped (77) without chromium or gnuplot.
  */
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,60 +13,12 @@
 #include <unistd.h>
 
 #include "tests/lib/png.h"
+#include "tests/plots/plotstest.h"
 #include "tests/lib/test.h"
 
 static const char *const figures[] = {
 	"plot-priority", "plot-delay-time", "plot-delay-cdf", "plot-diff-bars",
 };
-
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n)
-		buf[n] = '\0';
-	else {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
-static const char *find_exe(const char *name, char *buf, size_t len)
-{
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save;
-	const char *found = NULL;
-
-	if (!path)
-		return NULL;
-	copy = strdup(path);
-	for (dir = strtok_r(copy, ":", &save); dir && !found;
-	     dir = strtok_r(NULL, ":", &save)) {
-		snprintf(buf, len, "%s/%s", dir, name);
-		if (access(buf, X_OK) == 0)
-			found = buf;
-	}
-	free(copy);
-	return found;
-}
 
 static size_t count(const char *s, const char *pat)
 {
@@ -118,10 +69,10 @@ int main(void)
 	const char *sr = getenv("SCHEDREPLAY");
 	char *html, *dumped;
 
-	if (!find_exe("chromium", chrome, sizeof(chrome)) &&
+	if (!plt_find_exe("chromium", chrome, sizeof(chrome)) &&
 	    access(strcpy(chrome, "/usr/bin/chromium"), X_OK) != 0)
 		test_skip("chromium is not installed (apt-get install chromium)");
-	if (!find_exe("gnuplot", gp, sizeof(gp)))
+	if (!plt_find_exe("gnuplot", gp, sizeof(gp)))
 		test_skip("gnuplot is not on PATH (apt-get install gnuplot-nox)");
 	if (!sr)
 		test_skip("SCHEDREPLAY is not set: run through make check");
@@ -136,7 +87,7 @@ int main(void)
 	snprintf(cmd, sizeof(cmd), "'%s' report tests/plots/data/hogplayer -o '%s' >/dev/null",
 		 sr, dir);
 	CHECK_INT(system(cmd), 0);
-	html = slurp(index);
+	html = plt_slurp(index, NULL);
 	CHECK(html != NULL);
 	if (!html)
 		goto out;
@@ -152,7 +103,7 @@ int main(void)
 	/* the DOM Chromium builds: headline, table, four figures with paths */
 	snprintf(cmd, sizeof(cmd), ">'%s'", dom);
 	CHECK_INT(chromium(chrome, profile, "--dump-dom", index, cmd), 0);
-	dumped = slurp(dom);
+	dumped = plt_slurp(dom, NULL);
 	CHECK(dumped != NULL);
 	if (!dumped)
 		goto out;
@@ -217,6 +168,6 @@ int main(void)
 	CHECK_INT(chromium(chrome, profile, cmd, index, ">/dev/null"), 0);
 	check_png(shot, 0.03, 16);
 out:
-	nftw(tmp, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+	plt_rm_tree(tmp);
 	return test_done("test-report");
 }
