@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -266,7 +267,9 @@ int pl_tsv_double(struct pl_tsv *t, size_t i, double *out, struct sr_diag *d)
 		return SR_OK;
 	errno = 0;
 	*out = strtod(s, &end);
-	if (errno || *end || end == s)
-		return bad_number(t, i, "a number", d);
+	if (errno || *end || end == s || !isfinite(*out)) {
+		*out = 0;
+		return bad_number(t, i, "a finite number", d);
+	}
 	return SR_OK;
 }
