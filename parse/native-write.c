@@ -52,26 +52,27 @@ static void put_time(FILE *f, int64_t ts, int32_t cpu)
 		fprintf(f, "%d ", (int)cpu);
 }
 
-/* comm=VALUE, quoted when it holds spaces, quotes, # or is empty */
+/*
+ * comm=VALUE, quoted when it holds spaces, quotes, # or is empty.  Control
+ * characters are written as '?' (the format has no escape for them); the
+ * choice of quoting is made on what is written, so that reading the output
+ * back and writing it again gives the same line.
+ */
 static void put_comm(FILE *f, const char *key, const char *comm)
 {
 	int plain = comm[0] != '\0';
 
 	for (const char *p = comm; *p && plain; p++)
-		if (*p == ' ' || *p == '\t' || *p == '"' || *p == '#' ||
-		    *p == '\\' || (unsigned char)*p < 0x20)
+		if (*p == ' ' || *p == '"' || *p == '#' || *p == '\\')
 			plain = 0;
-	if (plain) {
-		fprintf(f, " %s=%s", key, comm);
-		return;
-	}
-	fprintf(f, " %s=\"", key);
+	fprintf(f, plain ? " %s=" : " %s=\"", key);
 	for (const char *p = comm; *p; p++) {
 		if (*p == '"' || *p == '\\')
 			fputc('\\', f);
 		fputc((unsigned char)*p < 0x20 ? '?' : *p, f);
 	}
-	fputc('"', f);
+	if (!plain)
+		fputc('"', f);
 }
 
 static const char *policy_name(int p)
