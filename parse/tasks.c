@@ -22,6 +22,7 @@ struct sr_tasks {
 	size_t nidle;
 	uint8_t *untouched; /* per id: declared, no event named it yet */
 	size_t nuntouched;
+	sr_tid *pidprev; /* per id: the record before it with its pid */
 };
 
 /*
@@ -75,6 +76,7 @@ void sr_tasks_free(struct sr_tasks *t)
 	free(t->map);
 	free(t->idle);
 	free(t->untouched);
+	free(t->pidprev);
 	free(t);
 }
 
@@ -159,12 +161,19 @@ static sr_tid new_record(struct sr_tasks *t, int32_t pid, const char *comm,
 	if (t->n == t->cap) {
 		size_t ncap = t->cap ? t->cap * 2 : 256;
 		struct sr_task *nv = realloc(t->v, ncap * sizeof(*nv));
+		sr_tid *np;
 
 		if (!nv) {
 			sr_fail(d, SR_EINTERNAL, "out of memory");
 			return SR_TID_NONE;
 		}
 		t->v = nv;
+		np = realloc(t->pidprev, ncap * sizeof(*np));
+		if (!np) {
+			sr_fail(d, SR_EINTERNAL, "out of memory");
+			return SR_TID_NONE;
+		}
+		t->pidprev = np;
 		t->cap = ncap;
 	}
 	k = &t->v[t->n];
@@ -183,6 +192,7 @@ static sr_tid new_record(struct sr_tasks *t, int32_t pid, const char *comm,
 	if (comm)
 		strncpy(k->comm, comm, SR_COMM_MAX - 1);
 	k->kthread = pid == 2 || (comm && sr_comm_is_kthread(comm));
+	t->pidprev[t->n] = pid > 0 ? map_get(t, pid) : SR_TID_NONE;
 	if (pid > 0 && map_set(t, pid, k->id) != 0) {
 		sr_fail(d, SR_EINTERNAL, "out of memory");
 		return SR_TID_NONE;
@@ -197,11 +207,14 @@ sr_tid sr_tasks_pid(struct sr_tasks *t, int32_t pid, const char *comm,
 	struct sr_task *k;
 
 	if (for_free && id != SR_TID_NONE && !t->v[id].exited) {
-		/* the pid was reused before the old task was reaped */
-		for (size_t i = t->n; i-- > 0;)
-			if (t->v[i].pid == pid && t->v[i].exited &&
-			    !t->v[i].freed)
-				return (sr_tid)i;
+		/* the pid was reused before the old task was reaped: the
+		 * latest earlier record of the pid not reaped yet (walking
+		 * the pid's records, not the whole table: a trace without
+		 * exit events frees live records all the time) */
+		for (sr_tid i = t->pidprev[id]; i != SR_TID_NONE;
+		     i = t->pidprev[i])
+			if (t->v[i].exited && !t->v[i].freed)
+				return i;
 	}
 	if (id == SR_TID_NONE || (t->v[id].gone && !for_free))
 		return new_record(t, pid, comm, ts, d);
