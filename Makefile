@@ -129,7 +129,7 @@ check: check-run
 # Each fuzz target for FUZZ_SECONDS (FUZZ_TARGETS=fuzz-perf ... picks some).
 fuzz:
 	@$(MAKE) --no-print-directory FUZZ=1 fuzz-bins
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh build-fuzz \
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/campaign build-fuzz \
 		$(or $(FUZZ_TARGETS),$(notdir $(basename $(FUZZ_SRCS))))
 
 fuzz-bins: $(FUZZ_BINS)
