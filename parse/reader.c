@@ -356,8 +356,7 @@ static int resolve_wake(struct sr_reader *r, const struct sr_raw *x,
 	switch (x->by) {
 	case SR_BY_PID:
 		ev->wsrc = SR_WS_TASK;
-		ev->waker = sr_tasks_pid(r->tasks, x->by_pid, NULL, 0, 0,
-					 x->ts, d);
+		ev->waker = sr_tasks_ref(r->tasks, x->by_pid, x->ts, d);
 		break;
 	case SR_BY_HARDIRQ: ev->wsrc = SR_WS_HARDIRQ; break;
 	case SR_BY_SOFTIRQ: ev->wsrc = SR_WS_SOFTIRQ; break;

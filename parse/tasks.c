@@ -225,6 +225,16 @@ sr_tid sr_tasks_pid(struct sr_tasks *t, int32_t pid, const char *comm,
 	return id;
 }
 
+sr_tid sr_tasks_ref(struct sr_tasks *t, int32_t pid, int64_t ts,
+		    struct sr_diag *d)
+{
+	sr_tid id = map_get(t, pid);
+
+	if (id != SR_TID_NONE)
+		return id;
+	return new_record(t, pid, "", ts, d);
+}
+
 sr_tid sr_tasks_idle(struct sr_tasks *t, int32_t cpu, int64_t ts,
 		     struct sr_diag *d)
 {

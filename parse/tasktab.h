@@ -33,6 +33,13 @@ void sr_tasks_free(struct sr_tasks *t);
  */
 sr_tid sr_tasks_pid(struct sr_tasks *t, int32_t pid, const char *comm,
 		    int comm_auth, int for_free, int64_t ts, struct sr_diag *d);
+/*
+ * The latest record of pid, even if gone: a reference to a task that may
+ * have died since (native "by=PID" of a wakeup completing after its waker
+ * exited).  Created if the pid is unknown.
+ */
+sr_tid sr_tasks_ref(struct sr_tasks *t, int32_t pid, int64_t ts,
+		    struct sr_diag *d);
 /* The idle task of cpu. */
 sr_tid sr_tasks_idle(struct sr_tasks *t, int32_t cpu, int64_t ts,
 		     struct sr_diag *d);

@@ -160,6 +160,25 @@ static void test_native(void)
 	loaded_free(&l);
 }
 
+/* A wakeup completing after its waker died names the dead record. */
+static void test_native_dead_waker(void)
+{
+	struct loaded l;
+
+	CHECK_CTX("native-dead-waker");
+	CHECK_INT(load(&l, DATA "native-dead-waker.txt"), 0);
+	CHECK_INT(l.ntasks, 3); /* waiter, dying, cpu 1's idle */
+	CHECK_INT(l.n, 4);
+	if (l.n == 4) {
+		CHECK_INT(l.ev[3].kind, SR_EV_WAKEUP);
+		CHECK_INT(l.ev[3].wsrc, SR_WS_TASK);
+		CHECK_INT(l.ev[3].waker, l.ev[0].waker);
+		CHECK_INT(l.tasks[l.ev[3].waker].pid, 300);
+		CHECK_INT(l.tasks[l.ev[3].waker].exited, 1);
+	}
+	loaded_free(&l);
+}
+
 static void test_perf_sideband(void)
 {
 	struct loaded l;
@@ -186,12 +205,14 @@ int main(void)
 	static const char *const fixtures[] = {
 		DATA "perf-small.txt", DATA "ftrace-flags.txt",
 		DATA "native-small.txt", DATA "perf-sideband.txt",
+		DATA "native-dead-waker.txt",
 	};
 
 	test_perf();
 	test_perf_sideband();
 	test_ftrace();
 	test_native();
+	test_native_dead_waker();
 	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++)
 		check_roundtrip(fixtures[i], NULL);
 	return test_done("test-reader");
