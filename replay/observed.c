@@ -28,6 +28,9 @@ struct sr_observed {
 	uint32_t *cur;      /* per cpu: key of the task running, or NONE */
 	int32_t ncur;
 	bool lost_seen;     /* a loss happened: check transitions */
+	uint64_t nloss;     /* lost-event markers so far */
+	uint64_t *wseq;     /* per key: nloss when its current wait began */
+	size_t nwseq;
 	int err;
 };
 
@@ -81,6 +84,44 @@ static int mark(struct sr_observed *o, uint32_t key)
 	return key == SR_TID_NONE ? SR_OK : sr_acct_mark_lost(o->acct, key);
 }
 
+/*
+ * A wait open across a loss may have ended inside it, so its task is
+ * marked.  Rather than look at every task at each loss, a wait notes the
+ * number of losses when it begins (wait_begun) and checks it when it ends
+ * (wait_ends: the task runs or stops) or at the end of the trace.
+ */
+static int wait_begun(struct sr_observed *o, uint32_t key)
+{
+	if (key == SR_TID_NONE ||
+	    sr_acct_state(o->acct, key) != SR_ACCT_RUNNABLE)
+		return SR_OK;
+	if (key >= o->nwseq) {
+		size_t n = o->nwseq ? o->nwseq : 256;
+		uint64_t *w;
+
+		while (n <= key)
+			n *= 2;
+		w = realloc(o->wseq, n * sizeof(*w));
+		if (!w)
+			return SR_EINTERNAL;
+		memset(w + o->nwseq, 0, (n - o->nwseq) * sizeof(*w));
+		o->wseq = w;
+		o->nwseq = n;
+	}
+	o->wseq[key] = o->nloss;
+	return SR_OK;
+}
+
+static int wait_ends(struct sr_observed *o, uint32_t key)
+{
+	if (key == SR_TID_NONE || !o->nloss ||
+	    sr_acct_state(o->acct, key) != SR_ACCT_RUNNABLE)
+		return SR_OK;
+	if (key < o->nwseq && o->wseq[key] == o->nloss)
+		return SR_OK; /* no loss since it began */
+	return sr_acct_mark_lost(o->acct, key);
+}
+
 static int on_switch(struct sr_observed *o, const struct sr_event *ev)
 {
 	uint32_t prev = key_of(o, ev->task), next = key_of(o, ev->other);
@@ -107,16 +148,20 @@ static int on_switch(struct sr_observed *o, const struct sr_event *ev)
 
 		if (o->compat == SR_COMPAT_PERF_6_1 && ev->preempt)
 			runnable = false;
-		if ((rc = sr_acct_stop(o->acct, prev, ev->ts, runnable)))
+		if ((rc = wait_ends(o, prev)) ||
+		    (rc = sr_acct_stop(o->acct, prev, ev->ts, runnable)) ||
+		    (rc = wait_begun(o, prev)))
 			return rc;
 	}
 	if (next != SR_TID_NONE) {
 		/* first sight of a task, coming in: runnable until now */
 		if (sr_acct_state(o->acct, next) == SR_ACCT_UNSEEN &&
-		    (rc = sr_acct_runnable(o->acct, next, ev->ts,
-					   SR_CAUSE_UNKNOWN)))
+		    ((rc = sr_acct_runnable(o->acct, next, ev->ts,
+					    SR_CAUSE_UNKNOWN)) ||
+		     (rc = wait_begun(o, next))))
 			return rc;
-		if ((rc = sr_acct_run(o->acct, next, ev->ts)))
+		if ((rc = wait_ends(o, next)) ||
+		    (rc = sr_acct_run(o->acct, next, ev->ts)))
 			return rc;
 	}
 	return set_cur(o, ev->cpu, next);
@@ -126,6 +171,7 @@ static int on_wake(struct sr_observed *o, const struct sr_event *ev)
 {
 	uint32_t k = key_of(o, ev->task);
 	enum sr_acct_cause cause = SR_CAUSE_WAKEUP;
+	int rc;
 
 	if (k == SR_TID_NONE)
 		return SR_OK;
@@ -137,7 +183,11 @@ static int on_wake(struct sr_observed *o, const struct sr_event *ev)
 	if (sr_acct_state(o->acct, k) == SR_ACCT_SLEEPING &&
 	    ev->ts < sr_acct_last_stop(o->acct, k))
 		return SR_OK;
-	return sr_acct_runnable(o->acct, k, ev->ts, cause);
+	if (sr_acct_state(o->acct, k) == SR_ACCT_RUNNABLE)
+		return SR_OK; /* already waiting: the earlier start stands */
+	if ((rc = sr_acct_runnable(o->acct, k, ev->ts, cause)))
+		return rc;
+	return wait_begun(o, k);
 }
 
 static int on_runtime(struct sr_observed *o, const struct sr_event *ev)
@@ -148,18 +198,18 @@ static int on_runtime(struct sr_observed *o, const struct sr_event *ev)
 	if (k == SR_TID_NONE)
 		return SR_OK;
 	if (sr_acct_state(o->acct, k) == SR_ACCT_UNSEEN &&
-	    (rc = sr_acct_runnable(o->acct, k, ev->ts, SR_CAUSE_UNKNOWN)))
+	    ((rc = sr_acct_runnable(o->acct, k, ev->ts, SR_CAUSE_UNKNOWN)) ||
+	     (rc = wait_begun(o, k))))
 		return rc;
 	return sr_acct_charge(o->acct, k, ev->value);
 }
 
 static int on_lost(struct sr_observed *o, const struct sr_event *ev)
 {
-	struct sr_acct *a = o->acct;
-	size_t n = sr_acct_ntasks(a);
 	int rc;
 
 	o->lost_seen = true;
+	o->nloss++; /* the waits open now: see wait_ends() */
 	if (ev->cpu >= 0) {
 		if ((rc = mark(o, get_cur(o, ev->cpu))))
 			return rc;
@@ -168,11 +218,6 @@ static int on_lost(struct sr_observed *o, const struct sr_event *ev)
 			if ((rc = mark(o, o->cur[c])))
 				return rc;
 	}
-	/* a wait open across the loss may have ended inside it */
-	for (size_t k = 0; k < n; k++)
-		if (sr_acct_state(a, (uint32_t)k) == SR_ACCT_RUNNABLE &&
-		    (rc = sr_acct_mark_lost(a, (uint32_t)k)))
-			return rc;
 	return SR_OK;
 }
 
@@ -223,6 +268,7 @@ void sr_observed_free(struct sr_observed *o)
 		return;
 	sr_acct_free(o->acct);
 	free(o->cur);
+	free(o->wseq);
 	free(o);
 }
 
@@ -247,6 +293,10 @@ int sr_observed_finish(struct sr_observed *o, int64_t t_end,
 		return sr_fail(d, o->err, "recorded schedule: %s",
 			       sr_acct_error(o->acct) ? sr_acct_error(o->acct)
 						      : "out of memory");
+	/* waits still open at the end, begun before a loss */
+	for (size_t k = 0; k < sr_acct_ntasks(o->acct); k++)
+		if (wait_ends(o, (uint32_t)k))
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
 	if (sr_acct_finish(o->acct, t_end, d))
 		return d->code;
 	/* name each row after the last record of its exec chain */
