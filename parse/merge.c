@@ -33,6 +33,9 @@ struct sr_merge {
 	size_t hn, nfree;
 	int src_eof;
 	int decided;
+	size_t hold_min;      /* records kept before an early release */
+	int64_t wm;           /* last watermark computed (see watermark()) */
+	int wm_valid;
 	uint32_t held_slot;   /* slot handed out last, freed on the next call */
 	/* handed out so far */
 	int released_any;
@@ -86,6 +89,8 @@ static int check_cpu_order(struct sr_merge *m, const struct sr_raw *r,
 		}
 		m->narr = n;
 	}
+	if (m->arr_ts[i] == INT64_MIN)
+		m->wm_valid = 0; /* a new cpu: the watermark may go down */
 	if (r->ts < m->arr_ts[i]) {
 		char a[32], b[32];
 
@@ -99,6 +104,28 @@ static int check_cpu_order(struct sr_merge *m, const struct sr_raw *r,
 	m->arr_ts[i] = r->ts;
 	m->arr_line[i] = r->line;
 	return SR_OK;
+}
+
+/*
+ * The watermark: no cpu seen so far can still produce a record older than
+ * the oldest of their latest times (each cpu's own records are in order),
+ * so a record at or before it may leave the window early.  Records of
+ * unknown cpu (-1) do not hold it back.  ncpus_seen counts the cpus.
+ */
+static int64_t watermark(const struct sr_merge *m, int *ncpus_seen)
+{
+	int64_t wm = INT64_MAX;
+	int n = 0;
+
+	for (size_t i = 1; i < m->narr; i++) {
+		if (m->arr_ts[i] == INT64_MIN)
+			continue;
+		n++;
+		if (m->arr_ts[i] < wm)
+			wm = m->arr_ts[i];
+	}
+	*ncpus_seen = n;
+	return wm;
 }
 
 /* ---- the reorder window: a ring of entries sorted by (ts, seq) ----
@@ -370,6 +397,7 @@ int sr_merge_open(struct sr_merge **mp, struct sr_input *in, const char *path,
 	m->proto = *proto;
 	m->lenient = lenient;
 	m->window = window ? window : SR_MERGE_WINDOW_DEFAULT;
+	m->hold_min = m->window / 8 ? m->window / 8 : 1;
 	m->pool = malloc((m->window + 1) * sizeof(*m->pool));
 	m->heap = malloc((m->window + 1) * sizeof(*m->heap));
 	m->rcap = m->window + 1;
@@ -386,6 +414,30 @@ int sr_merge_open(struct sr_merge **mp, struct sr_input *in, const char *path,
 	m->released_ts = INT64_MIN;
 	*mp = m;
 	return SR_OK;
+}
+
+/*
+ * May the oldest record leave before the window is full?  Yes once it is
+ * at or before the watermark and the window holds at least hold_min
+ * records of two or more cpus (a window of one cpu may be per-cpu blocks:
+ * decide() looks at it when full).  In-order input from busy cpus then
+ * keeps a few thousand records in the window instead of all `window`, so
+ * the slots stay in cache.
+ */
+static int early_release(struct sr_merge *m)
+{
+	int n;
+	int64_t wm;
+
+	if (m->wm_valid && ring_at(m, 0)->ts <= m->wm)
+		return 1;
+	wm = watermark(m, &n);
+	if (n < 2)
+		return 0;
+	m->wm = wm;
+	m->wm_valid = 1;
+	m->decided = 1;
+	return ring_at(m, 0)->ts <= wm;
 }
 
 int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
@@ -441,6 +493,8 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 			if (m->kway)
 				return kway_next(m, out, d);
 		}
+		if (m->hn >= m->hold_min && early_release(m))
+			break;
 	}
 	if (m->hn == 0)
 		return 0;

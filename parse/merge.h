@@ -5,7 +5,10 @@
  * Normally one source feeds a reorder heap of `window` records: records
  * leave in (time, input order) once the heap is full, which repairs any
  * interleaving that is out of order by fewer than `window` records
- * (trace_pipe, trappy's unsorted sample).  If the first full window holds
+ * (trace_pipe, trappy's unsorted sample).  Once the window holds window/8
+ * records of two or more cpus, a record at or before the watermark (the
+ * oldest of the cpus' latest times: no seen cpu can go below it) leaves
+ * early, so busy in-order input keeps the window small and in cache.  If the first full window holds
  * a single cpu while the input is a re-readable file, the input may be
  * per-cpu blocks (concatenated per_cpu/cpuN/trace files, trace-cmd
  * --cpu dumps); a quick scan of line headers then decides, and if the
