@@ -83,6 +83,7 @@ struct sr_demand {
 	bool charges;       /* the trace charges CPU (sched_stat_runtime) */
 	bool irq_seen;      /* the trace has shown an interrupt as a waker */
 	int64_t start, now;
+	int64_t before;     /* the event read before the current one */
 	struct sr_demand_stats st;
 };
 
@@ -500,6 +501,16 @@ static int resolve(struct sr_demand *dm, struct ent *e, int end,
 		tmp.task = e->nblocks - 1;
 		op = &tmp;
 	}
+	/*
+	 * A wake inferred from a later event (a charge for a task thought
+	 * asleep, on a cpu thought idle) can date from before the event read
+	 * before this one; the simulators may already have gone that far
+	 * (they stop short of the last event read, never earlier).  It is put
+	 * at that event instead: later than the charge says by at most the
+	 * gap between two events, and the same whatever the batch.
+	 */
+	if (end == SR_BLOCK_EXTERNAL && wake_ts < dm->before)
+		wake_ts = dm->before;
 	op->end = (uint8_t)end;
 	op->b = wake_ts;
 	op->wsrc = (uint8_t)wsrc;
@@ -1171,6 +1182,7 @@ int sr_demand_event(struct sr_demand *dm, const struct sr_event *ev,
 		dm->started = true;
 		dm->start = ev->ts;
 	}
+	dm->before = dm->started ? dm->now : ev->ts;
 	dm->now = ev->ts;
 	dm->st.events++;
 	c = cpu_of(dm, ev->cpu);
