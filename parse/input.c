@@ -12,7 +12,7 @@
 
 #include "parse/input.h"
 
-#define SR_INPUT_BUF_DEFAULT (4u << 20)
+#define SR_INPUT_BUF_DEFAULT (256u << 10)
 
 struct sr_input {
 	char *name;

@@ -30,7 +30,7 @@ enum sr_in_rc {
 
 struct sr_input;
 
-/* path "-" reads stdin.  bufsize 0 picks the default (4 MiB). */
+/* path "-" reads stdin.  bufsize 0 picks the default (256 KiB: it stays in cache). */
 int sr_input_open(struct sr_input **in, const char *path, size_t bufsize,
 		  struct sr_diag *d);
 void sr_input_close(struct sr_input *in);

@@ -30,7 +30,7 @@ struct sr_read_opts {
 	/* added by parse/ (v1.1); zero means the default */
 	size_t reorder_window; /* events held to merge cpus (default 32768) */
 	/* added by tests/fuzz (v1.2); zero means the default */
-	size_t input_buffer;   /* input buffer bytes (default 4 MiB; at
+	size_t input_buffer;   /* input buffer bytes (default 256 KiB; at
 				* least two lines of SR_LINE_MAX) */
 	size_t max_tasks;      /* task records allowed (default and at most
 				* SR_TASKS_LIMIT) */
