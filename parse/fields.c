@@ -36,6 +36,16 @@ int sr_fmt_expected(struct sr_fmtctx *c, const char *what, const char *s,
 					  "input cut short?)" : "");
 }
 
+int sr_raw_check(struct sr_fmtctx *c, const struct sr_raw *r)
+{
+	/* the parent is alive while it forks: its pid is not free */
+	if (r->kind == SR_EV_FORK && r->pid2 == r->pid)
+		return sr_fmt_fail(c, "expected a fork's child pid to differ "
+				   "from the parent's, got pid %d forking pid "
+				   "%d", (int)r->pid, (int)r->pid2);
+	return SR_P_RAW;
+}
+
 int sr_parse_u32(const char *s, size_t n, uint32_t max, uint32_t *v)
 {
 	uint64_t x = 0;

@@ -83,6 +83,11 @@ int sr_fmt_fail(struct sr_fmtctx *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 int sr_parse_ts(struct sr_fmtctx *c, const char *s, size_t n, int64_t *ns);
+/*
+ * What no kernel can record, whatever the format: a task forking itself.
+ * SR_P_RAW, or SR_P_ERR with the message.
+ */
+int sr_raw_check(struct sr_fmtctx *c, const struct sr_raw *r);
 int sr_parse_u32(const char *s, size_t n, uint32_t max, uint32_t *v);
 int sr_parse_cpu(struct sr_fmtctx *c, const char *s, size_t n, int32_t *cpu);
 void sr_copy_comm(char *dst, const char *s, size_t n);

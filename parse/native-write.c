@@ -165,8 +165,10 @@ int sr_native_write(struct sr_native_writer *w, const struct sr_event *ev,
 	/* records new with this event, in id order */
 	for (size_t id = w->declared; id < n; id++) {
 		const struct sr_task *k = sr_tasks_get(t, (sr_tid)id);
+		/* a fork may adopt a record a "task" line made (the
+		 * child seen before its fork): that one is declared */
 		int made_by_event = id == ev->other &&
-			((ev->kind == SR_EV_FORK) ||
+			((ev->kind == SR_EV_FORK && !k->declared) ||
 			 (ev->kind == SR_EV_EXEC && ev->other != ev->task));
 
 		if (!made_by_event)

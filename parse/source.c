@@ -154,6 +154,8 @@ int sr_source_next(struct sr_source *s, struct sr_raw *out,
 		sr_raw_init(out);
 		out->line = s->fc.line;
 		rc = s->fc.ops->parse(&s->fc, (char *)line, len, out);
+		if (rc == SR_P_RAW)
+			rc = sr_raw_check(&s->fc, out);
 		if (rc == SR_P_ERR) {
 			if (line_error(s, owner, d) < 0)
 				return -1;

@@ -126,6 +126,15 @@ expect_out '^1000	a	0\.590000	1	1	0\.010000	'
 expect_out '^1000	sh	0\.300000	1	1	0\.099000	'
 [ "$(tsv_rows)" = 2 ] || fail "pid reuse: want two rows for pid 1000"
 
+# a task forking itself: no kernel records it (the parent is alive, its pid
+# taken); refused by every reader, skipped and counted with --lenient
+{ ok_trace; fk make 1001 1 100.000400 make 1001; } > "$T/selffork"
+expect_status 65 "$SR" stats "$T/selffork"
+expect_err "^schedreplay: $T/selffork:4: expected a fork's child pid to differ from the parent's, got pid 1001 forking pid 1001$"
+expect_status 0 "$SR" stats --tsv --lenient "$T/selffork"
+expect_err "warning: $T/selffork: 1 malformed line\(s\) skipped \(--lenient\)$"
+expect_out '^1001	make	'
+
 # exit of the running task: its time ends at its last switch-out
 { wk swapper 0 0 1.000000 a 1000; sw swapper/0 0 0 1.000010 R a 1000
   ex a 1000 0 1.000500; sw a 1000 0 1.000600 X swapper/0 0
