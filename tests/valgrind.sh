@@ -57,7 +57,7 @@ for bin in "$BUILD"/tests/fuzz/fuzz-*; do
 	[ -x "$bin" ] || continue
 	t=${bin##*/}
 	set --
-	for f in tests/fuzz/regress/$t/* tests/fuzz/corpus/$t/*; do
+	for f in tests/fuzz/regress/$t/*; do
 		[ -f "$f" ] && set -- "$@" "$f"
 	done
 	[ $# -gt 0 ] || continue

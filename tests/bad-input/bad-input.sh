@@ -194,11 +194,11 @@ for f in empty garbage2 longline nul trunc.gz corrupt.gz text.gz neg over \
 	 back cpu8192 runtime span; do
 	"$SR" stats "$T/$f" >/dev/null 2>"$T/stats.err"
 	want=$?
-	expect_status $want "$SR" replay "$T/$f"
+	expect_status $want "$SR" replay -o "$T/rep" "$T/$f"
 	expect_same "$T/err" "$T/stats.err"
 done
 for f in header crlf cross ghost notrun reuse exit cpu4096 lost; do
-	expect_status 0 "$SR" replay "$T/$f"
+	expect_status 0 "$SR" replay -o "$T/rep" "$T/$f"
 done
 
 done_ok

@@ -1,6 +1,6 @@
 /*
  * driver: replays inputs through a fuzz target without libFuzzer, so the
- * kept inputs (tests/fuzz/corpus/, tests/fuzz/regress/) run in the
+ * kept inputs (tests/fuzz/regress/) and the test data run in the
  * normal and sanitizer builds of `make check`.
  *
  *	build/tests/fuzz/fuzz-perf FILE...

@@ -3,7 +3,7 @@
  *
  * Each target is a libFuzzer entry point, LLVMFuzzerTestOneInput(), fed
  * either by libFuzzer (`make fuzz`, build-fuzz/) or by tests/fuzz/driver.c,
- * which replays the kept inputs (tests/fuzz/corpus/, tests/fuzz/regress/)
+ * which replays the kept inputs (tests/fuzz/regress/) and the test data
  * through the same function in the normal and sanitizer builds.
  *
  * A target checks more than "no crash": every event stream must keep the

@@ -2,16 +2,15 @@
 # regress: every kept fuzz input through its target's code without
 # libFuzzer (each target linked with tests/fuzz/driver.c), in this build:
 # normal, or ASan+UBSan with SAN=1.  The inputs are the crashers that were
-# fixed (tests/fuzz/regress/TARGET/, one directory per target), the
-# committed seeds (tests/fuzz/corpus/TARGET/) and the reader and replay
-# test data.
+# fixed (tests/fuzz/regress/TARGET/, one directory per target) and the
+# reader and replay test data.
 # A target aborts on a broken check (tests/fuzz/fuzz.h) and a sanitizer
 # report fails the process, so each run must exit 0.
 . tests/lib/lib.sh
 B=${BUILD:-build}/tests/fuzz
 UBSAN_OPTIONS=print_stacktrace=1; export UBSAN_OPTIONS
 ntargets=0
-for d in tests/fuzz/regress/* tests/fuzz/corpus/*; do
+for d in tests/fuzz/regress/*; do
 	[ -d "$d" ] || continue
 	[ -x "$B/${d##*/}" ] || fail "$d: no fuzz target ${d##*/} (tests/fuzz/${d##*/}.c)"
 done
@@ -19,7 +18,7 @@ for bin in "$B"/fuzz-*; do
 	[ -x "$bin" ] || continue
 	t=${bin##*/}
 	set --
-	for f in tests/fuzz/regress/$t/* tests/fuzz/corpus/$t/* \
+	for f in tests/fuzz/regress/$t/* \
 		 tests/parse/data/* tests/replay/data/*.txt; do
 		[ -f "$f" ] && set -- "$@" "$f"
 	done
