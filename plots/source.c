@@ -97,7 +97,7 @@ int pl_source_open(struct pl_source *src, const char *trace,
 		char buf[4096];
 
 		snprintf(buf, sizeof(buf), "%s/schedreplay.XXXXXX",
-			 tmp && *tmp ? tmp : "/tmp");
+			 tmp && *tmp ? tmp : P_tmpdir);
 		if (!mkdtemp(buf))
 			return sr_fail(d, SR_EIO, "%s: cannot create: %s", buf,
 				       strerror(errno));

@@ -16,7 +16,7 @@
 #include "parse/reader.h"
 #include "tests/lib/test.h"
 
-static char path[64];
+static char path[512];
 
 static void put(const char *text)
 {
@@ -192,15 +192,10 @@ static void tasks(void)
 
 int main(void)
 {
-	int fd;
-
-	snprintf(path, sizeof(path), "/tmp/sr-limits-XXXXXX");
-	fd = mkstemp(path);
-	if (fd < 0) {
+	if (test_mktemp(path, sizeof(path), "limits", 0) < 0) {
 		perror("mkstemp");
 		return 1;
 	}
-	close(fd);
 	line_length();
 	cpus();
 	span();

@@ -1,6 +1,7 @@
 /*
  * test.c: counters and helpers behind tests/lib/test.h.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,6 +26,26 @@ void test_skip(const char *why)
 {
 	printf("skipped: %s\n", why);
 	exit(77);
+}
+
+int test_mktemp(char *buf, size_t n, const char *tag, int dir)
+{
+	const char *base = getenv("TMPDIR");
+	int fd;
+
+	if (!base || !*base)
+		base = P_tmpdir;
+	if ((size_t)snprintf(buf, n, "%s/sr-%s-XXXXXX", base, tag) >= n) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (dir)
+		return mkdtemp(buf) ? 0 : -1;
+	fd = mkstemp(buf);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
 }
 
 const char *test_real_traces_dir(void)

@@ -54,6 +54,13 @@ int test_done(const char *name);
 /* Skip the whole program (exit 77) with a reason. */
 void test_skip(const char *why) __attribute__((noreturn));
 
+/*
+ * A new temporary file (dir = 0) or directory (dir = 1) named sr-TAG-XXXXXX
+ * under $TMPDIR, or the system's temporary directory (P_tmpdir) when unset;
+ * its path in buf.  0, or -1 with errno set.
+ */
+int test_mktemp(char *buf, size_t n, const char *tag, int dir);
+
 /* Path of a file under the repository's tests/ data, or shared traces. */
 const char *test_real_traces_dir(void); /* NULL if absent */
 

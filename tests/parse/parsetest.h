@@ -186,14 +186,13 @@ static inline void check_roundtrip(const char *path,
 				   const struct sr_read_opts *o)
 {
 	struct loaded a, b;
-	char tmp[] = "/tmp/sr-rt-XXXXXX";
-	int fd = mkstemp(tmp);
+	char tmp[512];
+	int rc = test_mktemp(tmp, sizeof(tmp), "rt", 0);
 
 	CHECK_CTX("roundtrip %.200s", path);
-	CHECK(fd >= 0);
-	if (fd < 0)
+	CHECK(rc == 0);
+	if (rc < 0)
 		return;
-	close(fd);
 	CHECK_INT(load_opts(&a, path, o), 0);
 	CHECK_INT(convert_to(path, tmp, o), 0);
 	CHECK_INT(load(&b, tmp), 0);

@@ -8,7 +8,7 @@
 
 #include "tests/parse/parsetest.h"
 
-static char dir[] = "/tmp/sr-merge-XXXXXX";
+static char dir[200];
 
 /* An ftrace line: a switch on cpu at t microseconds. */
 static void line(FILE *f, int cpu, long us, int prev, int next)
@@ -47,7 +47,7 @@ int main(void)
 	struct sr_read_opts small = { .reorder_window = 8 };
 	FILE *f;
 
-	if (!mkdtemp(dir))
+	if (test_mktemp(dir, sizeof(dir), "merge", 1) < 0)
 		return 1;
 
 	/* 1. interleaved, locally out of order by less than the window */

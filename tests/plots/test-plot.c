@@ -254,12 +254,12 @@ static void test_no_gnuplot(const char *dir, const char *tmp)
 
 int main(void)
 {
-	char tmp[] = "/tmp/sr-test-plot.XXXXXX";
+	char tmp[512];
 	char d1[600], d2[600], d3[600], d4[600], d5[600];
 
 	if (!gnuplot_on_path())
 		test_skip("gnuplot is not on PATH (apt-get install gnuplot-nox)");
-	if (!mkdtemp(tmp))
+	if (test_mktemp(tmp, sizeof(tmp), "test-plot", 1) < 0)
 		test_skip("cannot make a temporary directory");
 	snprintf(d1, sizeof(d1), "%s/png1", tmp);
 	snprintf(d2, sizeof(d2), "%s/png2", tmp);

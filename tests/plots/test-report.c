@@ -63,7 +63,7 @@ static void check_png(const char *path, double min_ink, size_t min_colours)
 
 int main(void)
 {
-	char tmp[] = "/tmp/sr-test-report.XXXXXX";
+	char tmp[512];
 	char chrome[1024], gp[1024], cmd[4096], dir[1200], index[1300],
 	     profile[1200], dom[1200], shot[1200];
 	const char *sr = getenv("SCHEDREPLAY");
@@ -76,7 +76,7 @@ int main(void)
 		test_skip("gnuplot is not on PATH (apt-get install gnuplot-nox)");
 	if (!sr)
 		test_skip("SCHEDREPLAY is not set: run through make check");
-	if (!mkdtemp(tmp))
+	if (test_mktemp(tmp, sizeof(tmp), "test-report", 1) < 0)
 		test_skip("cannot make a temporary directory");
 	snprintf(dir, sizeof(dir), "%s/report", tmp);
 	snprintf(index, sizeof(index), "%s/index.html", dir);
