@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "replay/metrics.h"
 
 /* ---- delay distribution ------------------------------------------------ */
@@ -523,6 +524,7 @@ const char *sr_acct_error(const struct sr_acct *a)
 static struct acct_task *slot(struct sr_acct *a, uint32_t task)
 {
 	struct acct_task *s = find(a, task);
+	uint32_t *x;
 
 	if (s)
 		return s;
@@ -530,21 +532,12 @@ static struct acct_task *slot(struct sr_acct *a, uint32_t task)
 		acct_err(a, SR_EINTERNAL);
 		return NULL;
 	}
-	if (task >= a->idx_cap) {
-		size_t cap = a->idx_cap ? a->idx_cap : 1024;
-		uint32_t *x;
-
-		while (cap <= task)
-			cap *= 2;
-		x = realloc(a->idx, cap * sizeof(*x));
-		if (!x) {
-			acct_err(a, SR_EINTERNAL);
-			return NULL;
-		}
-		memset(x + a->idx_cap, 0, (cap - a->idx_cap) * sizeof(*x));
-		a->idx = x;
-		a->idx_cap = cap;
+	x = sr_grow(a->idx, &a->idx_cap, task, sizeof(*x), 1024, 0);
+	if (!x) {
+		acct_err(a, SR_EINTERNAL);
+		return NULL;
 	}
+	a->idx = x;
 	if (a->nslots == a->nchunks * CHUNK) {
 		struct acct_task **c = realloc(a->chunks, (a->nchunks + 1) *
 					       sizeof(*c));

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "replay/observed.h"
 
 const char *const sr_perf_compat_names[] = { "perf", "perf-6.1", NULL };
@@ -26,7 +27,7 @@ struct sr_observed {
 	struct sr_task_view view;
 	enum sr_perf_compat compat;
 	uint32_t *cur;      /* per cpu: key of the task running, or NONE */
-	int32_t ncur;
+	size_t ncur;
 	bool lost_seen;     /* a loss happened: check transitions */
 	uint64_t nloss;     /* lost-event markers so far */
 	uint64_t *wseq;     /* per key: nloss when its current wait began */
@@ -54,29 +55,21 @@ static uint32_t key_of(const struct sr_observed *o, sr_tid id)
 
 static int set_cur(struct sr_observed *o, int32_t cpu, uint32_t key)
 {
+	uint32_t *c;
+
 	if (cpu < 0)
 		return SR_OK;
-	if (cpu >= o->ncur) {
-		int32_t n = o->ncur ? o->ncur : 8;
-		uint32_t *c;
-
-		while (n <= cpu)
-			n *= 2;
-		c = realloc(o->cur, (size_t)n * sizeof(*c));
-		if (!c)
-			return SR_EINTERNAL;
-		for (int32_t i = o->ncur; i < n; i++)
-			c[i] = SR_TID_NONE;
-		o->cur = c;
-		o->ncur = n;
-	}
+	c = sr_grow(o->cur, &o->ncur, (size_t)cpu, sizeof(*c), 8, 0xff);
+	if (!c)
+		return SR_EINTERNAL;
+	o->cur = c;
 	o->cur[cpu] = key;
 	return SR_OK;
 }
 
 static uint32_t get_cur(const struct sr_observed *o, int32_t cpu)
 {
-	return cpu >= 0 && cpu < o->ncur ? o->cur[cpu] : SR_TID_NONE;
+	return cpu >= 0 && (size_t)cpu < o->ncur ? o->cur[cpu] : SR_TID_NONE;
 }
 
 static int mark(struct sr_observed *o, uint32_t key)
@@ -92,22 +85,15 @@ static int mark(struct sr_observed *o, uint32_t key)
  */
 static int wait_begun(struct sr_observed *o, uint32_t key)
 {
+	uint64_t *w;
+
 	if (key == SR_TID_NONE ||
 	    sr_acct_state(o->acct, key) != SR_ACCT_RUNNABLE)
 		return SR_OK;
-	if (key >= o->nwseq) {
-		size_t n = o->nwseq ? o->nwseq : 256;
-		uint64_t *w;
-
-		while (n <= key)
-			n *= 2;
-		w = realloc(o->wseq, n * sizeof(*w));
-		if (!w)
-			return SR_EINTERNAL;
-		memset(w + o->nwseq, 0, (n - o->nwseq) * sizeof(*w));
-		o->wseq = w;
-		o->nwseq = n;
-	}
+	w = sr_grow(o->wseq, &o->nwseq, key, sizeof(*w), 256, 0);
+	if (!w)
+		return SR_EINTERNAL;
+	o->wseq = w;
 	o->wseq[key] = o->nloss;
 	return SR_OK;
 }
@@ -214,7 +200,7 @@ static int on_lost(struct sr_observed *o, const struct sr_event *ev)
 		if ((rc = mark(o, get_cur(o, ev->cpu))))
 			return rc;
 	} else {
-		for (int32_t c = 0; c < o->ncur; c++)
+		for (size_t c = 0; c < o->ncur; c++)
 			if ((rc = mark(o, o->cur[c])))
 				return rc;
 	}

@@ -48,6 +48,18 @@ expect_same() {
 	cmp -s "$1" "$2" || fail "$1 and $2 differ"
 }
 
+# expect_same_replay DIR1 DIR2 POLICY...: two `replay -o` outputs hold the
+# same bytes, file by file, for each policy.
+expect_same_replay() {
+	d1=$1 d2=$2
+	shift 2
+	for p in "$@"; do
+		for k in timeline latency summary; do
+			expect_same "$d1/$p/$k.tsv" "$d2/$p/$k.tsv"
+		done
+	done
+}
+
 done_ok() {
 	[ "$nchecks" -gt 0 ] || fail "no checks ran"
 	echo "$nchecks checks passed"

@@ -38,11 +38,7 @@ for s in hogplayer chain nocontend pending; do
 	[ -z "$(find "$T/$s" -name '*.tmp*')" ] || fail "$s: temporary files left"
 	# the same bytes again, and with the input fed one event at a time
 	expect_status 0 "$SR" replay "$D/$s.txt" -o "$T/$s.again" $POL --batch 1 -q
-	for p in $SIMS observed; do
-		for f in timeline latency summary; do
-			expect_same "$T/$s/$p/$f.tsv" "$T/$s.again/$p/$f.tsv"
-		done
-	done
+	expect_same_replay "$T/$s" "$T/$s.again" $SIMS observed
 	# every task's CPU time: the same under every policy as recorded
 	for pid in $(awk -F '\t' 'NR > 1 { print $1 }' "$T/$s/observed/summary.tsv"); do
 		rec=$(col "$T/$s/observed/summary.tsv" runtime_ms "$pid")
