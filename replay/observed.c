@@ -55,14 +55,16 @@ static uint32_t key_of(const struct sr_observed *o, sr_tid id)
 
 static int set_cur(struct sr_observed *o, int32_t cpu, uint32_t key)
 {
-	uint32_t *c;
-
 	if (cpu < 0)
 		return SR_OK;
-	c = sr_grow(o->cur, &o->ncur, (size_t)cpu, sizeof(*c), 8, 0xff);
-	if (!c)
-		return SR_EINTERNAL;
-	o->cur = c;
+	if ((size_t)cpu >= o->ncur) { /* per event: grow out of line */
+		uint32_t *c = sr_grow(o->cur, &o->ncur, (size_t)cpu,
+				      sizeof(*c), 8, 0xff);
+
+		if (!c)
+			return SR_EINTERNAL;
+		o->cur = c;
+	}
 	o->cur[cpu] = key;
 	return SR_OK;
 }
@@ -85,15 +87,17 @@ static int mark(struct sr_observed *o, uint32_t key)
  */
 static int wait_begun(struct sr_observed *o, uint32_t key)
 {
-	uint64_t *w;
-
 	if (key == SR_TID_NONE ||
 	    sr_acct_state(o->acct, key) != SR_ACCT_RUNNABLE)
 		return SR_OK;
-	w = sr_grow(o->wseq, &o->nwseq, key, sizeof(*w), 256, 0);
-	if (!w)
-		return SR_EINTERNAL;
-	o->wseq = w;
+	if (key >= o->nwseq) {
+		uint64_t *w = sr_grow(o->wseq, &o->nwseq, key, sizeof(*w),
+				      256, 0);
+
+		if (!w)
+			return SR_EINTERNAL;
+		o->wseq = w;
+	}
 	o->wseq[key] = o->nloss;
 	return SR_OK;
 }
