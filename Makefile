@@ -78,8 +78,8 @@ else
 PROG := $(BUILD)/schedreplay
 endif
 
-.PHONY: all check check-run check-san check-valgrind test-bins bench demo \
-	clean fuzz fuzz-bins
+.PHONY: all check check-run check-san check-valgrind check-clang test-bins \
+	bench demo clean fuzz fuzz-bins
 
 all: $(PROG)
 
@@ -122,12 +122,30 @@ check-san:
 check-valgrind: $(PROG) $(FUZZ_BINS)
 	@SCHEDREPLAY=$(abspath $(PROG)) BUILD=$(BUILD) sh tests/valgrind.sh
 
-check: check-run
+# make check sets itself up first (deps.sh: installs what is missing, or
+# says what to run, before anything is compiled), then runs the passes;
+# each pass adds its counts to $(CHECK_SUMMARY) for the closing line.
+CHECK_SUMMARY := $(abspath build/check-summary)
+export CHECK_SUMMARY
+
+check:
+	@sh deps.sh ensure test
+	@mkdir -p build && : > $(CHECK_SUMMARY)
+	@$(MAKE) --no-print-directory check-run
 	@$(MAKE) --no-print-directory SAN=1 check-run
 	@$(MAKE) --no-print-directory check-valgrind
+	@$(MAKE) --no-print-directory check-clang
+	@sh tests/summary.sh $(CHECK_SUMMARY)
+
+# gcc and clang both build the tree warning-free: clang with -Werror.
+check-clang:
+	@$(MAKE) --no-print-directory CC=clang BUILD=build-clang \
+		CFLAGS=-Werror test-bins >/dev/null
+	@echo "PASS clang -Wall -Wextra -Werror build"
 
 # Each fuzz target for FUZZ_SECONDS (FUZZ_TARGETS=fuzz-perf ... picks some).
 fuzz:
+	@sh deps.sh ensure fuzz
 	@$(MAKE) --no-print-directory FUZZ=1 fuzz-bins
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/campaign build-fuzz \
 		$(or $(FUZZ_TARGETS),$(notdir $(basename $(FUZZ_SRCS))))
@@ -141,18 +159,12 @@ demo:
 	@sh ./demo.sh
 
 clean:
-	rm -rf build build-san build-fuzz schedreplay
+	rm -rf build build-san build-fuzz build-clang schedreplay
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-# Debian packages: building and testing (deps), recording traces (traces/record.sh
-# installs its own).  chromium renders the HTML report in its test.
-DEB_PACKAGES := build-essential clang pkg-config libpcre2-dev zlib1g-dev \
-	gnuplot-nox valgrind chromium linux-perf
-
+# Debian packages: one list, in deps.sh (make check, make demo and .ci/run
+# use it too).  traces/record.sh installs what recording needs.
 .PHONY: deps
 deps:
-	@if [ "$$(id -u)" -ne 0 ]; then \
-		echo "run as root: sudo make deps  (or: sudo apt-get install -y $(DEB_PACKAGES))"; exit 1; fi
-	DEBIAN_FRONTEND=noninteractive apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(DEB_PACKAGES)
+	@sh deps.sh install all

@@ -1,8 +1,8 @@
 #!/bin/sh
 # demo.sh (`make demo`): the main job, end to end, on the bundled sample
 # recorded with X, an audio player and `make -j4` running at once:
-#   1. install what is missing (as root through apt-get, or say exactly
-#      what to run), 2. build, 3. replay the sample under stock and o11int
+#   1. install what is missing (deps.sh: as root through apt-get, or say
+#      exactly what to run), 2. build, 3. replay the sample under stock and o11int
 #   (and the recorded schedule, observed), 4. print the diff, 5. write the
 #   plots and the HTML report under out/, 6. say where they are.
 # Runs on a fresh Debian machine.  SAMPLE=path/to/trace overrides the sample.
@@ -23,41 +23,7 @@ die() { printf 'demo: %s\n' "$*" >&2; exit 1; }
 
 # ---- 1. dependencies ---------------------------------------------------
 
-has_header() { # has_header HEADER: the C compiler finds it
-	printf '#define PCRE2_CODE_UNIT_WIDTH 8\n#include <%s>\n' "$1" |
-		${CC:-cc} -x c -fsyntax-only - >/dev/null 2>&1
-}
-
-missing=""
-command -v make >/dev/null 2>&1 || missing="$missing make"
-if ! command -v "${CC:-cc}" >/dev/null 2>&1; then
-	missing="$missing build-essential"
-else
-	has_header pcre2.h || missing="$missing libpcre2-dev"
-	has_header zlib.h || missing="$missing zlib1g-dev"
-fi
-command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
-command -v gnuplot >/dev/null 2>&1 || missing="$missing gnuplot-nox"
-
-if [ -n "$missing" ]; then
-	step "missing Debian packages:$missing"
-	if [ "$(id -u)" -eq 0 ]; then
-		DEBIAN_FRONTEND=noninteractive apt-get update -qq
-		# shellcheck disable=SC2086
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
-	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-		sudo DEBIAN_FRONTEND=noninteractive apt-get update -qq
-		# shellcheck disable=SC2086
-		sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
-	else
-		say "demo: these Debian packages are missing:$missing"
-		say "install them as root, then run make demo again:"
-		say ""
-		say "    sudo apt-get install -y$missing"
-		say "    (or, as root: apt-get install -y$missing)"
-		exit 1
-	fi
-fi
+sh ./deps.sh ensure build run || exit 1
 
 # ---- 2. build ----------------------------------------------------------
 

@@ -1,10 +1,15 @@
 #!/bin/sh
 # Run the test programs given as arguments, then every tests/*/*.sh.
-# Each prints what it checks; exit 0 = pass, 77 = skipped, else fail.
-# Environment: SCHEDREPLAY (the binary), BUILD, SAN.
+# Each prints what it checks; exit 0 = pass, 77 = skipped, else fail.  A
+# test skipped for want of a Debian package says "missing package NAME" in
+# its last line: with SR_REQUIRE_PACKAGES=1 (CI, which installed them all)
+# that skip is a failure.
+# Environment: SCHEDREPLAY (the binary), BUILD, SAN, CHECK_SUMMARY (a file
+# this pass appends "BUILD PASSED FAILED SKIPPED" to).
 set -u
 pass=0 fail=0 skip=0
 failed=""
+skipped=""
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
@@ -14,8 +19,14 @@ run_one() {
 	rc=$?
 	if [ $rc -eq 0 ]; then
 		pass=$((pass + 1)); echo "PASS $name"
+	elif [ $rc -eq 77 ] && [ "${SR_REQUIRE_PACKAGES:-0}" = 1 ] &&
+		tail -n 1 "$log" | grep -q 'missing package'; then
+		fail=$((fail + 1)); failed="$failed $name"
+		echo "FAIL $name: skipped, but CI installed every package: $(tail -n 1 "$log")"
 	elif [ $rc -eq 77 ]; then
 		skip=$((skip + 1)); echo "SKIP $name: $(tail -n 1 "$log")"
+		skipped="$skipped
+	$name: $(tail -n 1 "$log")"
 	else
 		fail=$((fail + 1)); failed="$failed $name"
 		echo "FAIL $name (exit $rc)"; sed 's/^/    /' "$log" | tail -n 40
@@ -30,5 +41,7 @@ for t in tests/*/*.sh; do
 	[ -f "$t" ] || continue
 	run_one "$t" sh "$t"
 done
-echo "== ${BUILD:-build}: $pass passed, $fail failed, $skip skipped"
+echo "== ${BUILD:-build}: $pass passed, $fail failed, $skip skipped$skipped"
+[ -z "${CHECK_SUMMARY:-}" ] ||
+	echo "${BUILD:-build} $pass $fail $skip" >>"$CHECK_SUMMARY"
 [ $fail -eq 0 ] || { echo "failed:$failed"; exit 1; }

@@ -11,6 +11,9 @@ nchecks=0
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "$*"; exit 77; }
+# need COMMAND PACKAGE: skip the test unless COMMAND is on PATH (the skip
+# names the Debian package; make check fails it in CI).
+need() { command -v "$1" >/dev/null 2>&1 || skip "missing package $2: no $1 on PATH"; }
 
 # expect_status WANT CMD...: run CMD, stdout to $T/out, stderr to $T/err.
 expect_status() {

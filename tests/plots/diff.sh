@@ -3,6 +3,7 @@
 # hogplayer (README.md there works out the expected values), as a table,
 # TSV and JSON; byte-identical reruns; usage and bad-input errors.
 . tests/lib/lib.sh
+need python3 python3
 D=tests/plots/data/hogplayer
 
 expect_status 0 "$SR" diff "$D"
@@ -44,9 +45,7 @@ expect_status 0 "$SR" diff "$D" --json
 cp "$T/out" "$T/json1"
 expect_out '"reference": "observed"'
 expect_out '"deadlines_met_pct": 90\.000'
-if command -v python3 >/dev/null 2>&1; then
-	expect_status 0 python3 -m json.tool "$T/json1"
-fi
+expect_status 0 python3 -m json.tool "$T/json1"
 expect_status 0 "$SR" diff "$D" --json
 expect_same "$T/out" "$T/json1"
 

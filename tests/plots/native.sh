@@ -9,6 +9,8 @@
 # it and misses most deadlines; o11int's player climbs above the hog within
 # a second and meets most of them.
 . tests/lib/lib.sh
+need python3 python3
+need gnuplot gnuplot-nox
 N=tests/plots/data/hogplayer.native
 
 "$SR" help | grep -q '^  replay ' || skip "no replay command in this build"
@@ -45,10 +47,8 @@ awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "a_deadlines_met_pc
 expect_status 0 "$SR" diff "$N" --tsv
 expect_same "$T/out" "$T/tsv1"
 expect_status 0 "$SR" diff "$N" --json
-if command -v python3 >/dev/null 2>&1; then
-	cp "$T/out" "$T/json"
-	expect_status 0 python3 -m json.tool "$T/json"
-fi
+cp "$T/out" "$T/json"
+expect_status 0 python3 -m json.tool "$T/json"
 expect_status 0 "$SR" diff "$N"
 expect_out '^schedreplay diff: hogplayer\.native, stock \(A\) against o11int \(B\)$'
 expect_out 'better under o11int: player \(200\)'
@@ -70,9 +70,7 @@ done
 # the temporary replay is gone
 nchecks=$((nchecks + 1))
 [ -z "$(ls "$T" | grep '^schedreplay\.')" ] || fail "a temporary replay was left in $T"
-if command -v gnuplot >/dev/null 2>&1; then
-	expect_status 0 "$SR" report "$N" -o "$T/r"
-	nchecks=$((nchecks + 1))
-	[ "$(grep -c '<svg' "$T/r/index.html")" -eq 4 ] || fail "report: expected 4 inline plots"
-fi
+expect_status 0 "$SR" report "$N" -o "$T/r"
+nchecks=$((nchecks + 1))
+[ "$(grep -c '<svg' "$T/r/index.html")" -eq 4 ] || fail "report: expected 4 inline plots"
 done_ok

@@ -258,7 +258,7 @@ int main(void)
 	char d1[600], d2[600], d3[600], d4[600], d5[600];
 
 	if (!gnuplot_on_path())
-		test_skip("gnuplot is not on PATH (apt-get install gnuplot-nox)");
+		test_skip("missing package gnuplot-nox: gnuplot is not on PATH");
 	if (test_mktemp(tmp, sizeof(tmp), "test-plot", 1) < 0)
 		test_skip("cannot make a temporary directory");
 	snprintf(d1, sizeof(d1), "%s/png1", tmp);

@@ -71,9 +71,9 @@ int main(void)
 
 	if (!plt_find_exe("chromium", chrome, sizeof(chrome)) &&
 	    access(strcpy(chrome, "/usr/bin/chromium"), X_OK) != 0)
-		test_skip("chromium is not installed (apt-get install chromium)");
+		test_skip("missing package chromium: no chromium on PATH");
 	if (!plt_find_exe("gnuplot", gp, sizeof(gp)))
-		test_skip("gnuplot is not on PATH (apt-get install gnuplot-nox)");
+		test_skip("missing package gnuplot-nox: gnuplot is not on PATH");
 	if (!sr)
 		test_skip("SCHEDREPLAY is not set: run through make check");
 	if (test_mktemp(tmp, sizeof(tmp), "test-report", 1) < 0)
