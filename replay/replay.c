@@ -254,9 +254,6 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 	r->tasks = sr_reader_tasks(r->rd);
 	dopts = (struct sr_demand_opts){ .exclude = r->o.exclude,
 					 .causal = r->o.causal,
-					 .sources_known = !strcmp(
-						sr_reader_format(r->rd),
-						"native"),
 					 .task_get = view_get,
 					 .task_ctx = r->tasks,
 					 .nconsumers = nsims };
