@@ -1,7 +1,8 @@
 /*
  * cmd-replay: `schedreplay replay TRACE [--policy P]... [-o DIR]`: replay
  * a trace's demand under each policy (default stock, o11int and the
- * recorded schedule) and write DIR/P/{timeline,latency,summary}.tsv.
+ * recorded schedule) on the recording's CPU count (or --cpus N) and write
+ * DIR/P/{timeline,latency,summary,cpus}.tsv.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,7 +17,7 @@
 static const char usage_text[] =
 	"usage: schedreplay replay [OPTIONS] TRACE\n"
 	"  TRACE                a trace file (plain or gzip), or - for stdin\n"
-	"  -o, --output DIR     write DIR/POLICY/{timeline,latency,summary}.tsv"
+	"  -o, --output DIR     write DIR/POLICY/{timeline,latency,summary,cpus}.tsv"
 	"\n                       (default: " DEFAULT_OUTDIR ")\n"
 	"  --policy P           a policy (`schedreplay policies`) or observed;"
 	"\n                       repeat for several (default: stock, o11int,"
@@ -34,7 +35,11 @@ static const char usage_text[] =
 	"default 0)\n"
 	"  --warm PCT           tasks alive at the start begin with sleep_avg"
 	"\n                       PCT% of MAX_SLEEP_AVG (default 0: cold)\n"
-	"  --cpus N             CPUs to simulate (only 1 for now)\n"
+	"  --cpus N             CPUs to replay on (default: as many as the"
+	"\n                       recording used; 1: one CPU, as in 2003)\n"
+	"  --cache-decay N      cache_decay_ticks: jiffies a task stays"
+	"\n                       cache-hot for the idle balancer (default 10)"
+	"\n"
 	"  --compat NAME        how `observed` counts, as `stats --compat`: "
 	"perf, perf-6.1\n"
 	"  --input-format NAME  perf, ftrace, trace-cmd, systrace, native "
@@ -159,9 +164,20 @@ static int o_cpus(struct args *a, const char *v, struct sr_diag *d)
 {
 	long long x;
 
-	if (int_arg("--cpus", v, 1, 4096, &x, d))
+	if (int_arg("--cpus", v, 1, SR_SIM_MAX_CPUS, &x, d))
 		return d->code;
 	a->o.cpus = (int)x;
+	return SR_OK;
+}
+
+static int o_cache_decay(struct args *a, const char *v, struct sr_diag *d)
+{
+	long long x;
+
+	if (int_arg("--cache-decay", v, 0, 1000000, &x, d))
+		return d->code;
+	a->o.has_cache_decay = true;
+	a->o.cache_decay_ticks = (unsigned long)x;
 	return SR_OK;
 }
 
@@ -220,6 +236,7 @@ static const struct {
 	{ "--cs-cost", NULL, true, o_cs_cost },
 	{ "--warm", NULL, true, o_warm },
 	{ "--cpus", NULL, true, o_cpus },
+	{ "--cache-decay", NULL, true, o_cache_decay },
 	{ "--compat", NULL, true, o_compat },
 	{ "--input-format", NULL, true, o_format },
 	{ "--lenient", NULL, false, o_lenient },
@@ -299,12 +316,13 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 		const struct sr_replay_info *in = sr_replay_info(r);
 
 		printf("replayed %s (%s, %llu events, %d cpu%s recorded) on "
-		       "1 cpu\n", a.trace, in->format,
+		       "%d cpu%s\n", a.trace, in->format,
 		       (unsigned long long)in->events, (int)in->ncpus,
-		       in->ncpus == 1 ? "" : "s");
+		       in->ncpus == 1 ? "" : "s", in->cpus,
+		       in->cpus == 1 ? "" : "s");
 		for (size_t i = 0; i < sr_replay_count(r); i++)
-			printf("wrote %s/%s/{timeline,latency,summary}.tsv\n",
-			       a.o.outdir, sr_replay_get(r, i)->name);
+			printf("wrote %s/%s/{timeline,latency,summary,cpus}"
+			       ".tsv\n", a.o.outdir, sr_replay_get(r, i)->name);
 	}
 	sr_replay_free(r);
 	return SR_OK;

@@ -311,7 +311,8 @@ static int arrive(struct sr_demand *dm, struct ent *e, int64_t ts)
 		dm->arrhead = 0;
 	}
 	dm->arr[(dm->arrhead + dm->arrn) & (dm->arrcap - 1)] =
-		(struct sr_arrival){ .ts = ts, .task = e->t.id };
+		(struct sr_arrival){ .ts = ts, .seq = dm->st.events,
+				     .task = e->t.id };
 	dm->arrn++;
 	dm->st.arrivals++;
 	return SR_OK;
@@ -513,6 +514,7 @@ static int resolve(struct sr_demand *dm, struct ent *e, int end,
 		wake_ts = dm->before;
 	op->end = (uint8_t)end;
 	op->b = wake_ts;
+	op->seq = dm->st.events;
 	op->wsrc = (uint8_t)wsrc;
 	e->block_open = 0;
 	if (end == SR_BLOCK_CAUSAL)
@@ -601,7 +603,7 @@ static bool fair(const struct ent *e)
  * creates it; otherwise it arrives at ts (first seen).
  */
 static int birth(struct sr_demand *dm, struct ent *e, int64_t ts,
-		 struct ent *parent)
+		 struct ent *parent, int32_t cpu)
 {
 	const struct sr_task *r = rec_of(dm, e->last_rec);
 	int rc;
@@ -618,6 +620,7 @@ static int birth(struct sr_demand *dm, struct ent *e, int64_t ts,
 			e->t.parent = p;
 	}
 	e->t.forked = parent != NULL;
+	e->t.cpu = cpu;
 	e->charged = dm->charges && fair(e);
 	e->state = R_RUNNABLE;
 	/* what it did before is unknown: the caller says if it was asleep */
@@ -775,9 +778,9 @@ static bool ensure_running(struct sr_demand *dm, struct ent *e, int32_t c,
 	return ensure_running_from(dm, e, c, ts, ts);
 }
 
-static int born(struct sr_demand *dm, struct ent *e, int64_t ts)
+static int born(struct sr_demand *dm, struct ent *e, int64_t ts, int32_t cpu)
 {
-	return e->state == R_UNSEEN ? birth(dm, e, ts, NULL) : SR_OK;
+	return e->state == R_UNSEEN ? birth(dm, e, ts, NULL, cpu) : SR_OK;
 }
 
 /* ---- events ------------------------------------------------------------- */
@@ -797,7 +800,7 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 	if (err)
 		return err;
 	if (p) {
-		if ((rc = born(dm, p, ev->ts)))
+		if ((rc = born(dm, p, ev->ts, ev->cpu)))
 			return rc;
 		if (ensure_running(dm, p, ev->cpu, ev->ts)) {
 			end_run(p, ev->ts);
@@ -827,7 +830,7 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 	if (err)
 		return err;
 	if (n) {
-		if ((rc = born(dm, n, ev->ts)))
+		if ((rc = born(dm, n, ev->ts, ev->cpu)))
 			return rc;
 		if (n->state == R_BLOCKED &&
 		    (rc = resolve(dm, n, SR_BLOCK_EXTERNAL, ev->ts,
@@ -914,7 +917,8 @@ static int on_wake(struct sr_demand *dm, const struct sr_event *ev)
 	}
 	if (t->state == R_UNSEEN) {
 		/* first seen being woken: it arrives now, runnable */
-		rc = birth(dm, t, ev->ts, NULL);
+		rc = birth(dm, t, ev->ts, NULL,
+			   ev->target_cpu >= 0 ? ev->target_cpu : ev->cpu);
 		t->last_change = ev->ts;
 		return rc;
 	}
@@ -930,7 +934,7 @@ static int on_wake(struct sr_demand *dm, const struct sr_event *ev)
 	}
 	if (w && w != t) {
 		/* the event shows w on that cpu, caused or not */
-		if ((rc = born(dm, w, ev->ts)))
+		if ((rc = born(dm, w, ev->ts, ev->cpu)))
 			return rc;
 		if (ensure_running(dm, w, ev->cpu, ev->ts) &&
 		    !caused_by(dm, w, t, ev->wguess)) {
@@ -968,7 +972,7 @@ static int on_fork(struct sr_demand *dm, const struct sr_event *ev)
 	if (err)
 		return err;
 	if (p) {
-		if ((rc = born(dm, p, ev->ts)))
+		if ((rc = born(dm, p, ev->ts, ev->cpu)))
 			return rc;
 		if (ensure_running(dm, p, ev->cpu, ev->ts)) {
 			struct sr_op op = { .kind = SR_OP_FORK,
@@ -976,12 +980,12 @@ static int on_fork(struct sr_demand *dm, const struct sr_event *ev)
 
 			if ((rc = emit_at(dm, p, ev->ts, &op)))
 				return rc;
-			rc = birth(dm, c, ev->ts, p);
+			rc = birth(dm, c, ev->ts, p, ev->cpu);
 			c->last_change = ev->ts;
 			return rc;
 		}
 	}
-	rc = birth(dm, c, ev->ts, NULL);
+	rc = birth(dm, c, ev->ts, NULL, ev->cpu);
 	c->last_change = ev->ts;
 	return rc;
 }
@@ -994,7 +998,7 @@ static int on_exec(struct sr_demand *dm, const struct sr_event *ev)
 	if (err)
 		return err;
 	if (e) {
-		if ((rc = born(dm, e, ev->ts)))
+		if ((rc = born(dm, e, ev->ts, ev->cpu)))
 			return rc;
 		ensure_running(dm, e, ev->cpu, ev->ts);
 	}
@@ -1004,7 +1008,7 @@ static int on_exec(struct sr_demand *dm, const struct sr_event *ev)
 			return err;
 		if (e && e->state == R_UNSEEN) {
 			/* left out until now: enters, running from now */
-			if ((rc = birth(dm, e, ev->ts, NULL)))
+			if ((rc = birth(dm, e, ev->ts, NULL, ev->cpu)))
 				return rc;
 			e->last_change = ev->ts;
 			ensure_running(dm, e, ev->cpu, ev->ts);
@@ -1020,7 +1024,7 @@ static int on_exit_ev(struct sr_demand *dm, const struct sr_event *ev)
 
 	if (err || !e)
 		return err;
-	if ((rc = born(dm, e, ev->ts)))
+	if ((rc = born(dm, e, ev->ts, ev->cpu)))
 		return rc;
 	ensure_running(dm, e, ev->cpu, ev->ts);
 	if (e->state != R_DEAD)
@@ -1117,7 +1121,7 @@ static int on_runtime(struct sr_demand *dm, const struct sr_event *ev)
 		c = cpu_of(dm, ev->cpu);
 		if (!c)
 			return SR_OK;
-		if ((rc = born(dm, e, ev->ts)))
+		if ((rc = born(dm, e, ev->ts, ev->cpu)))
 			return rc;
 		if (!dm->charges)
 			charges_begin(dm, ev->ts);

@@ -19,7 +19,7 @@ col() {
 
 for s in hogplayer chain nocontend pending; do
 	expect_status 0 "$SR" replay "$D/$s.txt" -o "$T/$s" $POL --check
-	expect_out "wrote $T/$s/o11int/\{timeline,latency,summary\}.tsv"
+	expect_out "wrote $T/$s/o11int/\{timeline,latency,summary,cpus\}.tsv"
 	for p in $SIMS observed; do
 		for f in timeline latency summary; do
 			nchecks=$((nchecks + 1))
@@ -28,7 +28,7 @@ for s in hogplayer chain nocontend pending; do
 		one=1
 		[ "$p" = observed ] && one=0
 		nchecks=$((nchecks + 1))
-		awk -f "$CHK" -v kind=timeline -v onecpu=$one "$T/$s/$p/timeline.tsv" ||
+		awk -f "$CHK" -v kind=timeline -v sim=$one "$T/$s/$p/timeline.tsv" ||
 			fail "$s/$p/timeline.tsv"
 		nchecks=$((nchecks + 1))
 		awk -f "$CHK" -v kind=latency "$T/$s/$p/latency.tsv" ||
@@ -110,8 +110,12 @@ nchecks=$((nchecks + 1))
 [ ! -e "$T/def/test2-mm1" ] || fail "test2-mm1 is not a default"
 
 # errors
-expect_status 64 "$SR" replay "$D/chain.txt" -o "$T/x" --cpus 2
-expect_err 'cpus 2: the replay simulates one CPU for now'
+expect_status 64 "$SR" replay "$D/chain.txt" -o "$T/x" --cpus 0
+expect_err 'cpus: expected an integer from 1 to 1024'
+expect_status 64 "$SR" replay "$D/chain.txt" -o "$T/x" --cpus 1025
+expect_err 'cpus: expected an integer from 1 to 1024'
+expect_status 64 "$SR" replay "$D/chain.txt" -o "$T/x" --cache-decay -1
+expect_err 'cache-decay: expected an integer'
 expect_status 64 "$SR" replay "$D/chain.txt" -o "$T/x" --policy nosuch
 expect_err "unknown policy 'nosuch'"
 expect_status 64 "$SR" replay "$D/chain.txt" -o "$T/x" --policy stock --policy 2.6.0-test2

@@ -41,7 +41,7 @@ for f in "$@"; do
 		one=1
 		[ "$p" = observed ] && one=0
 		nchecks=$((nchecks + 1))
-		awk -f "$CHK" -v kind=timeline -v onecpu=$one "$out/$p/timeline.tsv" ||
+		awk -f "$CHK" -v kind=timeline -v sim=$one "$out/$p/timeline.tsv" ||
 			fail "$f: $p/timeline.tsv"
 		nchecks=$((nchecks + 1))
 		awk -f "$CHK" -v kind=latency "$out/$p/latency.tsv" ||

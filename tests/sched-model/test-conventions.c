@@ -444,18 +444,20 @@ static void test_mm1_first_activation(void)
 
 /*
  * pull_task (migrate): the task goes to the tail of the other CPU's
- * active array and preempts only a strictly worse prio, in every policy
- * (test2-mm1 kept the stock rule there).  CPU 1 runs C (cold, 125, ts
- * 102 - 10 = 92 after 10 ticks).  On CPU 0, A (nice -5, 120) runs and Q
- * waits; both were woken at 0, so neither got sleep credit.
- *   Q at nice 0 (125): equal prio; 102 > 2 * 92 would satisfy
- *   TASK_PREEMPTS_CURR, but pull_task's test is strict: no resched.
+ * active array and reschedules it if its prio is higher, or equal with a
+ * larger time_slice, in every policy (test2-mm1 kept the stock rule
+ * there: SMP spec section 5).  CPU 1 runs C (cold, 125, ts 102 - 10 = 92
+ * after 10 ticks).  On CPU 0, A (nice -5, 120) runs and Q waits; both
+ * were woken at 0, so neither got sleep credit.
  *   Q at nice -1 (124): resched on CPU 1, and Q runs there.
+ *   Q at nice 0 (125): equal prio, 102 > 92: resched; but C is at the
+ *   head of the 125 list, so schedule() picks C again.
+ *   Q at nice 1 (126): no resched.
  */
 static void test_migrate(void)
 {
 	for (size_t p = 0; p < 3; p++)
-		for (int nice = -1; nice <= 0; nice++) {
+		for (int nice = -1; nice <= 1; nice++) {
 			struct drv d0;
 			struct sm_observer obs = { NULL, NULL };
 			struct sm_rq *rq1;
@@ -482,7 +484,7 @@ static void test_migrate(void)
 			api_wake(&d0, q, 0);
 			CHECK_INT(drv_curr(&d0), 0);
 			d0.pol->migrate(d0.rq, rq1, d0.task[q].t);
-			CHECK_INT(rq1->need_resched, nice < 0);
+			CHECK_INT(rq1->need_resched, nice <= 0);
 			CHECK_INT(api_view(&d0, q).array, SM_ARRAY_ACTIVE);
 			CHECK_INT(d0.pol->check(d0.rq, why, sizeof(why)), 0);
 			CHECK_INT(d0.pol->check(rq1, why, sizeof(why)), 0);
