@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/path.h"
 #include "builtin.h"
 #include "lib/outfile.h"
 #include "parse/reader.h"
@@ -85,6 +86,8 @@ static int set_option(struct stats_opts *o, enum opt_id id, const char *v,
 		o->read.format = v;
 		break;
 	case OPT_OUT:
+		if (sr_outpath_check("-o", v, d))
+			return d->code;
 		o->out = v;
 		break;
 	case OPT_COMPAT:
