@@ -237,7 +237,7 @@ static int run_stats(const struct stats_opts *o, struct sr_reader *r,
 	if (sr_observed_finish(obs, t_end, d) ||
 	    sr_observed_rows(obs, &rows, &n, d))
 		goto out;
-	if (o->read.lenient)
+	if (st->bad_lines)
 		sr_warn("%s: %" PRIu64 " malformed line(s) skipped (--lenient)",
 			sr_reader_path(r), st->bad_lines);
 	warn_lost(st, sr_observed_lost_tasks(obs));
