@@ -217,7 +217,7 @@ const char *sr_reader_format(const struct sr_reader *r)
 
 const char *sr_reader_path(const struct sr_reader *r)
 {
-	return r->path;
+	return base_name(r->path);
 }
 
 /* ---- resolution ---- */

@@ -69,6 +69,8 @@ struct scpu {
 	int64_t busy_until; /* end of a context switch */
 	int64_t busy_ns;
 	uint64_t switches;
+	int64_t progress_at;/* last time its current's demand advanced, or
+			       it was idle (check()) */
 	uint32_t hpos;      /* place in the run-end heap + 1; 0: not in it */
 	bool soft;          /* key: the end of the CPU known so far */
 	int64_t key;        /* when its current reaches its next op */
@@ -291,8 +293,11 @@ static void charge(struct sr_sim *s, int c, int64_t to)
 		if (to > from) {
 			t->off += to - from;
 			t->st.cpu_ns += to - from;
+			k->progress_at = to;
 		}
 		k->busy_ns += to - k->charged_to;
+	} else {
+		k->progress_at = to;
 	}
 	k->charged_to = to;
 }
@@ -331,13 +336,14 @@ static bool state_change(enum sm_change why)
 }
 
 static void row(struct sr_sim *s, uint32_t id, const char *event,
-		const struct sm_view *v, int cpu, int from, const char *why)
+		const struct sm_view *v, int cpu, int from, const char *why,
+		bool demand)
 {
 	struct stask *t = &s->t[id];
 	struct sr_tl_row r = {
 		.t = s->now, .task = id, .pid = t->pid, .comm = comm_of(s, t),
-		.event = event, .v = v, .prio = v->prio, .cpu = cpu,
-		.from_cpu = from, .why = why,
+		.event = event, .v = v, .demand = demand, .prio = v->prio,
+		.cpu = cpu, .from_cpu = from, .why = why,
 	};
 	int rc = s->h.row(s->h.ctx, &r);
 
@@ -364,7 +370,7 @@ static void observe(void *ctx, const struct sm_rq *rq, const struct sm_task *pt,
 			s->st.migrations++;
 			if (s->h.row)
 				row(s, id, "migrate", v, rq->cpu, t->cpu,
-				    sm_migrate_why_name(s->mig_why));
+				    sm_migrate_why_name(s->mig_why), false);
 		}
 		t->cpu = rq->cpu;
 		if (why == SM_CH_MIGRATE) {
@@ -373,7 +379,7 @@ static void observe(void *ctx, const struct sm_rq *rq, const struct sm_task *pt,
 		}
 	}
 	if (s->h.row && (state_change(why) || v->prio != t->last_prio))
-		row(s, id, sm_change_name(why), v, t->cpu, -1, NULL);
+		row(s, id, sm_change_name(why), v, t->cpu, -1, NULL, false);
 	t->last_prio = v->prio;
 }
 
@@ -420,9 +426,11 @@ int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
 			    !o->policy->last_run || !o->policy->migrate))
 		return sr_fail(d, SR_EUSAGE, "policy %s runs on one CPU only: "
 			       "use --cpus 1", o->policy->name);
-	if (o->cs_cost_ns < 0)
-		return sr_fail(d, SR_EUSAGE, "context-switch cost %lld ns: "
-			       "expected 0 or more", (long long)o->cs_cost_ns);
+	if (o->cs_cost_ns < 0 || o->cs_cost_ns > SR_CS_COST_MAX)
+		return sr_fail(d, SR_EUSAGE, "--cs-cost: expected 0 to 1ms (a "
+			       "switch costing a tick would let tick-driven "
+			       "switches take every slice), got %lld ns",
+			       (long long)o->cs_cost_ns);
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
@@ -528,6 +536,7 @@ static int start(struct sr_sim *s, struct sr_diag *d)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		s->cpu[c].charged_to = s->start;
 		s->cpu[c].busy_until = s->start;
+		s->cpu[c].progress_at = s->start;
 	}
 	if (s->ncpu > 1) {
 		struct sm_rq **rqs = malloc((size_t)s->ncpu * sizeof(*rqs));
@@ -869,7 +878,7 @@ static void skipped_row(struct sr_sim *s, uint32_t id, const char *what)
 	if (!s->h.row)
 		return;
 	s->pol->view(t->pt, &v);
-	row(s, id, what, &v, t->cpu, -1, NULL);
+	row(s, id, what, &v, t->cpu, -1, NULL, true);
 }
 
 static void reach_block(struct sr_sim *s, int c, uint32_t id,
@@ -1126,6 +1135,18 @@ static void check(struct sr_sim *s)
 				fail(s, SR_EINTERNAL, why, SR_TID_NONE);
 				return;
 			}
+			/* progress: a busy CPU advances some task's demand;
+			 * simulated time that passes without it (switches
+			 * that cost every slice) would run forever and write
+			 * without end */
+			if (s->cpu[c].cur != SR_TID_NONE &&
+			    s->now - s->cpu[c].progress_at > SR_PROGRESS_MAX) {
+				snprintf(why, sizeof(why), "no progress: cpu %d "
+					 "was busy for 1 s of simulated time "
+					 "and no task's demand advanced", c);
+				fail(s, SR_EINTERNAL, why, SR_TID_NONE);
+				return;
+			}
 			if (s->o.check && s->pol->check &&
 			    s->pol->check(rq, why, sizeof(why))) {
 				fail(s, SR_EINTERNAL, why, SR_TID_NONE);
@@ -1199,6 +1220,7 @@ static void exec_op(struct sr_sim *s, int c, uint32_t id,
 	int cls, rt;
 
 	s->st.ops++;
+	s->cpu[c].progress_at = s->now;
 	switch (op.kind) {
 	case SR_OP_WAKE:
 		set_op(s, id, t->op + 1);
