@@ -25,6 +25,7 @@ static int next_state(enum pl_tl_event ev)
 		[PL_EV_REAP] = ST_DEAD,
 		[PL_EV_GONE] = ST_DEAD,
 		[PL_EV_SKIP] = -1,
+		[PL_EV_MIGRATE] = -1,
 	};
 	return table[ev];
 }

@@ -12,7 +12,7 @@
 static const char usage[] =
 	"usage: schedreplay diff TRACE [--policy A --policy B] [--task REGEX]\n"
 	"                        [--period COMM=MS]... [--tsv | --json] [--all] [--title TEXT]\n"
-	"                        [--exclude REGEX] [--tree REGEX]\n"
+	"                        [--exclude REGEX] [--tree REGEX] [--cpus N]\n"
 	"  TRACE        a trace file (replayed here) or a directory from `schedreplay replay -o`\n"
 	"  --policy     the two policies compared, A then B (default: stock, o11int)\n"
 	"  --task       only tasks whose comm matches this pcre2 regex\n"
@@ -23,7 +23,8 @@ static const char usage[] =
 	"  --exclude    leave tasks whose comm matches this pcre2 regex out of the replay\n"
 	"  --tree       show only the process tree of the first task whose comm matches\n"
 	"               this regex (e.g. perf-exec: the command perf sched record ran)\n"
-	"               (e.g. '^perf$', the tracer), as replay --exclude\n";
+	"               (e.g. '^perf$', the tracer), as replay --exclude\n"
+	"  --cpus N     CPUs to replay on (default: as many as the recording used)\n";
 
 int cmd_diff(int argc, char **argv, struct sr_diag *d)
 {
@@ -35,7 +36,7 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 	int rc;
 
 	if (pl_cmdopts_parse(&o, argc, argv,
-			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_TREE | PO_TSV |
+			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_TREE | PO_CPUS | PO_TSV |
 				     PO_JSON | PO_ALL,
 			     usage, d))
 		return d->code;

@@ -14,7 +14,7 @@
 static const char usage[] =
 	"usage: schedreplay plot TRACE [--policy P]... [--task REGEX] [--format png|svg|pdf]\n"
 	"                        [-o DIR] [--gnuplot PATH] [--max-tasks N] [--period COMM=MS]...\n"
-	"                        [--exclude REGEX] [--tree REGEX] [--title TEXT]\n"
+	"                        [--exclude REGEX] [--tree REGEX] [--cpus N] [--title TEXT]\n"
 	"  TRACE        a trace file (replayed here) or a directory from `schedreplay replay -o`\n"
 	"  --policy     policies drawn, overlaid (default: stock, o11int)\n"
 	"  --task       tasks whose comm matches this pcre2 regex (default: the interactive\n"
@@ -27,6 +27,7 @@ static const char usage[] =
 	"  --exclude    leave tasks whose comm matches this pcre2 regex out of the replay\n"
 	"  --tree       show only the process tree of the first task whose comm matches\n"
 	"               this regex (e.g. perf-exec: the command perf sched record ran)\n"
+	"  --cpus N     CPUs to replay on (default: as many as the recording used)\n"
 	"  --title      how titles name the trace (default: its file name)\n";
 
 int cmd_plot(int argc, char **argv, struct sr_diag *d)
@@ -40,7 +41,7 @@ int cmd_plot(int argc, char **argv, struct sr_diag *d)
 	int rc, fmt = PL_FMT_PNG;
 
 	if (pl_cmdopts_parse(&o, argc, argv,
-			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_TREE | PO_GNUPLOT |
+			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_TREE | PO_CPUS | PO_GNUPLOT |
 				     PO_OUT | PO_FORMAT | PO_MAXTASKS,
 			     usage, d))
 		return d->code;

@@ -14,7 +14,7 @@
 static const char usage[] =
 	"usage: schedreplay report TRACE -o DIR [--policy A --policy B] [--task REGEX]\n"
 	"                          [--period COMM=MS]... [--gnuplot PATH] [--max-tasks N]\n"
-	"                          [--exclude REGEX] [--tree REGEX] [--title TEXT]\n"
+	"                          [--exclude REGEX] [--tree REGEX] [--cpus N] [--title TEXT]\n"
 	"  TRACE        a trace file (replayed here) or a directory from `schedreplay replay -o`\n"
 	"  -o DIR       where index.html (and the plots' scripts, data and SVG) go\n"
 	"  --policy     the two policies compared, A then B (default: stock, o11int)\n"
@@ -24,6 +24,7 @@ static const char usage[] =
 	"  --exclude    leave tasks whose comm matches this pcre2 regex out of the replay\n"
 	"  --tree       show only the process tree of the first task whose comm matches\n"
 	"               this regex (e.g. perf-exec: the command perf sched record ran)\n"
+	"  --cpus N     CPUs to replay on (default: as many as the recording used)\n"
 	"  --title      how headings name the trace (default: its file name)\n";
 
 int cmd_report(int argc, char **argv, struct sr_diag *d)
@@ -39,7 +40,7 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 	int rc, prc = SR_OK;
 
 	if (pl_cmdopts_parse(&o, argc, argv,
-			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_TREE | PO_GNUPLOT |
+			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_TREE | PO_CPUS | PO_GNUPLOT |
 				     PO_OUT | PO_MAXTASKS,
 			     usage, d))
 		return d->code;

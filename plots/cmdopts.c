@@ -12,6 +12,7 @@
 #include "plots/source.h"
 #include "plots/tree.h"
 #include "plots/tsv.h"
+#include "replay/sim.h"
 
 static const struct {
 	struct option opt;
@@ -30,6 +31,7 @@ static const struct {
 	{ { "max-tasks", required_argument, NULL, 'm' }, PO_MAXTASKS },
 	{ { "exclude", required_argument, NULL, 'x' }, PO_EXCLUDE },
 	{ { "tree", required_argument, NULL, 'r' }, PO_TREE },
+	{ { "cpus", required_argument, NULL, 'c' }, PO_CPUS },
 	{ { "help", no_argument, NULL, 'h' }, ~0u },
 };
 #define NOPTS (sizeof(table) / sizeof(table[0]))
@@ -111,6 +113,17 @@ int pl_cmdopts_parse(struct pl_cmdopts *o, int argc, char **argv,
 			o->max_tasks = (size_t)v;
 			break;
 		}
+		case 'c': {
+			int64_t v;
+
+			if (pl_parse_int(optarg, &v) || v < 1 ||
+			    v > SR_SIM_MAX_CPUS)
+				return sr_fail(d, SR_EUSAGE,
+					       "--cpus: expected an integer from 1 to %d, got '%s'",
+					       SR_SIM_MAX_CPUS, optarg);
+			o->cpus = (int)v;
+			break;
+		}
 		case 'h':
 			fputs(usage, stdout);
 			o->help = true;
@@ -168,8 +181,8 @@ int pl_cmd_load(struct pl_cmdopts *o, size_t min_policies, size_t max_policies,
 	/* the recorded schedule: the reference for behaviour */
 	if (!have_observed)
 		replay[nreplay++] = "observed";
-	if (pl_source_open(src, o->trace, replay, nreplay, o->exclude, NULL,
-			   o->title, d))
+	if (pl_source_open(src, o->trace, replay, nreplay, o->exclude,
+			   o->cpus, NULL, o->title, d))
 		return d->code;
 	if (pl_set_open(set, src->root, src->title, o->policies, o->npolicies, d))
 		return d->code;

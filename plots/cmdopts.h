@@ -25,6 +25,7 @@ enum {
 	PO_MAXTASKS = 1u << 10,
 	PO_EXCLUDE = 1u << 11,
 	PO_TREE = 1u << 12,
+	PO_CPUS = 1u << 13,
 };
 
 #define PL_MAX_PERIOD_OPTS 32
@@ -43,6 +44,7 @@ struct pl_cmdopts {
 	const char *format;
 	bool tsv, json, all;
 	size_t max_tasks;
+	int cpus;           /* --cpus: 0 = the recording's */
 	const char *trace;
 	const char *cmd;    /* argv[0]: the command, for messages */
 	bool help;          /* --help given: usage printed, exit 0 */

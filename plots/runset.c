@@ -360,6 +360,7 @@ static const struct {
 	{ "reap", PL_EV_REAP },
 	{ "late", PL_EV_SKIP },
 	{ "early", PL_EV_SKIP },
+	{ "migrate", PL_EV_MIGRATE },
 	/* expire, requeue, state and anything else: no change of state */
 };
 
@@ -369,7 +370,7 @@ static enum pl_tl_event event_of(const char *name, bool *known)
 	 * running, runnable or asleep */
 	static const char *const passive[] = {
 		"expire", "requeue", "state", "tick", "recalc", "charge", "swap",
-		"yield", "nice", "setsched", "refund", "migrate",
+		"yield", "nice", "setsched", "refund",
 	};
 
 	*known = true;
@@ -530,7 +531,8 @@ int pl_timeline_pass(struct pl_set *s, const char *dir, bool create,
 		fresh = true;
 		if (ps->task >= 0 && !strcmp(s->tasks[ps->task].comm, comm)) {
 			if (!ps->dead || row.ev == PL_EV_EXIT ||
-			    row.ev == PL_EV_REAP || row.ev == PL_EV_OTHER)
+			    row.ev == PL_EV_REAP || row.ev == PL_EV_OTHER ||
+			    row.ev == PL_EV_MIGRATE)
 				fresh = false;
 		}
 		if (fresh) {
@@ -640,11 +642,36 @@ int pl_latency_pass(struct pl_set *s, const char *dir, pl_lat_fn fn,
 
 /* ---- loading ----------------------------------------------------------- */
 
+/* The CPUs a run used: the rows of DIR/cpus.tsv (0: no such file, a
+   replay directory written before cpus.tsv existed). */
+static int count_cpus(const char *dir)
+{
+	size_t len = strlen(dir) + sizeof("/cpus.tsv");
+	char *path = malloc(len);
+	FILE *f;
+	int c, lines = 0;
+
+	if (!path)
+		return 0;
+	snprintf(path, len, "%s/cpus.tsv", dir);
+	f = fopen(path, "r");
+	free(path);
+	if (!f)
+		return 0;
+	while ((c = getc(f)) != EOF)
+		lines += c == '\n';
+	fclose(f);
+	return lines > 1 ? lines - 1 : 0;
+}
+
 int pl_set_load(struct pl_set *s, struct sr_diag *d)
 {
-	for (size_t r = 0; r < s->nruns; r++)
+	for (size_t r = 0; r < s->nruns; r++) {
 		if (load_summary(s, r, d))
 			return d->code;
+		s->runs[r].cpus = count_cpus(s->runs[r].dir);
+	}
+	s->ref_cpus = count_cpus(s->ref_dir);
 	if (pl_behave_reference(s, d))
 		return d->code;
 	pl_behave_classify(s);

@@ -94,6 +94,7 @@ struct pl_task {
 struct pl_run {
 	char policy[PL_POLICY_MAX];
 	char *dir;              /* ROOT/policy */
+	int cpus;               /* rows of its cpus.tsv; 0: none there */
 };
 
 /* --period comm=ms */
@@ -113,6 +114,8 @@ struct pl_set {
 	size_t ntasks, cap;
 	uint32_t *hash;         /* open addressing over tasks, by key */
 	size_t hcap;
+	int ref_cpus;           /* the reference run's cpus (observed: the
+				   recording's), 0 if unknown */
 	int64_t t0, t1;         /* span of the reference timeline */
 	bool have_t;
 	const struct pl_period_opt *period_opts;
@@ -166,6 +169,7 @@ enum pl_tl_event {
 	PL_EV_GONE,   /* the record ends: its pid shows up under a new comm */
 	PL_EV_SKIP,   /* late, early: a burst ended but the task ran on (its
 			 wake was already due): no change of state */
+	PL_EV_MIGRATE,/* moved to another CPU: no change of state */
 };
 
 struct pl_tl_row {
