@@ -39,6 +39,8 @@ struct sr_observed {
 	size_t nmoves;
 	struct ocpu {
 		int64_t since;      /* a task runs there since, -1: idle */
+		int64_t charged;    /* sched_stat_runtime charged there */
+		bool any_charge;
 		struct sr_cpu_figs f;
 	} *cpus;
 	size_t ncpus, ncpus_seen;
@@ -124,6 +126,22 @@ static int wait_ends(struct sr_observed *o, uint32_t key)
 	return sr_acct_mark_lost(o->acct, key);
 }
 
+static struct ocpu *ocpu_of(struct sr_observed *o, int32_t cpu)
+{
+	if ((size_t)cpu >= o->ncpus) {
+		size_t old = o->ncpus;
+		struct ocpu *p = sr_grow(o->cpus, &o->ncpus, (size_t)cpu,
+					 sizeof(*p), 8, 0);
+
+		if (!p)
+			return NULL;
+		o->cpus = p;
+		for (size_t i = old; i < o->ncpus; i++)
+			o->cpus[i].since = -1;
+	}
+	return &o->cpus[cpu];
+}
+
 /* Where tasks ran: cpu time, switches, and a task coming from another
    cpu (a migration, and a pull for this cpu). */
 static int track_cpu(struct sr_observed *o, const struct sr_event *ev,
@@ -133,20 +151,10 @@ static int track_cpu(struct sr_observed *o, const struct sr_event *ev,
 
 	if (ev->cpu < 0)
 		return SR_OK;
-	if ((size_t)ev->cpu >= o->ncpus) {
-		size_t old = o->ncpus;
-		struct ocpu *p = sr_grow(o->cpus, &o->ncpus, (size_t)ev->cpu,
-					 sizeof(*p), 8, 0);
-
-		if (!p)
-			return SR_EINTERNAL;
-		o->cpus = p;
-		for (size_t i = old; i < o->ncpus; i++)
-			o->cpus[i].since = -1;
-	}
+	if (!(c = ocpu_of(o, ev->cpu)))
+		return SR_EINTERNAL;
 	if ((size_t)ev->cpu >= o->ncpus_seen)
 		o->ncpus_seen = (size_t)ev->cpu + 1;
-	c = &o->cpus[ev->cpu];
 	c->f.switches++;
 	if (c->since >= 0 && ev->ts > c->since)
 		c->f.busy_ns += ev->ts - c->since;
@@ -256,6 +264,14 @@ static int on_runtime(struct sr_observed *o, const struct sr_event *ev)
 
 	if (k == SR_TID_NONE)
 		return SR_OK;
+	if (ev->cpu >= 0 && ev->value > 0) {
+		struct ocpu *c = ocpu_of(o, ev->cpu);
+
+		if (!c)
+			return SR_EINTERNAL;
+		c->charged += ev->value;
+		c->any_charge = true;
+	}
 	if (sr_acct_state(o->acct, k) == SR_ACCT_UNSEEN &&
 	    ((rc = sr_acct_runnable(o->acct, k, ev->ts, SR_CAUSE_UNKNOWN)) ||
 	     (rc = wait_begun(o, k))))
@@ -374,6 +390,11 @@ int sr_observed_finish(struct sr_observed *o, int64_t t_end,
 		if (p->since >= 0 && t_end > p->since)
 			p->f.busy_ns += t_end - p->since;
 		p->since = -1;
+		/* a trace that charges CPU: busy = the charges there (the
+		   switches miss time, e.g. an idle task that records no
+		   switch-out: traces/README.md) */
+		if (p->any_charge)
+			p->f.busy_ns = p->charged;
 		p->f.idle_ns = span > p->f.busy_ns ? span - p->f.busy_ns : 0;
 		p->f.balances = -1;
 	}
