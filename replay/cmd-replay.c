@@ -19,8 +19,8 @@
 static const char usage_text[] =
 	"usage: schedreplay replay [OPTIONS] TRACE\n"
 	"  TRACE                a trace file (plain or gzip), or - for stdin\n"
-	"  -o, --output DIR     write DIR/POLICY/{timeline,latency,summary,cpus}.tsv"
-	"\n                       (default: " DEFAULT_OUTDIR ")\n"
+	"  -o, --output DIR     write DIR/POLICY/{timeline,latency,summary,"
+	"\n                       cpus}.tsv (default: " DEFAULT_OUTDIR ")\n"
 	"  --policy P           a policy (`schedreplay policies`) or observed;"
 	"\n                       repeat for several (default: stock, o11int,"
 	" observed)\n"

@@ -564,10 +564,18 @@ static int collect_cpus(struct prun *p, struct sr_diag *d)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	p->pub.ncpu = n;
 	for (size_t c = 0; c < n; c++) {
-		if (p->sim)
-			sr_sim_cpu_stats(p->sim, (int)c, &p->pub.cpu[c]);
-		else
-			sr_observed_cpu(p->obs, c, &p->pub.cpu[c]);
+		struct sr_cpu_figs *f = &p->pub.cpu[c];
+
+		if (p->sim) {
+			/* idle over the replay's span: the recording's, or
+			   longer if the replay ran late */
+			int64_t span = p->pub.end - p->pub.start;
+
+			sr_sim_cpu_stats(p->sim, (int)c, f);
+			f->idle_ns = span > f->busy_ns ? span - f->busy_ns : 0;
+		} else {
+			sr_observed_cpu(p->obs, c, f);
+		}
 	}
 	return SR_OK;
 }

@@ -139,7 +139,7 @@ static const char *comm_of(const struct sr_sim *s, const struct stask *t)
 	return sr_demand_comm(s->dm, t->comm);
 }
 
-/* ---- CPU bitmaps ---------------------------------------------------------- */
+/* ---- CPU bitmaps --------------------------------------------------------- */
 
 static void bit_set(uint64_t *m, int c)
 {
@@ -275,7 +275,7 @@ static void rh_update(struct sr_sim *s, uint32_t c)
 	rh_down(s, k->hpos - 1);
 }
 
-/* ---- time ----------------------------------------------------------------- */
+/* ---- time ---------------------------------------------------------------- */
 
 /* CPU c's current has run up to `to`. */
 static void charge(struct sr_sim *s, int c, int64_t to)
@@ -999,7 +999,7 @@ static void reap(struct sr_sim *s, uint32_t id)
 	task_done(s, id, s->now);
 }
 
-/* ---- checks --------------------------------------------------------------- */
+/* ---- checks -------------------------------------------------------------- */
 
 struct pull_probe {
 	const struct sr_sim *s;
@@ -1519,7 +1519,7 @@ static bool ticking(const struct sr_sim *s)
 
 int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
 {
-	bool eof = sr_demand_done(s->dm);
+	bool eof = sr_demand_done(s->dm), refresh;
 
 	if (s->finished)
 		return SR_OK;
@@ -1534,21 +1534,27 @@ int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
 	}
 	if (grow_tasks(s, sr_demand_ntasks(s->dm)))
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	if (s->phase == PH_NONE)
-		for (int c = 0; c < s->ncpu; c++) /* more is known now */
-			if (s->cpu[c].cur != SR_TID_NONE)
-				rh_update(s, (uint32_t)c);
 	s->hz = horizon(s);
+	refresh = true;
 	while (!s->err) {
 		int64_t t = INT64_MAX;
 		const struct sr_arrival *a;
-		const struct scpu *top = s->nrh ? &s->cpu[s->rh[0]] : NULL;
+		const struct scpu *top;
 
 		if (s->phase != PH_NONE) {
 			if (instant(s))
 				break;
 			continue;
 		}
+		if (refresh) {
+			/* more is known now: every running task's next op (an
+			   instant interrupted for input resumes first) */
+			for (int c = 0; c < s->ncpu; c++)
+				if (s->cpu[c].cur != SR_TID_NONE)
+					rh_update(s, (uint32_t)c);
+			refresh = false;
+		}
+		top = s->nrh ? &s->cpu[s->rh[0]] : NULL;
 		if (top && !top->soft)
 			t = top->key;
 		if (ticking(s)) {
