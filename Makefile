@@ -43,7 +43,7 @@ endif
 ALL_CFLAGS = $(OPT) $(SANFLAGS) $(BASE_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
-SRC_DIRS := lib parse sched-model replay plots
+SRC_DIRS := lib parse sched-model replay compare plots builtin
 LIB_SRCS := $(sort $(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libschedreplay.a

@@ -1,8 +1,8 @@
 /*
- * builtin.h: the subcommands.  Each cmd_* lives in the module that owns
- * it (parse/cmd-convert.c, replay/cmd-stats.c, ...), parses its own
- * options, and returns an exit status; errors go up as a struct sr_diag
- * that schedreplay.c reports once.
+ * builtin.h: the subcommands.  Each cmd_* lives in builtin/NAME.c, declares
+ * its options in one table (lib/parse-options.h), and returns an exit
+ * status; errors go up as a struct sr_diag that schedreplay.c reports
+ * once.  Only builtin/ and schedreplay.c include this header.
  */
 #ifndef SR_BUILTIN_H
 #define SR_BUILTIN_H

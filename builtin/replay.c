@@ -1,5 +1,5 @@
 /*
- * cmd-replay: `schedreplay replay TRACE [--policy P]... [-o DIR]`: replay
+ * builtin/replay: `schedreplay replay TRACE [--policy P]... [-o DIR]`: replay
  * a trace's demand under each policy (default stock, o11int and the
  * recorded schedule) and write DIR/P/{timeline,latency,summary}.tsv.
  */

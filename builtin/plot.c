@@ -1,5 +1,5 @@
 /*
- * cmd-plot: `schedreplay plot TRACE [--policy P]... [--task REGEX]
+ * builtin/plot: `schedreplay plot TRACE [--policy P]... [--task REGEX]
  * [--format png|svg|pdf] [-o DIR] [--gnuplot PATH]`: gnuplot scripts, data
  * and images of priorities and scheduling delays.
  */

@@ -1,5 +1,5 @@
 /*
- * cmd-report: `schedreplay report TRACE -o DIR`: DIR/index.html, one
+ * builtin/report: `schedreplay report TRACE -o DIR`: DIR/index.html, one
  * self-contained page with the diff and the plots inline as SVG.
  */
 #include <stdio.h>

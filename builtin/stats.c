@@ -1,5 +1,5 @@
 /*
- * cmd-stats: `schedreplay stats TRACE`, the recorded schedule per task
+ * builtin/stats: `schedreplay stats TRACE`, the recorded schedule per task
  * (runtime, switches, wakeups, scheduling delay avg/p50/p95/p99/max with
  * the max's start and end), counted as `perf sched latency` counts them.
  * Streams the trace once; memory grows with tasks, not events.

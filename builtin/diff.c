@@ -1,5 +1,5 @@
 /*
- * cmd-diff: `schedreplay diff TRACE [--policy A --policy B] [--task REGEX]
+ * builtin/diff: `schedreplay diff TRACE [--policy A --policy B] [--task REGEX]
  * [--period COMM=MS]... [--tsv|--json] [--all]`: what B changed against A.
  */
 #include <stdio.h>

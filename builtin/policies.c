@@ -1,5 +1,5 @@
 /*
- * cmd-policies: `schedreplay policies`, one line per scheduler model:
+ * builtin/policies: `schedreplay policies`, one line per scheduler model:
  * name, aliases, and what it is.
  */
 #include <stdio.h>

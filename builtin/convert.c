@@ -1,5 +1,5 @@
 /*
- * cmd-convert: `schedreplay convert TRACE [-o FILE]`: any supported input
+ * builtin/convert: `schedreplay convert TRACE [-o FILE]`: any supported input
  * to the native text format.  Reading the output back gives the same
  * event stream and task table.
  */
