@@ -5,9 +5,9 @@
 #include <stdio.h>
 
 #include "builtin.h"
-#include "plots/cmdopts.h"
-#include "plots/diff.h"
-#include "plots/source.h"
+#include "compare/diff.h"
+#include "compare/load.h"
+#include "compare/source.h"
 
 static const char usage[] =
 	"usage: schedreplay diff TRACE [--policy A --policy B] [--task REGEX]\n"
@@ -27,36 +27,36 @@ static const char usage[] =
 
 int cmd_diff(int argc, char **argv, struct sr_diag *d)
 {
-	struct pl_cmdopts o;
-	struct pl_source src;
-	struct pl_set set;
-	struct pl_taskre *re = NULL;
-	struct pl_diff df = { 0 };
+	struct cmp_cmdopts o;
+	struct cmp_source src;
+	struct cmp_set set;
+	struct cmp_taskre *re = NULL;
+	struct cmp_diff df = { 0 };
 	int rc;
 
-	if (pl_cmdopts_parse(&o, argc, argv,
-			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_TREE | PO_TSV |
-				     PO_JSON | PO_ALL,
+	if (cmp_cmdopts_parse(&o, argc, argv,
+			     CO_POLICY | CO_TASK | CO_PERIOD | CO_TITLE | CO_EXCLUDE | CO_TREE | CO_TSV |
+				     CO_JSON | CO_ALL,
 			     usage, d))
 		return d->code;
 	if (o.help)
 		return SR_OK;
-	rc = pl_cmd_load(&o, 2, 2, &src, &set, &re, d);
+	rc = cmp_cmd_load(&o, 2, 2, &src, &set, &re, d);
 	if (rc == SR_OK)
-		rc = pl_diff_build(&df, &set, 0, 1, re, d);
+		rc = cmp_diff_build(&df, &set, 0, 1, re, d);
 	if (rc == SR_OK) {
 		if (o.tsv)
-			rc = pl_diff_write_tsv(&df, stdout);
+			rc = cmp_diff_write_tsv(&df, stdout);
 		else if (o.json)
-			rc = pl_diff_write_json(&df, stdout);
+			rc = cmp_diff_write_json(&df, stdout);
 		else
-			rc = pl_diff_write_table(&df, stdout, o.all);
+			rc = cmp_diff_write_table(&df, stdout, o.all);
 		if (rc)
 			sr_fail(d, rc, "write error on stdout");
 	}
-	pl_diff_free(&df);
-	pl_set_free(&set);
-	pl_source_close(&src);
-	pl_taskre_free(re);
+	cmp_diff_free(&df);
+	cmp_set_free(&set);
+	cmp_source_close(&src);
+	cmp_taskre_free(re);
 	return rc;
 }

@@ -6,10 +6,10 @@
 #include <stdio.h>
 
 #include "builtin.h"
-#include "plots/cmdopts.h"
+#include "compare/load.h"
+#include "compare/source.h"
 #include "plots/gnuplot.h"
 #include "plots/plot.h"
-#include "plots/source.h"
 
 static const char usage[] =
 	"usage: schedreplay plot TRACE [--policy P]... [--task REGEX] [--format png|svg|pdf]\n"
@@ -31,17 +31,17 @@ static const char usage[] =
 
 int cmd_plot(int argc, char **argv, struct sr_diag *d)
 {
-	struct pl_cmdopts o;
-	struct pl_source src;
-	struct pl_set set;
-	struct pl_taskre *re = NULL;
+	struct cmp_cmdopts o;
+	struct cmp_source src;
+	struct cmp_set set;
+	struct cmp_taskre *re = NULL;
 	struct pl_plot_opts po = { 0 };
 	struct pl_plot_files pf;
 	int rc, fmt = PL_FMT_PNG;
 
-	if (pl_cmdopts_parse(&o, argc, argv,
-			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_TREE | PO_GNUPLOT |
-				     PO_OUT | PO_FORMAT | PO_MAXTASKS,
+	if (cmp_cmdopts_parse(&o, argc, argv,
+			     CO_POLICY | CO_TASK | CO_PERIOD | CO_TITLE | CO_EXCLUDE | CO_TREE | CO_GNUPLOT |
+				     CO_OUT | CO_FORMAT | CO_MAXTASKS,
 			     usage, d))
 		return d->code;
 	if (o.help)
@@ -50,7 +50,7 @@ int cmd_plot(int argc, char **argv, struct sr_diag *d)
 		return sr_fail(d, SR_EUSAGE,
 			       "--format: expected png, svg or pdf, got '%s'",
 			       o.format);
-	rc = pl_cmd_load(&o, 1, PL_MAX_RUNS, &src, &set, &re, d);
+	rc = cmp_cmd_load(&o, 1, CMP_MAX_RUNS, &src, &set, &re, d);
 	if (rc == SR_OK) {
 		po.outdir = o.out ? o.out : "out/plots";
 		po.format = (enum pl_format)fmt;
@@ -70,8 +70,8 @@ int cmd_plot(int argc, char **argv, struct sr_diag *d)
 			}
 		}
 	}
-	pl_set_free(&set);
-	pl_source_close(&src);
-	pl_taskre_free(re);
+	cmp_set_free(&set);
+	cmp_source_close(&src);
+	cmp_taskre_free(re);
 	return rc;
 }

@@ -5,11 +5,11 @@
 #include <stdio.h>
 
 #include "builtin.h"
-#include "plots/cmdopts.h"
-#include "plots/diff.h"
+#include "compare/diff.h"
+#include "compare/load.h"
+#include "compare/source.h"
 #include "plots/plot.h"
 #include "plots/report.h"
-#include "plots/source.h"
 
 static const char usage[] =
 	"usage: schedreplay report TRACE -o DIR [--policy A --policy B] [--task REGEX]\n"
@@ -28,28 +28,28 @@ static const char usage[] =
 
 int cmd_report(int argc, char **argv, struct sr_diag *d)
 {
-	struct pl_cmdopts o;
-	struct pl_source src;
-	struct pl_set set;
-	struct pl_taskre *re = NULL;
-	struct pl_diff df = { 0 };
+	struct cmp_cmdopts o;
+	struct cmp_source src;
+	struct cmp_set set;
+	struct cmp_taskre *re = NULL;
+	struct cmp_diff df = { 0 };
 	struct pl_plot_opts po = { 0 };
 	struct pl_plot_files pf = { 0 };
 	struct sr_diag pd = SR_DIAG_INIT;
 	int rc, prc = SR_OK;
 
-	if (pl_cmdopts_parse(&o, argc, argv,
-			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_TREE | PO_GNUPLOT |
-				     PO_OUT | PO_MAXTASKS,
+	if (cmp_cmdopts_parse(&o, argc, argv,
+			     CO_POLICY | CO_TASK | CO_PERIOD | CO_TITLE | CO_EXCLUDE | CO_TREE | CO_GNUPLOT |
+				     CO_OUT | CO_MAXTASKS,
 			     usage, d))
 		return d->code;
 	if (o.help)
 		return SR_OK;
 	if (!o.out)
 		return sr_fail(d, SR_EUSAGE, "report: expected -o DIR\n%s", usage);
-	rc = pl_cmd_load(&o, 2, 2, &src, &set, &re, d);
+	rc = cmp_cmd_load(&o, 2, 2, &src, &set, &re, d);
 	if (rc == SR_OK)
-		rc = pl_diff_build(&df, &set, 0, 1, re, d);
+		rc = cmp_diff_build(&df, &set, 0, 1, re, d);
 	if (rc == SR_OK) {
 		po.outdir = o.out;
 		po.format = PL_FMT_SVG;
@@ -74,9 +74,9 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 				printf("%s/index.html\n", o.out);
 		}
 	}
-	pl_diff_free(&df);
-	pl_set_free(&set);
-	pl_source_close(&src);
-	pl_taskre_free(re);
+	cmp_diff_free(&df);
+	cmp_set_free(&set);
+	cmp_source_close(&src);
+	cmp_taskre_free(re);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "lib/fmt.h"
 #include "lib/outfile.h"
 #include "parse/reader.h"
 #include "replay/observed.h"
@@ -172,7 +173,8 @@ static void warn_lost(const struct sr_read_stats *st, size_t ntouched)
 		else
 			snprintf(cnt, sizeof(cnt), "an unknown number of events");
 		sr_warn("  %s: %s lost between %s s and %s s", cpu, cnt,
-			sr_fmt_s(a, l->from_ts), sr_fmt_s(b, l->to_ts));
+			sr_fmt_s(a, sizeof(a), l->from_ts, 9),
+			sr_fmt_s(b, sizeof(b), l->to_ts, 9));
 	}
 	if (st->nlost > SHOW)
 		sr_warn("  ... and %zu more range(s)", st->nlost - SHOW);

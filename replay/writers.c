@@ -6,21 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/fmt.h"
 #include "replay/summary.h"
 #include "replay/writers.h"
-
-const char *sr_tsv_comm(char *buf, size_t len, const char *comm)
-{
-	size_t i = 0;
-
-	for (; comm && comm[i] && i + 1 < len; i++) {
-		unsigned char c = (unsigned char)comm[i];
-
-		buf[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-	}
-	buf[i] = 0;
-	return buf;
-}
 
 /* ---- timeline ----------------------------------------------------------- */
 
@@ -49,7 +37,7 @@ void sr_timeline_row(FILE *f, const struct sr_tl_row *r)
 	const struct sm_view *v = r->v;
 
 	fprintf(f, "%" PRId64 "\t%" PRId32 "\t%s\t%s", r->t, r->pid,
-		sr_tsv_comm(comm, sizeof(comm), r->comm), r->event);
+		sr_comm_clean(comm, sizeof(comm), r->comm), r->event);
 	if (!v) {
 		put_long_or_dash(f, r->prio, r->prio >= 0);
 		fputs("\t-\t-\t-\t-\t-\n", f);
@@ -192,7 +180,7 @@ static void put_row(struct sr_latw *w, const struct lrow *r)
 
 	fprintf(w->f, "%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId32
 		"\t%s\t%s\n", r->wake, r->run, r->run - r->wake, r->pid,
-		sr_tsv_comm(comm, sizeof(comm), w->pool + r->comm),
+		sr_comm_clean(comm, sizeof(comm), w->pool + r->comm),
 		sr_acct_cause_name((enum sr_acct_cause)r->cause));
 }
 
@@ -318,5 +306,5 @@ void sr_summary_row(FILE *f, const struct sr_task_metrics *m,
 		fprintf(f, "\t%" PRId64, x->late_wakeups);
 	else
 		fputs("\t-", f);
-	fprintf(f, "\t%s\n", x->has_finish ? sr_fmt_s(b, x->finish_ts) : "-");
+	fprintf(f, "\t%s\n", x->has_finish ? sr_fmt_s(b, sizeof(b), x->finish_ts, 9) : "-");
 }

@@ -6,7 +6,7 @@
 # clear error, status 74, and leaves nothing either.
 . tests/lib/lib.sh
 D=tests/parse/data
-P=tests/plots/data/hogplayer
+P=tests/compare/data/hogplayer
 
 # no_tmp DIR: no temporary left behind in DIR
 no_tmp() {

@@ -5,7 +5,7 @@
 # with the real gnuplot is tests/plots/test-plot.c; the page in Chromium
 # is tests/plots/test-report.c.)
 . tests/lib/lib.sh
-D=tests/plots/data/hogplayer
+D=tests/compare/data/hogplayer
 
 expect_status 69 "$SR" plot "$D" -o "$T/p" --gnuplot /nonexistent/gnuplot
 expect_err 'cannot run /nonexistent/gnuplot: No such file or directory; install it \(apt-get install gnuplot-nox, as root\)'

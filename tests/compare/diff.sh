@@ -1,10 +1,10 @@
 #!/bin/sh
-# diff on the command line: the hand-written replay in tests/plots/data/
+# diff on the command line: the hand-written replay in tests/compare/data/
 # hogplayer (README.md there works out the expected values), as a table,
 # TSV and JSON; byte-identical reruns; usage and bad-input errors.
 . tests/lib/lib.sh
 need python3 python3
-D=tests/plots/data/hogplayer
+D=tests/compare/data/hogplayer
 
 expect_status 0 "$SR" diff "$D"
 expect_out '^schedreplay diff: hogplayer, stock \(A\) against o11int \(B\)$'
@@ -71,7 +71,7 @@ expect_status 64 "$SR" diff
 expect_status 66 "$SR" diff "$T/nothing-here"
 expect_status 66 "$SR" diff "$D" --policy stock --policy test2-mm1
 expect_err "hogplayer/test2-mm1: expected the replay output of policy 'test2-mm1'"
-expect_status 65 "$SR" diff tests/plots/data/badtsv
+expect_status 65 "$SR" diff tests/compare/data/badtsv
 expect_err "badtsv/stock/summary.tsv:3: expected a decimal number in column p99_delay_ms, got 'fast'"
 expect_status 0 "$SR" diff --help
 expect_out '^usage: schedreplay diff TRACE'

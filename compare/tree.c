@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/tree.h"
 #include "parse/reader.h"
-#include "plots/tree.h"
 
 enum { T_UNKNOWN, T_IN, T_OUT };
 
@@ -68,8 +68,8 @@ static int in_tree(const struct sr_tasks *tt, sr_tid root_thread, sr_tid id,
 	return verdict;
 }
 
-int pl_tree_mark(struct pl_set *s, const char *trace,
-		 const struct pl_taskre *root, size_t *nmarked,
+int cmp_tree_mark(struct cmp_set *s, const char *trace,
+		 const struct cmp_taskre *root, size_t *nmarked,
 		 struct sr_diag *d)
 {
 	struct sr_read_opts ro = { 0 };
@@ -103,7 +103,7 @@ int pl_tree_mark(struct pl_set *s, const char *trace,
 			if (ids[k] == SR_TID_NONE ||
 			    !(t = sr_tasks_get(tt, ids[k])) || t->is_idle)
 				continue;
-			if (pl_taskre_match(root, t->comm)) {
+			if (cmp_taskre_match(root, t->comm)) {
 				root_thread = t->thread;
 				break;
 			}
@@ -157,7 +157,7 @@ int pl_tree_mark(struct pl_set *s, const char *trace,
 		if (t->is_idle ||
 		    in_tree(tt, root_thread, (sr_tid)i, st, stack) != T_IN)
 			continue;
-		idx = pl_set_find(s, t->pid, t->comm, occ[i]);
+		idx = cmp_set_find(s, t->pid, t->comm, occ[i]);
 		if (idx >= 0 && !s->tasks[idx].in_focus) {
 			s->tasks[idx].in_focus = true;
 			(*nmarked)++;

@@ -1,6 +1,6 @@
 /*
  * test-diff: the diff and the periodic-task metrics on the hand-written
- * replay in tests/plots/data/hogplayer (README.md there gives the
+ * replay in tests/compare/data/hogplayer (README.md there gives the
  * scenario and works out every expected value below), the exact number
  * parsers and formatters, period detection, the two spreads, and that the
  * JSON output is valid JSON.
@@ -10,14 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plots/behave.h"
-#include "plots/diff.h"
-#include "plots/fmt.h"
-#include "plots/runset.h"
-#include "plots/tsv.h"
+#include "compare/behave.h"
+#include "compare/diff.h"
+#include "compare/load.h"
+#include "compare/runset.h"
+#include "compare/tsv.h"
+#include "lib/fmt.h"
 #include "tests/lib/test.h"
 
-#define FIXTURE "tests/plots/data/hogplayer"
+#define FIXTURE "tests/compare/data/hogplayer"
 
 /* ---- a small JSON validator (RFC 8259 grammar, no extensions) --------- */
 
@@ -145,8 +146,8 @@ static int json_valid(const char *s)
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static char *capture(int (*fn)(const struct pl_diff *, FILE *),
-		     const struct pl_diff *df)
+static char *capture(int (*fn)(const struct cmp_diff *, FILE *),
+		     const struct cmp_diff *df)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -163,15 +164,15 @@ static char *capture(int (*fn)(const struct pl_diff *, FILE *),
 	return buf;
 }
 
-static int table_all(const struct pl_diff *df, FILE *f)
+static int table_all(const struct cmp_diff *df, FILE *f)
 {
-	return pl_diff_write_table(df, f, true);
+	return cmp_diff_write_table(df, f, true);
 }
 
-static const struct pl_task *task(const struct pl_set *s, int pid,
+static const struct cmp_task *task(const struct cmp_set *s, int pid,
 				  const char *comm)
 {
-	long k = pl_set_find(s, pid, comm, 1);
+	long k = cmp_set_find(s, pid, comm, 1);
 
 	return k < 0 ? NULL : &s->tasks[k];
 }
@@ -215,7 +216,7 @@ static void test_parsers(void)
 
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
 		int64_t v = 0;
-		int rc = pl_parse_fixed(fixed[i].in, fixed[i].digits, &v);
+		int rc = cmp_parse_fixed(fixed[i].in, fixed[i].digits, &v);
 
 		CHECK_CTX("parse_fixed('%s')", fixed[i].in);
 		CHECK_INT(rc, fixed[i].ok);
@@ -224,7 +225,7 @@ static void test_parsers(void)
 	}
 	for (size_t i = 0; i < sizeof(fmt) / sizeof(fmt[0]); i++) {
 		CHECK_CTX("fmt_scaled(%lld)", (long long)fmt[i].v);
-		CHECK_STR(pl_fmt_scaled(buf, sizeof(buf), fmt[i].v, fmt[i].shift,
+		CHECK_STR(sr_fmt_scaled(buf, sizeof(buf), fmt[i].v, fmt[i].shift,
 					fmt[i].dec), fmt[i].want);
 	}
 	CHECK_CTX("%s", "");
@@ -238,7 +239,7 @@ static void test_period_detection(void)
 	/* a steady 20 ms period with up to 1 ms of jitter: gaps 21, 21, 18 */
 	for (int i = 0; i < 40; i++)
 		w[i] = 5000000000LL + i * 20000000LL + (i % 3 - 1) * 1000000LL;
-	CHECK_INT(pl_detect_period(w, 40, &reg), 21000000); /* the median gap */
+	CHECK_INT(cmp_detect_period(w, 40, &reg), 21000000); /* the median gap */
 	CHECK(reg >= 0.99);
 	/* one wake in three missing: most gaps still 20 ms */
 	{
@@ -248,7 +249,7 @@ static void test_period_detection(void)
 		for (int i = 0; i < 40 && n < 30; i++)
 			if (i % 7 != 3)
 				v[n++] = i * 20000000LL;
-		CHECK_INT(pl_detect_period(v, n, &reg), 20000000);
+		CHECK_INT(cmp_detect_period(v, n, &reg), 20000000);
 	}
 	/* a 47 ms timer with two quick extra wakeups after each tick (mpv's
 	 * audio thread): most gaps are short, the period is still found */
@@ -262,21 +263,21 @@ static void test_period_detection(void)
 		}
 		/* starts alternate 47.5 and 46.5 ms apart: 15 and 14 of them,
 		 * the lower median of the 29 gaps is 47.5 */
-		CHECK_INT(pl_detect_period(v, 90, &reg), 47500000);
+		CHECK_INT(cmp_detect_period(v, 90, &reg), 47500000);
 		CHECK(reg >= 0.99);
 	}
 	/* gaps that double each time: not periodic */
 	for (int i = 0; i < 20; i++)
 		w[i] = (1LL << i) * 1000000LL;
-	CHECK_INT(pl_detect_period(w, 20, &reg), 0);
+	CHECK_INT(cmp_detect_period(w, 20, &reg), 0);
 	/* too few wakeups */
 	for (int i = 0; i < 8; i++)
 		w[i] = i * 10000000LL;
-	CHECK_INT(pl_detect_period(w, 8, &reg), 0);
+	CHECK_INT(cmp_detect_period(w, 8, &reg), 0);
 	/* periods under 1 ms are noise */
 	for (int i = 0; i < 20; i++)
 		w[i] = i * 500000LL;
-	CHECK_INT(pl_detect_period(w, 20, &reg), 0);
+	CHECK_INT(cmp_detect_period(w, 20, &reg), 0);
 }
 
 static void test_spreads(void)
@@ -291,8 +292,8 @@ static void test_spreads(void)
 		s1 += x;
 		s2 += x * x;
 	}
-	sd = pl_true_sd(10, s1, s2);
-	ib = pl_interbench_sd(10, s1, s2);
+	sd = cmp_true_sd(10, s1, s2);
+	ib = cmp_interbench_sd(10, s1, s2);
 	/* mean 2.75; sum of squared deviations 9*0.5625 + 45.5625 = 50.625;
 	 * /9 = 5.625; sqrt = 2.371708 ms */
 	CHECK(fabs(sd - 2371708.245) < 1.0);
@@ -301,25 +302,25 @@ static void test_spreads(void)
 	/* constant delays: no deviation, but interbench's "SD" is the value */
 	s1 = 5 * 3e6L;
 	s2 = 5 * 9e12L;
-	CHECK(pl_true_sd(5, s1, s2) < 1e-3);
-	CHECK(fabs(pl_interbench_sd(5, s1, s2) - 3e6 * sqrt(5.0 / 4.0 - 1.0 / 20.0)) < 1.0);
-	CHECK_INT((long long)pl_true_sd(1, 5, 25), 0);
+	CHECK(cmp_true_sd(5, s1, s2) < 1e-3);
+	CHECK(fabs(cmp_interbench_sd(5, s1, s2) - 3e6 * sqrt(5.0 / 4.0 - 1.0 / 20.0)) < 1.0);
+	CHECK_INT((long long)cmp_true_sd(1, 5, 25), 0);
 }
 
 static void test_fixture(void)
 {
 	static const char *const pol[] = { "stock", "o11int" };
 	struct sr_diag d = SR_DIAG_INIT;
-	struct pl_set s;
-	struct pl_diff df;
-	const struct pl_task *player, *hog;
+	struct cmp_set s;
+	struct cmp_diff df;
+	const struct cmp_task *player, *hog;
 	char *out;
 
-	if (pl_set_open(&s, FIXTURE, "hogplayer", pol, 2, &d) ||
-	    pl_set_load(&s, &d)) {
+	if (cmp_set_open(&s, FIXTURE, "hogplayer", pol, 2, &d) ||
+	    cmp_set_load(&s, &d)) {
 		fprintf(stderr, "%s\n", d.msg);
 		CHECK(!"fixture loads");
-		pl_set_free(&s);
+		cmp_set_free(&s);
 		return;
 	}
 	CHECK_STR(s.ref_policy, "observed");
@@ -329,15 +330,15 @@ static void test_fixture(void)
 	hog = task(&s, 100, "hog");
 	CHECK(player && hog);
 	if (!player || !hog) {
-		pl_set_free(&s);
+		cmp_set_free(&s);
 		return;
 	}
 	/* behaviour in the recorded run: the player sleeps 90 ms of 100 */
 	CHECK_INT(player->run_ns, 10000000);
 	CHECK_INT(player->sleep_ns, 90000000);
 	CHECK_INT(player->wakes, 11);
-	CHECK_INT(player->cls, PL_CLASS_INTERACTIVE);
-	CHECK_INT(hog->cls, PL_CLASS_BATCH);
+	CHECK_INT(player->cls, CMP_CLASS_INTERACTIVE);
+	CHECK_INT(hog->cls, CMP_CLASS_BATCH);
 	CHECK_INT(hog->run_ns, 90000000);
 	CHECK_INT(hog->wait_ns, 10000000);
 	/* the period, and the ten complete periods that fit the trace */
@@ -353,8 +354,8 @@ static void test_fixture(void)
 	CHECK_INT(player->figs[0].deadlines_met, 9);
 	CHECK_INT(player->figs[0].cpu_wanted_ns, 10000000);
 	CHECK_INT(player->figs[0].cpu_got_ns, 9500000);
-	CHECK(fabs(pl_deadlines_met_pct(&player->figs[0]) - 90.0) < 1e-9);
-	CHECK(fabs(pl_desired_cpu_pct(&player->figs[0]) - 95.0) < 1e-9);
+	CHECK(fabs(cmp_deadlines_met_pct(&player->figs[0]) - 90.0) < 1e-9);
+	CHECK(fabs(cmp_desired_cpu_pct(&player->figs[0]) - 95.0) < 1e-9);
 	/* on stock's own clock the same: period 3 began at its wakeup (30 ms)
 	 * and ended at 40.5; period 4 began when stock ran straight on into
 	 * it (40.5) and ended at 41.5 */
@@ -369,9 +370,9 @@ static void test_fixture(void)
 	CHECK_INT(player->figs[0].ndelays, 10);
 	CHECK(fabs(player->figs[0].sd_ns - 2371708.245) < 1.0);
 
-	if (pl_diff_build(&df, &s, 0, 1, NULL, &d)) {
+	if (cmp_diff_build(&df, &s, 0, 1, NULL, &d)) {
 		CHECK(!"diff builds");
-		pl_set_free(&s);
+		cmp_set_free(&s);
 		return;
 	}
 	CHECK_INT(df.nrows, 2);
@@ -384,10 +385,10 @@ static void test_fixture(void)
 	CHECK_INT(df.batch_done_known, 1);
 	CHECK_INT(df.batch_done_a, 102000000);
 	CHECK_INT(df.batch_done_b, 100000000);
-	CHECK_INT(pl_verdict_of(player, 0, 1), PL_BETTER);
-	CHECK_INT(pl_verdict_of(hog, 0, 1), PL_BETTER);
+	CHECK_INT(cmp_verdict_of(player, 0, 1), CMP_BETTER);
+	CHECK_INT(cmp_verdict_of(hog, 0, 1), CMP_BETTER);
 
-	out = capture(pl_diff_write_json, &df);
+	out = capture(cmp_diff_write_json, &df);
 	CHECK(out && json_valid(out));
 	CHECK(out && strstr(out, "\"deadlines_met_pct\": 90.000"));
 	CHECK(out && strstr(out, "\"batch_done_a_s\": 0.102000000"));
@@ -398,42 +399,42 @@ static void test_fixture(void)
 	CHECK(out && strstr(out, "deadlines met 90.0% under stock, 100.0% under o11int"));
 	CHECK(out && strstr(out, "done 0.102 s after the trace start under stock, 0.100 s under o11int (-0.002 s, -2.0%)"));
 	free(out);
-	out = capture(pl_diff_write_tsv, &df);
+	out = capture(cmp_diff_write_tsv, &df);
 	CHECK(out && !strncmp(out, "policy_a\tpolicy_b\tpid\tcomm\t", 27));
 	CHECK(out && strstr(out, "\nstock\to11int\t200\tplayer\t1\tinteractive\t0.9000\t110.000\t10.000000\t"));
 	free(out);
-	pl_diff_free(&df);
+	cmp_diff_free(&df);
 
 	/* --task: only the hog */
 	{
-		struct pl_taskre *re;
+		struct cmp_taskre *re;
 
-		CHECK_INT(pl_taskre_new(&re, "^h.g$", &d), SR_OK);
-		CHECK_INT(pl_diff_build(&df, &s, 0, 1, re, &d), SR_OK);
+		CHECK_INT(cmp_taskre_new(&re, "^h.g$", &d), SR_OK);
+		CHECK_INT(cmp_diff_build(&df, &s, 0, 1, re, &d), SR_OK);
 		CHECK_INT(df.nrows, 1);
 		CHECK_INT(df.ninter, 0);
-		pl_diff_free(&df);
-		pl_taskre_free(re);
+		cmp_diff_free(&df);
+		cmp_taskre_free(re);
 		d.code = SR_OK;
-		CHECK_INT(pl_taskre_new(&re, "(unclosed", &d), SR_EUSAGE);
+		CHECK_INT(cmp_taskre_new(&re, "(unclosed", &d), SR_EUSAGE);
 		CHECK(strstr(d.msg, "offset") != NULL);
 	}
-	pl_set_free(&s);
+	cmp_set_free(&s);
 }
 
 /* --period forces a period on a comm, whatever the detection says */
 static void test_forced_period(void)
 {
 	static const char *const pol[] = { "stock", "o11int" };
-	struct pl_period_opt po = { "player", 25000000 };
+	struct cmp_period_opt po = { "player", 25000000 };
 	struct sr_diag d = SR_DIAG_INIT;
-	struct pl_set s;
-	const struct pl_task *player;
+	struct cmp_set s;
+	const struct cmp_task *player;
 
-	CHECK_INT(pl_set_open(&s, FIXTURE, "hogplayer", pol, 2, &d), SR_OK);
+	CHECK_INT(cmp_set_open(&s, FIXTURE, "hogplayer", pol, 2, &d), SR_OK);
 	s.period_opts = &po;
 	s.nperiod_opts = 1;
-	CHECK_INT(pl_set_load(&s, &d), SR_OK);
+	CHECK_INT(cmp_set_load(&s, &d), SR_OK);
 	player = task(&s, 200, "player");
 	CHECK(player != NULL);
 	if (player) {
@@ -452,30 +453,30 @@ static void test_forced_period(void)
 		 * the 20% tolerance (5 ms) */
 		CHECK(player->period_regular > 0.99);
 	}
-	pl_set_free(&s);
+	cmp_set_free(&s);
 }
 
 /*
- * tests/plots/data/lives: pid 400 execs from bash to cc1 while running;
+ * tests/compare/data/lives: pid 400 execs from bash to cc1 while running;
  * pid 500 (sh) exits and the pid is reused by another sh.
  */
 static void test_lives(void)
 {
 	static const char *const pol[] = { "stock", "o11int" };
 	struct sr_diag d = SR_DIAG_INIT;
-	struct pl_set s;
+	struct cmp_set s;
 	long bash, cc1, sh1, sh2;
 
-	CHECK_INT(pl_set_open(&s, "tests/plots/data/lives", NULL, pol, 2, &d), SR_OK);
-	CHECK_INT(pl_set_load(&s, &d), SR_OK);
-	bash = pl_set_find(&s, 400, "bash", 1);
-	cc1 = pl_set_find(&s, 400, "cc1", 1);
-	sh1 = pl_set_find(&s, 500, "sh", 1);
-	sh2 = pl_set_find(&s, 500, "sh", 2);
+	CHECK_INT(cmp_set_open(&s, "tests/compare/data/lives", NULL, pol, 2, &d), SR_OK);
+	CHECK_INT(cmp_set_load(&s, &d), SR_OK);
+	bash = cmp_set_find(&s, 400, "bash", 1);
+	cc1 = cmp_set_find(&s, 400, "cc1", 1);
+	sh1 = cmp_set_find(&s, 500, "sh", 1);
+	sh2 = cmp_set_find(&s, 500, "sh", 2);
 	CHECK(bash >= 0 && cc1 >= 0 && sh1 >= 0 && sh2 >= 0);
-	CHECK_INT(pl_set_find(&s, 500, "sh", 3), -1);
+	CHECK_INT(cmp_set_find(&s, 500, "sh", 3), -1);
 	if (bash < 0 || cc1 < 0 || sh1 < 0 || sh2 < 0) {
-		pl_set_free(&s);
+		cmp_set_free(&s);
 		return;
 	}
 	/* the exec ends bash's record at 2 ms: its running stops there */
@@ -484,7 +485,7 @@ static void test_lives(void)
 	/* cc1 runs 2-50, 51-61, 64-75, 76-100 ms and waits 5 ms */
 	CHECK_INT(s.tasks[cc1].run_ns, 93000000);
 	CHECK_INT(s.tasks[cc1].wait_ns, 5000000);
-	CHECK_INT(s.tasks[cc1].cls, PL_CLASS_BATCH);
+	CHECK_INT(s.tasks[cc1].cls, CMP_CLASS_BATCH);
 	CHECK_INT(s.tasks[cc1].figs[0].ndelays, 3);
 	/* first sh: 1 ms of CPU, one wait of 0; the second: run 4, wait 6,
 	 * asleep 6 ms, and the waits at 60 and 70 ms are its own */
@@ -502,10 +503,10 @@ static void test_lives(void)
 	{
 		char lab[64];
 
-		pl_task_label(&s.tasks[sh2], lab, sizeof(lab));
+		cmp_task_label(&s.tasks[sh2], lab, sizeof(lab));
 		CHECK_STR(lab, "sh (500#2)");
 	}
-	pl_set_free(&s);
+	cmp_set_free(&s);
 }
 
 static void test_bad_input(void)
@@ -513,17 +514,17 @@ static void test_bad_input(void)
 	static const char *const pol[] = { "stock", "o11int" };
 	static const char *const missing[] = { "stock", "nosuch" };
 	struct sr_diag d = SR_DIAG_INIT;
-	struct pl_set s;
+	struct cmp_set s;
 
-	CHECK_INT(pl_set_open(&s, FIXTURE, NULL, missing, 2, &d), SR_ENOINPUT);
+	CHECK_INT(cmp_set_open(&s, FIXTURE, NULL, missing, 2, &d), SR_ENOINPUT);
 	CHECK(strstr(d.msg, "nosuch") != NULL);
-	pl_set_free(&s);
+	cmp_set_free(&s);
 	d.code = SR_OK;
-	CHECK_INT(pl_set_open(&s, "tests/plots/data/badtsv", NULL, pol, 2, &d),
+	CHECK_INT(cmp_set_open(&s, "tests/compare/data/badtsv", NULL, pol, 2, &d),
 		  SR_OK);
-	CHECK_INT(pl_set_load(&s, &d), SR_EDATA);
-	CHECK(strstr(d.msg, "tests/plots/data/badtsv/stock/summary.tsv:3: expected a decimal number in column p99_delay_ms, got 'fast'") != NULL);
-	pl_set_free(&s);
+	CHECK_INT(cmp_set_load(&s, &d), SR_EDATA);
+	CHECK(strstr(d.msg, "tests/compare/data/badtsv/stock/summary.tsv:3: expected a decimal number in column p99_delay_ms, got 'fast'") != NULL);
+	cmp_set_free(&s);
 }
 
 int main(void)

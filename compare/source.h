@@ -5,16 +5,16 @@
  * directory kept for the user), or a directory that `schedreplay replay
  * -o DIR` wrote before, read as it is.
  */
-#ifndef PL_SOURCE_H
-#define PL_SOURCE_H
+#ifndef CMP_SOURCE_H
+#define CMP_SOURCE_H
 
 #include <stddef.h>
 
 #include "lib/diag.h"
 
-struct pl_source {
+struct cmp_source {
 	char *root;     /* ROOT/POLICY/{timeline,latency,summary}.tsv */
-	char *tmpdir;   /* removed by pl_source_close, NULL if none */
+	char *tmpdir;   /* removed by cmp_source_close, NULL if none */
 	char *title;    /* names the trace in headings and plot titles */
 };
 
@@ -23,15 +23,15 @@ struct pl_source {
  * `replay --exclude`.  keep_dir: where to replay when TRACE is a file
  * (NULL: a temporary directory).  title: NULL for the trace's file name.
  */
-int pl_source_open(struct pl_source *src, const char *trace,
+int cmp_source_open(struct cmp_source *src, const char *trace,
 		   const char *const *policies, size_t npolicies,
 		   const char *exclude, const char *keep_dir, const char *title,
 		   struct sr_diag *d);
-void pl_source_close(struct pl_source *src);
+void cmp_source_close(struct cmp_source *src);
 
 /* Parse "comm=ms" for --period (ms may have decimals). */
-struct pl_period_opt;
-int pl_parse_period_opt(const char *arg, struct pl_period_opt *out,
+struct cmp_period_opt;
+int cmp_parse_period_opt(const char *arg, struct cmp_period_opt *out,
 			struct sr_diag *d);
 
 #endif

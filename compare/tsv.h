@@ -9,16 +9,16 @@
  * parsed exactly: decimal fractions such as "12.345" ms become integer
  * nanoseconds without going through floating point.
  *
- *	static const struct pl_col cols[] = { { "time_ns", 1 }, ... };
- *	struct pl_tsv t;
- *	if (pl_tsv_open(&t, path, cols, 3, d))
+ *	static const struct cmp_col cols[] = { { "time_ns", 1 }, ... };
+ *	struct cmp_tsv t;
+ *	if (cmp_tsv_open(&t, path, cols, 3, d))
  *		return d->code;
- *	while ((rc = pl_tsv_next(&t, d)) == 1)
- *		use(pl_tsv_get(&t, 0), ...);
- *	pl_tsv_close(&t);
+ *	while ((rc = cmp_tsv_next(&t, d)) == 1)
+ *		use(cmp_tsv_get(&t, 0), ...);
+ *	cmp_tsv_close(&t);
  */
-#ifndef PL_TSV_H
-#define PL_TSV_H
+#ifndef CMP_TSV_H
+#define CMP_TSV_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,14 +27,14 @@
 
 #include "lib/diag.h"
 
-#define PL_TSV_MAXCOLS 32
+#define CMP_TSV_MAXCOLS 32
 
-struct pl_col {
+struct cmp_col {
 	const char *name;
 	bool required;
 };
 
-struct pl_tsv {
+struct cmp_tsv {
 	FILE *fp;
 	char *path;
 	uint64_t line;                 /* of the row last read */
@@ -44,33 +44,33 @@ struct pl_tsv {
 	size_t nfield, fieldcap;
 	size_t nheader;                /* fields in the header */
 	size_t ncols;
-	const struct pl_col *cols;
-	int idx[PL_TSV_MAXCOLS];       /* header position of cols[i], -1 */
+	const struct cmp_col *cols;
+	int idx[CMP_TSV_MAXCOLS];       /* header position of cols[i], -1 */
 };
 
-int pl_tsv_open(struct pl_tsv *t, const char *path, const struct pl_col *cols,
+int cmp_tsv_open(struct cmp_tsv *t, const char *path, const struct cmp_col *cols,
 		size_t ncols, struct sr_diag *d);
 /* 1: a row; 0: end of file; -1: error in d. */
-int pl_tsv_next(struct pl_tsv *t, struct sr_diag *d);
-void pl_tsv_close(struct pl_tsv *t);
+int cmp_tsv_next(struct cmp_tsv *t, struct sr_diag *d);
+void cmp_tsv_close(struct cmp_tsv *t);
 
 /* Field of wanted column i in the current row; NULL if the column is absent. */
-const char *pl_tsv_get(const struct pl_tsv *t, size_t i);
-bool pl_tsv_has(const struct pl_tsv *t, size_t i);
+const char *cmp_tsv_get(const struct cmp_tsv *t, size_t i);
+bool cmp_tsv_has(const struct cmp_tsv *t, size_t i);
 
 /*
  * Numbers from column i.  An absent optional column, an empty field or "-"
  * give 0 (and *missing = true where asked).  Anything else that is not a
  * number is an error "FILE:LINE: expected ... in column NAME, got '...'".
  */
-int pl_tsv_int(struct pl_tsv *t, size_t i, int64_t *out, struct sr_diag *d);
+int cmp_tsv_int(struct cmp_tsv *t, size_t i, int64_t *out, struct sr_diag *d);
 /* A decimal with up to `digits` fraction digits, scaled by 10^digits. */
-int pl_tsv_fixed(struct pl_tsv *t, size_t i, int digits, int64_t *out,
+int cmp_tsv_fixed(struct cmp_tsv *t, size_t i, int digits, int64_t *out,
 		 struct sr_diag *d);
-int pl_tsv_double(struct pl_tsv *t, size_t i, double *out, struct sr_diag *d);
+int cmp_tsv_double(struct cmp_tsv *t, size_t i, double *out, struct sr_diag *d);
 
 /* The same exact parsers on a plain string: 0 ok, -1 not a number. */
-int pl_parse_int(const char *s, int64_t *out);
-int pl_parse_fixed(const char *s, int digits, int64_t *out);
+int cmp_parse_int(const char *s, int64_t *out);
+int cmp_parse_fixed(const char *s, int digits, int64_t *out);
 
 #endif

@@ -11,17 +11,17 @@
  * Ancestry is in the trace (fork events), not in the replay's files, so
  * TRACE must be the trace file.
  */
-#ifndef PL_TREE_H
-#define PL_TREE_H
+#ifndef CMP_TREE_H
+#define CMP_TREE_H
 
 #include <stddef.h>
 
+#include "compare/runset.h"
+#include "compare/select.h"
 #include "lib/diag.h"
-#include "plots/runset.h"
-#include "plots/select.h"
 
 /* Read trace, mark s->tasks[].in_focus and set s->focus; *n: tasks marked. */
-int pl_tree_mark(struct pl_set *s, const char *trace,
-		 const struct pl_taskre *root, size_t *n, struct sr_diag *d);
+int cmp_tree_mark(struct cmp_set *s, const char *trace,
+		 const struct cmp_taskre *root, size_t *n, struct sr_diag *d);
 
 #endif

@@ -1,10 +1,10 @@
 #!/bin/sh
 # --tree: only the process tree of the first task whose comm matches.  In
-# tests/plots/data/tree.native a shell (10) forks a job (11, exec'd from
+# tests/compare/data/tree.native a shell (10) forks a job (11, exec'd from
 # "shell") that forks a worker (12); a daemon (50) and its child (51) are
 # unrelated.  Everything is replayed; only the tree is shown.
 . tests/lib/lib.sh
-N=tests/plots/data/tree.native
+N=tests/compare/data/tree.native
 
 "$SR" help | grep -q '^  replay ' || skip "no replay command in this build"
 pids() { cut -f3 "$T/out" | tail -n +2 | sort -n | tr '\n' ' '; }

@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compare/runset.h"
+#include "compare/source.h"
+#include "compare/tsv.h"
 #include "lib/outfile.h"
-#include "plots/runset.h"
-#include "plots/source.h"
-#include "plots/tsv.h"
 #include "replay/replay.h"
 
 static int rm_entry(const char *path, const struct stat *st, int flag,
@@ -68,7 +68,7 @@ static int replay_into(const char *trace, const char *const *policies,
 	return SR_OK;
 }
 
-int pl_source_open(struct pl_source *src, const char *trace,
+int cmp_source_open(struct cmp_source *src, const char *trace,
 		   const char *const *policies, size_t npolicies,
 		   const char *exclude, const char *keep_dir, const char *title,
 		   struct sr_diag *d)
@@ -109,7 +109,7 @@ int pl_source_open(struct pl_source *src, const char *trace,
 	return replay_into(trace, policies, npolicies, exclude, src->root, d);
 }
 
-void pl_source_close(struct pl_source *src)
+void cmp_source_close(struct cmp_source *src)
 {
 	if (src->tmpdir)
 		nftw(src->tmpdir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
@@ -119,14 +119,14 @@ void pl_source_close(struct pl_source *src)
 	memset(src, 0, sizeof(*src));
 }
 
-int pl_parse_period_opt(const char *arg, struct pl_period_opt *out,
+int cmp_parse_period_opt(const char *arg, struct cmp_period_opt *out,
 			struct sr_diag *d)
 {
 	const char *eq = strrchr(arg, '=');
 	int64_t ns;
 
 	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(out->comm) ||
-	    pl_parse_fixed(eq + 1, 6, &ns) || ns <= 0)
+	    cmp_parse_fixed(eq + 1, 6, &ns) || ns <= 0)
 		return sr_fail(d, SR_EUSAGE,
 			       "--period: expected COMM=MS (a comm and a period in ms > 0), got '%s'",
 			       arg);

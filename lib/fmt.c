@@ -1,11 +1,12 @@
 /*
- * fmt: exact decimal formatting and string escaping (see fmt.h).
+ * fmt: exact decimal formatting, task names and string escaping (fmt.h).
  */
+#include <stdbool.h>
 #include <string.h>
 
-#include "plots/fmt.h"
+#include "lib/fmt.h"
 
-char *pl_fmt_scaled(char *buf, size_t len, int64_t v, int shift, int decimals)
+char *sr_fmt_scaled(char *buf, size_t len, int64_t v, int shift, int decimals)
 {
 	uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 	uint64_t div = 1, unit = 1;
@@ -29,14 +30,37 @@ char *pl_fmt_scaled(char *buf, size_t len, int64_t v, int shift, int decimals)
 	return buf;
 }
 
-char *pl_fmt_ms(char *buf, size_t len, int64_t ns, int decimals)
+char *sr_fmt_ms(char *buf, size_t len, int64_t ns, int decimals)
 {
-	return pl_fmt_scaled(buf, len, ns, 6, decimals);
+	return sr_fmt_scaled(buf, len, ns, 6, decimals);
 }
 
-char *pl_fmt_s(char *buf, size_t len, int64_t ns, int decimals)
+char *sr_fmt_s(char *buf, size_t len, int64_t ns, int decimals)
 {
-	return pl_fmt_scaled(buf, len, ns, 9, decimals);
+	return sr_fmt_scaled(buf, len, ns, 9, decimals);
+}
+
+static bool comm_ctl(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+char *sr_comm_clean(char *buf, size_t len, const char *comm)
+{
+	size_t i = 0;
+
+	if (!len)
+		return buf;
+	for (; comm && comm[i] && i + 1 < len; i++)
+		buf[i] = comm_ctl((unsigned char)comm[i]) ? '?' : comm[i];
+	buf[i] = '\0';
+	return buf;
+}
+
+void sr_put_comm(FILE *f, const char *comm)
+{
+	for (; *comm; comm++)
+		fputc(comm_ctl((unsigned char)*comm) ? '?' : *comm, f);
 }
 
 /* Length of a valid UTF-8 sequence at s, 0 if invalid. */
@@ -67,7 +91,7 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
-void pl_json_str(FILE *f, const char *s)
+void sr_json_str(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
@@ -83,7 +107,7 @@ void pl_json_str(FILE *f, const char *s)
 		case '\r': fputs("\\r", f); p++; continue;
 		default: break;
 		}
-		if (*p < 0x20 || *p == 0x7f) {
+		if (comm_ctl(*p)) {
 			fprintf(f, "\\u%04x", *p);
 			p++;
 			continue;
@@ -100,7 +124,7 @@ void pl_json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-void pl_html_str(FILE *f, const char *s)
+void sr_html_str(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
@@ -115,7 +139,7 @@ void pl_html_str(FILE *f, const char *s)
 		case '\'': fputs("&#39;", f); p++; continue;
 		default: break;
 		}
-		n = (*p < 0x20 || *p == 0x7f) ? 0 : utf8_len(p);
+		n = comm_ctl(*p) ? 0 : utf8_len(p);
 		if (!n) {
 			fputs("&#xfffd;", f);
 			p++;
@@ -126,34 +150,16 @@ void pl_html_str(FILE *f, const char *s)
 	}
 }
 
-void pl_gp_str(FILE *f, const char *s)
+void sr_gp_str(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p == '\'')
 			fputs("''", f);
-		else if (*p < 0x20 || *p == 0x7f)
+		else if (comm_ctl(*p))
 			fputc('?', f);
 		else
 			fputc(*p, f);
 	}
 	fputc('\'', f);
-}
-
-void pl_slug(char *out, size_t len, const char *s)
-{
-	size_t o = 0;
-
-	if (!len)
-		return;
-	for (; *s && o + 1 < len; s++) {
-		char c = *s;
-
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_')
-			out[o++] = c;
-		else
-			out[o++] = '_';
-	}
-	out[o] = '\0';
 }

@@ -5,30 +5,30 @@
  * tasks that got better or worse, the batch work's completion time and the
  * periodic tasks' deadlines.  Written as a table, TSV or JSON.
  */
-#ifndef PL_DIFF_H
-#define PL_DIFF_H
+#ifndef CMP_DIFF_H
+#define CMP_DIFF_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
+#include "compare/runset.h"
+#include "compare/select.h"
 #include "lib/diag.h"
-#include "plots/runset.h"
-#include "plots/select.h"
 
 /* A replay that ends this much (% of the trace) after the recording: late. */
-#define PL_LATE_PCT 10
+#define CMP_LATE_PCT 10
 /* A p99 change counts when it is at least 10% and at least 0.1 ms. */
-#define PL_CHANGE_MIN_PCT 10
-#define PL_CHANGE_MIN_NS 100000LL
-#define PL_HEADLINE_NAMES 5    /* tasks named per headline line */
-#define PL_HEADLINE_PERIODIC 4 /* periodic tasks in the headline */
-#define PL_TABLE_ROWS 30       /* rows of the human table without --all */
+#define CMP_CHANGE_MIN_PCT 10
+#define CMP_CHANGE_MIN_NS 100000LL
+#define CMP_HEADLINE_NAMES 5    /* tasks named per headline line */
+#define CMP_HEADLINE_PERIODIC 4 /* periodic tasks in the headline */
+#define CMP_TABLE_ROWS 30       /* rows of the human table without --all */
 
-enum pl_verdict { PL_SAME, PL_BETTER, PL_WORSE };
+enum cmp_verdict { CMP_SAME, CMP_BETTER, CMP_WORSE };
 
-struct pl_diff {
-	const struct pl_set *s;
+struct cmp_diff {
+	const struct cmp_set *s;
 	size_t a, b;              /* run indexes */
 	long *rows;               /* task indexes in diff order */
 	size_t nrows;
@@ -49,21 +49,21 @@ struct pl_diff {
 	int64_t end_a, end_b;     /* last finish under A, B (trace clock) */
 };
 
-int pl_diff_build(struct pl_diff *df, const struct pl_set *s, size_t a,
-		  size_t b, const struct pl_taskre *re, struct sr_diag *d);
-void pl_diff_free(struct pl_diff *df);
+int cmp_diff_build(struct cmp_diff *df, const struct cmp_set *s, size_t a,
+		  size_t b, const struct cmp_taskre *re, struct sr_diag *d);
+void cmp_diff_free(struct cmp_diff *df);
 
-enum pl_verdict pl_verdict_of(const struct pl_task *t, size_t a, size_t b);
+enum cmp_verdict cmp_verdict_of(const struct cmp_task *t, size_t a, size_t b);
 
 /*
  * The headline as lines of text (no newline), one call per line:
  * fn(ctx, line).  Shared by the table, the JSON and the report.
  */
-typedef void (*pl_line_fn)(void *ctx, const char *line);
-void pl_diff_headline(const struct pl_diff *df, pl_line_fn fn, void *ctx);
+typedef void (*cmp_line_fn)(void *ctx, const char *line);
+void cmp_diff_headline(const struct cmp_diff *df, cmp_line_fn fn, void *ctx);
 
-int pl_diff_write_table(const struct pl_diff *df, FILE *f, bool all);
-int pl_diff_write_tsv(const struct pl_diff *df, FILE *f);
-int pl_diff_write_json(const struct pl_diff *df, FILE *f);
+int cmp_diff_write_table(const struct cmp_diff *df, FILE *f, bool all);
+int cmp_diff_write_tsv(const struct cmp_diff *df, FILE *f);
+int cmp_diff_write_json(const struct cmp_diff *df, FILE *f);
 
 #endif

@@ -7,16 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plots/select.h"
+#include "compare/select.h"
 
-struct pl_taskre {
+struct cmp_taskre {
 	pcre2_code *code;
 	pcre2_match_data *md;
 };
 
-int pl_taskre_new(struct pl_taskre **out, const char *regex, struct sr_diag *d)
+int cmp_taskre_new(struct cmp_taskre **out, const char *regex, struct sr_diag *d)
 {
-	struct pl_taskre *re;
+	struct cmp_taskre *re;
 	int err;
 	PCRE2_SIZE off;
 
@@ -46,13 +46,13 @@ int pl_taskre_new(struct pl_taskre **out, const char *regex, struct sr_diag *d)
 	return SR_OK;
 }
 
-bool pl_taskre_match(const struct pl_taskre *re, const char *comm)
+bool cmp_taskre_match(const struct cmp_taskre *re, const char *comm)
 {
 	return pcre2_match(re->code, (PCRE2_SPTR)comm, strlen(comm), 0, 0,
 			   re->md, NULL) >= 0;
 }
 
-void pl_taskre_free(struct pl_taskre *re)
+void cmp_taskre_free(struct cmp_taskre *re)
 {
 	if (!re)
 		return;
@@ -61,7 +61,7 @@ void pl_taskre_free(struct pl_taskre *re)
 	free(re);
 }
 
-long long pl_p99_change(const struct pl_task *t, size_t a, size_t b)
+long long cmp_p99_change(const struct cmp_task *t, size_t a, size_t b)
 {
 	return (long long)t->figs[b].p99_ns - (long long)t->figs[a].p99_ns;
 }
@@ -69,7 +69,7 @@ long long pl_p99_change(const struct pl_task *t, size_t a, size_t b)
 struct okey {
 	long idx;
 	long long k1, k2;         /* sort descending */
-	const struct pl_task *t;
+	const struct cmp_task *t;
 };
 
 static long long llabs_(long long v)
@@ -94,8 +94,8 @@ static int cmp_okey(const void *pa, const void *pb)
 	return (a->t->occ > b->t->occ) - (a->t->occ < b->t->occ);
 }
 
-int pl_diff_order(const struct pl_set *s, size_t a, size_t b,
-		  const struct pl_taskre *re, long **out, size_t *n,
+int cmp_diff_order(const struct cmp_set *s, size_t a, size_t b,
+		  const struct cmp_taskre *re, long **out, size_t *n,
 		  struct sr_diag *d)
 {
 	struct okey *k = malloc((s->ntasks + 1) * sizeof(*k));
@@ -106,17 +106,17 @@ int pl_diff_order(const struct pl_set *s, size_t a, size_t b,
 	if (!k)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	for (size_t i = 0; i < s->ntasks; i++) {
-		const struct pl_task *t = &s->tasks[i];
+		const struct cmp_task *t = &s->tasks[i];
 
 		if (!t->figs[a].present && !t->figs[b].present)
 			continue;
-		if (re && !pl_taskre_match(re, t->comm))
+		if (re && !cmp_taskre_match(re, t->comm))
 			continue;
-		if (!pl_task_shown(s, t))
+		if (!cmp_task_shown(s, t))
 			continue;
 		k[m].idx = (long)i;
 		k[m].t = t;
-		k[m].k1 = llabs_(pl_p99_change(t, a, b));
+		k[m].k1 = llabs_(cmp_p99_change(t, a, b));
 		k[m].k2 = llabs_((long long)t->figs[b].max_ns -
 				 (long long)t->figs[a].max_ns);
 		m++;
@@ -134,7 +134,7 @@ int pl_diff_order(const struct pl_set *s, size_t a, size_t b,
 	return SR_OK;
 }
 
-static bool in_any_run(const struct pl_set *s, const struct pl_task *t)
+static bool in_any_run(const struct cmp_set *s, const struct cmp_task *t)
 {
 	for (size_t r = 0; r < s->nruns; r++)
 		if (t->figs[r].present)
@@ -142,7 +142,7 @@ static bool in_any_run(const struct pl_set *s, const struct pl_task *t)
 	return false;
 }
 
-int pl_select_plot_tasks(struct pl_set *s, const struct pl_taskre *re,
+int cmp_select_plot_tasks(struct cmp_set *s, const struct cmp_taskre *re,
 			 size_t max, long **order, size_t *n,
 			 struct sr_diag *d)
 {
@@ -155,7 +155,7 @@ int pl_select_plot_tasks(struct pl_set *s, const struct pl_taskre *re,
 	*n = 0;
 	for (size_t i = 0; i < s->ntasks; i++)
 		s->tasks[i].selected = false;
-	if (pl_diff_order(s, a, b, re, &byp99, &nby, d))
+	if (cmp_diff_order(s, a, b, re, &byp99, &nby, d))
 		return d->code;
 	sel = malloc((max + 1) * sizeof(*sel));
 	if (!sel) {
@@ -173,10 +173,10 @@ int pl_select_plot_tasks(struct pl_set *s, const struct pl_taskre *re,
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		}
 		for (size_t i = 0; i < s->ntasks; i++) {
-			const struct pl_task *t = &s->tasks[i];
+			const struct cmp_task *t = &s->tasks[i];
 
-			if (t->cls != PL_CLASS_INTERACTIVE || !in_any_run(s, t) ||
-			    !pl_task_shown(s, t))
+			if (t->cls != CMP_CLASS_INTERACTIVE || !in_any_run(s, t) ||
+			    !cmp_task_shown(s, t))
 				continue;
 			k[nk].idx = (long)i;
 			k[nk].t = t;
@@ -187,7 +187,7 @@ int pl_select_plot_tasks(struct pl_set *s, const struct pl_taskre *re,
 			nk++;
 		}
 		qsort(k, nk, sizeof(*k), cmp_okey);
-		for (size_t i = 0; i < nk && m < PL_PLOT_MAX_INTERACTIVE && m < max; i++) {
+		for (size_t i = 0; i < nk && m < CMP_PLOT_MAX_INTERACTIVE && m < max; i++) {
 			s->tasks[k[i].idx].selected = true;
 			sel[m++] = k[i].idx;
 		}
@@ -219,10 +219,10 @@ int pl_select_plot_tasks(struct pl_set *s, const struct pl_taskre *re,
 	 * any task that waited at all.
 	 */
 	for (int pass = 0; pass < 2; pass++) {
-		uint64_t need = pass ? 1 : PL_SELECT_MIN_WAITS;
+		uint64_t need = pass ? 1 : CMP_SELECT_MIN_WAITS;
 
 		for (size_t i = 0; i < nby && m < max; i++) {
-			struct pl_task *t = &s->tasks[byp99[i]];
+			struct cmp_task *t = &s->tasks[byp99[i]];
 
 			if (t->selected)
 				continue;

@@ -6,25 +6,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plots/behave.h"
+#include "compare/behave.h"
 
 enum run_state { ST_UNKNOWN, ST_RUNNING, ST_RUNNABLE, ST_SLEEPING, ST_DEAD };
 
 /* The state a timeline event leaves a task in; -1: unchanged. */
-static int next_state(enum pl_tl_event ev)
+static int next_state(enum cmp_tl_event ev)
 {
 	static const int table[] = {
-		[PL_EV_OTHER] = -1,
-		[PL_EV_NEW] = ST_SLEEPING,   /* alive before the trace: asleep */
-		[PL_EV_FORK] = ST_RUNNABLE,
-		[PL_EV_WAKE] = ST_RUNNABLE,
-		[PL_EV_RUN] = ST_RUNNING,
-		[PL_EV_PREEMPT] = ST_RUNNABLE,
-		[PL_EV_BLOCK] = ST_SLEEPING,
-		[PL_EV_EXIT] = ST_DEAD,
-		[PL_EV_REAP] = ST_DEAD,
-		[PL_EV_GONE] = ST_DEAD,
-		[PL_EV_SKIP] = -1,
+		[CMP_EV_OTHER] = -1,
+		[CMP_EV_NEW] = ST_SLEEPING,   /* alive before the trace: asleep */
+		[CMP_EV_FORK] = ST_RUNNABLE,
+		[CMP_EV_WAKE] = ST_RUNNABLE,
+		[CMP_EV_RUN] = ST_RUNNING,
+		[CMP_EV_PREEMPT] = ST_RUNNABLE,
+		[CMP_EV_BLOCK] = ST_SLEEPING,
+		[CMP_EV_EXIT] = ST_DEAD,
+		[CMP_EV_REAP] = ST_DEAD,
+		[CMP_EV_GONE] = ST_DEAD,
+		[CMP_EV_SKIP] = -1,
 	};
 	return table[ev];
 }
@@ -52,10 +52,10 @@ struct tstate {
 };
 
 /* Does this event end a burst (the task sleeps, exits, or skips a sleep)? */
-static bool ends_burst(enum pl_tl_event ev)
+static bool ends_burst(enum cmp_tl_event ev)
 {
-	return ev == PL_EV_BLOCK || ev == PL_EV_EXIT || ev == PL_EV_GONE ||
-	       ev == PL_EV_SKIP;
+	return ev == CMP_EV_BLOCK || ev == CMP_EV_EXIT || ev == CMP_EV_GONE ||
+	       ev == CMP_EV_SKIP;
 }
 
 static int grow_states(struct tstate **v, size_t *cap, size_t need,
@@ -80,17 +80,17 @@ static int grow_states(struct tstate **v, size_t *cap, size_t need,
 /* ---- reference behaviour ----------------------------------------------- */
 
 struct ref_ctx {
-	struct pl_set *s;
+	struct cmp_set *s;
 	struct tstate *st;
 	size_t cap;
 };
 
-static int add_period(struct pl_task *t, int64_t wake_ns, uint32_t burst,
+static int add_period(struct cmp_task *t, int64_t wake_ns, uint32_t burst,
 		      struct sr_diag *d)
 {
 	if (t->nper == t->perc) {
 		size_t n = t->perc ? t->perc * 2 : 16;
-		struct pl_period *p = realloc(t->per, n * sizeof(*p));
+		struct cmp_period *p = realloc(t->per, n * sizeof(*p));
 
 		if (!p)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
@@ -104,7 +104,7 @@ static int add_period(struct pl_task *t, int64_t wake_ns, uint32_t burst,
 	return SR_OK;
 }
 
-static void close_interval(struct pl_task *t, struct tstate *x, int64_t now)
+static void close_interval(struct cmp_task *t, struct tstate *x, int64_t now)
 {
 	int64_t dt = now - x->since;
 
@@ -126,11 +126,11 @@ static void close_interval(struct pl_task *t, struct tstate *x, int64_t now)
 	}
 }
 
-static int ref_row(void *ctx, const struct pl_tl_row *r, struct sr_diag *d)
+static int ref_row(void *ctx, const struct cmp_tl_row *r, struct sr_diag *d)
 {
 	struct ref_ctx *c = ctx;
-	struct pl_set *s = c->s;
-	struct pl_task *t;
+	struct cmp_set *s = c->s;
+	struct cmp_task *t;
 	struct tstate *x;
 	int ns;
 
@@ -155,7 +155,7 @@ static int ref_row(void *ctx, const struct pl_tl_row *r, struct sr_diag *d)
 		return SR_OK;
 	close_interval(t, x, r->time_ns);
 	x->since = r->time_ns;
-	if (r->ev == PL_EV_WAKE) {
+	if (r->ev == CMP_EV_WAKE) {
 		t->wakes++;
 		if (add_period(t, r->time_ns, x->bursts, d))
 			return d->code;
@@ -168,10 +168,10 @@ static int ref_row(void *ctx, const struct pl_tl_row *r, struct sr_diag *d)
 	return SR_OK;
 }
 
-int pl_behave_reference(struct pl_set *s, struct sr_diag *d)
+int cmp_behave_reference(struct cmp_set *s, struct sr_diag *d)
 {
 	struct ref_ctx c = { .s = s };
-	int rc = pl_timeline_pass(s, s->ref_dir, true, ref_row, &c, d);
+	int rc = cmp_timeline_pass(s, s->ref_dir, true, ref_row, &c, d);
 
 	if (rc == SR_OK) {
 		/* tasks still alive at the end: their state lasts to t1 */
@@ -195,13 +195,13 @@ static int cmp_i64(const void *a, const void *b)
 
 static double regular_share(const int64_t *w, size_t n, int64_t period)
 {
-	int64_t tol = period * PL_PERIOD_TOL_PCT / 100;
+	int64_t tol = period * CMP_PERIOD_TOL_PCT / 100;
 	size_t ok = 0;
 
 	if (n < 2 || period <= 0)
 		return 0;
-	if (tol < PL_PERIOD_MIN_TOL_NS)
-		tol = PL_PERIOD_MIN_TOL_NS;
+	if (tol < CMP_PERIOD_MIN_TOL_NS)
+		tol = CMP_PERIOD_MIN_TOL_NS;
 	for (size_t i = 1; i < n; i++) {
 		int64_t g = w[i] - w[i - 1];
 
@@ -236,7 +236,7 @@ static int64_t median_gap(const int64_t *w, size_t n, int64_t *scratch)
 	return scratch[(n - 2) / 2];
 }
 
-int64_t pl_detect_period(const int64_t *wake_ns, size_t n, double *regular)
+int64_t cmp_detect_period(const int64_t *wake_ns, size_t n, double *regular)
 {
 	static const int quantiles[] = { 50, 60, 70, 80, 90 };
 	int64_t *g, *starts, *scratch, best = 0, prev_cand = -1;
@@ -244,7 +244,7 @@ int64_t pl_detect_period(const int64_t *wake_ns, size_t n, double *regular)
 	size_t m;
 
 	*regular = 0;
-	if (n < PL_PERIOD_MIN_WAKES)
+	if (n < CMP_PERIOD_MIN_WAKES)
 		return 0;
 	m = n - 1;
 	g = malloc(m * sizeof(*g));
@@ -267,14 +267,14 @@ int64_t pl_detect_period(const int64_t *wake_ns, size_t n, double *regular)
 		size_t k;
 		double r;
 
-		if (cand < PL_PERIOD_MIN_NS || cand == prev_cand)
+		if (cand < CMP_PERIOD_MIN_NS || cand == prev_cand)
 			continue;
 		prev_cand = cand;
 		k = period_starts(wake_ns, n, cand, starts);
-		if (k < PL_PERIOD_MIN_WAKES)
+		if (k < CMP_PERIOD_MIN_WAKES)
 			continue;
 		period = median_gap(starts, k, scratch);
-		if (period < PL_PERIOD_MIN_NS)
+		if (period < CMP_PERIOD_MIN_NS)
 			continue;
 		r = regular_share(starts, k, period);
 		if (r > best_r) {
@@ -287,10 +287,10 @@ out:
 	free(starts);
 	free(scratch);
 	*regular = best_r;
-	return best_r >= PL_PERIOD_REGULAR ? best : 0;
+	return best_r >= CMP_PERIOD_REGULAR ? best : 0;
 }
 
-static const struct pl_period_opt *forced_period(const struct pl_set *s,
+static const struct cmp_period_opt *forced_period(const struct cmp_set *s,
 						 const char *comm)
 {
 	for (size_t i = 0; i < s->nperiod_opts; i++)
@@ -305,10 +305,10 @@ static const struct pl_period_opt *forced_period(const struct pl_set *s,
  * adds to the period's work); keep only periods whose work ended in the
  * reference run and whose deadline (start + period) falls inside it.
  */
-static void make_periods(struct pl_task *t, int64_t t1)
+static void make_periods(struct cmp_task *t, int64_t t1)
 {
 	size_t out = 0;
-	struct pl_period cur;
+	struct cmp_period cur;
 
 	if (!t->nper)
 		return;
@@ -326,32 +326,32 @@ static void make_periods(struct pl_task *t, int64_t t1)
 	t->nper = out;
 }
 
-void pl_behave_classify(struct pl_set *s)
+void cmp_behave_classify(struct cmp_set *s)
 {
 	int64_t span = s->have_t ? s->t1 - s->t0 : 0;
 
 	for (size_t i = 0; i < s->ntasks; i++) {
-		struct pl_task *t = &s->tasks[i];
+		struct cmp_task *t = &s->tasks[i];
 		int64_t alive = t->run_ns + t->wait_ns + t->sleep_ns;
 		int64_t awake_or_asleep = t->run_ns + t->sleep_ns;
-		const struct pl_period_opt *po = forced_period(s, t->comm);
+		const struct cmp_period_opt *po = forced_period(s, t->comm);
 		bool long_lived;
 
-		t->cls = PL_CLASS_OTHER;
+		t->cls = CMP_CLASS_OTHER;
 		if (alive > 0) {
 			t->sleep_share = (double)t->sleep_ns / (double)alive;
 			t->wake_rate = (double)t->wakes * 1e9 / (double)alive;
 		}
-		long_lived = alive >= PL_INTERACTIVE_MIN_LIFE_NS ||
-			     (span > 0 && alive * 100 >= span * PL_INTERACTIVE_MIN_LIFE_PCT);
-		if (t->wakes >= PL_INTERACTIVE_MIN_WAKES &&
-		    t->sleep_share >= PL_INTERACTIVE_SLEEP_SHARE &&
-		    t->wake_rate >= PL_INTERACTIVE_WAKE_RATE && long_lived)
-			t->cls = PL_CLASS_INTERACTIVE;
-		else if (t->run_ns >= PL_BATCH_MIN_RUN_NS && awake_or_asleep > 0 &&
+		long_lived = alive >= CMP_INTERACTIVE_MIN_LIFE_NS ||
+			     (span > 0 && alive * 100 >= span * CMP_INTERACTIVE_MIN_LIFE_PCT);
+		if (t->wakes >= CMP_INTERACTIVE_MIN_WAKES &&
+		    t->sleep_share >= CMP_INTERACTIVE_SLEEP_SHARE &&
+		    t->wake_rate >= CMP_INTERACTIVE_WAKE_RATE && long_lived)
+			t->cls = CMP_CLASS_INTERACTIVE;
+		else if (t->run_ns >= CMP_BATCH_MIN_RUN_NS && awake_or_asleep > 0 &&
 			 (double)t->run_ns / (double)awake_or_asleep >=
-				 PL_BATCH_RUN_SHARE)
-			t->cls = PL_CLASS_BATCH;
+				 CMP_BATCH_RUN_SHARE)
+			t->cls = CMP_CLASS_BATCH;
 
 		t->period_ns = 0;
 		if (t->nper) {
@@ -370,7 +370,7 @@ void pl_behave_classify(struct pl_set *s)
 						po->period_ns) : 0;
 					free(st);
 				} else {
-					t->period_ns = pl_detect_period(
+					t->period_ns = cmp_detect_period(
 						w, t->nper, &t->period_regular);
 				}
 				free(w);
@@ -388,7 +388,7 @@ void pl_behave_classify(struct pl_set *s)
 
 /* ---- spread of delays -------------------------------------------------- */
 
-double pl_true_sd(uint64_t n, long double s1, long double s2)
+double cmp_true_sd(uint64_t n, long double s1, long double s2)
 {
 	long double v;
 
@@ -398,7 +398,7 @@ double pl_true_sd(uint64_t n, long double s1, long double s2)
 	return v > 0 ? sqrt((double)v) : 0;
 }
 
-double pl_interbench_sd(uint64_t n, long double s1, long double s2)
+double cmp_interbench_sd(uint64_t n, long double s1, long double s2)
 {
 	long double avg, v;
 
@@ -410,15 +410,15 @@ double pl_interbench_sd(uint64_t n, long double s1, long double s2)
 }
 
 struct spread_ctx {
-	struct pl_set *s;
+	struct cmp_set *s;
 	size_t r;
 };
 
-static int spread_row(void *ctx, const struct pl_lat_row *row,
+static int spread_row(void *ctx, const struct cmp_lat_row *row,
 		      struct sr_diag *d)
 {
 	struct spread_ctx *c = ctx;
-	struct pl_figs *f = &c->s->tasks[row->task].figs[c->r];
+	struct cmp_figs *f = &c->s->tasks[row->task].figs[c->r];
 	long double x = (long double)row->delay_ns;
 
 	f->ndelays++;
@@ -427,17 +427,17 @@ static int spread_row(void *ctx, const struct pl_lat_row *row,
 	return SR_OK;
 }
 
-int pl_behave_spread(struct pl_set *s, size_t r, struct sr_diag *d)
+int cmp_behave_spread(struct cmp_set *s, size_t r, struct sr_diag *d)
 {
 	struct spread_ctx c = { s, r };
 
-	if (pl_latency_pass(s, s->runs[r].dir, spread_row, &c, d))
+	if (cmp_latency_pass(s, s->runs[r].dir, spread_row, &c, d))
 		return d->code;
 	for (size_t i = 0; i < s->ntasks; i++) {
-		struct pl_figs *f = &s->tasks[i].figs[r];
+		struct cmp_figs *f = &s->tasks[i].figs[r];
 
-		f->sd_ns = pl_true_sd(f->ndelays, f->sum_ns, f->sumsq_ns);
-		f->ib_sd_ns = pl_interbench_sd(f->ndelays, f->sum_ns,
+		f->sd_ns = cmp_true_sd(f->ndelays, f->sum_ns, f->sumsq_ns);
+		f->ib_sd_ns = cmp_interbench_sd(f->ndelays, f->sum_ns,
 					       f->sumsq_ns);
 	}
 	return SR_OK;
@@ -446,7 +446,7 @@ int pl_behave_spread(struct pl_set *s, size_t r, struct sr_diag *d)
 /* ---- interbench's periodic metrics ------------------------------------- */
 
 struct per_ctx {
-	struct pl_set *s;
+	struct cmp_set *s;
 	size_t r;
 	struct tstate *st;
 	size_t cap;
@@ -472,7 +472,7 @@ static int push_burst(struct tstate *x, int64_t start, int64_t end,
 }
 
 /* The CPU used by each deadline at or before now (all: every one left). */
-static void deadlines_upto(const struct pl_task *t, struct tstate *x,
+static void deadlines_upto(const struct cmp_task *t, struct tstate *x,
 			   int64_t now, bool all)
 {
 	while (x->k < t->nper) {
@@ -487,10 +487,10 @@ static void deadlines_upto(const struct pl_task *t, struct tstate *x,
 	}
 }
 
-static int per_row(void *ctx, const struct pl_tl_row *r, struct sr_diag *d)
+static int per_row(void *ctx, const struct cmp_tl_row *r, struct sr_diag *d)
 {
 	struct per_ctx *c = ctx;
-	struct pl_task *t = &c->s->tasks[r->task];
+	struct cmp_task *t = &c->s->tasks[r->task];
 	struct tstate *x;
 	int ns;
 
@@ -513,7 +513,7 @@ static int per_row(void *ctx, const struct pl_tl_row *r, struct sr_diag *d)
 	if (x->st == ST_RUNNING && r->time_ns > x->since)
 		x->cpu += r->time_ns - x->since;
 	x->since = r->time_ns;
-	if (r->ev == PL_EV_WAKE)
+	if (r->ev == CMP_EV_WAKE)
 		x->cur_start = r->time_ns;
 	/* the bursts the periods need */
 	if (ends_burst(r->ev) && x->bursts <= t->per[t->nper - 1].last &&
@@ -537,11 +537,11 @@ static int per_row(void *ctx, const struct pl_tl_row *r, struct sr_diag *d)
  * most the work wanted.  On the run's own clock the period starts when the
  * run began its first burst instead.
  */
-static void judge(const struct pl_task *t, struct pl_figs *f,
+static void judge(const struct cmp_task *t, struct cmp_figs *f,
 		  const struct tstate *x)
 {
 	for (size_t k = 0; k < t->nper; k++) {
-		const struct pl_period *p = &t->per[k];
+		const struct cmp_period *p = &t->per[k];
 		int64_t deadline = p->wake_ns + t->period_ns;
 		int64_t base, want, got;
 
@@ -564,7 +564,7 @@ static void judge(const struct pl_task *t, struct pl_figs *f,
 	}
 }
 
-int pl_behave_periodic(struct pl_set *s, size_t r, struct sr_diag *d)
+int cmp_behave_periodic(struct cmp_set *s, size_t r, struct sr_diag *d)
 {
 	struct per_ctx c = { .s = s, .r = r };
 	bool any = false;
@@ -574,9 +574,9 @@ int pl_behave_periodic(struct pl_set *s, size_t r, struct sr_diag *d)
 		any = s->tasks[i].period_ns > 0 && s->tasks[i].nper;
 	if (!any)
 		return SR_OK;
-	rc = pl_timeline_pass(s, s->runs[r].dir, false, per_row, &c, d);
+	rc = cmp_timeline_pass(s, s->runs[r].dir, false, per_row, &c, d);
 	for (size_t i = 0; i < s->ntasks; i++) {
-		struct pl_task *t = &s->tasks[i];
+		struct cmp_task *t = &s->tasks[i];
 		struct tstate *x = i < c.cap && c.st[i].seen ? &c.st[i] : NULL;
 
 		if (rc == SR_OK && t->period_ns > 0) {
@@ -593,21 +593,21 @@ int pl_behave_periodic(struct pl_set *s, size_t r, struct sr_diag *d)
 	return rc;
 }
 
-double pl_deadlines_met_pct(const struct pl_figs *f)
+double cmp_deadlines_met_pct(const struct cmp_figs *f)
 {
 	return f->periods ? 100.0 * (double)f->deadlines_met /
 				    (double)f->periods
 			  : 0;
 }
 
-double pl_deadlines_met_own_pct(const struct pl_figs *f)
+double cmp_deadlines_met_own_pct(const struct cmp_figs *f)
 {
 	return f->periods ? 100.0 * (double)f->deadlines_met_own /
 				    (double)f->periods
 			  : 0;
 }
 
-double pl_desired_cpu_pct(const struct pl_figs *f)
+double cmp_desired_cpu_pct(const struct cmp_figs *f)
 {
 	return f->cpu_wanted_ns ? 100.0 * (double)f->cpu_got_ns /
 					  (double)f->cpu_wanted_ns

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plots/diff.h"
-#include "plots/fmt.h"
+#include "compare/diff.h"
+#include "lib/fmt.h"
 
 /* ---- the figures compared, as one table ------------------------------- */
 
@@ -21,26 +21,26 @@ enum mkind {
 struct metric {
 	const char *name;   /* column stem in TSV and JSON */
 	enum mkind kind;
-	size_t off;         /* in struct pl_figs */
+	size_t off;         /* in struct cmp_figs */
 };
 
 static const struct metric metrics[] = {
-	{ "runtime_ms", MK_NS, offsetof(struct pl_figs, runtime_ns) },
-	{ "switches", MK_COUNT, offsetof(struct pl_figs, switches) },
-	{ "wakeups", MK_COUNT, offsetof(struct pl_figs, wakeups) },
-	{ "avg_delay_ms", MK_NS, offsetof(struct pl_figs, avg_ns) },
-	{ "p95_delay_ms", MK_NS, offsetof(struct pl_figs, p95_ns) },
-	{ "p99_delay_ms", MK_NS, offsetof(struct pl_figs, p99_ns) },
-	{ "max_delay_ms", MK_NS, offsetof(struct pl_figs, max_ns) },
-	{ "sd_delay_ms", MK_DNS, offsetof(struct pl_figs, sd_ns) },
-	{ "ib_sd_delay_ms", MK_DNS, offsetof(struct pl_figs, ib_sd_ns) },
-	{ "cpu_share", MK_SHARE, offsetof(struct pl_figs, cpu_share) },
-	{ "expired", MK_COUNT, offsetof(struct pl_figs, expired) },
-	{ "late_wakeups", MK_COUNT, offsetof(struct pl_figs, late_wakeups) },
+	{ "runtime_ms", MK_NS, offsetof(struct cmp_figs, runtime_ns) },
+	{ "switches", MK_COUNT, offsetof(struct cmp_figs, switches) },
+	{ "wakeups", MK_COUNT, offsetof(struct cmp_figs, wakeups) },
+	{ "avg_delay_ms", MK_NS, offsetof(struct cmp_figs, avg_ns) },
+	{ "p95_delay_ms", MK_NS, offsetof(struct cmp_figs, p95_ns) },
+	{ "p99_delay_ms", MK_NS, offsetof(struct cmp_figs, p99_ns) },
+	{ "max_delay_ms", MK_NS, offsetof(struct cmp_figs, max_ns) },
+	{ "sd_delay_ms", MK_DNS, offsetof(struct cmp_figs, sd_ns) },
+	{ "ib_sd_delay_ms", MK_DNS, offsetof(struct cmp_figs, ib_sd_ns) },
+	{ "cpu_share", MK_SHARE, offsetof(struct cmp_figs, cpu_share) },
+	{ "expired", MK_COUNT, offsetof(struct cmp_figs, expired) },
+	{ "late_wakeups", MK_COUNT, offsetof(struct cmp_figs, late_wakeups) },
 };
 #define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
 
-static long double mval(const struct pl_figs *f, const struct metric *m)
+static long double mval(const struct cmp_figs *f, const struct metric *m)
 {
 	const char *p = (const char *)f + m->off;
 
@@ -54,8 +54,8 @@ static long double mval(const struct pl_figs *f, const struct metric *m)
 }
 
 /* A value (or change) of metric m; exact for integer kinds. */
-static char *mfmt(char *buf, size_t len, const struct pl_figs *fa,
-		  const struct pl_figs *fb, const struct metric *m)
+static char *mfmt(char *buf, size_t len, const struct cmp_figs *fa,
+		  const struct cmp_figs *fb, const struct metric *m)
 {
 	const char *pa = fa ? (const char *)fa + m->off : NULL;
 	const char *pb = (const char *)fb + m->off;
@@ -66,7 +66,7 @@ static char *mfmt(char *buf, size_t len, const struct pl_figs *fa,
 
 		if (pa)
 			v -= *(const int64_t *)pa;
-		return pl_fmt_ms(buf, len, v, 6);
+		return sr_fmt_ms(buf, len, v, 6);
 	}
 	case MK_COUNT: {
 		long long v = (long long)*(const uint64_t *)pb;
@@ -98,8 +98,8 @@ static char *mfmt(char *buf, size_t len, const struct pl_figs *fa,
 }
 
 /* B/A, or NULL when A is 0 (undefined; 1 would hide a change from 0). */
-static const char *ratio_fmt(char *buf, size_t len, const struct pl_figs *fa,
-			     const struct pl_figs *fb, const struct metric *m)
+static const char *ratio_fmt(char *buf, size_t len, const struct cmp_figs *fa,
+			     const struct cmp_figs *fb, const struct metric *m)
 {
 	long double a = mval(fa, m), b = mval(fb, m);
 
@@ -111,16 +111,16 @@ static const char *ratio_fmt(char *buf, size_t len, const struct pl_figs *fa,
 
 /* ---- building ---------------------------------------------------------- */
 
-enum pl_verdict pl_verdict_of(const struct pl_task *t, size_t a, size_t b)
+enum cmp_verdict cmp_verdict_of(const struct cmp_task *t, size_t a, size_t b)
 {
 	int64_t pa = t->figs[a].p99_ns, pb = t->figs[b].p99_ns;
 	int64_t d = pb - pa;
 	int64_t ad = d < 0 ? -d : d;
 	int64_t base = pa > pb ? pa : pb;
 
-	if (ad < PL_CHANGE_MIN_NS || ad * 100 < base * PL_CHANGE_MIN_PCT)
-		return PL_SAME;
-	return d < 0 ? PL_BETTER : PL_WORSE;
+	if (ad < CMP_CHANGE_MIN_NS || ad * 100 < base * CMP_CHANGE_MIN_PCT)
+		return CMP_SAME;
+	return d < 0 ? CMP_BETTER : CMP_WORSE;
 }
 
 struct name_count {
@@ -138,9 +138,9 @@ static int cmp_nc(const void *pa, const void *pb)
 	return strcmp(a->comm, b->comm);
 }
 
-static void batch_summary(struct pl_diff *df)
+static void batch_summary(struct cmp_diff *df)
 {
-	const struct pl_set *s = df->s;
+	const struct cmp_set *s = df->s;
 	struct name_count *nc = calloc(df->nrows + 1, sizeof(*nc));
 	size_t nn = 0, o = 0;
 	int64_t fa = 0, fb = 0;
@@ -148,11 +148,11 @@ static void batch_summary(struct pl_diff *df)
 
 	/* the tasks shown (--task, --tree), so the figures match the table */
 	for (size_t r = 0; r < df->nrows; r++) {
-		const struct pl_task *t = &s->tasks[df->rows[r]];
-		const struct pl_figs *a = &t->figs[df->a], *b = &t->figs[df->b];
+		const struct cmp_task *t = &s->tasks[df->rows[r]];
+		const struct cmp_figs *a = &t->figs[df->a], *b = &t->figs[df->b];
 		size_t k;
 
-		if (t->cls != PL_CLASS_BATCH || !a->present || !b->present)
+		if (t->cls != CMP_CLASS_BATCH || !a->present || !b->present)
 			continue;
 		df->nbatch++;
 		df->batch_cpu_ns += a->runtime_ns;
@@ -198,19 +198,19 @@ static void batch_summary(struct pl_diff *df)
 }
 
 /* Periodic task x comes before y in the headline. */
-static bool periodic_before(const struct pl_diff *df, long x, long y)
+static bool periodic_before(const struct cmp_diff *df, long x, long y)
 {
-	const struct pl_task *tx = &df->s->tasks[x], *ty = &df->s->tasks[y];
-	double ax = pl_deadlines_met_pct(&tx->figs[df->a]);
-	double bx = pl_deadlines_met_pct(&tx->figs[df->b]);
-	double ay = pl_deadlines_met_pct(&ty->figs[df->a]);
-	double by = pl_deadlines_met_pct(&ty->figs[df->b]);
+	const struct cmp_task *tx = &df->s->tasks[x], *ty = &df->s->tasks[y];
+	double ax = cmp_deadlines_met_pct(&tx->figs[df->a]);
+	double bx = cmp_deadlines_met_pct(&tx->figs[df->b]);
+	double ay = cmp_deadlines_met_pct(&ty->figs[df->a]);
+	double by = cmp_deadlines_met_pct(&ty->figs[df->b]);
 	double cx = fabs(bx - ax) +
-		    fabs(pl_deadlines_met_own_pct(&tx->figs[df->b]) -
-			 pl_deadlines_met_own_pct(&tx->figs[df->a]));
+		    fabs(cmp_deadlines_met_own_pct(&tx->figs[df->b]) -
+			 cmp_deadlines_met_own_pct(&tx->figs[df->a]));
 	double cy = fabs(by - ay) +
-		    fabs(pl_deadlines_met_own_pct(&ty->figs[df->b]) -
-			 pl_deadlines_met_own_pct(&ty->figs[df->a]));
+		    fabs(cmp_deadlines_met_own_pct(&ty->figs[df->b]) -
+			 cmp_deadlines_met_own_pct(&ty->figs[df->a]));
 	double mx = ax < bx ? ax : bx, my = ay < by ? ay : by;
 
 	if (cx != cy)
@@ -218,39 +218,39 @@ static bool periodic_before(const struct pl_diff *df, long x, long y)
 	return mx < my;
 }
 
-int pl_diff_build(struct pl_diff *df, const struct pl_set *s, size_t a,
-		  size_t b, const struct pl_taskre *re, struct sr_diag *d)
+int cmp_diff_build(struct cmp_diff *df, const struct cmp_set *s, size_t a,
+		  size_t b, const struct cmp_taskre *re, struct sr_diag *d)
 {
 	memset(df, 0, sizeof(*df));
 	df->s = s;
 	df->a = a;
 	df->b = b;
-	if (pl_diff_order(s, a, b, re, &df->rows, &df->nrows, d))
+	if (cmp_diff_order(s, a, b, re, &df->rows, &df->nrows, d))
 		return d->code;
 	df->inter = malloc((df->nrows + 1) * sizeof(long));
 	df->periodic = malloc((df->nrows + 1) * sizeof(long));
 	if (!df->inter || !df->periodic)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	for (size_t i = 0; i < df->nrows; i++) {
-		const struct pl_task *t = &s->tasks[df->rows[i]];
+		const struct cmp_task *t = &s->tasks[df->rows[i]];
 		bool both = t->figs[a].present && t->figs[b].present;
 
 		if (!both)
 			continue;
-		if (t->cls == PL_CLASS_INTERACTIVE) {
-			enum pl_verdict v = pl_verdict_of(t, a, b);
+		if (t->cls == CMP_CLASS_INTERACTIVE) {
+			enum cmp_verdict v = cmp_verdict_of(t, a, b);
 
 			df->inter[df->ninter++] = df->rows[i];
-			df->nbetter += v == PL_BETTER;
-			df->nworse += v == PL_WORSE;
+			df->nbetter += v == CMP_BETTER;
+			df->nworse += v == CMP_WORSE;
 		}
 		if (t->period_ns > 0 && t->figs[a].periods)
 			df->periodic[df->nperiodic++] = df->rows[i];
 	}
 	batch_summary(df);
 	for (size_t i = 0; i < s->ntasks; i++) {
-		const struct pl_figs *fa = &s->tasks[i].figs[a];
-		const struct pl_figs *fb = &s->tasks[i].figs[b];
+		const struct cmp_figs *fa = &s->tasks[i].figs[a];
+		const struct cmp_figs *fb = &s->tasks[i].figs[b];
 
 		if (fa->present)
 			df->demand_ns += fa->runtime_ns;
@@ -279,7 +279,7 @@ int pl_diff_build(struct pl_diff *df, const struct pl_set *s, size_t a,
 	return SR_OK;
 }
 
-void pl_diff_free(struct pl_diff *df)
+void cmp_diff_free(struct cmp_diff *df)
 {
 	free(df->rows);
 	free(df->inter);
@@ -290,28 +290,28 @@ void pl_diff_free(struct pl_diff *df)
 
 /* ---- the headline ------------------------------------------------------ */
 
-static void verdict_line(const struct pl_diff *df, enum pl_verdict want,
-			 const char *what, pl_line_fn fn, void *ctx)
+static void verdict_line(const struct cmp_diff *df, enum cmp_verdict want,
+			 const char *what, cmp_line_fn fn, void *ctx)
 {
-	const struct pl_set *s = df->s;
+	const struct cmp_set *s = df->s;
 	char line[1024];
 	size_t o, shown = 0, n = 0;
 
 	o = (size_t)snprintf(line, sizeof(line), "  %s under %s:", what,
 			     s->runs[df->b].policy);
 	for (size_t i = 0; i < df->ninter; i++) {
-		const struct pl_task *t = &s->tasks[df->inter[i]];
+		const struct cmp_task *t = &s->tasks[df->inter[i]];
 		char lab[96], x[32], y[32];
 		int w;
 
-		if (pl_verdict_of(t, df->a, df->b) != want)
+		if (cmp_verdict_of(t, df->a, df->b) != want)
 			continue;
 		n++;
-		if (shown == PL_HEADLINE_NAMES)
+		if (shown == CMP_HEADLINE_NAMES)
 			continue;
-		pl_task_label(t, lab, sizeof(lab));
-		pl_fmt_ms(x, sizeof(x), t->figs[df->a].p99_ns, 2);
-		pl_fmt_ms(y, sizeof(y), t->figs[df->b].p99_ns, 2);
+		cmp_task_label(t, lab, sizeof(lab));
+		sr_fmt_ms(x, sizeof(x), t->figs[df->a].p99_ns, 2);
+		sr_fmt_ms(y, sizeof(y), t->figs[df->b].p99_ns, 2);
 		w = snprintf(line + o, sizeof(line) - o, "%s %s p99 %s -> %s ms",
 			     shown ? "," : "", lab, x, y);
 		if (w < 0 || (size_t)w >= sizeof(line) - o)
@@ -326,9 +326,9 @@ static void verdict_line(const struct pl_diff *df, enum pl_verdict want,
 	fn(ctx, line);
 }
 
-void pl_diff_headline(const struct pl_diff *df, pl_line_fn fn, void *ctx)
+void cmp_diff_headline(const struct cmp_diff *df, cmp_line_fn fn, void *ctx)
 {
-	const struct pl_set *s = df->s;
+	const struct cmp_set *s = df->s;
 	const char *A = s->runs[df->a].policy, *B = s->runs[df->b].policy;
 	char line[1024];
 	size_t nsame = df->ninter - df->nbetter - df->nworse;
@@ -337,17 +337,17 @@ void pl_diff_headline(const struct pl_diff *df, pl_line_fn fn, void *ctx)
 		int64_t span = s->t1 - s->t0;
 		int64_t late_a = df->end_a - s->t1, late_b = df->end_b - s->t1;
 
-		if (late_a * 100 > span * PL_LATE_PCT ||
-		    late_b * 100 > span * PL_LATE_PCT) {
+		if (late_a * 100 > span * CMP_LATE_PCT ||
+		    late_b * 100 > span * CMP_LATE_PCT) {
 			char c[32], sp[32], la[32], lb[32];
 
 			snprintf(line, sizeof(line),
 				 "  note: the trace's work needs %.2f CPUs (%s s of CPU in %s s); replayed on one CPU it ends %s s after the recording under %s and %s s under %s, so it runs behind the recording's clock: periodic deadlines (judged on that clock) suffer under every policy",
 				 (double)df->demand_ns / (double)span,
-				 pl_fmt_s(c, sizeof(c), df->demand_ns, 1),
-				 pl_fmt_s(sp, sizeof(sp), span, 1),
-				 pl_fmt_s(la, sizeof(la), late_a > 0 ? late_a : 0, 1), A,
-				 pl_fmt_s(lb, sizeof(lb), late_b > 0 ? late_b : 0, 1), B);
+				 sr_fmt_s(c, sizeof(c), df->demand_ns, 1),
+				 sr_fmt_s(sp, sizeof(sp), span, 1),
+				 sr_fmt_s(la, sizeof(la), late_a > 0 ? late_a : 0, 1), A,
+				 sr_fmt_s(lb, sizeof(lb), late_b > 0 ? late_b : 0, 1), B);
 			fn(ctx, line);
 		}
 	}
@@ -359,29 +359,29 @@ void pl_diff_headline(const struct pl_diff *df, pl_line_fn fn, void *ctx)
 			 df->ninter, df->ninter == 1 ? "" : "s", df->nbetter,
 			 df->nworse, nsame, B);
 		fn(ctx, line);
-		verdict_line(df, PL_BETTER, "better", fn, ctx);
-		verdict_line(df, PL_WORSE, "worse", fn, ctx);
-		verdict_line(df, PL_SAME, "unchanged", fn, ctx);
+		verdict_line(df, CMP_BETTER, "better", fn, ctx);
+		verdict_line(df, CMP_WORSE, "worse", fn, ctx);
+		verdict_line(df, CMP_SAME, "unchanged", fn, ctx);
 	}
-	for (size_t j = 0; j < df->nperiodic && j < PL_HEADLINE_PERIODIC; j++) {
-		const struct pl_task *t = &s->tasks[df->periodic_head[j]];
-		const struct pl_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
+	for (size_t j = 0; j < df->nperiodic && j < CMP_HEADLINE_PERIODIC; j++) {
+		const struct cmp_task *t = &s->tasks[df->periodic_head[j]];
+		const struct cmp_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
 		char lab[96], per[32];
 
-		pl_task_label(t, lab, sizeof(lab));
-		pl_fmt_ms(per, sizeof(per), t->period_ns, 1);
+		cmp_task_label(t, lab, sizeof(lab));
+		sr_fmt_ms(per, sizeof(per), t->period_ns, 1);
 		snprintf(line, sizeof(line),
 			 "  periodic %s, every %s ms%s: deadlines met %.1f%% under %s, %.1f%% under %s (on the replay's own clock %.1f%% -> %.1f%%); desired CPU %.1f%% -> %.1f%%",
 			 lab, per, t->period_forced ? " (--period)" : "",
-			 pl_deadlines_met_pct(fa), A, pl_deadlines_met_pct(fb), B,
-			 pl_deadlines_met_own_pct(fa), pl_deadlines_met_own_pct(fb),
-			 pl_desired_cpu_pct(fa), pl_desired_cpu_pct(fb));
+			 cmp_deadlines_met_pct(fa), A, cmp_deadlines_met_pct(fb), B,
+			 cmp_deadlines_met_own_pct(fa), cmp_deadlines_met_own_pct(fb),
+			 cmp_desired_cpu_pct(fa), cmp_desired_cpu_pct(fb));
 		fn(ctx, line);
 	}
-	if (df->nperiodic > PL_HEADLINE_PERIODIC) {
+	if (df->nperiodic > CMP_HEADLINE_PERIODIC) {
 		snprintf(line, sizeof(line),
 			 "  and %zu more periodic tasks (their deadlines: the periodic table)",
-			 df->nperiodic - PL_HEADLINE_PERIODIC);
+			 df->nperiodic - CMP_HEADLINE_PERIODIC);
 		fn(ctx, line);
 	}
 	if (!df->nbatch) {
@@ -392,7 +392,7 @@ void pl_diff_headline(const struct pl_diff *df, pl_line_fn fn, void *ctx)
 		snprintf(line, sizeof(line),
 			 "  batch work: %zu CPU-bound task%s (%s), %s s of CPU; completion time unknown (the replay wrote no finish_s)",
 			 df->nbatch, df->nbatch == 1 ? "" : "s", df->batch_names,
-			 pl_fmt_s(cpu, sizeof(cpu), df->batch_cpu_ns, 3));
+			 sr_fmt_s(cpu, sizeof(cpu), df->batch_cpu_ns, 3));
 		fn(ctx, line);
 	} else {
 		char cpu[32], ta[32], tb[32], dt[32];
@@ -401,10 +401,10 @@ void pl_diff_headline(const struct pl_diff *df, pl_line_fn fn, void *ctx)
 		snprintf(line, sizeof(line),
 			 "  batch work: %zu CPU-bound task%s (%s), %s s of CPU: done %s s after the trace start under %s, %s s under %s (%s%s s, %+.1f%%)",
 			 df->nbatch, df->nbatch == 1 ? "" : "s", df->batch_names,
-			 pl_fmt_s(cpu, sizeof(cpu), df->batch_cpu_ns, 3),
-			 pl_fmt_s(ta, sizeof(ta), df->batch_done_a, 3), A,
-			 pl_fmt_s(tb, sizeof(tb), df->batch_done_b, 3), B,
-			 d >= 0 ? "+" : "", pl_fmt_s(dt, sizeof(dt), d, 3),
+			 sr_fmt_s(cpu, sizeof(cpu), df->batch_cpu_ns, 3),
+			 sr_fmt_s(ta, sizeof(ta), df->batch_done_a, 3), A,
+			 sr_fmt_s(tb, sizeof(tb), df->batch_done_b, 3), B,
+			 d >= 0 ? "+" : "", sr_fmt_s(dt, sizeof(dt), d, 3),
 			 df->batch_done_a ? 100.0 * (double)d /
 						    (double)df->batch_done_a
 					  : 0.0);
@@ -419,32 +419,32 @@ static void print_line(void *ctx, const char *line)
 	fprintf(ctx, "%s\n", line);
 }
 
-static void table_row(FILE *f, const struct pl_task *t, const struct pl_figs *fg,
+static void table_row(FILE *f, const struct cmp_task *t, const struct cmp_figs *fg,
 		      const char *policy, bool first, const char *chg,
 		      const char *ratio)
 {
 	char lab[96], v[7][32];
 
-	pl_task_label(t, lab, sizeof(lab));
+	cmp_task_label(t, lab, sizeof(lab));
 	if (!fg->present) {
 		fprintf(f, "%-26.26s %-11s %-10.10s %s\n", first ? lab : "",
-			first ? pl_class_name(t->cls) : "", policy, "(not in this run)");
+			first ? cmp_class_name(t->cls) : "", policy, "(not in this run)");
 		return;
 	}
 	fprintf(f, "%-26.26s %-11s %-10.10s %11s %8llu %8s %8s %9s %9s %6.1f %9s %6s\n",
-		first ? lab : "", first ? pl_class_name(t->cls) : "", policy,
-		pl_fmt_ms(v[0], sizeof(v[0]), fg->runtime_ns, 3),
+		first ? lab : "", first ? cmp_class_name(t->cls) : "", policy,
+		sr_fmt_ms(v[0], sizeof(v[0]), fg->runtime_ns, 3),
 		(unsigned long long)fg->switches,
-		pl_fmt_ms(v[1], sizeof(v[1]), fg->avg_ns, 3),
-		pl_fmt_ms(v[2], sizeof(v[2]), fg->p95_ns, 3),
-		pl_fmt_ms(v[3], sizeof(v[3]), fg->p99_ns, 3),
-		pl_fmt_ms(v[4], sizeof(v[4]), fg->max_ns, 3),
+		sr_fmt_ms(v[1], sizeof(v[1]), fg->avg_ns, 3),
+		sr_fmt_ms(v[2], sizeof(v[2]), fg->p95_ns, 3),
+		sr_fmt_ms(v[3], sizeof(v[3]), fg->p99_ns, 3),
+		sr_fmt_ms(v[4], sizeof(v[4]), fg->max_ns, 3),
 		100.0 * fg->cpu_share, chg, ratio);
 }
 
-static void periodic_table(const struct pl_diff *df, FILE *f)
+static void periodic_table(const struct cmp_diff *df, FILE *f)
 {
-	const struct pl_set *s = df->s;
+	const struct cmp_set *s = df->s;
 
 	if (!df->nperiodic)
 		return;
@@ -454,30 +454,30 @@ static void periodic_table(const struct pl_diff *df, FILE *f)
 		"period ms", "policy", "deadlines", "own clock", "desiredCPU",
 		"avg ms", "SD ms", "ib SD ms", "max ms");
 	for (size_t i = 0; i < df->nperiodic; i++) {
-		const struct pl_task *t = &s->tasks[df->periodic[i]];
+		const struct cmp_task *t = &s->tasks[df->periodic[i]];
 		size_t runs[2] = { df->a, df->b };
 		char lab[96], per[32];
 
-		pl_task_label(t, lab, sizeof(lab));
-		pl_fmt_ms(per, sizeof(per), t->period_ns, 3);
+		cmp_task_label(t, lab, sizeof(lab));
+		sr_fmt_ms(per, sizeof(per), t->period_ns, 3);
 		for (int k = 0; k < 2; k++) {
-			const struct pl_figs *fg = &t->figs[runs[k]];
+			const struct cmp_figs *fg = &t->figs[runs[k]];
 			char v[4][32];
 
 			fprintf(f, "%-26.26s %9s %-10.10s %8.1f%% %8.1f%% %9.1f%% %9s %9.3f %9.3f %9s\n",
 				k ? "" : lab, k ? "" : per, s->runs[runs[k]].policy,
-				pl_deadlines_met_pct(fg), pl_deadlines_met_own_pct(fg),
-				pl_desired_cpu_pct(fg),
-				pl_fmt_ms(v[0], sizeof(v[0]), fg->avg_ns, 3),
+				cmp_deadlines_met_pct(fg), cmp_deadlines_met_own_pct(fg),
+				cmp_desired_cpu_pct(fg),
+				sr_fmt_ms(v[0], sizeof(v[0]), fg->avg_ns, 3),
 				fg->sd_ns / 1e6, fg->ib_sd_ns / 1e6,
-				pl_fmt_ms(v[1], sizeof(v[1]), fg->max_ns, 3));
+				sr_fmt_ms(v[1], sizeof(v[1]), fg->max_ns, 3));
 		}
 	}
 }
 
-int pl_diff_write_table(const struct pl_diff *df, FILE *f, bool all)
+int cmp_diff_write_table(const struct cmp_diff *df, FILE *f, bool all)
 {
-	const struct pl_set *s = df->s;
+	const struct cmp_set *s = df->s;
 	const char *A = s->runs[df->a].policy, *B = s->runs[df->b].policy;
 	size_t nrows = 0, *rows = &nrows;
 
@@ -489,7 +489,7 @@ int pl_diff_write_table(const struct pl_diff *df, FILE *f, bool all)
 		fprintf(f, "only the process tree of the first task matching '%s' (%zu tasks); the others were replayed too\n",
 			s->focus_regex, s->focus_tasks);
 	fputc('\n', f);
-	pl_diff_headline(df, print_line, f);
+	cmp_diff_headline(df, print_line, f);
 	periodic_table(df, f);
 	/*
 	 * All tasks in diff order with --all.  Without it, first the tasks
@@ -504,15 +504,15 @@ int pl_diff_write_table(const struct pl_diff *df, FILE *f, bool all)
 			fprintf(f, "\ntasks %sby change in p99 scheduling delay (ms; change = B - A, ratio = B / A)\n",
 				all ? "" : "with at least 20 waits under both policies, ");
 		for (size_t i = 0; i < df->nrows; i++) {
-			const struct pl_task *t = &s->tasks[df->rows[i]];
-			const struct pl_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
-			bool many = fa->ndelays >= PL_SELECT_MIN_WAITS &&
-				    fb->ndelays >= PL_SELECT_MIN_WAITS;
+			const struct cmp_task *t = &s->tasks[df->rows[i]];
+			const struct cmp_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
+			bool many = fa->ndelays >= CMP_SELECT_MIN_WAITS &&
+				    fb->ndelays >= CMP_SELECT_MIN_WAITS;
 			char chg[32] = "", rat[32] = "";
 
 			if (!all && many != (pass == 0))
 				continue;
-			if (!all && *rows >= PL_TABLE_ROWS) {
+			if (!all && *rows >= CMP_TABLE_ROWS) {
 				left++;
 				continue;
 			}
@@ -524,7 +524,7 @@ int pl_diff_write_table(const struct pl_diff *df, FILE *f, bool all)
 					"p99", "max", "cpu%", "p99 chg", "ratio");
 			}
 			if (fa->present && fb->present) {
-				pl_fmt_ms(chg, sizeof(chg), fb->p99_ns - fa->p99_ns, 3);
+				sr_fmt_ms(chg, sizeof(chg), fb->p99_ns - fa->p99_ns, 3);
 				if (fa->p99_ns)
 					snprintf(rat, sizeof(rat), "%.2f",
 						 (double)fb->p99_ns / (double)fa->p99_ns);
@@ -547,19 +547,19 @@ int pl_diff_write_table(const struct pl_diff *df, FILE *f, bool all)
 
 /* ---- TSV --------------------------------------------------------------- */
 
-static void tsv_period(FILE *f, const struct pl_task *t, const struct pl_figs *fg)
+static void tsv_period(FILE *f, const struct cmp_task *t, const struct cmp_figs *fg)
 {
 	if (t->period_ns > 0 && fg->periods)
-		fprintf(f, "\t%.3f\t%.3f\t%.3f", pl_deadlines_met_pct(fg),
-			pl_deadlines_met_own_pct(fg), pl_desired_cpu_pct(fg));
+		fprintf(f, "\t%.3f\t%.3f\t%.3f", cmp_deadlines_met_pct(fg),
+			cmp_deadlines_met_own_pct(fg), cmp_desired_cpu_pct(fg));
 	else
 		fputs("\t-\t-\t-", f);
 }
 
-int pl_diff_write_tsv(const struct pl_diff *df, FILE *f)
+int cmp_diff_write_tsv(const struct cmp_diff *df, FILE *f)
 {
 	static const char *const verdicts[] = { "same", "better", "worse" };
-	const struct pl_set *s = df->s;
+	const struct cmp_set *s = df->s;
 
 	fputs("policy_a\tpolicy_b\tpid\tcomm\tocc\tclass\tsleep_share\twake_rate\tperiod_ms", f);
 	for (size_t m = 0; m < NMETRICS; m++)
@@ -567,18 +567,18 @@ int pl_diff_write_tsv(const struct pl_diff *df, FILE *f)
 			metrics[m].name, metrics[m].name, metrics[m].name);
 	fputs("\ta_deadlines_met_pct\ta_deadlines_met_own_pct\ta_desired_cpu_pct\tb_deadlines_met_pct\tb_deadlines_met_own_pct\tb_desired_cpu_pct\ta_finish_s\tb_finish_s\tp99_verdict\n", f);
 	for (size_t i = 0; i < df->nrows; i++) {
-		const struct pl_task *t = &s->tasks[df->rows[i]];
-		const struct pl_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
+		const struct cmp_task *t = &s->tasks[df->rows[i]];
+		const struct cmp_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
 		bool both = fa->present && fb->present;
 		char per[32], v[40];
 
 		if (t->period_ns > 0)
-			pl_fmt_ms(per, sizeof(per), t->period_ns, 6);
+			sr_fmt_ms(per, sizeof(per), t->period_ns, 6);
 		else
 			snprintf(per, sizeof(per), "-");
 		fprintf(f, "%s\t%s\t%d\t%s\t%u\t%s\t%.4f\t%.3f\t%s",
 			s->runs[df->a].policy, s->runs[df->b].policy, t->pid,
-			t->comm, t->occ, pl_class_name(t->cls), t->sleep_share,
+			t->comm, t->occ, cmp_class_name(t->cls), t->sleep_share,
 			t->wake_rate, per);
 		for (size_t m = 0; m < NMETRICS; m++) {
 			const char *r;
@@ -591,9 +591,9 @@ int pl_diff_write_tsv(const struct pl_diff *df, FILE *f)
 		}
 		tsv_period(f, t, fa);
 		tsv_period(f, t, fb);
-		fprintf(f, "\t%s", fa->finish_ns ? pl_fmt_s(v, sizeof(v), fa->finish_ns, 9) : "-");
-		fprintf(f, "\t%s", fb->finish_ns ? pl_fmt_s(v, sizeof(v), fb->finish_ns, 9) : "-");
-		fprintf(f, "\t%s\n", both ? verdicts[pl_verdict_of(t, df->a, df->b)] : "-");
+		fprintf(f, "\t%s", fa->finish_ns ? sr_fmt_s(v, sizeof(v), fa->finish_ns, 9) : "-");
+		fprintf(f, "\t%s", fb->finish_ns ? sr_fmt_s(v, sizeof(v), fb->finish_ns, 9) : "-");
+		fprintf(f, "\t%s\n", both ? verdicts[cmp_verdict_of(t, df->a, df->b)] : "-");
 	}
 	return ferror(f) ? SR_EIO : SR_OK;
 }
@@ -612,11 +612,11 @@ static void json_line(void *ctx, const char *line)
 	while (*line == ' ')
 		line++;
 	fputs(j->first ? "\n    " : ",\n    ", j->f);
-	pl_json_str(j->f, line);
+	sr_json_str(j->f, line);
 	j->first = false;
 }
 
-static void json_figs(FILE *f, const struct pl_task *t, const struct pl_figs *fg)
+static void json_figs(FILE *f, const struct cmp_task *t, const struct cmp_figs *fg)
 {
 	char v[40];
 
@@ -629,16 +629,16 @@ static void json_figs(FILE *f, const struct pl_task *t, const struct pl_figs *fg
 		fprintf(f, "%s\"%s\": %s", m ? ", " : "", metrics[m].name,
 			mfmt(v, sizeof(v), NULL, fg, &metrics[m]));
 	fprintf(f, ", \"finish_s\": %s",
-		fg->finish_ns ? pl_fmt_s(v, sizeof(v), fg->finish_ns, 9) : "null");
+		fg->finish_ns ? sr_fmt_s(v, sizeof(v), fg->finish_ns, 9) : "null");
 	if (t->period_ns > 0 && fg->periods)
 		fprintf(f, ", \"periods\": %llu, \"deadlines_met_pct\": %.3f, \"deadlines_met_own_pct\": %.3f, \"desired_cpu_pct\": %.3f",
-			(unsigned long long)fg->periods, pl_deadlines_met_pct(fg),
-			pl_deadlines_met_own_pct(fg), pl_desired_cpu_pct(fg));
+			(unsigned long long)fg->periods, cmp_deadlines_met_pct(fg),
+			cmp_deadlines_met_own_pct(fg), cmp_desired_cpu_pct(fg));
 	fputc('}', f);
 }
 
-static void json_change(FILE *f, const struct pl_figs *fa,
-			const struct pl_figs *fb, bool ratio)
+static void json_change(FILE *f, const struct cmp_figs *fa,
+			const struct cmp_figs *fb, bool ratio)
 {
 	char v[40];
 
@@ -657,71 +657,71 @@ static void json_change(FILE *f, const struct pl_figs *fa,
 	fputc('}', f);
 }
 
-static void json_names(FILE *f, const struct pl_diff *df, enum pl_verdict want)
+static void json_names(FILE *f, const struct cmp_diff *df, enum cmp_verdict want)
 {
 	bool first = true;
 
 	fputc('[', f);
 	for (size_t i = 0; i < df->ninter; i++) {
-		const struct pl_task *t = &df->s->tasks[df->inter[i]];
+		const struct cmp_task *t = &df->s->tasks[df->inter[i]];
 
-		if (pl_verdict_of(t, df->a, df->b) != want)
+		if (cmp_verdict_of(t, df->a, df->b) != want)
 			continue;
 		fprintf(f, "%s{\"pid\": %d, \"comm\": ", first ? "" : ", ", t->pid);
-		pl_json_str(f, t->comm);
+		sr_json_str(f, t->comm);
 		fprintf(f, ", \"occ\": %u}", t->occ);
 		first = false;
 	}
 	fputc(']', f);
 }
 
-int pl_diff_write_json(const struct pl_diff *df, FILE *f)
+int cmp_diff_write_json(const struct cmp_diff *df, FILE *f)
 {
 	static const char *const verdicts[] = { "same", "better", "worse" };
-	const struct pl_set *s = df->s;
+	const struct cmp_set *s = df->s;
 	struct json_lines jl = { f, true };
 	char v[40];
 
 	fputs("{\n  \"trace\": ", f);
-	pl_json_str(f, s->title);
+	sr_json_str(f, s->title);
 	fputs(",\n  \"policy_a\": ", f);
-	pl_json_str(f, s->runs[df->a].policy);
+	sr_json_str(f, s->runs[df->a].policy);
 	fputs(",\n  \"policy_b\": ", f);
-	pl_json_str(f, s->runs[df->b].policy);
+	sr_json_str(f, s->runs[df->b].policy);
 	fputs(",\n  \"reference\": ", f);
-	pl_json_str(f, s->ref_policy);
+	sr_json_str(f, s->ref_policy);
 	fputs(",\n  \"tree\": ", f);
 	if (s->focus)
-		pl_json_str(f, s->focus_regex);
+		sr_json_str(f, s->focus_regex);
 	else
 		fputs("null", f);
 	fputs(",\n  \"headline\": {\n    \"interactive_better\": ", f);
-	json_names(f, df, PL_BETTER);
+	json_names(f, df, CMP_BETTER);
 	fputs(",\n    \"interactive_worse\": ", f);
-	json_names(f, df, PL_WORSE);
+	json_names(f, df, CMP_WORSE);
 	fputs(",\n    \"interactive_same\": ", f);
-	json_names(f, df, PL_SAME);
+	json_names(f, df, CMP_SAME);
 	fprintf(f, ",\n    \"batch_tasks\": %zu", df->nbatch);
-	fprintf(f, ",\n    \"batch_cpu_s\": %s", pl_fmt_s(v, sizeof(v), df->batch_cpu_ns, 9));
+	fprintf(f, ",\n    \"batch_cpu_s\": %s", sr_fmt_s(v, sizeof(v), df->batch_cpu_ns, 9));
 	if (df->batch_done_known) {
-		fprintf(f, ",\n    \"batch_done_a_s\": %s", pl_fmt_s(v, sizeof(v), df->batch_done_a, 9));
-		fprintf(f, ",\n    \"batch_done_b_s\": %s", pl_fmt_s(v, sizeof(v), df->batch_done_b, 9));
+		fprintf(f, ",\n    \"batch_done_a_s\": %s", sr_fmt_s(v, sizeof(v), df->batch_done_a, 9));
+		fprintf(f, ",\n    \"batch_done_b_s\": %s", sr_fmt_s(v, sizeof(v), df->batch_done_b, 9));
 	} else {
 		fputs(",\n    \"batch_done_a_s\": null,\n    \"batch_done_b_s\": null", f);
 	}
 	fputs("\n  },\n  \"headline_text\": [", f);
-	pl_diff_headline(df, json_line, &jl);
+	cmp_diff_headline(df, json_line, &jl);
 	fputs("\n  ],\n  \"tasks\": [", f);
 	for (size_t i = 0; i < df->nrows; i++) {
-		const struct pl_task *t = &s->tasks[df->rows[i]];
-		const struct pl_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
+		const struct cmp_task *t = &s->tasks[df->rows[i]];
+		const struct cmp_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
 
 		fprintf(f, "%s\n    {\"pid\": %d, \"comm\": ", i ? "," : "", t->pid);
-		pl_json_str(f, t->comm);
+		sr_json_str(f, t->comm);
 		fprintf(f, ", \"occ\": %u, \"class\": \"%s\", \"sleep_share\": %.4f, \"wake_rate\": %.3f, \"period_ms\": ",
-			t->occ, pl_class_name(t->cls), t->sleep_share, t->wake_rate);
+			t->occ, cmp_class_name(t->cls), t->sleep_share, t->wake_rate);
 		if (t->period_ns > 0)
-			fputs(pl_fmt_ms(v, sizeof(v), t->period_ns, 6), f);
+			fputs(sr_fmt_ms(v, sizeof(v), t->period_ns, 6), f);
 		else
 			fputs("null", f);
 		fputs(",\n     \"a\": ", f);
@@ -734,7 +734,7 @@ int pl_diff_write_json(const struct pl_diff *df, FILE *f)
 		json_change(f, fa, fb, true);
 		if (fa->present && fb->present)
 			fprintf(f, ",\n     \"p99_verdict\": \"%s\"}",
-				verdicts[pl_verdict_of(t, df->a, df->b)]);
+				verdicts[cmp_verdict_of(t, df->a, df->b)]);
 		else
 			fputs(",\n     \"p99_verdict\": null}", f);
 	}

@@ -9,16 +9,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "plots/behave.h"
-#include "plots/runset.h"
-#include "plots/tsv.h"
+#include "compare/runset.h"
+#include "compare/tsv.h"
 
-const char *pl_class_name(enum pl_class c)
+const char *cmp_class_name(enum cmp_class c)
 {
 	static const char *const names[] = {
-		[PL_CLASS_OTHER] = "other",
-		[PL_CLASS_INTERACTIVE] = "interactive",
-		[PL_CLASS_BATCH] = "batch",
+		[CMP_CLASS_OTHER] = "other",
+		[CMP_CLASS_INTERACTIVE] = "interactive",
+		[CMP_CLASS_BATCH] = "batch",
 	};
 	return names[c];
 }
@@ -49,7 +48,7 @@ static uint64_t key_hash(int32_t pid, const char *comm, uint32_t occ)
 	return h;
 }
 
-long pl_set_find(const struct pl_set *s, int32_t pid, const char *comm,
+long cmp_set_find(const struct cmp_set *s, int32_t pid, const char *comm,
 		 uint32_t occ)
 {
 	size_t mask, i;
@@ -59,7 +58,7 @@ long pl_set_find(const struct pl_set *s, int32_t pid, const char *comm,
 	mask = s->hcap - 1;
 	for (i = key_hash(pid, comm, occ) & mask;; i = (i + 1) & mask) {
 		uint32_t v = s->hash[i];
-		const struct pl_task *t;
+		const struct cmp_task *t;
 
 		if (v == 0)
 			return -1;
@@ -69,7 +68,7 @@ long pl_set_find(const struct pl_set *s, int32_t pid, const char *comm,
 	}
 }
 
-static int rehash(struct pl_set *s, struct sr_diag *d)
+static int rehash(struct cmp_set *s, struct sr_diag *d)
 {
 	size_t n = s->hcap ? s->hcap * 2 : 256;
 	uint32_t *h = calloc(n, sizeof(*h));
@@ -77,7 +76,7 @@ static int rehash(struct pl_set *s, struct sr_diag *d)
 	if (!h)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	for (size_t k = 0; k < s->ntasks; k++) {
-		const struct pl_task *t = &s->tasks[k];
+		const struct cmp_task *t = &s->tasks[k];
 		size_t i = key_hash(t->pid, t->comm, t->occ) & (n - 1);
 
 		while (h[i])
@@ -91,17 +90,17 @@ static int rehash(struct pl_set *s, struct sr_diag *d)
 }
 
 /* Find or create; returns the index or -1 with d set. */
-static long task_get(struct pl_set *s, int32_t pid, const char *comm,
+static long task_get(struct cmp_set *s, int32_t pid, const char *comm,
 		     uint32_t occ, struct sr_diag *d)
 {
-	long k = pl_set_find(s, pid, comm, occ);
-	struct pl_task *t;
+	long k = cmp_set_find(s, pid, comm, occ);
+	struct cmp_task *t;
 
 	if (k >= 0)
 		return k;
 	if (s->ntasks == s->cap) {
 		size_t n = s->cap ? s->cap * 2 : 64;
-		struct pl_task *p = realloc(s->tasks, n * sizeof(*p));
+		struct cmp_task *p = realloc(s->tasks, n * sizeof(*p));
 
 		if (!p)
 			return sr_fail(d, SR_EINTERNAL, "out of memory"), -1;
@@ -131,7 +130,7 @@ static long task_get(struct pl_set *s, int32_t pid, const char *comm,
 	return k;
 }
 
-void pl_task_label(const struct pl_task *t, char *buf, size_t len)
+void cmp_task_label(const struct cmp_task *t, char *buf, size_t len)
 {
 	if (t->occ > 1)
 		snprintf(buf, len, "%s (%d#%u)", t->comm, t->pid, t->occ);
@@ -172,7 +171,7 @@ static int check_run_dir(const char *dir, const char *policy,
 	return SR_OK;
 }
 
-int pl_set_open(struct pl_set *s, const char *root, const char *title,
+int cmp_set_open(struct cmp_set *s, const char *root, const char *title,
 		const char *const *policies, size_t npolicies,
 		struct sr_diag *d)
 {
@@ -180,15 +179,15 @@ int pl_set_open(struct pl_set *s, const char *root, const char *title,
 	char *obs;
 
 	memset(s, 0, sizeof(*s));
-	if (npolicies == 0 || npolicies > PL_MAX_RUNS)
+	if (npolicies == 0 || npolicies > CMP_MAX_RUNS)
 		return sr_fail(d, SR_EUSAGE, "expected 1 to %d policies, got %zu",
-			       PL_MAX_RUNS, npolicies);
+			       CMP_MAX_RUNS, npolicies);
 	s->root = strdup(root);
 	s->title = strdup(title ? title : root);
 	if (!s->root || !s->title)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	for (size_t i = 0; i < npolicies; i++) {
-		struct pl_run *r = &s->runs[i];
+		struct cmp_run *r = &s->runs[i];
 
 		if (strlen(policies[i]) >= sizeof(r->policy) ||
 		    strchr(policies[i], '/'))
@@ -227,7 +226,7 @@ int pl_set_open(struct pl_set *s, const char *root, const char *title,
 	return SR_OK;
 }
 
-void pl_set_free(struct pl_set *s)
+void cmp_set_free(struct cmp_set *s)
 {
 	for (size_t i = 0; i < s->ntasks; i++) {
 		free(s->tasks[i].figs);
@@ -251,7 +250,7 @@ enum {
 	SC__N
 };
 
-static const struct pl_col summary_cols[SC__N] = {
+static const struct cmp_col summary_cols[SC__N] = {
 	[SC_PID] = { "pid", true },
 	[SC_COMM] = { "comm", true },
 	[SC_RUNTIME] = { "runtime_ms", true },
@@ -268,26 +267,26 @@ static const struct pl_col summary_cols[SC__N] = {
 	[SC_FINISH] = { "finish_s", false },
 };
 
-static int load_summary(struct pl_set *s, size_t run, struct sr_diag *d)
+static int load_summary(struct cmp_set *s, size_t run, struct sr_diag *d)
 {
-	struct pl_tsv t;
+	struct cmp_tsv t;
 	char *path = join(s->runs[run].dir, "summary.tsv");
 	int rc;
 
 	if (!path)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	rc = pl_tsv_open(&t, path, summary_cols, SC__N, d);
+	rc = cmp_tsv_open(&t, path, summary_cols, SC__N, d);
 	free(path);
 	if (rc)
 		return rc;
-	while ((rc = pl_tsv_next(&t, d)) == 1) {
+	while ((rc = cmp_tsv_next(&t, d)) == 1) {
 		int64_t pid, v;
-		const char *comm = pl_tsv_get(&t, SC_COMM);
-		struct pl_figs *f;
+		const char *comm = cmp_tsv_get(&t, SC_COMM);
+		struct cmp_figs *f;
 		uint32_t occ = 1;
 		long k;
 
-		if (pl_tsv_int(&t, SC_PID, &pid, d))
+		if (cmp_tsv_int(&t, SC_PID, &pid, d))
 			break;
 		if (pid < 0 || pid > INT32_MAX) {
 			sr_fail(d, SR_EDATA, "%s:%llu: expected a pid, got %lld",
@@ -297,7 +296,7 @@ static int load_summary(struct pl_set *s, size_t run, struct sr_diag *d)
 		}
 		/* the next occurrence of this pid and comm not yet filled */
 		for (;; occ++) {
-			k = pl_set_find(s, (int32_t)pid, comm, occ);
+			k = cmp_set_find(s, (int32_t)pid, comm, occ);
 			if (k < 0 || !s->tasks[k].figs[run].present)
 				break;
 		}
@@ -306,30 +305,30 @@ static int load_summary(struct pl_set *s, size_t run, struct sr_diag *d)
 			break;
 		f = &s->tasks[k].figs[run];
 		f->present = true;
-		if (pl_tsv_fixed(&t, SC_RUNTIME, 6, &f->runtime_ns, d) ||
-		    pl_tsv_int(&t, SC_SWITCHES, &v, d))
+		if (cmp_tsv_fixed(&t, SC_RUNTIME, 6, &f->runtime_ns, d) ||
+		    cmp_tsv_int(&t, SC_SWITCHES, &v, d))
 			break;
 		f->switches = (uint64_t)v;
-		if (pl_tsv_int(&t, SC_WAKEUPS, &v, d))
+		if (cmp_tsv_int(&t, SC_WAKEUPS, &v, d))
 			break;
 		f->wakeups = (uint64_t)v;
-		if (pl_tsv_fixed(&t, SC_AVG, 6, &f->avg_ns, d) ||
-		    pl_tsv_fixed(&t, SC_P50, 6, &f->p50_ns, d) ||
-		    pl_tsv_fixed(&t, SC_P95, 6, &f->p95_ns, d) ||
-		    pl_tsv_fixed(&t, SC_P99, 6, &f->p99_ns, d) ||
-		    pl_tsv_fixed(&t, SC_MAX, 6, &f->max_ns, d) ||
-		    pl_tsv_double(&t, SC_SHARE, &f->cpu_share, d))
+		if (cmp_tsv_fixed(&t, SC_AVG, 6, &f->avg_ns, d) ||
+		    cmp_tsv_fixed(&t, SC_P50, 6, &f->p50_ns, d) ||
+		    cmp_tsv_fixed(&t, SC_P95, 6, &f->p95_ns, d) ||
+		    cmp_tsv_fixed(&t, SC_P99, 6, &f->p99_ns, d) ||
+		    cmp_tsv_fixed(&t, SC_MAX, 6, &f->max_ns, d) ||
+		    cmp_tsv_double(&t, SC_SHARE, &f->cpu_share, d))
 			break;
-		if (pl_tsv_int(&t, SC_EXPIRED, &v, d))
+		if (cmp_tsv_int(&t, SC_EXPIRED, &v, d))
 			break;
 		f->expired = (uint64_t)v;
-		if (pl_tsv_int(&t, SC_LATE, &v, d))
+		if (cmp_tsv_int(&t, SC_LATE, &v, d))
 			break;
 		f->late_wakeups = (uint64_t)v;
-		if (pl_tsv_fixed(&t, SC_FINISH, 9, &f->finish_ns, d))
+		if (cmp_tsv_fixed(&t, SC_FINISH, 9, &f->finish_ns, d))
 			break;
 	}
-	pl_tsv_close(&t);
+	cmp_tsv_close(&t);
 	return rc < 0 || d->code ? d->code : SR_OK;
 }
 
@@ -337,7 +336,7 @@ static int load_summary(struct pl_set *s, size_t run, struct sr_diag *d)
 
 enum { TC_TIME, TC_PID, TC_COMM, TC_EVENT, TC_PRIO, TC_SPRIO, TC__N };
 
-static const struct pl_col timeline_cols[TC__N] = {
+static const struct cmp_col timeline_cols[TC__N] = {
 	[TC_TIME] = { "time_ns", true },
 	[TC_PID] = { "pid", true },
 	[TC_COMM] = { "comm", true },
@@ -348,22 +347,22 @@ static const struct pl_col timeline_cols[TC__N] = {
 
 static const struct {
 	const char *name;
-	enum pl_tl_event ev;
+	enum cmp_tl_event ev;
 } event_names[] = {
-	{ "new", PL_EV_NEW },
-	{ "fork", PL_EV_FORK },
-	{ "wake", PL_EV_WAKE },
-	{ "run", PL_EV_RUN },
-	{ "preempt", PL_EV_PREEMPT },
-	{ "block", PL_EV_BLOCK },
-	{ "exit", PL_EV_EXIT },
-	{ "reap", PL_EV_REAP },
-	{ "late", PL_EV_SKIP },
-	{ "early", PL_EV_SKIP },
+	{ "new", CMP_EV_NEW },
+	{ "fork", CMP_EV_FORK },
+	{ "wake", CMP_EV_WAKE },
+	{ "run", CMP_EV_RUN },
+	{ "preempt", CMP_EV_PREEMPT },
+	{ "block", CMP_EV_BLOCK },
+	{ "exit", CMP_EV_EXIT },
+	{ "reap", CMP_EV_REAP },
+	{ "late", CMP_EV_SKIP },
+	{ "early", CMP_EV_SKIP },
 	/* expire, requeue, state and anything else: no change of state */
 };
 
-static enum pl_tl_event event_of(const char *name, bool *known)
+static enum cmp_tl_event event_of(const char *name, bool *known)
 {
 	/* the models' other reasons (sched-model/policies.c): no change of
 	 * running, runnable or asleep */
@@ -378,9 +377,9 @@ static enum pl_tl_event event_of(const char *name, bool *known)
 			return event_names[i].ev;
 	for (size_t i = 0; i < sizeof(passive) / sizeof(passive[0]); i++)
 		if (!strcmp(name, passive[i]))
-			return PL_EV_OTHER;
+			return CMP_EV_OTHER;
 	*known = false;
-	return PL_EV_OTHER;
+	return CMP_EV_OTHER;
 }
 
 /* Per pid while a timeline streams: the task record now holding it. */
@@ -437,12 +436,12 @@ struct occ_count {
 	size_t cap;
 };
 
-static int occ_next(struct pl_set *s, struct occ_count *oc, int32_t pid,
+static int occ_next(struct cmp_set *s, struct occ_count *oc, int32_t pid,
 		    const char *comm, bool create, uint32_t *occ,
 		    struct sr_diag *d)
 {
 	long base = create ? task_get(s, pid, comm, 1, d)
-			   : pl_set_find(s, pid, comm, 1);
+			   : cmp_set_find(s, pid, comm, 1);
 
 	if (base < 0) {
 		*occ = 0;
@@ -465,10 +464,10 @@ static int occ_next(struct pl_set *s, struct occ_count *oc, int32_t pid,
 	return 0;
 }
 
-int pl_timeline_pass(struct pl_set *s, const char *dir, bool create,
-		     pl_tl_fn fn, void *ctx, struct sr_diag *d)
+int cmp_timeline_pass(struct cmp_set *s, const char *dir, bool create,
+		     cmp_tl_fn fn, void *ctx, struct sr_diag *d)
 {
-	struct pl_tsv t;
+	struct cmp_tsv t;
 	struct pidmap pm = { 0 };
 	struct occ_count oc = { 0 };
 	char *path = join(dir, "timeline.tsv");
@@ -477,19 +476,19 @@ int pl_timeline_pass(struct pl_set *s, const char *dir, bool create,
 
 	if (!path)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	rc = pl_tsv_open(&t, path, timeline_cols, TC__N, d);
+	rc = cmp_tsv_open(&t, path, timeline_cols, TC__N, d);
 	free(path);
 	if (rc)
 		return rc;
-	while ((rc = pl_tsv_next(&t, d)) == 1) {
-		struct pl_tl_row row;
-		const char *comm = pl_tsv_get(&t, TC_COMM);
+	while ((rc = cmp_tsv_next(&t, d)) == 1) {
+		struct cmp_tl_row row;
+		const char *comm = cmp_tsv_get(&t, TC_COMM);
 		struct pid_slot *ps;
 		int64_t pid, v;
 		bool known, fresh;
 
-		if (pl_tsv_int(&t, TC_TIME, &row.time_ns, d) ||
-		    pl_tsv_int(&t, TC_PID, &pid, d))
+		if (cmp_tsv_int(&t, TC_TIME, &row.time_ns, d) ||
+		    cmp_tsv_int(&t, TC_PID, &pid, d))
 			break;
 		if (row.time_ns < last_time) {
 			sr_fail(d, SR_EDATA,
@@ -505,17 +504,17 @@ int pl_timeline_pass(struct pl_set *s, const char *dir, bool create,
 				(long long)pid);
 			break;
 		}
-		row.ev = event_of(pl_tsv_get(&t, TC_EVENT), &known);
+		row.ev = event_of(cmp_tsv_get(&t, TC_EVENT), &known);
 		if (!known)
 			s->unknown_events++;
 		row.prio = row.static_prio = -1;
-		if (pl_tsv_has(&t, TC_PRIO)) {
-			if (pl_tsv_int(&t, TC_PRIO, &v, d))
+		if (cmp_tsv_has(&t, TC_PRIO)) {
+			if (cmp_tsv_int(&t, TC_PRIO, &v, d))
 				break;
 			row.prio = (int)v;
 		}
-		if (pl_tsv_has(&t, TC_SPRIO)) {
-			if (pl_tsv_int(&t, TC_SPRIO, &v, d))
+		if (cmp_tsv_has(&t, TC_SPRIO)) {
+			if (cmp_tsv_int(&t, TC_SPRIO, &v, d))
 				break;
 			row.static_prio = (int)v;
 		}
@@ -529,8 +528,8 @@ int pl_timeline_pass(struct pl_set *s, const char *dir, bool create,
 		 */
 		fresh = true;
 		if (ps->task >= 0 && !strcmp(s->tasks[ps->task].comm, comm)) {
-			if (!ps->dead || row.ev == PL_EV_EXIT ||
-			    row.ev == PL_EV_REAP || row.ev == PL_EV_OTHER)
+			if (!ps->dead || row.ev == CMP_EV_EXIT ||
+			    row.ev == CMP_EV_REAP || row.ev == CMP_EV_OTHER)
 				fresh = false;
 		}
 		if (fresh) {
@@ -538,10 +537,10 @@ int pl_timeline_pass(struct pl_set *s, const char *dir, bool create,
 			long k;
 
 			if (ps->task >= 0 && !ps->dead) {
-				struct pl_tl_row gone = row;
+				struct cmp_tl_row gone = row;
 
 				gone.task = ps->task;
-				gone.ev = PL_EV_GONE;
+				gone.ev = CMP_EV_GONE;
 				gone.prio = gone.static_prio = -1;
 				if (fn(ctx, &gone, d))
 					break;
@@ -549,7 +548,7 @@ int pl_timeline_pass(struct pl_set *s, const char *dir, bool create,
 			if (occ_next(s, &oc, (int32_t)pid, comm, create, &occ, d))
 				break;
 			k = occ ? (create ? task_get(s, (int32_t)pid, comm, occ, d)
-					  : pl_set_find(s, (int32_t)pid, comm, occ))
+					  : cmp_set_find(s, (int32_t)pid, comm, occ))
 				: -1;
 			if (k < 0 && create)
 				break;
@@ -561,7 +560,7 @@ int pl_timeline_pass(struct pl_set *s, const char *dir, bool create,
 				continue;
 			}
 		}
-		if (row.ev == PL_EV_EXIT || row.ev == PL_EV_REAP)
+		if (row.ev == CMP_EV_EXIT || row.ev == CMP_EV_REAP)
 			ps->dead = true;
 		row.task = ps->task;
 		if (fn(ctx, &row, d))
@@ -569,7 +568,7 @@ int pl_timeline_pass(struct pl_set *s, const char *dir, bool create,
 	}
 	free(pm.v);
 	free(oc.n);
-	pl_tsv_close(&t);
+	cmp_tsv_close(&t);
 	return d->code;
 }
 
@@ -577,7 +576,7 @@ int pl_timeline_pass(struct pl_set *s, const char *dir, bool create,
 
 enum { LC_WAKE, LC_RUN, LC_DELAY, LC_PID, LC_COMM, LC__N };
 
-static const struct pl_col latency_cols[LC__N] = {
+static const struct cmp_col latency_cols[LC__N] = {
 	[LC_WAKE] = { "wake_ns", true },
 	[LC_RUN] = { "run_ns", true },
 	[LC_DELAY] = { "delay_ns", true },
@@ -585,29 +584,29 @@ static const struct pl_col latency_cols[LC__N] = {
 	[LC_COMM] = { "comm", true },
 };
 
-int pl_latency_pass(struct pl_set *s, const char *dir, pl_lat_fn fn,
+int cmp_latency_pass(struct cmp_set *s, const char *dir, cmp_lat_fn fn,
 		    void *ctx, struct sr_diag *d)
 {
-	struct pl_tsv t;
+	struct cmp_tsv t;
 	char *path = join(dir, "latency.tsv");
 	int rc;
 
 	if (!path)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	rc = pl_tsv_open(&t, path, latency_cols, LC__N, d);
+	rc = cmp_tsv_open(&t, path, latency_cols, LC__N, d);
 	free(path);
 	if (rc)
 		return rc;
-	while ((rc = pl_tsv_next(&t, d)) == 1) {
-		struct pl_lat_row row;
-		const char *comm = pl_tsv_get(&t, LC_COMM);
+	while ((rc = cmp_tsv_next(&t, d)) == 1) {
+		struct cmp_lat_row row;
+		const char *comm = cmp_tsv_get(&t, LC_COMM);
 		int64_t pid;
 		long k;
 
-		if (pl_tsv_int(&t, LC_WAKE, &row.wake_ns, d) ||
-		    pl_tsv_int(&t, LC_RUN, &row.run_ns, d) ||
-		    pl_tsv_int(&t, LC_DELAY, &row.delay_ns, d) ||
-		    pl_tsv_int(&t, LC_PID, &pid, d))
+		if (cmp_tsv_int(&t, LC_WAKE, &row.wake_ns, d) ||
+		    cmp_tsv_int(&t, LC_RUN, &row.run_ns, d) ||
+		    cmp_tsv_int(&t, LC_DELAY, &row.delay_ns, d) ||
+		    cmp_tsv_int(&t, LC_PID, &pid, d))
 			break;
 		if (row.delay_ns < 0) {
 			sr_fail(d, SR_EDATA,
@@ -618,12 +617,12 @@ int pl_latency_pass(struct pl_set *s, const char *dir, pl_lat_fn fn,
 		}
 		if (pid < 0 || pid > INT32_MAX)
 			continue;
-		k = pl_set_find(s, (int32_t)pid, comm, 1);
+		k = cmp_set_find(s, (int32_t)pid, comm, 1);
 		if (k < 0)
 			continue;
 		/* a later occurrence that already existed at wake_ns */
 		for (uint32_t occ = 2;; occ++) {
-			long k2 = pl_set_find(s, (int32_t)pid, comm, occ);
+			long k2 = cmp_set_find(s, (int32_t)pid, comm, occ);
 
 			if (k2 < 0 || !s->tasks[k2].in_ref ||
 			    s->tasks[k2].first_ns > row.wake_ns)
@@ -634,23 +633,14 @@ int pl_latency_pass(struct pl_set *s, const char *dir, pl_lat_fn fn,
 		if (fn(ctx, &row, d))
 			break;
 	}
-	pl_tsv_close(&t);
+	cmp_tsv_close(&t);
 	return d->code;
 }
 
-/* ---- loading ----------------------------------------------------------- */
-
-int pl_set_load(struct pl_set *s, struct sr_diag *d)
+int cmp_set_read_summaries(struct cmp_set *s, struct sr_diag *d)
 {
 	for (size_t r = 0; r < s->nruns; r++)
 		if (load_summary(s, r, d))
 			return d->code;
-	if (pl_behave_reference(s, d))
-		return d->code;
-	pl_behave_classify(s);
-	for (size_t r = 0; r < s->nruns; r++) {
-		if (pl_behave_spread(s, r, d) || pl_behave_periodic(s, r, d))
-			return d->code;
-	}
 	return SR_OK;
 }

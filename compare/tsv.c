@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plots/tsv.h"
+#include "compare/tsv.h"
 
-static int split(struct pl_tsv *t, struct sr_diag *d)
+static int split(struct cmp_tsv *t, struct sr_diag *d)
 {
 	char *p = t->buf;
 
@@ -36,7 +36,7 @@ static int split(struct pl_tsv *t, struct sr_diag *d)
 }
 
 /* Read one line into t->buf without its line end; 1 line, 0 EOF, -1 error. */
-static int read_line(struct pl_tsv *t, struct sr_diag *d)
+static int read_line(struct cmp_tsv *t, struct sr_diag *d)
 {
 	ssize_t n;
 
@@ -59,13 +59,13 @@ static int read_line(struct pl_tsv *t, struct sr_diag *d)
 	return 1;
 }
 
-int pl_tsv_open(struct pl_tsv *t, const char *path, const struct pl_col *cols,
+int cmp_tsv_open(struct cmp_tsv *t, const char *path, const struct cmp_col *cols,
 		size_t ncols, struct sr_diag *d)
 {
 	int rc;
 
 	memset(t, 0, sizeof(*t));
-	if (ncols > PL_TSV_MAXCOLS)
+	if (ncols > CMP_TSV_MAXCOLS)
 		return sr_fail(d, SR_EINTERNAL, "too many TSV columns wanted");
 	t->cols = cols;
 	t->ncols = ncols;
@@ -87,11 +87,11 @@ int pl_tsv_open(struct pl_tsv *t, const char *path, const struct pl_col *cols,
 			sr_fail(d, SR_EDATA,
 				"%s:1: expected a header line, got an empty file",
 				path);
-		pl_tsv_close(t);
+		cmp_tsv_close(t);
 		return d->code;
 	}
 	if (split(t, d)) {
-		pl_tsv_close(t);
+		cmp_tsv_close(t);
 		return d->code;
 	}
 	t->nheader = t->nfield;
@@ -113,14 +113,14 @@ int pl_tsv_open(struct pl_tsv *t, const char *path, const struct pl_col *cols,
 				"%s:1: expected a column '%s' in the header, got '%s'",
 				path, cols[i].name,
 				sr_quote(q, sizeof(q), t->buf, strlen(t->buf)));
-			pl_tsv_close(t);
+			cmp_tsv_close(t);
 			return d->code;
 		}
 	}
 	return SR_OK;
 }
 
-int pl_tsv_next(struct pl_tsv *t, struct sr_diag *d)
+int cmp_tsv_next(struct cmp_tsv *t, struct sr_diag *d)
 {
 	for (;;) {
 		int rc = read_line(t, d);
@@ -142,7 +142,7 @@ int pl_tsv_next(struct pl_tsv *t, struct sr_diag *d)
 	}
 }
 
-void pl_tsv_close(struct pl_tsv *t)
+void cmp_tsv_close(struct cmp_tsv *t)
 {
 	if (t->fp)
 		fclose(t->fp);
@@ -152,19 +152,19 @@ void pl_tsv_close(struct pl_tsv *t)
 	memset(t, 0, sizeof(*t));
 }
 
-bool pl_tsv_has(const struct pl_tsv *t, size_t i)
+bool cmp_tsv_has(const struct cmp_tsv *t, size_t i)
 {
 	return i < t->ncols && t->idx[i] >= 0;
 }
 
-const char *pl_tsv_get(const struct pl_tsv *t, size_t i)
+const char *cmp_tsv_get(const struct cmp_tsv *t, size_t i)
 {
-	if (!pl_tsv_has(t, i))
+	if (!cmp_tsv_has(t, i))
 		return NULL;
 	return t->field[t->idx[i]];
 }
 
-int pl_parse_int(const char *s, int64_t *out)
+int cmp_parse_int(const char *s, int64_t *out)
 {
 	char *end;
 	long long v;
@@ -179,7 +179,7 @@ int pl_parse_int(const char *s, int64_t *out)
 	return 0;
 }
 
-int pl_parse_fixed(const char *s, int digits, int64_t *out)
+int cmp_parse_fixed(const char *s, int digits, int64_t *out)
 {
 	const char *p = s;
 	bool neg = false;
@@ -221,45 +221,45 @@ static bool is_missing(const char *s)
 	return !s || !*s || strcmp(s, "-") == 0;
 }
 
-static int bad_number(struct pl_tsv *t, size_t i, const char *what,
+static int bad_number(struct cmp_tsv *t, size_t i, const char *what,
 		      struct sr_diag *d)
 {
 	char q[96];
-	const char *s = pl_tsv_get(t, i);
+	const char *s = cmp_tsv_get(t, i);
 
 	return sr_fail(d, SR_EDATA, "%s:%llu: expected %s in column %s, got '%s'",
 		       t->path, (unsigned long long)t->line, what,
 		       t->cols[i].name, sr_quote(q, sizeof(q), s, strlen(s)));
 }
 
-int pl_tsv_int(struct pl_tsv *t, size_t i, int64_t *out, struct sr_diag *d)
+int cmp_tsv_int(struct cmp_tsv *t, size_t i, int64_t *out, struct sr_diag *d)
 {
-	const char *s = pl_tsv_get(t, i);
+	const char *s = cmp_tsv_get(t, i);
 
 	*out = 0;
 	if (is_missing(s))
 		return SR_OK;
-	if (pl_parse_int(s, out))
+	if (cmp_parse_int(s, out))
 		return bad_number(t, i, "an integer", d);
 	return SR_OK;
 }
 
-int pl_tsv_fixed(struct pl_tsv *t, size_t i, int digits, int64_t *out,
+int cmp_tsv_fixed(struct cmp_tsv *t, size_t i, int digits, int64_t *out,
 		 struct sr_diag *d)
 {
-	const char *s = pl_tsv_get(t, i);
+	const char *s = cmp_tsv_get(t, i);
 
 	*out = 0;
 	if (is_missing(s))
 		return SR_OK;
-	if (pl_parse_fixed(s, digits, out))
+	if (cmp_parse_fixed(s, digits, out))
 		return bad_number(t, i, "a decimal number", d);
 	return SR_OK;
 }
 
-int pl_tsv_double(struct pl_tsv *t, size_t i, double *out, struct sr_diag *d)
+int cmp_tsv_double(struct cmp_tsv *t, size_t i, double *out, struct sr_diag *d)
 {
-	const char *s = pl_tsv_get(t, i);
+	const char *s = cmp_tsv_get(t, i);
 	char *end;
 
 	*out = 0;

@@ -6,34 +6,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plots/cmdopts.h"
-#include "plots/select.h"
-#include "plots/source.h"
-#include "plots/tree.h"
-#include "plots/tsv.h"
+#include "compare/behave.h"
+#include "compare/load.h"
+#include "compare/select.h"
+#include "compare/source.h"
+#include "compare/tree.h"
+#include "compare/tsv.h"
 
 static const struct {
 	struct option opt;
 	unsigned flag;
 } table[] = {
-	{ { "policy", required_argument, NULL, 'p' }, PO_POLICY },
-	{ { "task", required_argument, NULL, 't' }, PO_TASK },
-	{ { "period", required_argument, NULL, 'P' }, PO_PERIOD },
-	{ { "title", required_argument, NULL, 'T' }, PO_TITLE },
-	{ { "gnuplot", required_argument, NULL, 'g' }, PO_GNUPLOT },
-	{ { "output", required_argument, NULL, 'o' }, PO_OUT },
-	{ { "format", required_argument, NULL, 'f' }, PO_FORMAT },
-	{ { "tsv", no_argument, NULL, 'S' }, PO_TSV },
-	{ { "json", no_argument, NULL, 'J' }, PO_JSON },
-	{ { "all", no_argument, NULL, 'a' }, PO_ALL },
-	{ { "max-tasks", required_argument, NULL, 'm' }, PO_MAXTASKS },
-	{ { "exclude", required_argument, NULL, 'x' }, PO_EXCLUDE },
-	{ { "tree", required_argument, NULL, 'r' }, PO_TREE },
+	{ { "policy", required_argument, NULL, 'p' }, CO_POLICY },
+	{ { "task", required_argument, NULL, 't' }, CO_TASK },
+	{ { "period", required_argument, NULL, 'P' }, CO_PERIOD },
+	{ { "title", required_argument, NULL, 'T' }, CO_TITLE },
+	{ { "gnuplot", required_argument, NULL, 'g' }, CO_GNUPLOT },
+	{ { "output", required_argument, NULL, 'o' }, CO_OUT },
+	{ { "format", required_argument, NULL, 'f' }, CO_FORMAT },
+	{ { "tsv", no_argument, NULL, 'S' }, CO_TSV },
+	{ { "json", no_argument, NULL, 'J' }, CO_JSON },
+	{ { "all", no_argument, NULL, 'a' }, CO_ALL },
+	{ { "max-tasks", required_argument, NULL, 'm' }, CO_MAXTASKS },
+	{ { "exclude", required_argument, NULL, 'x' }, CO_EXCLUDE },
+	{ { "tree", required_argument, NULL, 'r' }, CO_TREE },
 	{ { "help", no_argument, NULL, 'h' }, ~0u },
 };
 #define NOPTS (sizeof(table) / sizeof(table[0]))
 
-int pl_cmdopts_parse(struct pl_cmdopts *o, int argc, char **argv,
+int cmp_cmdopts_parse(struct cmp_cmdopts *o, int argc, char **argv,
 		     unsigned allowed, const char *usage, struct sr_diag *d)
 {
 	struct option longopts[NOPTS + 1];
@@ -47,7 +48,7 @@ int pl_cmdopts_parse(struct pl_cmdopts *o, int argc, char **argv,
 		if (table[i].flag & allowed)
 			longopts[n++] = table[i].opt;
 	memset(&longopts[n], 0, sizeof(longopts[n]));
-	if (allowed & PO_OUT)
+	if (allowed & CO_OUT)
 		strcat(shortopts, "o:");
 	strcat(shortopts, "h");
 	optind = 0; /* glibc: a full reset */
@@ -55,19 +56,19 @@ int pl_cmdopts_parse(struct pl_cmdopts *o, int argc, char **argv,
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			if (o->npolicies == PL_MAX_RUNS)
+			if (o->npolicies == CMP_MAX_RUNS)
 				return sr_fail(d, SR_EUSAGE, "%s: at most %d --policy",
-					       argv[0], PL_MAX_RUNS);
+					       argv[0], CMP_MAX_RUNS);
 			o->policies[o->npolicies++] = optarg;
 			break;
 		case 't':
 			o->task = optarg;
 			break;
 		case 'P':
-			if (o->nperiods == PL_MAX_PERIOD_OPTS)
+			if (o->nperiods == CMP_MAX_PERIOD_OPTS)
 				return sr_fail(d, SR_EUSAGE, "%s: at most %d --period",
-					       argv[0], PL_MAX_PERIOD_OPTS);
-			if (pl_parse_period_opt(optarg, &o->periods[o->nperiods], d))
+					       argv[0], CMP_MAX_PERIOD_OPTS);
+			if (cmp_parse_period_opt(optarg, &o->periods[o->nperiods], d))
 				return d->code;
 			o->nperiods++;
 			break;
@@ -101,7 +102,7 @@ int pl_cmdopts_parse(struct pl_cmdopts *o, int argc, char **argv,
 		case 'm': {
 			int64_t v;
 
-			if (pl_parse_int(optarg, &v) || v < 1 || v > 64)
+			if (cmp_parse_int(optarg, &v) || v < 1 || v > 64)
 				return sr_fail(d, SR_EUSAGE,
 					       "--max-tasks: expected 1 to 64, got '%s'",
 					       optarg);
@@ -130,12 +131,12 @@ int pl_cmdopts_parse(struct pl_cmdopts *o, int argc, char **argv,
 	return SR_OK;
 }
 
-int pl_cmd_load(struct pl_cmdopts *o, size_t min_policies, size_t max_policies,
-		struct pl_source *src, struct pl_set *set, struct pl_taskre **re,
+int cmp_cmd_load(struct cmp_cmdopts *o, size_t min_policies, size_t max_policies,
+		struct cmp_source *src, struct cmp_set *set, struct cmp_taskre **re,
 		struct sr_diag *d)
 {
 	static const char *const defaults[] = { "stock", "o11int" };
-	const char *replay[PL_MAX_RUNS + 1];
+	const char *replay[CMP_MAX_RUNS + 1];
 	size_t nreplay = 0;
 	bool have_observed = false;
 
@@ -147,7 +148,7 @@ int pl_cmd_load(struct pl_cmdopts *o, size_t min_policies, size_t max_policies,
 			       "%s: expected %s --policy, got %zu", o->cmd,
 			       max_policies == 2 ? "two (A and B)" : "fewer",
 			       o->npolicies);
-	if (o->task && pl_taskre_new(re, o->task, d))
+	if (o->task && cmp_taskre_new(re, o->task, d))
 		return d->code;
 	if (!o->npolicies) {
 		o->policies[0] = defaults[0];
@@ -165,30 +166,42 @@ int pl_cmd_load(struct pl_cmdopts *o, size_t min_policies, size_t max_policies,
 	/* the recorded schedule: the reference for behaviour */
 	if (!have_observed)
 		replay[nreplay++] = "observed";
-	if (pl_source_open(src, o->trace, replay, nreplay, o->exclude, NULL,
+	if (cmp_source_open(src, o->trace, replay, nreplay, o->exclude, NULL,
 			   o->title, d))
 		return d->code;
-	if (pl_set_open(set, src->root, src->title, o->policies, o->npolicies, d))
+	if (cmp_set_open(set, src->root, src->title, o->policies, o->npolicies, d))
 		return d->code;
 	set->period_opts = o->periods;
 	set->nperiod_opts = o->nperiods;
-	if (pl_set_load(set, d))
+	if (cmp_set_load(set, d))
 		return d->code;
 	if (o->tree) {
-		struct pl_taskre *root;
+		struct cmp_taskre *root;
 		int rc;
 
 		if (!src->tmpdir)
 			return sr_fail(d, SR_EUSAGE,
 				       "--tree needs the trace file (ancestry is in its fork events), not the replay directory %s",
 				       o->trace);
-		if (pl_taskre_new(&root, o->tree, d))
+		if (cmp_taskre_new(&root, o->tree, d))
 			return d->code;
-		rc = pl_tree_mark(set, o->trace, root, &set->focus_tasks, d);
-		pl_taskre_free(root);
+		rc = cmp_tree_mark(set, o->trace, root, &set->focus_tasks, d);
+		cmp_taskre_free(root);
 		if (rc)
 			return rc;
 		set->focus_regex = o->tree;
+	}
+	return SR_OK;
+}
+
+int cmp_set_load(struct cmp_set *s, struct sr_diag *d)
+{
+	if (cmp_set_read_summaries(s, d) || cmp_behave_reference(s, d))
+		return d->code;
+	cmp_behave_classify(s);
+	for (size_t r = 0; r < s->nruns; r++) {
+		if (cmp_behave_spread(s, r, d) || cmp_behave_periodic(s, r, d))
+			return d->code;
 	}
 	return SR_OK;
 }

@@ -2,38 +2,38 @@
  * cmdopts: the command-line options shared by diff, plot and report, in
  * one table; each command says which it accepts.
  */
-#ifndef PL_CMDOPTS_H
-#define PL_CMDOPTS_H
+#ifndef CMP_LOAD_H
+#define CMP_LOAD_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "compare/runset.h"
 #include "lib/diag.h"
-#include "plots/runset.h"
 
 enum {
-	PO_POLICY = 1u << 0,
-	PO_TASK = 1u << 1,
-	PO_PERIOD = 1u << 2,
-	PO_TITLE = 1u << 3,
-	PO_GNUPLOT = 1u << 4,
-	PO_OUT = 1u << 5,
-	PO_FORMAT = 1u << 6,
-	PO_TSV = 1u << 7,
-	PO_JSON = 1u << 8,
-	PO_ALL = 1u << 9,
-	PO_MAXTASKS = 1u << 10,
-	PO_EXCLUDE = 1u << 11,
-	PO_TREE = 1u << 12,
+	CO_POLICY = 1u << 0,
+	CO_TASK = 1u << 1,
+	CO_PERIOD = 1u << 2,
+	CO_TITLE = 1u << 3,
+	CO_GNUPLOT = 1u << 4,
+	CO_OUT = 1u << 5,
+	CO_FORMAT = 1u << 6,
+	CO_TSV = 1u << 7,
+	CO_JSON = 1u << 8,
+	CO_ALL = 1u << 9,
+	CO_MAXTASKS = 1u << 10,
+	CO_EXCLUDE = 1u << 11,
+	CO_TREE = 1u << 12,
 };
 
-#define PL_MAX_PERIOD_OPTS 32
+#define CMP_MAX_PERIOD_OPTS 32
 
-struct pl_cmdopts {
-	const char *policies[PL_MAX_RUNS];
+struct cmp_cmdopts {
+	const char *policies[CMP_MAX_RUNS];
 	size_t npolicies;
 	const char *task;
-	struct pl_period_opt periods[PL_MAX_PERIOD_OPTS];
+	struct cmp_period_opt periods[CMP_MAX_PERIOD_OPTS];
 	size_t nperiods;
 	const char *title;
 	const char *exclude;
@@ -52,7 +52,7 @@ struct pl_cmdopts {
  * Parse argv (argv[0] is the command name).  Exactly one TRACE operand.
  * usage: the command's usage text, printed for --help.
  */
-int pl_cmdopts_parse(struct pl_cmdopts *o, int argc, char **argv,
+int cmp_cmdopts_parse(struct cmp_cmdopts *o, int argc, char **argv,
 		     unsigned allowed, const char *usage, struct sr_diag *d);
 
 /*
@@ -60,12 +60,16 @@ int pl_cmdopts_parse(struct pl_cmdopts *o, int argc, char **argv,
  * observed, or a replay directory) and load it: o->policies default to
  * stock and o11int, between min_policies and max_policies; --task is
  * compiled into *re (NULL without it), --tree applied.  Close with
- * pl_source_close, pl_set_free and pl_taskre_free, also after an error.
+ * cmp_source_close, cmp_set_free and cmp_taskre_free, also after an error.
  */
-struct pl_source;
-struct pl_taskre;
-int pl_cmd_load(struct pl_cmdopts *o, size_t min_policies, size_t max_policies,
-		struct pl_source *src, struct pl_set *set, struct pl_taskre **re,
+struct cmp_source;
+struct cmp_taskre;
+int cmp_cmd_load(struct cmp_cmdopts *o, size_t min_policies, size_t max_policies,
+		struct cmp_source *src, struct cmp_set *set, struct cmp_taskre **re,
 		struct sr_diag *d);
+
+/* Read a whole set: summaries, reference behaviour, classes, periods,
+ * delay spreads and the periodic metrics of every run. */
+int cmp_set_load(struct cmp_set *s, struct sr_diag *d);
 
 #endif

@@ -14,8 +14,8 @@
  * Loading reads each file once or twice, streaming; memory grows with the
  * number of tasks and, for the reference run, with its wakeups.
  */
-#ifndef PL_RUNSET_H
-#define PL_RUNSET_H
+#ifndef CMP_RUNSET_H
+#define CMP_RUNSET_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,20 +23,20 @@
 
 #include "lib/diag.h"
 
-#define PL_POLICY_MAX 64
-#define PL_COMM_MAX 64
-#define PL_MAX_RUNS 8
+#define CMP_POLICY_MAX 64
+#define CMP_COMM_MAX 64
+#define CMP_MAX_RUNS 8
 
-enum pl_class {
-	PL_CLASS_OTHER,
-	PL_CLASS_INTERACTIVE, /* sleeps most of its life and wakes often */
-	PL_CLASS_BATCH,       /* CPU-bound: runnable most of its life */
+enum cmp_class {
+	CMP_CLASS_OTHER,
+	CMP_CLASS_INTERACTIVE, /* sleeps most of its life and wakes often */
+	CMP_CLASS_BATCH,       /* CPU-bound: runnable most of its life */
 };
 
-const char *pl_class_name(enum pl_class c);
+const char *cmp_class_name(enum cmp_class c);
 
 /* What one task got under one policy. */
-struct pl_figs {
+struct cmp_figs {
 	bool present;            /* a row in this run's summary.tsv */
 	int64_t runtime_ns;
 	uint64_t switches, wakeups;
@@ -61,61 +61,61 @@ struct pl_figs {
  * ran them; every policy replays the same bursts in the same order, so
  * burst j is the same work in every run.
  */
-struct pl_period {
+struct cmp_period {
 	int64_t wake_ns;    /* period start: the reference wakeup */
 	uint32_t first;     /* its first burst (the one this wakeup began) */
 	uint32_t last;      /* its last burst (wakeups within P/2 join) */
 };
 
-struct pl_task {
+struct cmp_task {
 	int32_t pid;
 	uint32_t occ;
-	char comm[PL_COMM_MAX];
+	char comm[CMP_COMM_MAX];
 	/* behaviour in the reference run */
 	int64_t first_ns, last_ns;
 	int64_t run_ns, wait_ns, sleep_ns;
 	uint64_t wakes;
 	int static_prio;        /* last seen, -1 if unknown */
 	bool in_ref;            /* seen in the reference timeline */
-	enum pl_class cls;
+	enum cmp_class cls;
 	double sleep_share;     /* sleep / (run + wait + sleep) */
 	double wake_rate;       /* wakeups per second alive */
 	int64_t period_ns;      /* steady wake period, 0 if none */
 	bool period_forced;     /* given with --period */
 	double period_regular;  /* share of wake gaps near the period */
-	struct pl_period *per;
+	struct cmp_period *per;
 	size_t nper, perc;
 	uint32_t nbursts;       /* bursts ended in the reference run */
-	struct pl_figs *figs;   /* [set->nruns] */
+	struct cmp_figs *figs;   /* [set->nruns] */
 	bool selected;          /* for plots */
-	bool in_focus;          /* in the --tree focus (plots/tree.h) */
+	bool in_focus;          /* in the --tree focus (compare/tree.h) */
 };
 
-struct pl_run {
-	char policy[PL_POLICY_MAX];
+struct cmp_run {
+	char policy[CMP_POLICY_MAX];
 	char *dir;              /* ROOT/policy */
 };
 
 /* --period comm=ms */
-struct pl_period_opt {
-	char comm[PL_COMM_MAX];
+struct cmp_period_opt {
+	char comm[CMP_COMM_MAX];
 	int64_t period_ns;
 };
 
-struct pl_set {
+struct cmp_set {
 	char *title;            /* names the trace in headings */
 	char *root;
-	struct pl_run runs[PL_MAX_RUNS];
+	struct cmp_run runs[CMP_MAX_RUNS];
 	size_t nruns;           /* runs[0] = A, runs[1] = B in a diff */
-	char ref_policy[PL_POLICY_MAX];
+	char ref_policy[CMP_POLICY_MAX];
 	char *ref_dir;
-	struct pl_task *tasks;
+	struct cmp_task *tasks;
 	size_t ntasks, cap;
 	uint32_t *hash;         /* open addressing over tasks, by key */
 	size_t hcap;
 	int64_t t0, t1;         /* span of the reference timeline */
 	bool have_t;
-	const struct pl_period_opt *period_opts;
+	const struct cmp_period_opt *period_opts;
 	size_t nperiod_opts;
 	uint64_t unknown_events;/* timeline events we do not interpret */
 	bool focus;             /* only tasks in_focus count (--tree) */
@@ -127,77 +127,77 @@ struct pl_set {
  * Open ROOT for the given policies (their directories must hold
  * summary.tsv, latency.tsv, timeline.tsv).  title names the trace.
  */
-int pl_set_open(struct pl_set *s, const char *root, const char *title,
+int cmp_set_open(struct cmp_set *s, const char *root, const char *title,
 		const char *const *policies, size_t npolicies,
 		struct sr_diag *d);
-/* Read everything: summaries, reference behaviour, classes, periods,
- * delay spreads and the periodic metrics of every run. */
-int pl_set_load(struct pl_set *s, struct sr_diag *d);
-void pl_set_free(struct pl_set *s);
+/* Read every run's summary.tsv into tasks[].figs (compare/load.h reads
+ * the rest). */
+int cmp_set_read_summaries(struct cmp_set *s, struct sr_diag *d);
+void cmp_set_free(struct cmp_set *s);
 
 /* Task index for a key, or -1. */
-long pl_set_find(const struct pl_set *s, int32_t pid, const char *comm,
+long cmp_set_find(const struct cmp_set *s, int32_t pid, const char *comm,
 		 uint32_t occ);
 
 /* The task is shown: in the --tree focus, or no focus is set. */
-static inline bool pl_task_shown(const struct pl_set *s, const struct pl_task *t)
+static inline bool cmp_task_shown(const struct cmp_set *s, const struct cmp_task *t)
 {
 	return !s->focus || t->in_focus;
 }
 
 /* "comm (pid)", with "#occ" when occ > 1. */
-void pl_task_label(const struct pl_task *t, char *buf, size_t len);
+void cmp_task_label(const struct cmp_task *t, char *buf, size_t len);
 
 /*
  * Timeline passes, shared by loading and the plots: each row of
  * DIR/timeline.tsv resolved to a task index (tasks are created when
  * create is set, else rows of unknown tasks are skipped).
  */
-enum pl_tl_event {
-	PL_EV_OTHER,  /* expire, requeue, state, ...: no change of state */
-	PL_EV_NEW,
-	PL_EV_FORK,
-	PL_EV_WAKE,
-	PL_EV_RUN,
-	PL_EV_PREEMPT,
-	PL_EV_BLOCK,
-	PL_EV_EXIT,
-	PL_EV_REAP,
-	PL_EV_GONE,   /* the record ends: its pid shows up under a new comm */
-	PL_EV_SKIP,   /* late, early: a burst ended but the task ran on (its
+enum cmp_tl_event {
+	CMP_EV_OTHER,  /* expire, requeue, state, ...: no change of state */
+	CMP_EV_NEW,
+	CMP_EV_FORK,
+	CMP_EV_WAKE,
+	CMP_EV_RUN,
+	CMP_EV_PREEMPT,
+	CMP_EV_BLOCK,
+	CMP_EV_EXIT,
+	CMP_EV_REAP,
+	CMP_EV_GONE,   /* the record ends: its pid shows up under a new comm */
+	CMP_EV_SKIP,   /* late, early: a burst ended but the task ran on (its
 			 wake was already due): no change of state */
 };
 
-struct pl_tl_row {
+struct cmp_tl_row {
 	int64_t time_ns;
 	long task;
-	enum pl_tl_event ev;
+	enum cmp_tl_event ev;
 	int prio;           /* -1 if absent */
 	int static_prio;    /* -1 if absent */
 };
 
-typedef int (*pl_tl_fn)(void *ctx, const struct pl_tl_row *r,
+typedef int (*cmp_tl_fn)(void *ctx, const struct cmp_tl_row *r,
 			struct sr_diag *d);
-int pl_timeline_pass(struct pl_set *s, const char *dir, bool create,
-		     pl_tl_fn fn, void *ctx, struct sr_diag *d);
+int cmp_timeline_pass(struct cmp_set *s, const char *dir, bool create,
+		     cmp_tl_fn fn, void *ctx, struct sr_diag *d);
 
 /*
  * Latency rows resolved to task indexes (unknown tasks skipped).
  * The row's task is the latest occurrence of (pid, comm) first seen at or
  * before wake_ns in the reference run.
  */
-struct pl_lat_row {
+struct cmp_lat_row {
 	int64_t wake_ns, run_ns, delay_ns;
 	long task;
 };
-typedef int (*pl_lat_fn)(void *ctx, const struct pl_lat_row *r,
+typedef int (*cmp_lat_fn)(void *ctx, const struct cmp_lat_row *r,
 			 struct sr_diag *d);
-int pl_latency_pass(struct pl_set *s, const char *dir, pl_lat_fn fn,
+int cmp_latency_pass(struct cmp_set *s, const char *dir, cmp_lat_fn fn,
 		    void *ctx, struct sr_diag *d);
 
 /* Interbench's figures of a run for a periodic task, as percentages. */
-double pl_deadlines_met_pct(const struct pl_figs *f);
-double pl_deadlines_met_own_pct(const struct pl_figs *f);
-double pl_desired_cpu_pct(const struct pl_figs *f);
+double cmp_deadlines_met_pct(const struct cmp_figs *f);
+double cmp_deadlines_met_own_pct(const struct cmp_figs *f);
+double cmp_desired_cpu_pct(const struct cmp_figs *f);
 
 #endif
