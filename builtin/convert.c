@@ -11,15 +11,6 @@
 #include "parse/native-write.h"
 #include "parse/reader.h"
 
-static const char usage_text[] =
-	"usage: schedreplay convert [--input-format NAME] [--lenient] "
-	"[-o FILE] TRACE\n"
-	"  TRACE               a trace file (plain or gzip), or - for stdin\n"
-	"  -o FILE             write here (default: stdout; - is stdout)\n"
-	"  --input-format NAME perf, ftrace, trace-cmd, systrace, native "
-	"(default: detect)\n"
-	"  --lenient           skip malformed lines and report how many\n";
-
 /* Warnings every command gives after a read: lost events, bad lines. */
 static void report_read(const struct sr_reader *r)
 {
@@ -56,45 +47,31 @@ static void report_read(const struct sr_reader *r)
 
 int cmd_convert(int argc, char **argv, struct sr_diag *d)
 {
-	struct sr_read_opts opts = { 0 };
+	struct sr_read_opts ropts = { 0 };
 	const char *out = "-", *path = NULL;
 	struct sr_reader *r = NULL;
 	struct sr_outfile *o = NULL;
 	struct sr_native_writer *w = NULL;
 	struct sr_event ev;
 	char comment[160];
+	const struct po_option opts[] = {
+		OPT_STRING('o', "output", &out, "FILE",
+			   "write here (default: stdout; - is stdout)"),
+		OPT_READ(&ropts),
+		OPT_END(),
+	};
+	const struct po_cmd cmd = {
+		"convert", "TRACE", 1, 1,
+		"Any supported trace (plain or gzip; - is stdin) to the "
+		"native "
+		"text format (docs/trace-format.md).", NULL, opts,
+	};
+	size_t n;
 	int rc;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage_text, stdout);
-			return SR_OK;
-		} else if (!strcmp(a, "-o") && i + 1 < argc) {
-			out = argv[++i];
-		} else if (!strcmp(a, "--input-format") && i + 1 < argc) {
-			opts.format = argv[++i];
-		} else if (!strncmp(a, "--input-format=", 15)) {
-			opts.format = a + 15;
-		} else if (!strcmp(a, "--lenient")) {
-			opts.lenient = true;
-		} else if (a[0] == '-' && a[1] != '\0') {
-			fputs(usage_text, stderr);
-			return sr_fail(d, SR_EUSAGE, "convert: unknown option '%s'",
-				       a);
-		} else if (!path) {
-			path = a;
-		} else {
-			fputs(usage_text, stderr);
-			return sr_fail(d, SR_EUSAGE, "convert: one TRACE only");
-		}
-	}
-	if (!path) {
-		fputs(usage_text, stderr);
-		return sr_fail(d, SR_EUSAGE, "convert: no TRACE given");
-	}
-	if (sr_reader_open(&r, path, &opts, d) != SR_OK)
+	if ((rc = po_parse(&cmd, argc, argv, &path, &n, d)))
+		return rc == PO_HELP ? SR_OK : rc;
+	if (sr_reader_open(&r, path, &ropts, d) != SR_OK)
 		return d->code;
 	if (sr_outfile_open(&o, out, d) != SR_OK)
 		goto fail;

@@ -9,48 +9,49 @@
 #include "compare/load.h"
 #include "compare/source.h"
 
-static const char usage[] =
-	"usage: schedreplay diff TRACE [--policy A --policy B] [--task REGEX]\n"
-	"                        [--period COMM=MS]... [--tsv | --json] [--all] [--title TEXT]\n"
-	"                        [--exclude REGEX] [--tree REGEX]\n"
-	"  TRACE        a trace file (replayed here) or a directory from `schedreplay replay -o`\n"
-	"  --policy     the two policies compared, A then B (default: stock, o11int)\n"
-	"  --task       only tasks whose comm matches this pcre2 regex\n"
-	"  --period     treat COMM as periodic with this period (ms) for interbench's figures\n"
-	"  --tsv/--json every figure of A and B with change and ratio, machine-readable\n"
-	"  --all        every task in the table (default: the first 30 by change)\n"
-	"  --title      how headings name the trace (default: its file name)\n"
-	"  --exclude    leave tasks whose comm matches this pcre2 regex out of the replay\n"
-	"  --tree       show only the process tree of the first task whose comm matches\n"
-	"               this regex (e.g. perf-exec: the command perf sched record ran)\n"
-	"               (e.g. '^perf$', the tracer), as replay --exclude\n";
-
 int cmd_diff(int argc, char **argv, struct sr_diag *d)
 {
-	struct cmp_cmdopts o;
+	struct cmp_load_opts o = { .cmd = "diff" };
+	bool tsv = false, json = false, all = false;
+	const struct po_option opts[] = {
+		OPT_COMPARE(&o, "the two policies compared, A then B "
+				"(default: stock, o11int)",
+			    "only tasks whose comm matches this pcre2 regex"),
+		OPT_GROUP("output"),
+		OPT_FLAG(0, "tsv", &tsv, "every figure of A and B with change "
+			 "and ratio,\ntab-separated"),
+		OPT_FLAG(0, "json", &json, "the same as JSON"),
+		OPT_FLAG(0, "all", &all, "every task in the table (default: the "
+			 "first 30\nby change)"),
+		OPT_END(),
+	};
+	const struct po_cmd cmd = {
+		"diff", "TRACE", 1, 1,
+		"What policy B changed against policy A, task by task. "
+		CMP_TRACE_ABOUT, "docs/plots.md defines the figures.", opts,
+	};
 	struct cmp_source src;
 	struct cmp_set set;
 	struct cmp_taskre *re = NULL;
 	struct cmp_diff df = { 0 };
+	size_t n;
 	int rc;
 
-	if (cmp_cmdopts_parse(&o, argc, argv,
-			     CO_POLICY | CO_TASK | CO_PERIOD | CO_TITLE | CO_EXCLUDE | CO_TREE | CO_TSV |
-				     CO_JSON | CO_ALL,
-			     usage, d))
-		return d->code;
-	if (o.help)
-		return SR_OK;
+	if ((rc = po_parse(&cmd, argc, argv, &o.trace, &n, d)))
+		return rc == PO_HELP ? SR_OK : rc;
+	if (tsv && json)
+		return sr_fail(d, SR_EUSAGE, "diff: --tsv and --json exclude "
+			       "each other");
 	rc = cmp_cmd_load(&o, 2, 2, &src, &set, &re, d);
 	if (rc == SR_OK)
 		rc = cmp_diff_build(&df, &set, 0, 1, re, d);
 	if (rc == SR_OK) {
-		if (o.tsv)
+		if (tsv)
 			rc = cmp_diff_write_tsv(&df, stdout);
-		else if (o.json)
+		else if (json)
 			rc = cmp_diff_write_json(&df, stdout);
 		else
-			rc = cmp_diff_write_table(&df, stdout, o.all);
+			rc = cmp_diff_write_table(&df, stdout, all);
 		if (rc)
 			sr_fail(d, rc, "write error on stdout");
 	}

@@ -11,53 +11,53 @@
 #include "plots/gnuplot.h"
 #include "plots/plot.h"
 
-static const char usage[] =
-	"usage: schedreplay plot TRACE [--policy P]... [--task REGEX] [--format png|svg|pdf]\n"
-	"                        [-o DIR] [--gnuplot PATH] [--max-tasks N] [--period COMM=MS]...\n"
-	"                        [--exclude REGEX] [--tree REGEX] [--title TEXT]\n"
-	"  TRACE        a trace file (replayed here) or a directory from `schedreplay replay -o`\n"
-	"  --policy     policies drawn, overlaid (default: stock, o11int)\n"
-	"  --task       tasks whose comm matches this pcre2 regex (default: the interactive\n"
-	"               tasks and the largest changes in p99 delay, at most 8)\n"
-	"  --format     image format (default: png)\n"
-	"  -o DIR       where NAME.gp, NAME.dat and the images go (default: out/plots)\n"
-	"  --gnuplot    the gnuplot to run (default: gnuplot on PATH)\n"
-	"  --max-tasks  tasks in the per-task plots (default 8)\n"
-	"  --period     treat COMM as periodic with this period (ms)\n"
-	"  --exclude    leave tasks whose comm matches this pcre2 regex out of the replay\n"
-	"  --tree       show only the process tree of the first task whose comm matches\n"
-	"               this regex (e.g. perf-exec: the command perf sched record ran)\n"
-	"  --title      how titles name the trace (default: its file name)\n";
+static const char *const format_names[] = {
+	[PL_FMT_PNG] = "png", [PL_FMT_SVG] = "svg", [PL_FMT_PDF] = "pdf", NULL,
+};
 
 int cmd_plot(int argc, char **argv, struct sr_diag *d)
 {
-	struct cmp_cmdopts o;
+	struct cmp_load_opts o = { .cmd = "plot" };
+	struct pl_plot_opts po = { .outdir = "out/plots", .format = PL_FMT_PNG,
+				   .render = true };
+	const struct po_option opts[] = {
+		OPT_COMPARE(&o, "policies drawn, overlaid (default: stock, "
+			    "o11int)",
+			    "tasks whose comm matches this pcre2 regex "
+			    "(default: the interactive tasks and the largest "
+			    "changes in p99 delay, at most 8)"),
+		OPT_GROUP("output"),
+		OPT_STRING('o', "output", &po.outdir, "DIR",
+			   "where NAME.gp, NAME.dat and the images go "
+			   "(default: out/plots)"),
+		OPT_CHOICE(0, "format", &po.format, format_names, "FMT",
+			   "image format: png (default), svg, pdf"),
+		OPT_NUMBER(0, "max-tasks", &po.max_tasks, "N",
+			   "tasks in the per-task plots (default 8)", 1, 64,
+			   NULL),
+		OPT_STRING(0, "gnuplot", &po.gnuplot, "PATH",
+			   "the gnuplot to run (default: gnuplot on PATH)"),
+		OPT_END(),
+	};
+	const struct po_cmd cmd = {
+		"plot", "TRACE", 1, 1,
+		"gnuplot scripts, data and images of priorities and "
+		"scheduling "
+		"delays.  " CMP_TRACE_ABOUT, "docs/plots.md describes each plot.",
+		opts,
+	};
 	struct cmp_source src;
 	struct cmp_set set;
 	struct cmp_taskre *re = NULL;
-	struct pl_plot_opts po = { 0 };
 	struct pl_plot_files pf;
-	int rc, fmt = PL_FMT_PNG;
+	size_t n;
+	int rc;
 
-	if (cmp_cmdopts_parse(&o, argc, argv,
-			     CO_POLICY | CO_TASK | CO_PERIOD | CO_TITLE | CO_EXCLUDE | CO_TREE | CO_GNUPLOT |
-				     CO_OUT | CO_FORMAT | CO_MAXTASKS,
-			     usage, d))
-		return d->code;
-	if (o.help)
-		return SR_OK;
-	if (o.format && (fmt = pl_format_parse(o.format)) < 0)
-		return sr_fail(d, SR_EUSAGE,
-			       "--format: expected png, svg or pdf, got '%s'",
-			       o.format);
+	if ((rc = po_parse(&cmd, argc, argv, &o.trace, &n, d)))
+		return rc == PO_HELP ? SR_OK : rc;
 	rc = cmp_cmd_load(&o, 1, CMP_MAX_RUNS, &src, &set, &re, d);
 	if (rc == SR_OK) {
-		po.outdir = o.out ? o.out : "out/plots";
-		po.format = (enum pl_format)fmt;
-		po.gnuplot = o.gnuplot;
 		po.re = re;
-		po.max_tasks = o.max_tasks;
-		po.render = true;
 		rc = pl_plot_all(&set, &po, &pf, d);
 		if (rc == SR_OK || rc == SR_ENOGNUPLOT) {
 			for (size_t i = 0; i < pf.n; i++) {

@@ -3,26 +3,24 @@
  * name, aliases, and what it is.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "builtin.h"
 #include "sched-model/policy.h"
 
-static const char policies_usage[] =
-	"usage: schedreplay policies\n\n"
-	"List the scheduler models: name, other accepted names, summary.\n"
-	"Rules and their sources: docs/models.md.\n";
-
 int cmd_policies(int argc, char **argv, struct sr_diag *d)
 {
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		fputs(policies_usage, stdout);
-		return SR_OK;
-	}
-	if (argc > 1)
-		return sr_fail(d, SR_EUSAGE,
-			       "policies: unexpected argument '%s' (it takes none)",
-			       argv[1]);
+	const struct po_option opts[] = { OPT_END() };
+	const struct po_cmd cmd = {
+		"policies", NULL, 0, 0,
+		"List the scheduler models: name, other accepted names, "
+		"summary. "
+		"Rules and their sources: docs/models.md.", NULL, opts,
+	};
+	size_t nops;
+	int rc;
+
+	if ((rc = po_parse(&cmd, argc, argv, NULL, &nops, d)))
+		return rc == PO_HELP ? SR_OK : rc;
 	for (const struct sm_policy *const *p = sm_policies; *p; p++) {
 		char aliases[128] = "";
 		size_t n = 0;

@@ -11,67 +11,73 @@
 #include "plots/plot.h"
 #include "plots/report.h"
 
-static const char usage[] =
-	"usage: schedreplay report TRACE -o DIR [--policy A --policy B] [--task REGEX]\n"
-	"                          [--period COMM=MS]... [--gnuplot PATH] [--max-tasks N]\n"
-	"                          [--exclude REGEX] [--tree REGEX] [--title TEXT]\n"
-	"  TRACE        a trace file (replayed here) or a directory from `schedreplay replay -o`\n"
-	"  -o DIR       where index.html (and the plots' scripts, data and SVG) go\n"
-	"  --policy     the two policies compared, A then B (default: stock, o11int)\n"
-	"  --task       tasks whose comm matches this pcre2 regex\n"
-	"  --period     treat COMM as periodic with this period (ms)\n"
-	"  --gnuplot    the gnuplot to run (default: gnuplot on PATH)\n"
-	"  --exclude    leave tasks whose comm matches this pcre2 regex out of the replay\n"
-	"  --tree       show only the process tree of the first task whose comm matches\n"
-	"               this regex (e.g. perf-exec: the command perf sched record ran)\n"
-	"  --title      how headings name the trace (default: its file name)\n";
-
 int cmd_report(int argc, char **argv, struct sr_diag *d)
 {
-	struct cmp_cmdopts o;
+	struct cmp_load_opts o = { .cmd = "report" };
+	struct pl_plot_opts po = { .format = PL_FMT_SVG, .render = true };
+	const struct po_option opts[] = {
+		OPT_COMPARE(&o, "the two policies compared, A then B "
+				"(default: stock, o11int)",
+			    "tasks whose comm matches this pcre2 regex"),
+		OPT_GROUP("output"),
+		OPT_STRING('o', "output", &po.outdir, "DIR",
+			   "where index.html (and the plots' scripts, data "
+			   "and SVG) go; required"),
+		OPT_NUMBER(0, "max-tasks", &po.max_tasks, "N",
+			   "tasks in the per-task plots (default 8)", 1, 64,
+			   NULL),
+		OPT_STRING(0, "gnuplot", &po.gnuplot, "PATH",
+			   "the gnuplot to run (default: gnuplot on PATH)"),
+		OPT_END(),
+	};
+	const struct po_cmd cmd = {
+		"report", "TRACE", 1, 1,
+		"Writes DIR/index.html (-o DIR is required): one "
+		"self-contained "
+		"page with the diff and the plots inline as SVG. " CMP_TRACE_ABOUT,
+		NULL, opts,
+	};
 	struct cmp_source src;
 	struct cmp_set set;
 	struct cmp_taskre *re = NULL;
 	struct cmp_diff df = { 0 };
-	struct pl_plot_opts po = { 0 };
 	struct pl_plot_files pf = { 0 };
 	struct sr_diag pd = SR_DIAG_INIT;
+	size_t n;
 	int rc, prc = SR_OK;
 
-	if (cmp_cmdopts_parse(&o, argc, argv,
-			     CO_POLICY | CO_TASK | CO_PERIOD | CO_TITLE | CO_EXCLUDE | CO_TREE | CO_GNUPLOT |
-				     CO_OUT | CO_MAXTASKS,
-			     usage, d))
-		return d->code;
-	if (o.help)
-		return SR_OK;
-	if (!o.out)
-		return sr_fail(d, SR_EUSAGE, "report: expected -o DIR\n%s", usage);
+	if ((rc = po_parse(&cmd, argc, argv, &o.trace, &n, d)))
+		return rc == PO_HELP ? SR_OK : rc;
+	if (!po.outdir)
+		return sr_fail(d, SR_EUSAGE, "report: expected -o DIR");
 	rc = cmp_cmd_load(&o, 2, 2, &src, &set, &re, d);
 	if (rc == SR_OK)
 		rc = cmp_diff_build(&df, &set, 0, 1, re, d);
 	if (rc == SR_OK) {
-		po.outdir = o.out;
-		po.format = PL_FMT_SVG;
-		po.gnuplot = o.gnuplot;
 		po.re = re;
-		po.max_tasks = o.max_tasks;
-		po.render = true;
 		prc = pl_plot_all(&set, &po, &pf, &pd);
 		if (prc != SR_OK && prc != SR_ENOGNUPLOT) {
 			rc = sr_fail(d, prc, "%s", pd.msg);
 		} else {
-			rc = pl_report_write(&df, &pf, o.out,
-					     prc ? "The plots could not be drawn: gnuplot is missing or failed (see the message on stderr); install it with apt-get install gnuplot-nox and run schedreplay report again."
+			rc = pl_report_write(&df, &pf, po.outdir,
+					     prc ? "The plots could not be "
+						   "drawn: gnuplot is missing "
+						   "or failed (see the "
+						   "message on stderr); "
+						   "install it with apt-get "
+						   "install gnuplot-nox and "
+						   "run schedreplay report "
+						   "again."
 						 : NULL,
 					     d);
 			if (rc == SR_OK && prc) {
 				/* the page is written; report why it has no plots */
-				rc = sr_fail(d, prc, "%s (%s/index.html has the tables only)",
-					     pd.msg, o.out);
+				rc = sr_fail(d, prc, "%s (%s/index.html has "
+						     "the tables only)",
+					     pd.msg, po.outdir);
 			}
 			if (rc == SR_OK)
-				printf("%s/index.html\n", o.out);
+				printf("%s/index.html\n", po.outdir);
 		}
 	}
 	cmp_diff_free(&df);

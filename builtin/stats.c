@@ -25,111 +25,6 @@ struct stats_opts {
 	struct sr_observed_opts obs;
 };
 
-static const char usage_text[] =
-	"usage: schedreplay stats TRACE [--tsv] [--by-comm] [--sort KEYS]\n"
-	"                         [--compat perf|perf-6.1] [--input-format F]\n"
-	"                         [--lenient] [-o FILE]\n"
-	"\n"
-	"Per task: runtime, switches, wakeups, scheduling delay (avg, p50,\n"
-	"p95, p99, max, and when the max began and ended), as perf sched\n"
-	"latency -p counts them.  TRACE may be gzip-compressed, '-' is stdin.\n"
-	"\n"
-	"  --tsv             header line and one row per task, tab-separated\n"
-	"  --by-comm         one row per command name (perf's default merge)\n"
-	"  --sort KEYS       comma-separated: pid, comm, runtime, switches,\n"
-	"                    wakeups, avg, p50, p95, p99, max (measures largest\n"
-	"                    first); default pid for --tsv,\n"
-	"                    avg,max,switches,runtime for the table\n"
-	"  --compat C        perf (default): sched_waking starts a wait, R and\n"
-	"                    R+ switch-outs are preemptions; perf-6.1: what\n"
-	"                    perf 6.1 counts (sched_waking ignored, only R)\n"
-	"  --input-format F  trace format instead of detecting it\n"
-	"  --lenient         skip malformed lines, count them\n"
-	"  -o FILE           write to FILE (temporary, then renamed)\n"
-	"\n"
-	"docs/metrics.md defines every figure.\n";
-
-enum opt_id { OPT_TSV, OPT_BY_COMM, OPT_LENIENT, OPT_SORT, OPT_FORMAT,
-	      OPT_COMPAT, OPT_OUT };
-
-static const struct stats_option {
-	const char *name;
-	enum opt_id id;
-	bool takes_value;
-} options[] = {
-	{ "--tsv", OPT_TSV, false },
-	{ "--by-comm", OPT_BY_COMM, false },
-	{ "--lenient", OPT_LENIENT, false },
-	{ "--sort", OPT_SORT, true },
-	{ "--input-format", OPT_FORMAT, true },
-	{ "--compat", OPT_COMPAT, true },
-	{ "-o", OPT_OUT, true },
-};
-
-static int set_option(struct stats_opts *o, enum opt_id id, const char *v,
-		      struct sr_diag *d)
-{
-	switch (id) {
-	case OPT_TSV:
-		o->tsv = true;
-		break;
-	case OPT_BY_COMM:
-		o->by_comm = true;
-		break;
-	case OPT_LENIENT:
-		o->read.lenient = true;
-		break;
-	case OPT_SORT:
-		o->sort = v;
-		break;
-	case OPT_FORMAT:
-		o->read.format = v;
-		break;
-	case OPT_OUT:
-		o->out = v;
-		break;
-	case OPT_COMPAT:
-		if (sr_perf_compat_parse(v, &o->obs.compat))
-			return sr_fail(d, SR_EUSAGE, "stats: --compat: expected "
-				       "perf or perf-6.1, got '%s'", v);
-		break;
-	}
-	return SR_OK;
-}
-
-static int parse_args(int argc, char **argv, struct stats_opts *o,
-		      struct sr_diag *d)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const struct stats_option *opt = NULL;
-
-		for (size_t k = 0; k < sizeof(options) / sizeof(options[0]); k++)
-			if (!strcmp(a, options[k].name))
-				opt = &options[k];
-		if (opt) {
-			if (opt->takes_value && i + 1 >= argc)
-				return sr_fail(d, SR_EUSAGE, "stats: %s expects "
-					       "a value", a);
-			if (set_option(o, opt->id,
-				       opt->takes_value ? argv[++i] : NULL, d))
-				return d->code;
-		} else if (a[0] == '-' && a[1] != '\0') {
-			return sr_fail(d, SR_EUSAGE, "stats: unknown option "
-				       "'%s' (schedreplay stats --help)", a);
-		} else if (!o->path) {
-			o->path = a;
-		} else {
-			return sr_fail(d, SR_EUSAGE, "stats: expected one TRACE, "
-				       "got '%s' as well", a);
-		}
-	}
-	if (!o->path)
-		return sr_fail(d, SR_EUSAGE, "stats: expected a TRACE argument "
-			       "(schedreplay stats --help)");
-	return SR_OK;
-}
-
 static const struct sr_task *view_get(const void *ctx, sr_tid id)
 {
 	return sr_tasks_get(ctx, id);
@@ -171,7 +66,8 @@ static void warn_lost(const struct sr_read_stats *st, size_t ntouched)
 		if (l->count)
 			snprintf(cnt, sizeof(cnt), "%" PRIu64 " events", l->count);
 		else
-			snprintf(cnt, sizeof(cnt), "an unknown number of events");
+			snprintf(cnt, sizeof(cnt), "an unknown number of "
+						   "events");
 		sr_warn("  %s: %s lost between %s s and %s s", cpu, cnt,
 			sr_fmt_s(a, sizeof(a), l->from_ts, 9),
 			sr_fmt_s(b, sizeof(b), l->to_ts, 9));
@@ -258,17 +154,41 @@ out:
 int cmd_stats(int argc, char **argv, struct sr_diag *d)
 {
 	struct stats_opts o = { 0 };
+	const struct po_option opts[] = {
+		OPT_GROUP("output"),
+		OPT_FLAG(0, "tsv", &o.tsv,
+			 "header line and one row per task, tab-separated"),
+		OPT_FLAG(0, "by-comm", &o.by_comm,
+			 "one row per command name (perf's default merge)"),
+		OPT_STRING(0, "sort", &o.sort, "KEYS",
+			   "comma-separated: pid, comm, runtime, switches, "
+			   "wakeups, avg, p50, p95, p99, max (measures "
+			   "largest first); default pid for --tsv, "
+			   "avg,max,switches,runtime for the table"),
+		OPT_STRING('o', "output", &o.out, "FILE",
+			   "write to FILE (temporary, then renamed; - is "
+			   "stdout)"),
+		OPT_GROUP("input"),
+		OPT_COMPAT(&o.obs.compat),
+		OPT_READ(&o.read),
+		OPT_END(),
+	};
+	const struct po_cmd cmd = {
+		"stats", "TRACE", 1, 1,
+		"Per task: runtime, switches, wakeups, scheduling delay (avg, "
+		"p50, "
+		"p95, p99, max, and when the max began and ended), as perf "
+		"sched "
+		"latency -p counts them.  TRACE may be gzip-compressed, '-' "
+		"is stdin.",
+		"docs/metrics.md defines every figure.", opts,
+	};
 	struct sr_reader *r;
+	size_t n;
 	int rc;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage_text, stdout);
-			return SR_OK;
-		}
-	}
-	if (parse_args(argc, argv, &o, d))
-		return d->code;
+	if ((rc = po_parse(&cmd, argc, argv, &o.path, &n, d)))
+		return rc == PO_HELP ? SR_OK : rc;
 	if (sr_reader_open(&r, o.path, &o.read, d))
 		return d->code;
 	rc = run_stats(&o, r, d);

@@ -1,7 +1,8 @@
 /*
- * cmdopts: one option table for diff, plot and report (see cmdopts.h).
+ * load: the options diff, plot and report share, and loading their run
+ * set (see load.h).
  */
-#include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,125 +14,30 @@
 #include "compare/tree.h"
 #include "compare/tsv.h"
 
-static const struct {
-	struct option opt;
-	unsigned flag;
-} table[] = {
-	{ { "policy", required_argument, NULL, 'p' }, CO_POLICY },
-	{ { "task", required_argument, NULL, 't' }, CO_TASK },
-	{ { "period", required_argument, NULL, 'P' }, CO_PERIOD },
-	{ { "title", required_argument, NULL, 'T' }, CO_TITLE },
-	{ { "gnuplot", required_argument, NULL, 'g' }, CO_GNUPLOT },
-	{ { "output", required_argument, NULL, 'o' }, CO_OUT },
-	{ { "format", required_argument, NULL, 'f' }, CO_FORMAT },
-	{ { "tsv", no_argument, NULL, 'S' }, CO_TSV },
-	{ { "json", no_argument, NULL, 'J' }, CO_JSON },
-	{ { "all", no_argument, NULL, 'a' }, CO_ALL },
-	{ { "max-tasks", required_argument, NULL, 'm' }, CO_MAXTASKS },
-	{ { "exclude", required_argument, NULL, 'x' }, CO_EXCLUDE },
-	{ { "tree", required_argument, NULL, 'r' }, CO_TREE },
-	{ { "help", no_argument, NULL, 'h' }, ~0u },
-};
-#define NOPTS (sizeof(table) / sizeof(table[0]))
-
-int cmp_cmdopts_parse(struct cmp_cmdopts *o, int argc, char **argv,
-		     unsigned allowed, const char *usage, struct sr_diag *d)
+int cmp_opt_period(const struct po_option *opt, const char *arg,
+		   struct sr_diag *d)
 {
-	struct option longopts[NOPTS + 1];
-	char shortopts[8] = ":";
-	size_t n = 0;
-	int c;
+	struct cmp_load_opts *o = opt->value;
+	struct cmp_period_opt *p = &o->periods[o->nperiods];
+	const char *eq = strrchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : 0;
 
-	memset(o, 0, sizeof(*o));
-	o->cmd = argv[0];
-	for (size_t i = 0; i < NOPTS; i++)
-		if (table[i].flag & allowed)
-			longopts[n++] = table[i].opt;
-	memset(&longopts[n], 0, sizeof(longopts[n]));
-	if (allowed & CO_OUT)
-		strcat(shortopts, "o:");
-	strcat(shortopts, "h");
-	optind = 0; /* glibc: a full reset */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (o->npolicies == CMP_MAX_RUNS)
-				return sr_fail(d, SR_EUSAGE, "%s: at most %d --policy",
-					       argv[0], CMP_MAX_RUNS);
-			o->policies[o->npolicies++] = optarg;
-			break;
-		case 't':
-			o->task = optarg;
-			break;
-		case 'P':
-			if (o->nperiods == CMP_MAX_PERIOD_OPTS)
-				return sr_fail(d, SR_EUSAGE, "%s: at most %d --period",
-					       argv[0], CMP_MAX_PERIOD_OPTS);
-			if (cmp_parse_period_opt(optarg, &o->periods[o->nperiods], d))
-				return d->code;
-			o->nperiods++;
-			break;
-		case 'T':
-			o->title = optarg;
-			break;
-		case 'x':
-			o->exclude = optarg;
-			break;
-		case 'r':
-			o->tree = optarg;
-			break;
-		case 'g':
-			o->gnuplot = optarg;
-			break;
-		case 'o':
-			o->out = optarg;
-			break;
-		case 'f':
-			o->format = optarg;
-			break;
-		case 'S':
-			o->tsv = true;
-			break;
-		case 'J':
-			o->json = true;
-			break;
-		case 'a':
-			o->all = true;
-			break;
-		case 'm': {
-			int64_t v;
-
-			if (cmp_parse_int(optarg, &v) || v < 1 || v > 64)
-				return sr_fail(d, SR_EUSAGE,
-					       "--max-tasks: expected 1 to 64, got '%s'",
-					       optarg);
-			o->max_tasks = (size_t)v;
-			break;
-		}
-		case 'h':
-			fputs(usage, stdout);
-			o->help = true;
-			return SR_OK;
-		case ':':
-			return sr_fail(d, SR_EUSAGE, "%s: option '%s' expects a value\n%s",
-				       argv[0], argv[optind - 1], usage);
-		default:
-			return sr_fail(d, SR_EUSAGE, "%s: unknown option '%s'\n%s",
-				       argv[0], argv[optind - 1], usage);
-		}
-	}
-	if (optind != argc - 1)
-		return sr_fail(d, SR_EUSAGE, "%s: expected one TRACE, got %d operands\n%s",
-			       argv[0], argc - optind, usage);
-	o->trace = argv[optind];
-	if (o->tsv && o->json)
-		return sr_fail(d, SR_EUSAGE, "%s: --tsv and --json exclude each other",
-			       argv[0]);
+	if (o->nperiods == CMP_MAX_PERIOD_OPTS)
+		return sr_fail(d, SR_EUSAGE, "%s: --period at most %d times",
+			       o->cmd, CMP_MAX_PERIOD_OPTS);
+	if (!eq || len == 0 || len >= sizeof(p->comm))
+		return sr_fail(d, SR_EUSAGE, "--period: expected COMM=MS (a "
+			       "comm and a period in ms > 0), got '%s'", arg);
+	if (po_number("--period", eq + 1, 1, INT64_MAX / 2, po_time_units_ms,
+		      &p->period_ns, d))
+		return d->code;
+	memcpy(p->comm, arg, len);
+	p->comm[len] = '\0';
+	o->nperiods++;
 	return SR_OK;
 }
 
-int cmp_cmd_load(struct cmp_cmdopts *o, size_t min_policies, size_t max_policies,
+int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_policies,
 		struct cmp_source *src, struct cmp_set *set, struct cmp_taskre **re,
 		struct sr_diag *d)
 {

@@ -1,6 +1,8 @@
 /*
- * cmdopts: the command-line options shared by diff, plot and report, in
- * one table; each command says which it accepts.
+ * load: what diff, plot and report share between their options and their
+ * output: the options that say what to compare (struct cmp_load_opts,
+ * filled by the command's option table), and loading the run set they
+ * name (the replay, the behaviour of every task, the --tree focus).
  */
 #ifndef CMP_LOAD_H
 #define CMP_LOAD_H
@@ -10,26 +12,11 @@
 
 #include "compare/runset.h"
 #include "lib/diag.h"
-
-enum {
-	CO_POLICY = 1u << 0,
-	CO_TASK = 1u << 1,
-	CO_PERIOD = 1u << 2,
-	CO_TITLE = 1u << 3,
-	CO_GNUPLOT = 1u << 4,
-	CO_OUT = 1u << 5,
-	CO_FORMAT = 1u << 6,
-	CO_TSV = 1u << 7,
-	CO_JSON = 1u << 8,
-	CO_ALL = 1u << 9,
-	CO_MAXTASKS = 1u << 10,
-	CO_EXCLUDE = 1u << 11,
-	CO_TREE = 1u << 12,
-};
+#include "lib/parse-options.h"
 
 #define CMP_MAX_PERIOD_OPTS 32
 
-struct cmp_cmdopts {
+struct cmp_load_opts {
 	const char *policies[CMP_MAX_RUNS];
 	size_t npolicies;
 	const char *task;
@@ -38,22 +25,14 @@ struct cmp_cmdopts {
 	const char *title;
 	const char *exclude;
 	const char *tree;
-	const char *gnuplot;
-	const char *out;
-	const char *format;
-	bool tsv, json, all;
-	size_t max_tasks;
 	const char *trace;
-	const char *cmd;    /* argv[0]: the command, for messages */
-	bool help;          /* --help given: usage printed, exit 0 */
+	const char *cmd;    /* the command, for messages */
 };
 
-/*
- * Parse argv (argv[0] is the command name).  Exactly one TRACE operand.
- * usage: the command's usage text, printed for --help.
- */
-int cmp_cmdopts_parse(struct cmp_cmdopts *o, int argc, char **argv,
-		     unsigned allowed, const char *usage, struct sr_diag *d);
+/* --period COMM=MS (MS may carry a unit: 16.7, 500us), opt->value a
+ * struct cmp_load_opts: a parse-options callback. */
+int cmp_opt_period(const struct po_option *opt, const char *arg,
+		   struct sr_diag *d);
 
 /*
  * Get the replay TRACE names (a trace file replayed under the policies and
@@ -64,7 +43,7 @@ int cmp_cmdopts_parse(struct cmp_cmdopts *o, int argc, char **argv,
  */
 struct cmp_source;
 struct cmp_taskre;
-int cmp_cmd_load(struct cmp_cmdopts *o, size_t min_policies, size_t max_policies,
+int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_policies,
 		struct cmp_source *src, struct cmp_set *set, struct cmp_taskre **re,
 		struct sr_diag *d);
 

@@ -118,20 +118,3 @@ void cmp_source_close(struct cmp_source *src)
 	free(src->title);
 	memset(src, 0, sizeof(*src));
 }
-
-int cmp_parse_period_opt(const char *arg, struct cmp_period_opt *out,
-			struct sr_diag *d)
-{
-	const char *eq = strrchr(arg, '=');
-	int64_t ns;
-
-	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(out->comm) ||
-	    cmp_parse_fixed(eq + 1, 6, &ns) || ns <= 0)
-		return sr_fail(d, SR_EUSAGE,
-			       "--period: expected COMM=MS (a comm and a period in ms > 0), got '%s'",
-			       arg);
-	memcpy(out->comm, arg, (size_t)(eq - arg));
-	out->comm[eq - arg] = '\0';
-	out->period_ns = ns;
-	return SR_OK;
-}

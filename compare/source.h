@@ -29,9 +29,4 @@ int cmp_source_open(struct cmp_source *src, const char *trace,
 		   struct sr_diag *d);
 void cmp_source_close(struct cmp_source *src);
 
-/* Parse "comm=ms" for --period (ms may have decimals). */
-struct cmp_period_opt;
-int cmp_parse_period_opt(const char *arg, struct cmp_period_opt *out,
-			struct sr_diag *d);
-
 #endif

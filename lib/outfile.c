@@ -131,8 +131,9 @@ void sr_outfile_install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	/* a closed pipe is reported as a write error instead of killing us */
-	signal(SIGPIPE, SIG_IGN);
+	/* a reader gone (| head): the temporaries go and we die of SIGPIPE
+	   quietly, as other filters do; a full disk is still a write error */
+	sigaction(SIGPIPE, &sa, NULL);
 	/* and so is a file-size limit (ulimit -f): EFBIG, not a kill */
 	signal(SIGXFSZ, SIG_IGN);
 }

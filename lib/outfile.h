@@ -10,8 +10,9 @@
  *	fprintf(sr_outfile_fp(o), "...");
  *	return sr_outfile_commit(o, d);   // or sr_outfile_abort(o)
  *
- * sr_outfile_install_signals() makes SIGINT/SIGTERM/SIGHUP remove every
- * temporary file still open before the process dies.  That list of open
+ * sr_outfile_install_signals() makes SIGINT/SIGTERM/SIGHUP/SIGPIPE remove
+ * every temporary file still open before the process dies (SIGPIPE: the
+ * reader of a pipe went away, as with `| head`: no message, no status).  That list of open
  * temporaries is the one process-wide table in the program, because a
  * signal handler cannot be handed a context.
  */

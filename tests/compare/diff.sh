@@ -74,5 +74,5 @@ expect_err "hogplayer/test2-mm1: expected the replay output of policy 'test2-mm1
 expect_status 65 "$SR" diff tests/compare/data/badtsv
 expect_err "badtsv/stock/summary.tsv:3: expected a decimal number in column p99_delay_ms, got 'fast'"
 expect_status 0 "$SR" diff --help
-expect_out '^usage: schedreplay diff TRACE'
+expect_out '^usage: schedreplay diff \[OPTIONS\] TRACE$'
 done_ok

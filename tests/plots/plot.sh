@@ -49,5 +49,5 @@ expect_status 64 "$SR" report "$D"
 expect_err 'report: expected -o DIR'
 expect_status 64 "$SR" plot "$D" --max-tasks 0
 expect_status 0 "$SR" plot --help
-expect_out '^usage: schedreplay plot TRACE'
+expect_out '^usage: schedreplay plot \[OPTIONS\] TRACE$'
 done_ok

@@ -20,7 +20,7 @@ expect_err "--compat: expected perf or perf-6.1, got 'perf-5'"
 expect_status 64 "$SR" stats "$small" --sort
 expect_err '--sort expects a value'
 expect_status 0 "$SR" stats --help
-expect_out '^usage: schedreplay stats TRACE'
+expect_out '^usage: schedreplay stats \[OPTIONS\] TRACE$'
 expect_status 66 "$SR" stats "$T/missing.txt"
 
 # the figures (docs/metrics.md): R+ and sched_waking count by default
