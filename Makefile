@@ -50,7 +50,7 @@ LIB := $(BUILD)/libschedreplay.a
 
 TEST_SRCS := $(sort $(wildcard tests/*/test-*.c))
 TEST_BINS := $(TEST_SRCS:%.c=$(BUILD)/%)
-TEST_SUPPORT := $(sort $(wildcard tests/lib/*.c))
+TEST_SUPPORT := $(filter-out tests/lib/test-%.c,$(sort $(wildcard tests/lib/*.c)))
 TEST_SUPPORT_OBJS := $(TEST_SUPPORT:%.c=$(BUILD)/%.o)
 
 # Fuzz targets (tests/fuzz/fuzz-*.c, not ordinary tests): linked with

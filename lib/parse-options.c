@@ -35,8 +35,8 @@ const char *po_name(const struct po_option *opt, char *buf, size_t len)
 }
 
 /* v with the largest unit that divides it ("1s", "250us"), or bare. */
-static void fmt_unit(char *buf, size_t len, int64_t v,
-		     const struct po_unit *units)
+static char *fmt_unit(char *buf, size_t len, int64_t v,
+		      const struct po_unit *units)
 {
 	const struct po_unit *best = NULL;
 
@@ -49,21 +49,26 @@ static void fmt_unit(char *buf, size_t len, int64_t v,
 			 best->suffix);
 	else
 		snprintf(buf, len, "%lld", (long long)v);
+	return buf;
 }
 
 static int bad_number(const char *what, const char *s, int64_t min,
 		      int64_t max, const struct po_unit *units,
 		      struct sr_diag *d)
 {
-	char lo[32], hi[32], list[96] = "";
+	char lo[32], hi[32], range[80], list[96] = "";
 	size_t n = 0;
 	const char *bare = NULL;
 
 	fmt_unit(lo, sizeof(lo), min, units);
-	fmt_unit(hi, sizeof(hi), max, units);
+	if (max >= INT64_MAX / 4) /* no bound worth naming */
+		snprintf(range, sizeof(range), "of at least %s", lo);
+	else
+		snprintf(range, sizeof(range), "from %s to %s", lo,
+			 fmt_unit(hi, sizeof(hi), max, units));
 	if (!units)
-		return sr_fail(d, SR_EUSAGE, "%s: expected an integer from %s "
-			       "to %s, got '%s'", what, lo, hi, s);
+		return sr_fail(d, SR_EUSAGE, "%s: expected an integer %s, got "
+			       "'%s'", what, range, s);
 	for (const struct po_unit *u = units; u->suffix; u++) {
 		if (!u->suffix[0]) {
 			for (const struct po_unit *v = units; v->suffix; v++)
@@ -75,9 +80,9 @@ static int bad_number(const char *what, const char *s, int64_t min,
 			n += (size_t)snprintf(list + n, sizeof(list) - n,
 					      "%s%s", n ? ", " : "", u->suffix);
 	}
-	return sr_fail(d, SR_EUSAGE, "%s: expected a number from %s to %s "
-		       "with a unit among %s (none: %s), got '%s'", what, lo,
-		       hi, list, bare ? bare : "?", s);
+	return sr_fail(d, SR_EUSAGE, "%s: expected a number %s with a unit "
+		       "among %s (none: %s), got '%s'", what, range, list,
+		       bare ? bare : "?", s);
 }
 
 int po_number(const char *what, const char *s, int64_t min, int64_t max,
