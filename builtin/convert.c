@@ -9,41 +9,8 @@
 #include "builtin.h"
 #include "lib/outfile.h"
 #include "parse/native-write.h"
+#include "parse/read-warn.h"
 #include "parse/reader.h"
-
-/* Warnings every command gives after a read: lost events, bad lines. */
-static void report_read(const struct sr_reader *r)
-{
-	const struct sr_read_stats *st = sr_reader_stats(r);
-
-	if (st->bad_lines)
-		sr_warn("%s: skipped %llu malformed line%s (--lenient)",
-			sr_reader_path(r), (unsigned long long)st->bad_lines,
-			st->bad_lines == 1 ? "" : "s");
-	for (size_t i = 0; i < st->nlost; i++) {
-		const struct sr_lost_range *l = &st->lost[i];
-		char cpu[24];
-
-		if (l->cpu >= 0)
-			snprintf(cpu, sizeof(cpu), "cpu %d", (int)l->cpu);
-		else
-			snprintf(cpu, sizeof(cpu), "an unknown cpu");
-		char count[40];
-
-		if (l->count)
-			snprintf(count, sizeof(count), "%llu events",
-				 (unsigned long long)l->count);
-		else
-			snprintf(count, sizeof(count), "an unknown number of "
-				 "events");
-		sr_warn("%s: %s lost on %s between %lld.%09lld and "
-			"%lld.%09lld", sr_reader_path(r), count, cpu,
-			(long long)(l->from_ts / 1000000000),
-			(long long)(l->from_ts % 1000000000),
-			(long long)(l->to_ts / 1000000000),
-			(long long)(l->to_ts % 1000000000));
-	}
-}
 
 int cmd_convert(int argc, char **argv, struct sr_diag *d)
 {
@@ -89,7 +56,7 @@ int cmd_convert(int argc, char **argv, struct sr_diag *d)
 	rc = sr_outfile_commit(o, d);
 	o = NULL;
 	if (rc == SR_OK)
-		report_read(r);
+		sr_read_warn(sr_reader_path(r), sr_reader_stats(r), -1);
 	sr_reader_close(r);
 	return rc;
 fail:

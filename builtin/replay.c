@@ -88,6 +88,7 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 	o.npolicies = npolicies;
 	if ((rc = sr_replay_run(&o, &r, d)))
 		return rc;
+	sr_replay_warn(r);
 	if (!quiet) {
 		const struct sr_replay_info *in = sr_replay_info(r);
 

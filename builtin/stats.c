@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "lib/fmt.h"
 #include "lib/outfile.h"
+#include "parse/read-warn.h"
 #include "parse/reader.h"
 #include "replay/observed.h"
 #include "replay/summary.h"
@@ -33,47 +33,6 @@ static const struct sr_task *view_get(const void *ctx, sr_tid id)
 static size_t view_count(const void *ctx)
 {
 	return sr_tasks_count(ctx);
-}
-
-/* Lost events: counts, cpus and time ranges, on stderr. */
-static void warn_lost(const struct sr_read_stats *st, size_t ntouched)
-{
-	enum { SHOW = 8 };
-	uint64_t cpus_seen[4] = { 0 }; /* bitmap of the first 256 cpus */
-	int ncpus = 0;
-	char a[32], b[32];
-
-	if (st->nlost == 0 && st->lost_events == 0)
-		return;
-	for (size_t i = 0; i < st->nlost; i++) {
-		int32_t c = st->lost[i].cpu;
-		if (c >= 0 && c < 256 && !(cpus_seen[c / 64] >> (c % 64) & 1)) {
-			cpus_seen[c / 64] |= 1ULL << (c % 64);
-			ncpus++;
-		}
-	}
-	sr_warn("%" PRIu64 " events lost in %zu range(s) on %d cpu(s); "
-		"%zu task(s) whose figures they touch are marked (lost=1, '!')",
-		st->lost_events, st->nlost, ncpus, ntouched);
-	for (size_t i = 0; i < st->nlost && i < SHOW; i++) {
-		const struct sr_lost_range *l = &st->lost[i];
-		char cpu[16], cnt[32];
-
-		if (l->cpu >= 0)
-			snprintf(cpu, sizeof(cpu), "cpu %" PRId32, l->cpu);
-		else
-			snprintf(cpu, sizeof(cpu), "unknown cpu");
-		if (l->count)
-			snprintf(cnt, sizeof(cnt), "%" PRIu64 " events", l->count);
-		else
-			snprintf(cnt, sizeof(cnt), "an unknown number of "
-						   "events");
-		sr_warn("  %s: %s lost between %s s and %s s", cpu, cnt,
-			sr_fmt_s(a, sizeof(a), l->from_ts, 9),
-			sr_fmt_s(b, sizeof(b), l->to_ts, 9));
-	}
-	if (st->nlost > SHOW)
-		sr_warn("  ... and %zu more range(s)", st->nlost - SHOW);
 }
 
 static int write_rows(const struct stats_opts *o,
@@ -132,10 +91,7 @@ static int run_stats(const struct stats_opts *o, struct sr_reader *r,
 	if (sr_observed_finish(obs, t_end, d) ||
 	    sr_observed_rows(obs, &rows, &n, d))
 		goto out;
-	if (o->read.lenient)
-		sr_warn("%s: %" PRIu64 " malformed line(s) skipped (--lenient)",
-			sr_reader_path(r), st->bad_lines);
-	warn_lost(st, sr_observed_lost_tasks(obs));
+	sr_read_warn(sr_reader_path(r), st, (long)sr_observed_lost_tasks(obs));
 	if (o->by_comm) {
 		if (sr_rows_by_comm(rows, n, &merged, &nmerged, d))
 			goto out;

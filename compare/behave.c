@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "compare/behave.h"
 
 enum run_state { ST_UNKNOWN, ST_RUNNING, ST_RUNNABLE, ST_SLEEPING, ST_DEAD };
@@ -61,19 +62,11 @@ static bool ends_burst(enum cmp_tl_event ev)
 static int grow_states(struct tstate **v, size_t *cap, size_t need,
 		       struct sr_diag *d)
 {
-	size_t n = *cap ? *cap : 64;
-	struct tstate *p;
+	struct tstate *p = sr_grow(*v, cap, need, sizeof(*p), 64, 0);
 
-	if (need < *cap)
-		return SR_OK;
-	while (n <= need)
-		n *= 2;
-	p = realloc(*v, n * sizeof(*p));
 	if (!p)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	memset(p + *cap, 0, (n - *cap) * sizeof(*p));
 	*v = p;
-	*cap = n;
 	return SR_OK;
 }
 
@@ -89,13 +82,12 @@ static int add_period(struct cmp_task *t, int64_t wake_ns, uint32_t burst,
 		      struct sr_diag *d)
 {
 	if (t->nper == t->perc) {
-		size_t n = t->perc ? t->perc * 2 : 16;
-		struct cmp_period *p = realloc(t->per, n * sizeof(*p));
+		struct cmp_period *p = sr_grow(t->per, &t->perc, t->nper,
+					       sizeof(*p), 16, 0);
 
 		if (!p)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		t->per = p;
-		t->perc = n;
 	}
 	t->per[t->nper].wake_ns = wake_ns;
 	t->per[t->nper].first = burst;
@@ -456,13 +448,12 @@ static int push_burst(struct tstate *x, int64_t start, int64_t end,
 		      int64_t cpu)
 {
 	if (x->nb == x->capb) {
-		size_t n = x->capb ? x->capb * 2 : 64;
-		struct burst *p = realloc(x->b, n * sizeof(*p));
+		struct burst *p = sr_grow(x->b, &x->capb, x->nb, sizeof(*p), 64,
+					  0);
 
 		if (!p)
 			return -1;
 		x->b = p;
-		x->capb = n;
 	}
 	x->b[x->nb].start = start;
 	x->b[x->nb].end = end;

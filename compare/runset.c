@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/grow.h"
 #include "compare/runset.h"
 #include "compare/tsv.h"
 
@@ -99,13 +100,12 @@ static long task_get(struct cmp_set *s, int32_t pid, const char *comm,
 	if (k >= 0)
 		return k;
 	if (s->ntasks == s->cap) {
-		size_t n = s->cap ? s->cap * 2 : 64;
-		struct cmp_task *p = realloc(s->tasks, n * sizeof(*p));
+		struct cmp_task *p = sr_grow(s->tasks, &s->cap, s->ntasks,
+					     sizeof(*p), 64, 0);
 
 		if (!p)
 			return sr_fail(d, SR_EINTERNAL, "out of memory"), -1;
 		s->tasks = p;
-		s->cap = n;
 	}
 	if ((s->ntasks + 1) * 2 > s->hcap && rehash(s, d))
 		return -1;
@@ -448,17 +448,12 @@ static int occ_next(struct cmp_set *s, struct occ_count *oc, int32_t pid,
 		return create ? -1 : 0;
 	}
 	if ((size_t)base >= oc->cap) {
-		size_t n = oc->cap ? oc->cap : 64;
-		uint32_t *p;
+		uint32_t *p = sr_grow(oc->n, &oc->cap, (size_t)base, sizeof(*p),
+				      64, 0);
 
-		while (n <= (size_t)base)
-			n *= 2;
-		p = realloc(oc->n, n * sizeof(*p));
 		if (!p)
 			return sr_fail(d, SR_EINTERNAL, "out of memory"), -1;
-		memset(p + oc->cap, 0, (n - oc->cap) * sizeof(*p));
 		oc->n = p;
-		oc->cap = n;
 	}
 	*occ = ++oc->n[base];
 	return 0;

@@ -64,6 +64,7 @@ static int replay_into(const char *trace, const char *const *policies,
 	o.exclude = exclude;
 	if (sr_replay_run(&o, &r, d))
 		return d->code;
+	sr_replay_warn(r);
 	sr_replay_free(r);
 	return SR_OK;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "compare/tsv.h"
 
 static int split(struct cmp_tsv *t, struct sr_diag *d)
@@ -18,13 +19,12 @@ static int split(struct cmp_tsv *t, struct sr_diag *d)
 		char *tab = strchr(p, '\t');
 
 		if (t->nfield == t->fieldcap) {
-			size_t n = t->fieldcap ? t->fieldcap * 2 : 16;
-			char **f = realloc(t->field, n * sizeof(*f));
+			char **f = sr_grow(t->field, &t->fieldcap, t->nfield,
+					   sizeof(*f), 16, 0);
 
 			if (!f)
 				return sr_fail(d, SR_EINTERNAL, "out of memory");
 			t->field = f;
-			t->fieldcap = n;
 		}
 		t->field[t->nfield++] = p;
 		if (!tab)

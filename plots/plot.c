@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "lib/fmt.h"
 #include "lib/outfile.h"
 #include "plots/gnuplot.h"
@@ -84,13 +85,11 @@ struct collect {
 static int push(struct series *x, int64_t t, int64_t v, struct sr_diag *d)
 {
 	if (x->n == x->cap) {
-		size_t n = x->cap ? x->cap * 2 : 64;
-		struct pt *p = realloc(x->p, n * sizeof(*p));
+		struct pt *p = sr_grow(x->p, &x->cap, x->n, sizeof(*p), 64, 0);
 
 		if (!p)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		x->p = p;
-		x->cap = n;
 	}
 	x->p[x->n].t = t;
 	x->p[x->n].v = v;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "lib/fmt.h"
 #include "lib/outfile.h"
 #include "plots/report.h"
@@ -169,8 +170,7 @@ static int read_all(const char *path, char **out, size_t *len, struct sr_diag *d
 		size_t got;
 
 		if (n + 65536 + 1 > cap) {
-			size_t nc = cap ? cap * 2 : 262144;
-			char *p = realloc(buf, nc);
+			char *p = sr_grow(buf, &cap, n + 65536, 1, 262144, 0);
 
 			if (!p) {
 				free(buf);
@@ -178,7 +178,6 @@ static int read_all(const char *path, char **out, size_t *len, struct sr_diag *d
 				return sr_fail(d, SR_EINTERNAL, "out of memory");
 			}
 			buf = p;
-			cap = nc;
 		}
 		got = fread(buf + n, 1, 65536, f);
 		n += got;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/outfile.h"
+#include "parse/read-warn.h"
 #include "replay/replay.h"
 #include "replay/summary.h"
 #include "replay/writers.h"
@@ -455,6 +456,8 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 	r->info.first_ts = t0;
 	r->info.last_ts = t1;
 	r->info.ncpus = st->ncpus;
+	r->info.read = st;
+	r->info.lost_tasks = -1;
 	if ((rc = sr_demand_finish(r->dm, t1, d)) || (rc = step(r, d)))
 		return rc;
 	sr_demand_stats(r->dm, &r->info.demand);
@@ -466,6 +469,8 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 		if (p->obs) {
 			if ((rc = sr_observed_finish(p->obs, t1, d)))
 				return rc;
+			r->info.lost_tasks =
+				(long)sr_observed_lost_tasks(p->obs);
 		} else {
 			if ((rc = sr_sim_finish(p->sim, d)))
 				return rc;
@@ -527,22 +532,15 @@ const struct sr_replay_policy *sr_replay_get(const struct sr_replay *r,
 	return i < r->n ? &r->p[i].pub : NULL;
 }
 
-const struct sr_replay_policy *sr_replay_find(const struct sr_replay *r,
-					      const char *name)
-{
-	const struct sm_policy *pol = sm_policy_find(name);
-
-	for (size_t i = 0; i < r->n; i++) {
-		if (!strcmp(r->p[i].pub.name, name) ||
-		    (pol && r->p[i].pub.policy == pol))
-			return &r->p[i].pub;
-	}
-	return NULL;
-}
-
 const struct sr_replay_info *sr_replay_info(const struct sr_replay *r)
 {
 	return &r->info;
+}
+
+void sr_replay_warn(const struct sr_replay *r)
+{
+	if (r->info.read)
+		sr_read_warn(r->o.trace, r->info.read, r->info.lost_tasks);
 }
 
 void sr_replay_free(struct sr_replay *r)
@@ -564,16 +562,4 @@ void sr_replay_free(struct sr_replay *r)
 	if (r->rd)
 		sr_reader_close(r->rd);
 	free(r);
-}
-
-int sr_replay_to_dir(const char *trace, const char *const *policies,
-		     size_t npolicies, const char *dir, struct sr_diag *d)
-{
-	struct sr_replay_opts o = { .trace = trace, .policies = policies,
-				    .npolicies = npolicies, .outdir = dir };
-	struct sr_replay *r;
-	int rc = sr_replay_run(&o, &r, d);
-
-	sr_replay_free(r);
-	return rc;
 }
