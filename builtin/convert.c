@@ -22,7 +22,7 @@ int cmd_convert(int argc, char **argv, struct sr_diag *d)
 	struct sr_event ev;
 	char comment[160];
 	const struct po_option opts[] = {
-		OPT_STRING('o', "output", &out, "FILE",
+		OPT_PATH('o', "output", &out, "FILE",
 			   "write here (default: stdout; - is stdout)"),
 		OPT_READ(&ropts),
 		OPT_END(),

@@ -27,7 +27,7 @@ int cmd_plot(int argc, char **argv, struct sr_diag *d)
 			    "(default: the interactive tasks and the largest "
 			    "changes in p99 delay, at most 8)"),
 		OPT_GROUP("output"),
-		OPT_STRING('o', "output", &po.outdir, "DIR",
+		OPT_PATH('o', "output", &po.outdir, "DIR",
 			   "where NAME.gp, NAME.dat and the images go "
 			   "(default: out/plots)"),
 		OPT_CHOICE(0, "format", &po.format, format_names, "FMT",

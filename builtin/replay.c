@@ -26,7 +26,7 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 	bool quiet = false;
 	const struct po_option opts[] = {
 		OPT_GROUP("output"),
-		OPT_STRING('o', "output", &o.outdir, "DIR",
+		OPT_PATH('o', "output", &o.outdir, "DIR",
 			   "write DIR/POLICY/{timeline,latency,summary}.tsv "
 			   "(default: " DEFAULT_OUTDIR ")"),
 		OPT_FLAG('q', "quiet", &quiet, "do not list the files written"),

@@ -20,7 +20,7 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 				"(default: stock, o11int)",
 			    "tasks whose comm matches this pcre2 regex"),
 		OPT_GROUP("output"),
-		OPT_STRING('o', "output", &po.outdir, "DIR",
+		OPT_PATH('o', "output", &po.outdir, "DIR",
 			   "where index.html (and the plots' scripts, data "
 			   "and SVG) go; required"),
 		OPT_NUMBER(0, "max-tasks", &po.max_tasks, "N",

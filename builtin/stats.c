@@ -121,7 +121,7 @@ int cmd_stats(int argc, char **argv, struct sr_diag *d)
 			   "wakeups, avg, p50, p95, p99, max (measures "
 			   "largest first); default pid for --tsv, "
 			   "avg,max,switches,runtime for the table"),
-		OPT_STRING('o', "output", &o.out, "FILE",
+		OPT_PATH('o', "output", &o.out, "FILE",
 			   "write to FILE (temporary, then renamed; - is "
 			   "stdout)"),
 		OPT_GROUP("input"),

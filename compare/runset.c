@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "lib/grow.h"
+#include "lib/path.h"
 #include "compare/runset.h"
 #include "compare/tsv.h"
 
@@ -23,17 +24,11 @@ const char *cmp_class_name(enum cmp_class c)
 	return names[c];
 }
 
+/* a/b, NULL when out of memory (a is never empty here: it names a
+ * directory that exists) */
 static char *join(const char *a, const char *b)
 {
-	size_t na = strlen(a), nb = strlen(b);
-	char *p = malloc(na + nb + 2);
-
-	if (!p)
-		return NULL;
-	memcpy(p, a, na);
-	p[na] = '/';
-	memcpy(p + na + 1, b, nb + 1);
-	return p;
+	return sr_path(NULL, a, "%s", b);
 }
 
 /* ---- the task index ---------------------------------------------------- */

@@ -14,6 +14,7 @@
 #include "compare/source.h"
 #include "compare/tsv.h"
 #include "lib/outfile.h"
+#include "lib/path.h"
 #include "replay/replay.h"
 
 static int rm_entry(const char *path, const struct stat *st, int flag,
@@ -95,14 +96,18 @@ int cmp_source_open(struct cmp_source *src, const char *trace,
 		src->root = strdup(keep_dir);
 	} else {
 		const char *tmp = getenv("TMPDIR");
-		char buf[4096];
+		char *buf = sr_path(d, tmp && *tmp ? tmp : P_tmpdir,
+				    "schedreplay.XXXXXX");
 
-		snprintf(buf, sizeof(buf), "%s/schedreplay.XXXXXX",
-			 tmp && *tmp ? tmp : P_tmpdir);
-		if (!mkdtemp(buf))
-			return sr_fail(d, SR_EIO, "%s: cannot create: %s", buf,
-				       strerror(errno));
-		src->tmpdir = strdup(buf);
+		if (!buf)
+			return d->code;
+		if (!mkdtemp(buf)) {
+			sr_fail(d, SR_EIO, "%s: cannot create: %s", buf,
+				strerror(errno));
+			free(buf);
+			return d->code;
+		}
+		src->tmpdir = buf;
 		src->root = strdup(buf);
 	}
 	if (!src->root)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lib/outfile.h"
+#include "lib/path.h"
 
 struct sr_outfile {
 	FILE *fp;
@@ -147,6 +148,10 @@ int sr_outfile_open(struct sr_outfile **out, const char *path,
 	int fd;
 
 	*out = NULL;
+	if (sr_path_check(path, d)) {
+		free(o);
+		return d->code;
+	}
 	if (!o)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	o->slot = -1;
@@ -201,11 +206,6 @@ FILE *sr_outfile_fp(struct sr_outfile *o)
 	return o->fp;
 }
 
-const char *sr_outfile_path(const struct sr_outfile *o)
-{
-	return o->path;
-}
-
 static void outfile_free(struct sr_outfile *o)
 {
 	live_del(o->slot);
@@ -258,10 +258,12 @@ void sr_outfile_abort(struct sr_outfile *o)
 
 int sr_mkdirs(const char *dir, struct sr_diag *d)
 {
-	char *p = strdup(dir);
+	char *p;
 	size_t n;
 
-	if (!p)
+	if (sr_path_check(dir, d))
+		return d->code;
+	if (!(p = strdup(dir)))
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	n = strlen(p);
 	for (size_t i = 1; i <= n; i++) {

@@ -28,7 +28,6 @@ struct sr_outfile;
 /* Open a temporary file beside path ("-" means stdout, no temporary). */
 int sr_outfile_open(struct sr_outfile **o, const char *path, struct sr_diag *d);
 FILE *sr_outfile_fp(struct sr_outfile *o);
-const char *sr_outfile_path(const struct sr_outfile *o);
 /* Flush, fsync-free close, check every write, rename into place. Frees o. */
 int sr_outfile_commit(struct sr_outfile *o, struct sr_diag *d);
 /* Close and remove the temporary. Frees o. Safe on NULL. */

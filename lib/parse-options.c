@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lib/parse-options.h"
+#include "lib/path.h"
 
 const struct po_unit po_time_units[] = {
 	{ "", 1 }, { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
@@ -171,6 +172,8 @@ static int apply(const struct po_cmd *c, const struct po_option *o,
 		*(bool *)o->value = true;
 		return SR_OK;
 	case PO_STRING:
+		if (o->min && sr_path_check(v, d))
+			return d->code;
 		*(const char **)o->value = v;
 		return SR_OK;
 	case PO_LIST:

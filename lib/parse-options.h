@@ -47,7 +47,8 @@ enum po_type {
 	PO_END = 0,
 	PO_GROUP,    /* a heading in --help; help is its title */
 	PO_FLAG,     /* bool *value set to true */
-	PO_STRING,   /* const char **value set to the argument */
+	PO_STRING,   /* const char **value set to the argument (min 1: a
+			path, not empty) */
 	PO_LIST,     /* const char *value[max], *count of them: repeatable */
 	PO_CHOICE,   /* an int or enum *value set to the argument's index in
 			choices (NULL-terminated) */
@@ -102,6 +103,11 @@ struct po_option {
 #define OPT_STRING(s, l, v, a, h) \
 	{ .type = PO_STRING, .short_name = (s), .long_name = (l), \
 	  .value = PO_PTR(const char *, v), .argh = (a), .help = (h) }
+/* An output file or directory: "" is refused (lib/path.h). */
+#define OPT_PATH(s, l, v, a, h) \
+	{ .type = PO_STRING, .short_name = (s), .long_name = (l), \
+	  .value = PO_PTR(const char *, v), .argh = (a), .help = (h), \
+	  .min = 1 }
 #define OPT_LIST(s, l, v, n, maxn, a, h) \
 	{ .type = PO_LIST, .short_name = (s), .long_name = (l), \
 	  .value = PO_PTR(const char *, v), .count = PO_PTR(size_t, n), \

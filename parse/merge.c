@@ -533,11 +533,6 @@ void sr_merge_counts(const struct sr_merge *m, struct sr_merge_counts *c)
 	}
 }
 
-int32_t sr_merge_ncpus_hint(const struct sr_merge *m)
-{
-	return m->kway && m->ncur ? m->cur[0].fc.ncpus_hint : m->src.fc.ncpus_hint;
-}
-
 void sr_merge_close(struct sr_merge *m)
 {
 	if (!m)

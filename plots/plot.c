@@ -7,6 +7,7 @@
 #include "lib/grow.h"
 #include "lib/fmt.h"
 #include "lib/outfile.h"
+#include "lib/path.h"
 #include "plots/gnuplot.h"
 #include "plots/plot.h"
 
@@ -322,10 +323,13 @@ static void block_comment(FILE *f, size_t index, const struct cmp_task *t,
 static int open_out(struct sr_outfile **o, const struct ctx *x,
 		    const char *name, const char *ext, struct sr_diag *d)
 {
-	char path[4096];
+	char *path = sr_path(d, x->o->outdir, "%s.%s", name, ext);
 
-	snprintf(path, sizeof(path), "%s/%s.%s", x->o->outdir, name, ext);
-	return sr_outfile_open(o, path, d);
+	if (!path)
+		return d->code;
+	sr_outfile_open(o, path, d);
+	free(path);
+	return d->code;
 }
 
 /* The interactive threshold of the O(1) models: prio <= static_prio - DELTA,

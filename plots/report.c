@@ -9,6 +9,7 @@
 #include "lib/grow.h"
 #include "lib/fmt.h"
 #include "lib/outfile.h"
+#include "lib/path.h"
 #include "plots/report.h"
 
 static const char style[] =
@@ -236,12 +237,14 @@ int pl_report_write(const struct cmp_diff *df, const struct pl_plot_files *pf,
 {
 	const struct cmp_set *s = df->s;
 	struct sr_outfile *o;
-	char path[4096];
+	char *path = sr_path(d, dir, "index.html");
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/index.html", dir);
-	if (sr_outfile_open(&o, path, d))
+	if (!path || sr_outfile_open(&o, path, d)) {
+		free(path);
 		return d->code;
+	}
+	free(path);
 	f = sr_outfile_fp(o);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>schedreplay: ", f);
 	sr_html_str(f, s->title);
@@ -276,14 +279,20 @@ int pl_report_write(const struct cmp_diff *df, const struct pl_plot_files *pf,
 		fputs("</p>\n", f);
 	}
 	for (size_t i = 0; pf && i < pf->n; i++) {
-		char svgpath[4096], prefix[48];
+		char *svgpath, prefix[48];
 		char *svg = NULL;
 		size_t len;
+		int rc;
 
 		if (!pf->rendered[i])
 			continue;
-		snprintf(svgpath, sizeof(svgpath), "%s/%s.svg", dir, pf->name[i]);
-		if (read_all(svgpath, &svg, &len, d)) {
+		if (!(svgpath = sr_path(d, dir, "%s.svg", pf->name[i]))) {
+			sr_outfile_abort(o);
+			return d->code;
+		}
+		rc = read_all(svgpath, &svg, &len, d);
+		free(svgpath);
+		if (rc) {
 			sr_outfile_abort(o);
 			return d->code;
 		}

@@ -789,7 +789,3 @@ struct sr_task_metrics *sr_acct_metrics(struct sr_acct *a, uint32_t task)
 	return s ? &s->m : NULL;
 }
 
-bool sr_acct_charged(const struct sr_acct *a)
-{
-	return a->charged;
-}

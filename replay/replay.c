@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/outfile.h"
+#include "lib/path.h"
 #include "parse/read-warn.h"
 #include "replay/replay.h"
 #include "replay/summary.h"
@@ -161,33 +162,32 @@ static int obs_event(struct prun *p, const struct sr_event *ev)
 static int open_outputs(struct sr_replay *r, struct prun *p,
 			struct sr_diag *d)
 {
-	size_t len = strlen(r->o.outdir) + strlen(p->pub.name) + 32;
-	char *dir = malloc(len), *path = malloc(len);
-	int rc = SR_OK;
+	char *dir = sr_path(d, r->o.outdir, "%s", p->pub.name), *path;
+	int rc;
 
-	if (!dir || !path) {
-		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
-		goto out;
-	}
-	snprintf(dir, len, "%s/%s", r->o.outdir, p->pub.name);
+	if (!dir)
+		return d->code;
 	if ((rc = sr_mkdirs(dir, d)))
 		goto out;
 	if (!r->o.no_timeline) {
-		snprintf(path, len, "%s/timeline.tsv", dir);
-		if ((rc = sr_outfile_open(&p->tl, path, d)))
+		if (!(path = sr_path(d, dir, "timeline.tsv")))
+			goto out;
+		rc = sr_outfile_open(&p->tl, path, d);
+		free(path);
+		if (rc)
 			goto out;
 		p->tlf = sr_outfile_fp(p->tl);
 		sr_timeline_header(p->tlf);
 	}
 	if (!r->o.no_latency) {
-		snprintf(path, len, "%s/latency.tsv", dir);
-		if ((rc = sr_outfile_open(&p->lat, path, d)))
+		if (!(path = sr_path(d, dir, "latency.tsv")))
 			goto out;
+		rc = sr_outfile_open(&p->lat, path, d);
+		free(path);
 	}
 out:
 	free(dir);
-	free(path);
-	return rc;
+	return d->code;
 }
 
 static int add_policies(struct sr_replay *r, struct sr_diag *d)
@@ -415,15 +415,13 @@ static int collect(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 static int write_summary(struct sr_replay *r, struct prun *p,
 			 struct sr_diag *d)
 {
-	size_t len = strlen(r->o.outdir) + strlen(p->pub.name) + 32;
-	char *path = malloc(len);
+	char *path = sr_path(d, r->o.outdir, "%s/summary.tsv", p->pub.name);
 	struct sr_outfile *o;
 	FILE *f;
 	int rc;
 
 	if (!path)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	snprintf(path, len, "%s/%s/summary.tsv", r->o.outdir, p->pub.name);
+		return d->code;
 	rc = sr_outfile_open(&o, path, d);
 	free(path);
 	if (rc)

@@ -138,4 +138,14 @@ expect_err "^schedreplay: --causal: expected known, all or none, got 'maybe'\$"
 nchecks=$((nchecks + 1))
 [ ! -e "$T/x" ] || fail "a usage error wrote output"
 
+# an empty output path is refused before anything is read or written
+for c in stats convert replay plot report; do
+	in=$runs
+	case $c in stats|convert|replay) in=$native ;; esac
+	expect_status 64 "$SR" "$c" -o '' "$in"
+	expect_err "^schedreplay: an empty output path"
+	expect_status 64 "$SR" "$c" --output= "$in"
+	expect_err "^schedreplay: an empty output path"
+done
+
 done_ok
