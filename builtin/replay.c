@@ -9,6 +9,7 @@
 
 #include "builtin.h"
 #include "replay/replay.h"
+#include "replay/tlfilter.h"
 
 #define DEFAULT_OUTDIR "replay-out"
 
@@ -50,8 +51,11 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 			   "recorded length"),
 		OPT_NUMBER(0, "cs-cost", &o.cs_cost_ns, "TIME",
 			   "context-switch cost: ns, or with a unit (us, ms, "
-			   "s); default 0, at most 1s", 0, PO_NS_PER_S,
+			   "s); default 0, at most 1ms", 0, SR_CS_COST_MAX,
 			   po_time_units),
+		OPT_CHOICE(0, "timeline", &o.timeline, sr_tl_mode_names, "WHICH",
+			   "simulated timeline rows: changes (default: where "
+			   "a task's prio, array, state or CPU changed), all"),
 		OPT_NUMBER(0, "warm", &o.init_sleep_pct, "PCT",
 			   "tasks alive at the start begin with sleep_avg "
 			   "PCT% of MAX_SLEEP_AVG (default 0: cold)", 0, 100,

@@ -24,13 +24,6 @@ const char *cmp_class_name(enum cmp_class c)
 	return names[c];
 }
 
-/* a/b, NULL when out of memory (a is never empty here: it names a
- * directory that exists) */
-static char *join(const char *a, const char *b)
-{
-	return sr_path(NULL, a, "%s", b);
-}
-
 /* ---- the task index ---------------------------------------------------- */
 
 static uint64_t key_hash(int32_t pid, const char *comm, uint32_t occ)
@@ -148,7 +141,7 @@ static int check_run_dir(const char *dir, const char *policy,
 			       "%s: expected the replay output of policy '%s' (a directory), got %s",
 			       dir, policy, strerror(errno ? errno : ENOTDIR));
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		char *p = join(dir, files[i]);
+		char *p = sr_path_join(dir, files[i], NULL);
 		int ok;
 
 		if (!p)
@@ -195,7 +188,7 @@ int cmp_set_open(struct cmp_set *s, const char *root, const char *title,
 					       "policy '%s' given twice",
 					       policies[i]);
 		snprintf(r->policy, sizeof(r->policy), "%s", policies[i]);
-		r->dir = join(root, policies[i]);
+		r->dir = sr_path_join(root, policies[i], NULL);
 		if (!r->dir)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		s->nruns = i + 1;
@@ -203,7 +196,7 @@ int cmp_set_open(struct cmp_set *s, const char *root, const char *title,
 			return d->code;
 	}
 	/* the recorded schedule is the reference when the replay wrote it */
-	obs = join(root, "observed");
+	obs = sr_path_join(root, "observed", NULL);
 	if (!obs)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	if (stat(obs, &st) == 0 && S_ISDIR(st.st_mode) &&
@@ -265,7 +258,7 @@ static const struct cmp_col summary_cols[SC__N] = {
 static int load_summary(struct cmp_set *s, size_t run, struct sr_diag *d)
 {
 	struct cmp_tsv t;
-	char *path = join(s->runs[run].dir, "summary.tsv");
+	char *path = sr_path_join(s->runs[run].dir, "summary.tsv", NULL);
 	int rc;
 
 	if (!path)
@@ -460,7 +453,7 @@ int cmp_timeline_pass(struct cmp_set *s, const char *dir, bool create,
 	struct cmp_tsv t;
 	struct pidmap pm = { 0 };
 	struct occ_count oc = { 0 };
-	char *path = join(dir, "timeline.tsv");
+	char *path = sr_path_join(dir, "timeline.tsv", NULL);
 	int64_t last_time = INT64_MIN;
 	int rc;
 
@@ -578,7 +571,7 @@ int cmp_latency_pass(struct cmp_set *s, const char *dir, cmp_lat_fn fn,
 		    void *ctx, struct sr_diag *d)
 {
 	struct cmp_tsv t;
-	char *path = join(dir, "latency.tsv");
+	char *path = sr_path_join(dir, "latency.tsv", NULL);
 	int rc;
 
 	if (!path)

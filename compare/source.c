@@ -96,11 +96,11 @@ int cmp_source_open(struct cmp_source *src, const char *trace,
 		src->root = strdup(keep_dir);
 	} else {
 		const char *tmp = getenv("TMPDIR");
-		char *buf = sr_path(d, tmp && *tmp ? tmp : P_tmpdir,
-				    "schedreplay.XXXXXX");
+		char *buf = sr_path_join(tmp && *tmp ? tmp : P_tmpdir,
+					 "schedreplay.XXXXXX", NULL);
 
 		if (!buf)
-			return d->code;
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		if (!mkdtemp(buf)) {
 			sr_fail(d, SR_EIO, "%s: cannot create: %s", buf,
 				strerror(errno));

@@ -172,7 +172,7 @@ static int apply(const struct po_cmd *c, const struct po_option *o,
 		*(bool *)o->value = true;
 		return SR_OK;
 	case PO_STRING:
-		if (o->min && sr_path_check(v, d))
+		if (o->min && sr_outpath_check(name, v, d))
 			return d->code;
 		*(const char **)o->value = v;
 		return SR_OK;

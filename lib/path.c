@@ -1,41 +1,40 @@
 /*
- * path: output file names of any length (path.h).
+ * path: output paths joined without fixed buffers; empty ones refused.
  */
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/path.h"
 
-int sr_path_check(const char *path, struct sr_diag *d)
+char *sr_path_join(const char *dir, const char *name, const char *ext)
 {
-	if (!path[0])
-		return sr_fail(d, SR_EUSAGE, "an empty output path (give a "
-			       "name, or . for the current directory)");
-	return SR_OK;
+	size_t nd = strlen(dir), nn = strlen(name), ne = ext ? strlen(ext) : 0;
+	char *p = malloc(nd + 1 + nn + (ext ? 1 + ne : 0) + 1), *o;
+
+	if (!p)
+		return NULL;
+	o = p;
+	if (nd) {
+		memcpy(o, dir, nd);
+		o += nd;
+		if (dir[nd - 1] != '/')
+			*o++ = '/';
+	}
+	memcpy(o, name, nn);
+	o += nn;
+	if (ext) {
+		*o++ = '.';
+		memcpy(o, ext, ne);
+		o += ne;
+	}
+	*o = '\0';
+	return p;
 }
 
-char *sr_path(struct sr_diag *d, const char *dir, const char *fmt, ...)
+int sr_outpath_check(const char *opt, const char *path, struct sr_diag *d)
 {
-	size_t n = strlen(dir);
-	va_list ap;
-	char *p;
-	int m;
-
-	if (sr_path_check(dir, d))
-		return NULL;
-	va_start(ap, fmt);
-	m = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (m < 0 || !(p = malloc(n + 1 + (size_t)m + 1))) {
-		sr_fail(d, SR_EINTERNAL, "out of memory");
-		return NULL;
-	}
-	memcpy(p, dir, n);
-	p[n] = '/';
-	va_start(ap, fmt);
-	vsnprintf(p + n + 1, (size_t)m + 1, fmt, ap);
-	va_end(ap);
-	return p;
+	if (path && *path)
+		return SR_OK;
+	return sr_fail(d, SR_EUSAGE, "%s: expected a file or directory name, "
+		       "got an empty path", opt);
 }

@@ -1,14 +1,7 @@
 /*
- * path: the names of output files, built from a directory the user gave
- * and a name we choose, of any length: no fixed buffers, no guessed
- * sizes.  An empty directory is refused (64) rather than read as the
- * root: `-o ''` must not write /stock.
- *
- *	char *p = sr_path(d, outdir, "%s/summary.tsv", policy);
- *	if (!p)
- *		return d->code;
- *	...
- *	free(p);
+ * path: building the paths of output files, without fixed-size buffers,
+ * and refusing an empty output path (which "%s/%s" would turn into a file
+ * in the filesystem root).
  */
 #ifndef SR_PATH_H
 #define SR_PATH_H
@@ -16,14 +9,12 @@
 #include "lib/diag.h"
 
 /*
- * dir, '/', then fmt formatted: a new string, or NULL with d filled
- * (SR_EUSAGE for an empty dir, SR_EINTERNAL when out of memory).
+ * "DIR/NAME" or "DIR/NAME.EXT" (ext NULL: none), malloc'd; NULL if out of
+ * memory.  An empty DIR gives "NAME": never a path from the root.
  */
-char *sr_path(struct sr_diag *d, const char *dir, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+char *sr_path_join(const char *dir, const char *name, const char *ext);
 
-/* An output path or directory named on the command line: "" is refused
- * with SR_EUSAGE. */
-int sr_path_check(const char *path, struct sr_diag *d);
+/* SR_EUSAGE unless path is non-empty: "OPT: expected ..., got an empty path". */
+int sr_outpath_check(const char *opt, const char *path, struct sr_diag *d);
 
 #endif

@@ -237,14 +237,16 @@ int pl_report_write(const struct cmp_diff *df, const struct pl_plot_files *pf,
 {
 	const struct cmp_set *s = df->s;
 	struct sr_outfile *o;
-	char *path = sr_path(d, dir, "index.html");
+	char *path = sr_path_join(dir, "index.html", NULL);
 	FILE *f;
+	int rc;
 
-	if (!path || sr_outfile_open(&o, path, d)) {
-		free(path);
-		return d->code;
-	}
+	if (!path)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	rc = sr_outfile_open(&o, path, d);
 	free(path);
+	if (rc)
+		return rc;
 	f = sr_outfile_fp(o);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>schedreplay: ", f);
 	sr_html_str(f, s->title);
@@ -286,9 +288,10 @@ int pl_report_write(const struct cmp_diff *df, const struct pl_plot_files *pf,
 
 		if (!pf->rendered[i])
 			continue;
-		if (!(svgpath = sr_path(d, dir, "%s.svg", pf->name[i]))) {
+		svgpath = sr_path_join(dir, pf->name[i], "svg");
+		if (!svgpath) {
 			sr_outfile_abort(o);
-			return d->code;
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		}
 		rc = read_all(svgpath, &svg, &len, d);
 		free(svgpath);

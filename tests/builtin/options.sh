@@ -96,8 +96,8 @@ expect_status 0 "$SR" replay -qo "$T/r4" --policy stock --cs-cost 5000ns --warm=
 expect_same_replay "$T/r1" "$T/r4" stock
 nchecks=$((nchecks + 1))
 [ ! -s "$T/out" ] || fail "replay -q listed files"
-expect_status 0 "$SR" replay --causal=all --external=relative -o "$T/r5" "$native"
-expect_status 0 "$SR" replay --causal all --external relative -o "$T/r6" "$native"
+expect_status 0 "$SR" replay --causal=all --external=relative --timeline=all -o "$T/r5" "$native"
+expect_status 0 "$SR" replay --causal all --external relative --timeline all -o "$T/r6" "$native"
 expect_same_replay "$T/r5" "$T/r6" stock o11int observed
 
 expect_status 0 "$SR" diff --tsv --policy=stock --policy=o11int --period=player=10 "$runs"
@@ -121,8 +121,8 @@ expect_status 64 "$SR" replay --warm=101 -o "$T/x" "$native"
 expect_err "^schedreplay: --warm: expected an integer from 0 to 100, got '101'\$"
 expect_status 64 "$SR" replay --batch 1k -o "$T/x" "$native"
 expect_err "--batch: expected an integer from 1 to 1073741824, got '1k'"
-expect_status 64 "$SR" replay --cs-cost 2s -o "$T/x" "$native"
-expect_err "--cs-cost: expected a number from 0 to 1s with a unit among ns, us, ms, s \(none: ns\), got '2s'"
+expect_status 64 "$SR" replay --cs-cost 2ms -o "$T/x" "$native"
+expect_err "--cs-cost: expected a number from 0 to 1ms with a unit among ns, us, ms, s \(none: ns\), got '2ms'"
 expect_status 64 "$SR" replay --cs-cost 1.5ns -o "$T/x" "$native"
 expect_err "--cs-cost: expected a number"
 expect_status 64 "$SR" replay --cs-cost=-1 -o "$T/x" "$native"
@@ -143,9 +143,9 @@ for c in stats convert replay plot report; do
 	in=$runs
 	case $c in stats|convert|replay) in=$native ;; esac
 	expect_status 64 "$SR" "$c" -o '' "$in"
-	expect_err "^schedreplay: an empty output path"
+	expect_err "^schedreplay: --output: expected a file or directory name, got an empty path$"
 	expect_status 64 "$SR" "$c" --output= "$in"
-	expect_err "^schedreplay: an empty output path"
+	expect_err "^schedreplay: --output: expected a file or directory name, got an empty path$"
 done
 
 done_ok
