@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/grow.h"
 #include "lib/outfile.h"
 #include "lib/path.h"
 
@@ -358,7 +359,7 @@ int sr_mkdirs_note(const char *dir, struct sr_madedirs *made,
 
 static int note_made(struct sr_madedirs *m, const char *dir)
 {
-	char **v = realloc(m->v, (m->n + 1) * sizeof(*v));
+	char **v = sr_grow(m->v, &m->cap, m->n, sizeof(*v), 8, 0);
 
 	if (!v)
 		return -1;

@@ -40,7 +40,7 @@ int sr_mkdirs(const char *dir, struct sr_diag *d);
  * writing anything into them (an error leaves no empty directory). */
 struct sr_madedirs {
 	char **v;
-	size_t n;
+	size_t n, cap;
 };
 
 /* sr_mkdirs, noting in made (if non-NULL) each directory it created. */

@@ -922,7 +922,7 @@ static int plot_all(struct cmp_set *s, const struct pl_plot_opts *o,
 int pl_plot_all(struct cmp_set *s, const struct pl_plot_opts *o,
 		struct pl_plot_files *out, struct sr_diag *d)
 {
-	struct sr_madedirs made = { NULL, 0 };
+	struct sr_madedirs made = { NULL, 0, 0 };
 	int rc;
 
 	if (sr_mkdirs_note(o->outdir, &made, d))

@@ -284,7 +284,6 @@ int pl_report_write(const struct cmp_diff *df, const struct pl_plot_files *pf,
 		char *svgpath, prefix[48];
 		char *svg = NULL;
 		size_t len;
-		int rc;
 
 		if (!pf->rendered[i])
 			continue;

@@ -530,7 +530,7 @@ int sr_replay_run(const struct sr_replay_opts *o, struct sr_replay **out,
 	if ((rc = setup(r, d)) || (rc = pass(r, d)) || (rc = finish(r, d))) {
 		struct sr_madedirs made = r->made;
 
-		r->made = (struct sr_madedirs){ NULL, 0 };
+		r->made = (struct sr_madedirs){ NULL, 0, 0 };
 		sr_replay_free(r);      /* removes the temporaries first */
 		sr_madedirs_undo(&made);
 		return rc;
