@@ -58,6 +58,13 @@ int cmd_report(int argc, char **argv, struct sr_diag *d);
 	OPT_STRING(0, "title", &(o)->title, "TEXT", \
 		   "how headings name the trace (default: its file name)")
 
+/* How plot and report draw (struct pl_plot_opts *po, plots/plot.h). */
+#define OPT_DRAW(po) \
+	OPT_NUMBER(0, "max-tasks", &(po)->max_tasks, "N", \
+		   "tasks in the per-task plots (default 8)", 1, 64, NULL), \
+	OPT_STRING(0, "gnuplot", &(po)->gnuplot, "PATH", \
+		   "the gnuplot to run (default: gnuplot on PATH)")
+
 /* The operand of diff, plot and report, for --help. */
 #define CMP_TRACE_ABOUT \
 	"TRACE is a trace file (replayed here under the policies and the " \

@@ -32,11 +32,7 @@ int cmd_plot(int argc, char **argv, struct sr_diag *d)
 			   "(default: out/plots)"),
 		OPT_CHOICE(0, "format", &po.format, format_names, "FMT",
 			   "image format: png (default), svg, pdf"),
-		OPT_NUMBER(0, "max-tasks", &po.max_tasks, "N",
-			   "tasks in the per-task plots (default 8)", 1, 64,
-			   NULL),
-		OPT_STRING(0, "gnuplot", &po.gnuplot, "PATH",
-			   "the gnuplot to run (default: gnuplot on PATH)"),
+		OPT_DRAW(&po),
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {

@@ -23,11 +23,7 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 		OPT_PATH('o', "output", &po.outdir, "DIR",
 			   "where index.html (and the plots' scripts, data "
 			   "and SVG) go; required"),
-		OPT_NUMBER(0, "max-tasks", &po.max_tasks, "N",
-			   "tasks in the per-task plots (default 8)", 1, 64,
-			   NULL),
-		OPT_STRING(0, "gnuplot", &po.gnuplot, "PATH",
-			   "the gnuplot to run (default: gnuplot on PATH)"),
+		OPT_DRAW(&po),
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {

@@ -206,6 +206,20 @@ int sr_outfile_open(struct sr_outfile **out, const char *path,
 	return SR_OK;
 }
 
+int sr_outfile_open_in(struct sr_outfile **o, const char *dir,
+		       const char *name, const char *ext, struct sr_diag *d)
+{
+	char *path = sr_path_join(dir, name, ext);
+	int rc;
+
+	*o = NULL;
+	if (!path)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	rc = sr_outfile_open(o, path, d);
+	free(path);
+	return rc;
+}
+
 FILE *sr_outfile_fp(struct sr_outfile *o)
 {
 	return o->fp;

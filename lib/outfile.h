@@ -30,6 +30,9 @@ int sr_outfile_open(struct sr_outfile **o, const char *path, struct sr_diag *d);
 FILE *sr_outfile_fp(struct sr_outfile *o);
 /* Flush, fsync-free close, check every write, rename into place. Frees o. */
 int sr_outfile_commit(struct sr_outfile *o, struct sr_diag *d);
+/* sr_outfile_open of DIR/NAME or DIR/NAME.EXT (lib/path.h). */
+int sr_outfile_open_in(struct sr_outfile **o, const char *dir,
+		       const char *name, const char *ext, struct sr_diag *d);
 /* Close and remove the temporary. Frees o. Safe on NULL. */
 void sr_outfile_abort(struct sr_outfile *o);
 

@@ -7,7 +7,6 @@
 #include "lib/grow.h"
 #include "lib/fmt.h"
 #include "lib/outfile.h"
-#include "lib/path.h"
 #include "plots/gnuplot.h"
 #include "plots/plot.h"
 
@@ -323,14 +322,7 @@ static void block_comment(FILE *f, size_t index, const struct cmp_task *t,
 static int open_out(struct sr_outfile **o, const struct ctx *x,
 		    const char *name, const char *ext, struct sr_diag *d)
 {
-	char *path = sr_path_join(x->o->outdir, name, ext);
-	int rc;
-
-	if (!path)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	rc = sr_outfile_open(o, path, d);
-	free(path);
-	return rc;
+	return sr_outfile_open_in(o, x->o->outdir, name, ext, d);
 }
 
 /* The interactive threshold of the O(1) models: prio <= static_prio - DELTA,

@@ -237,15 +237,10 @@ int pl_report_write(const struct cmp_diff *df, const struct pl_plot_files *pf,
 {
 	const struct cmp_set *s = df->s;
 	struct sr_outfile *o;
-	char *path = sr_path_join(dir, "index.html", NULL);
 	FILE *f;
 	int rc;
 
-	if (!path)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	rc = sr_outfile_open(&o, path, d);
-	free(path);
-	if (rc)
+	if ((rc = sr_outfile_open_in(&o, dir, "index.html", NULL, d)))
 		return rc;
 	f = sr_outfile_fp(o);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>schedreplay: ", f);

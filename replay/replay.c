@@ -165,41 +165,27 @@ static int obs_event(struct prun *p, const struct sr_event *ev)
 static int open_outputs(struct sr_replay *r, struct prun *p,
 			struct sr_diag *d)
 {
-	char *dir = sr_path_join(r->o.outdir, p->pub.name, NULL), *path = NULL;
-	int rc = SR_OK;
+	char *dir = sr_path_join(r->o.outdir, p->pub.name, NULL);
+	int rc;
 
-	if (!dir) {
-		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
-		goto out;
-	}
+	if (!dir)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	if ((rc = sr_mkdirs_note(dir, &r->made, d)))
 		goto out;
 	if (!r->o.no_timeline) {
-		if (!(path = sr_path_join(dir, "timeline.tsv", NULL))) {
-			rc = sr_fail(d, SR_EINTERNAL, "out of memory");
-			goto out;
-		}
-		if ((rc = sr_outfile_open(&p->tl, path, d)))
+		if ((rc = sr_outfile_open_in(&p->tl, dir, "timeline.tsv", NULL,
+					     d)))
 			goto out;
 		p->tlf = sr_outfile_fp(p->tl);
 		sr_timeline_header(p->tlf);
 		if (!p->pub.observed &&
 		    (rc = sr_tlfilter_new(&p->tlfil, p->tlf, r->o.timeline, d)))
 			goto out;
-		free(path);
-		path = NULL;
 	}
-	if (!r->o.no_latency) {
-		if (!(path = sr_path_join(dir, "latency.tsv", NULL))) {
-			rc = sr_fail(d, SR_EINTERNAL, "out of memory");
-			goto out;
-		}
-		if ((rc = sr_outfile_open(&p->lat, path, d)))
-			goto out;
-	}
+	if (!r->o.no_latency)
+		rc = sr_outfile_open_in(&p->lat, dir, "latency.tsv", NULL, d);
 out:
 	free(dir);
-	free(path);
 	return rc;
 }
 
@@ -428,16 +414,14 @@ static int write_summary(struct sr_replay *r, struct prun *p,
 			 struct sr_diag *d)
 {
 	char *dir = sr_path_join(r->o.outdir, p->pub.name, NULL);
-	char *path = dir ? sr_path_join(dir, "summary.tsv", NULL) : NULL;
 	struct sr_outfile *o;
 	FILE *f;
 	int rc;
 
-	free(dir);
-	if (!path)
+	if (!dir)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	rc = sr_outfile_open(&o, path, d);
-	free(path);
+	rc = sr_outfile_open_in(&o, dir, "summary.tsv", NULL, d);
+	free(dir);
 	if (rc)
 		return rc;
 	f = sr_outfile_fp(o);
