@@ -28,13 +28,7 @@ static int side_band(struct sr_fmtctx *c, const struct sr_match *m,
 	out->kind = SR_EV_LOST;
 	out->value = sr_grp(m, G_COUNT, &p, &pn) &&
 		sr_parse_u32(p, pn, UINT32_MAX, &v) == 0 ? v : 0;
-	sr_grp(m, G_CPU, &p, &pn);
-	if (sr_parse_cpu(c, p, pn, &out->cpu))
-		return SR_P_ERR;
-	sr_grp(m, G_TS, &p, &pn);
-	if (sr_parse_ts(c, p, pn, &out->ts))
-		return SR_P_ERR;
-	return SR_P_RAW;
+	return sr_fields_cpu_ts(c, m, out);
 }
 
 static int perf_parse(struct sr_fmtctx *c, char *line, size_t len,

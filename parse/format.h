@@ -102,6 +102,10 @@ void sr_copy_comm(char *dst, const char *s, size_t n);
 int sr_fields_decode(struct sr_fmtctx *c, const char *ev, size_t evlen,
 		     const char *s, size_t n, struct sr_raw *out);
 
+/* The cpu and time of a header match m (G_CPU, G_TS) into out: SR_P_RAW
+ * or SR_P_ERR. */
+int sr_fields_cpu_ts(struct sr_fmtctx *c, const struct sr_match *m,
+		     struct sr_raw *out);
 /*
  * A line of a header format (perf, ftrace) after its header matched as m:
  * the event's fields (what follows m), then the cpu and time from m's

@@ -673,6 +673,16 @@ static int born(struct sr_demand *dm, struct ent *e, int64_t ts)
 	return e->state == R_UNSEEN ? birth(dm, e, ts, NULL) : SR_OK;
 }
 
+/* ent_of, and born if it was unseen: an event shows the task live. */
+static struct ent *live(struct sr_demand *dm, sr_tid id, int64_t ts, int *err)
+{
+	struct ent *e = ent_of(dm, id, ts, err);
+
+	if (e && (*err = born(dm, e, ts)))
+		return NULL;
+	return e;
+}
+
 /* ---- events ------------------------------------------------------------- */
 
 static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
@@ -686,12 +696,10 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 		return SR_EINTERNAL;
 	if (c->cur_known && c->cur != pth)
 		left_unseen(dm, c, ev->cpu, ev->ts);
-	p = ent_of(dm, ev->task, ev->ts, &err);
+	p = live(dm, ev->task, ev->ts, &err);
 	if (err)
 		return err;
 	if (p) {
-		if ((rc = born(dm, p, ev->ts)))
-			return rc;
 		if (ensure_running(dm, p, ev->cpu, ev->ts)) {
 			end_run(p, ev->ts);
 			p->last_change = ev->ts;
@@ -716,12 +724,10 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 			}
 		}
 	}
-	n = ent_of(dm, ev->other, ev->ts, &err);
+	n = live(dm, ev->other, ev->ts, &err);
 	if (err)
 		return err;
 	if (n) {
-		if ((rc = born(dm, n, ev->ts)))
-			return rc;
 		if (n->state == R_BLOCKED &&
 		    (rc = resolve(dm, n, SR_BLOCK_EXTERNAL, ev->ts,
 				  SR_WS_UNKNOWN)))
@@ -857,12 +863,10 @@ static int on_fork(struct sr_demand *dm, const struct sr_event *ev)
 
 	if (err || !c || c->state != R_UNSEEN)
 		return err;
-	p = ent_of(dm, ev->task, ev->ts, &err);
+	p = live(dm, ev->task, ev->ts, &err);
 	if (err)
 		return err;
 	if (p) {
-		if ((rc = born(dm, p, ev->ts)))
-			return rc;
 		if (ensure_running(dm, p, ev->cpu, ev->ts)) {
 			struct sr_op op = { .kind = SR_OP_FORK,
 					    .task = c->t.id };
@@ -882,13 +886,11 @@ static int on_fork(struct sr_demand *dm, const struct sr_event *ev)
 static int on_exec(struct sr_demand *dm, const struct sr_event *ev)
 {
 	int err = SR_OK, rc;
-	struct ent *e = ent_of(dm, ev->task, ev->ts, &err);
+	struct ent *e = live(dm, ev->task, ev->ts, &err);
 
 	if (err)
 		return err;
 	if (e) {
-		if ((rc = born(dm, e, ev->ts)))
-			return rc;
 		ensure_running(dm, e, ev->cpu, ev->ts);
 	}
 	if (ev->other != SR_TID_NONE && ev->other != ev->task) {
@@ -908,13 +910,11 @@ static int on_exec(struct sr_demand *dm, const struct sr_event *ev)
 
 static int on_exit_ev(struct sr_demand *dm, const struct sr_event *ev)
 {
-	int err = SR_OK, rc;
-	struct ent *e = ent_of(dm, ev->task, ev->ts, &err);
+	int err = SR_OK;
+	struct ent *e = live(dm, ev->task, ev->ts, &err);
 
 	if (err || !e)
 		return err;
-	if ((rc = born(dm, e, ev->ts)))
-		return rc;
 	ensure_running(dm, e, ev->cpu, ev->ts);
 	if (e->state != R_DEAD)
 		e->exit_seen = 1;
