@@ -543,7 +543,8 @@ const struct sr_replay_info *sr_replay_info(const struct sr_replay *r)
 void sr_replay_warn(const struct sr_replay *r)
 {
 	if (r->info.read)
-		sr_read_warn(r->o.trace, r->info.read, r->info.lost_tasks);
+		sr_read_warn(sr_reader_path(r->rd), r->info.read,
+			     r->info.lost_tasks);
 }
 
 void sr_replay_free(struct sr_replay *r)
