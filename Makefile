@@ -5,9 +5,11 @@
 #   make bench      benchmarks (prints figures)
 #   make demo       the main job on the bundled mixed sample
 #
-# Sources are found by folder: every .c in lib/ parse/ sched-model/ replay/
-# plots/ goes into one static library; tests/<folder>/test-*.c are test
-# programs linked against it; tests/<folder>/*.sh are shell tests.
+# Sources are found by folder (SRC_DIRS): every .c in lib/ parse/
+# sched-model/ replay/ compare/ plots/ builtin/ goes into one static
+# library; tests/<folder>/test-*.c are test programs linked against it
+# (tests/lib/test-*.c too; the other tests/lib/*.c are their support);
+# tests/<folder>/*.sh are shell tests.
 
 CC ?= cc
 ifeq ($(origin CC),default)
