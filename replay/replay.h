@@ -18,9 +18,6 @@
  *		... p->name, p->rows[0 .. p->nrows-1] (sorted by pid)
  *	}
  *	sr_replay_free(r);
- *
- * Or, to write DIR/P/{timeline,latency,summary,cpus}.tsv and nothing else:
- *	sr_replay_to_dir(trace, policies, npolicies, dir, d);
  */
 #ifndef SR_REPLAY_H
 #define SR_REPLAY_H
@@ -106,6 +103,8 @@ struct sr_replay_info {
 	int cpus;                     /* cpus replayed */
 	uint64_t migrate_events;      /* sched_migrate_task events */
 	struct sr_demand_stats demand;
+	const struct sr_read_stats *read; /* lost events, skipped lines */
+	long lost_tasks;              /* marked lost in observed, -1: none */
 };
 
 struct sr_replay;
@@ -115,14 +114,9 @@ int sr_replay_run(const struct sr_replay_opts *o, struct sr_replay **out,
 size_t sr_replay_count(const struct sr_replay *r);
 const struct sr_replay_policy *sr_replay_get(const struct sr_replay *r,
 					     size_t i);
-/* By name ("stock", an alias, or "observed"); NULL if not in the run. */
-const struct sr_replay_policy *sr_replay_find(const struct sr_replay *r,
-					      const char *name);
 const struct sr_replay_info *sr_replay_info(const struct sr_replay *r);
+/* The warnings after the read (parse/read-warn.h), on stderr. */
+void sr_replay_warn(const struct sr_replay *r);
 void sr_replay_free(struct sr_replay *r);
-
-/* Replay trace under the policies (NULL/0: the defaults) into dir. */
-int sr_replay_to_dir(const char *trace, const char *const *policies,
-		     size_t npolicies, const char *dir, struct sr_diag *d);
 
 #endif

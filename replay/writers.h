@@ -63,7 +63,4 @@ void sr_summary_row(FILE *f, const struct sr_task_metrics *m,
 void sr_cpus_header(FILE *f);
 void sr_cpus_row(FILE *f, int cpu, const struct sr_cpu_figs *c);
 
-/* comm with control characters as '?', into buf (SR_COMM_MAX+) */
-const char *sr_tsv_comm(char *buf, size_t len, const char *comm);
-
 #endif
