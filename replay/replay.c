@@ -507,19 +507,29 @@ static int collect(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 	return rc;
 }
 
-static int write_summary(struct sr_replay *r, struct prun *p,
-			 struct sr_diag *d)
+/* DIR/P/NAME opened for writing (lib/outfile.h). */
+static int open_policy_file(struct sr_replay *r, struct prun *p,
+			    const char *name, struct sr_outfile **o,
+			    struct sr_diag *d)
 {
 	char *dir = sr_path_join(r->o.outdir, p->pub.name, NULL);
-	struct sr_outfile *o;
-	FILE *f;
 	int rc;
 
 	if (!dir)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	rc = sr_outfile_open_in(&o, dir, "summary.tsv", NULL, d);
+	rc = sr_outfile_open_in(o, dir, name, NULL, d);
 	free(dir);
-	if (rc)
+	return rc;
+}
+
+static int write_summary(struct sr_replay *r, struct prun *p,
+			 struct sr_diag *d)
+{
+	struct sr_outfile *o;
+	FILE *f;
+	int rc;
+
+	if ((rc = open_policy_file(r, p, "summary.tsv", &o, d)))
 		return rc;
 	f = sr_outfile_fp(o);
 	sr_summary_header(f);
@@ -567,16 +577,11 @@ static int collect_cpus(struct prun *p, struct sr_diag *d)
 
 static int write_cpus(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 {
-	char *dir = sr_path_join(r->o.outdir, p->pub.name, NULL);
 	struct sr_outfile *o;
 	FILE *f;
 	int rc;
 
-	if (!dir)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	rc = sr_outfile_open_in(&o, dir, "cpus.tsv", NULL, d);
-	free(dir);
-	if (rc)
+	if ((rc = open_policy_file(r, p, "cpus.tsv", &o, d)))
 		return rc;
 	f = sr_outfile_fp(o);
 	sr_cpus_header(f);

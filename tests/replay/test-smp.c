@@ -25,6 +25,21 @@ static struct sr_sim_opts on_cpus(int n)
 	return o;
 }
 
+/* Replay sc under policy; false (and x cleaned up) if it failed. */
+static bool replayed(struct sc_run *x, const struct scen *sc,
+		     const char *policy, const struct sr_sim_opts *o,
+		     size_t step)
+{
+	sc_replay(x, sc, sm_policy_find(policy), o, step, NULL, 0);
+	CHECK_INT(x->rc, SR_OK);
+	if (x->rc) {
+		fprintf(stderr, "%s\n", x->d.msg);
+		sc_done(x);
+		return false;
+	}
+	return true;
+}
+
 /* CPU time pid ran in [0, until) by the log's run/preempt/block rows. */
 static int64_t ran_until(const struct sc_run *x, int pid, int64_t until)
 {
@@ -101,14 +116,9 @@ static void test_three_hogs(void)
 		int64_t r[3];
 
 		hogs(&sc, 3, 20 * SEC, h);
-		sc_replay(&x, &sc, sm_policy_find(all[p]), &o, 0, NULL, 0);
 		CHECK_CTX("%s", all[p]);
-		CHECK_INT(x.rc, SR_OK);
-		if (x.rc) {
-			fprintf(stderr, "%s\n", x.d.msg);
-			sc_done(&x);
+		if (!replayed(&x, &sc, all[p], &o, 0))
 			continue;
-		}
 		for (int i = 0; i < 3; i++)
 			r[i] = ran_until(&x, 100 + i, 10 * SEC);
 		/* the third, pulled at 11 ms: all but 11 ms of 10 s */
@@ -142,13 +152,9 @@ static void test_two_hogs(void)
 		int64_t f0, f1;
 
 		hogs(&sc, 2, 10 * SEC, h);
-		sc_replay(&x, &sc, sm_policy_find(all[p]), &o, 0, NULL, 0);
 		CHECK_CTX("%s", all[p]);
-		CHECK_INT(x.rc, SR_OK);
-		if (x.rc) {
-			sc_done(&x);
+		if (!replayed(&x, &sc, all[p], &o, 0))
 			continue;
-		}
 		sr_sim_stats(x.sim, &st);
 		CHECK_INT(st.migrations, 1);
 		CHECK_INT(count_lines(&x, " migrate "), 1);
@@ -189,14 +195,9 @@ static void test_sync_wake(void)
 			sc_switch(&sc, 5 * MS, 1, idle, 'R', b);
 			sc_switch(&sc, 6 * MS, 1, b, 'S', idle);
 			sc_switch(&sc, 10 * MS, 0, a, 'S', idle);
-			sc_replay(&x, &sc, sm_policy_find(all[p]), &o, 0, NULL,
-				  0);
 			CHECK_CTX("%s sync %d", all[p], sync);
-			CHECK_INT(x.rc, SR_OK);
-			if (x.rc) {
-				sc_done(&x);
+			if (!replayed(&x, &sc, all[p], &o, 0))
 				continue;
-			}
 			CHECK_INT(sr_sim_task(x.sim, b)->migrations, sync);
 			if (sync) {
 				CHECK(strstr(x.log, "T 5000000 200 b migrate ")
@@ -250,13 +251,9 @@ static void test_placement(void)
 		sc_switch(&sc, 7 * MS, 3, r, 'S', idle);
 		sc_switch(&sc, 8 * MS, 1, idle, 'R', k);
 		sc_switch(&sc, 9 * MS, 1, k, 'S', idle);
-		sc_replay(&x, &sc, sm_policy_find("stock"), &o, 0, NULL, 0);
 		CHECK_CTX("%d cpus", cpus);
-		CHECK_INT(x.rc, SR_OK);
-		if (x.rc) {
-			sc_done(&x);
+		if (!replayed(&x, &sc, "stock", &o, 0))
 			continue;
-		}
 		snprintf(pat, sizeof(pat), "100 p new 125 102 %d -", want);
 		CHECK(strstr(x.log, pat) != NULL);
 		snprintf(pat, sizeof(pat), "101 c fork 125 51 %d -", want);
@@ -300,13 +297,9 @@ static void test_pinned(void)
 		sc_switch(&sc, 1 * MS, 3, idle, 'R', k);
 		sc_switch(&sc, 2 * MS, 3, k, 'S', idle);
 		sc_switch(&sc, 50 * MS, 1, h, 'S', idle);
-		sc_replay(&x, &sc, sm_policy_find("stock"), &o, 0, NULL, 0);
 		CHECK_CTX("%s", names[i]);
-		CHECK_INT(x.rc, SR_OK);
-		if (x.rc) {
-			sc_done(&x);
+		if (!replayed(&x, &sc, "stock", &o, 0))
 			continue;
-		}
 		CHECK_INT(sr_sim_task(x.sim, k)->migrations, i);
 		CHECK_INT(sc_metrics(&x, k)->max_delay_ns,
 			  i ? 11 * MS : 50 * MS);
@@ -358,14 +351,9 @@ static void test_same_instant(void)
 			sc_switch(&sc, at, 0, idle, 'R', b);
 			sc_switch(&sc, at + 2 * MS, 0, b, 'S', a);
 			sc_switch(&sc, at + 3 * MS, 0, a, 'S', idle);
-			sc_replay(&x, &sc, sm_policy_find(all[p]), NULL, 1,
-				  NULL, 0);
 			CHECK_CTX("%s case %zu", all[p], i);
-			CHECK_INT(x.rc, SR_OK);
-			if (x.rc) {
-				sc_done(&x);
+			if (!replayed(&x, &sc, all[p], NULL, 1))
 				continue;
-			}
 			m = sc_metrics(&x, a);
 			/* its first run at 0, then the waits at `at` */
 			CHECK_INT(m->ndelays, 1 + cases[i].waits);
