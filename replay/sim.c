@@ -91,8 +91,10 @@ struct sr_sim {
 	unsigned long cache_decay_ticks;
 	uint32_t *rh;              /* run-end heap: CPU numbers */
 	size_t nrh;
+	uint32_t *rhstack;         /* due_cpus()'s walk */
 	uint64_t *resched, *pending, *touched; /* CPU bitmaps */
 	size_t nw;
+	uint64_t bits1[3];         /* the three, up to 64 CPUs */
 	bool started, finished;
 	int phase;
 	bool tick_instant;          /* this instant took the jiffy's tick */
@@ -153,6 +155,8 @@ static void bit_clear(uint64_t *m, int c)
 
 static int bit_first(const uint64_t *m, size_t nw)
 {
+	if (nw == 1) /* up to 64 CPUs */
+		return m[0] ? __builtin_ctzll(m[0]) : -1;
 	for (size_t w = 0; w < nw; w++)
 		if (m[w])
 			return (int)(w * 64) + __builtin_ctzll(m[w]);
@@ -265,7 +269,10 @@ static void rh_update(struct sr_sim *s, uint32_t c)
 		return;
 	}
 	from = k->charged_to > k->busy_until ? k->charged_to : k->busy_until;
-	k->key = from + avail(s, k->cur, &hard);
+	from += avail(s, k->cur, &hard);
+	if (k->hpos && from == k->key && k->soft == !hard)
+		return; /* in place already */
+	k->key = from;
 	k->soft = !hard;
 	if (!k->hpos) {
 		s->rh[s->nrh] = c;
@@ -273,6 +280,33 @@ static void rh_update(struct sr_sim *s, uint32_t c)
 	}
 	rh_up(s, k->hpos - 1);
 	rh_down(s, k->hpos - 1);
+}
+
+/* Mark pending the CPUs whose current reaches a known next op at t: the
+   heap's entries with a hard key <= t (keys are >= t: t is the least),
+   found from the root without taking them out. */
+static void due_cpus(struct sr_sim *s, int64_t t)
+{
+	uint32_t *stack = s->rhstack;
+	size_t n = 0;
+
+	if (s->nrh)
+		stack[n++] = 0;
+	while (n) {
+		size_t i = stack[--n];
+		uint32_t c = s->rh[i];
+
+		if (s->cpu[c].key > t)
+			continue;
+		if (!s->cpu[c].soft) {
+			bit_set(s->pending, (int)c);
+			bit_set(s->touched, (int)c);
+		}
+		/* a soft key == t sorts first, and the loop waited on it:
+		   none is here; children of a key == t may still be due */
+		for (size_t k = 2 * i + 1; k <= 2 * i + 2 && k < s->nrh; k++)
+			stack[n++] = (uint32_t)k; /* n <= nrh: each once */
+	}
 }
 
 /* ---- time ---------------------------------------------------------------- */
@@ -446,10 +480,17 @@ int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
 	s->nw = ((size_t)s->ncpu + 63) / 64;
 	s->cpu = calloc((size_t)s->ncpu, sizeof(*s->cpu));
 	s->rh = calloc((size_t)s->ncpu, sizeof(*s->rh));
-	s->resched = calloc(s->nw, sizeof(uint64_t));
-	s->pending = calloc(s->nw, sizeof(uint64_t));
-	s->touched = calloc(s->nw, sizeof(uint64_t));
-	if (!s->cpu || !s->rh || !s->resched || !s->pending || !s->touched ||
+	s->rhstack = calloc((size_t)s->ncpu, sizeof(*s->rhstack));
+	if (s->nw == 1) {
+		s->resched = &s->bits1[0];
+		s->pending = &s->bits1[1];
+		s->touched = &s->bits1[2];
+	} else {
+		s->resched = calloc(s->nw, sizeof(uint64_t));
+		s->pending = calloc(s->nw, sizeof(uint64_t));
+		s->touched = calloc(s->nw, sizeof(uint64_t));
+	}
+	if (!s->cpu || !s->rh || !s->rhstack || !s->resched || !s->pending || !s->touched ||
 	    sr_acct_new(&s->acct, d)) {
 		sr_sim_free(s);
 		return d->code ? d->code : sr_fail(d, SR_EINTERNAL,
@@ -484,9 +525,12 @@ void sr_sim_free(struct sr_sim *s)
 	sr_acct_free(s->acct);
 	free(s->cpu);
 	free(s->rh);
-	free(s->resched);
-	free(s->pending);
-	free(s->touched);
+	free(s->rhstack);
+	if (s->nw > 1) {
+		free(s->resched);
+		free(s->pending);
+		free(s->touched);
+	}
 	free(s->t);
 	free(s->heap);
 	free(s->hlist);
@@ -1587,15 +1631,7 @@ int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
 		s->st.instants++;
 		s->acts = s->st.ops + s->st.wakes + s->st.schedules + s->pops;
 		s->tick_instant = false;
-		/* the CPUs whose current reaches its next op now */
-		while (s->nrh && !s->cpu[s->rh[0]].soft &&
-		       s->cpu[s->rh[0]].key <= t) {
-			uint32_t c = s->rh[0];
-
-			rh_remove(s, c);
-			bit_set(s->pending, (int)c);
-			bit_set(s->touched, (int)c);
-		}
+		due_cpus(s, t); /* whose current reaches its next op now */
 		s->phase = PH_OPS1;
 	}
 	s->st.events = s->st.ticks + s->st.ops + s->st.wakes +
