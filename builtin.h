@@ -56,7 +56,10 @@ int cmd_report(int argc, char **argv, struct sr_diag *d);
 		   "comm matches this regex (e.g. perf-exec: the command " \
 		   "perf sched record ran)"), \
 	OPT_STRING(0, "title", &(o)->title, "TEXT", \
-		   "how headings name the trace (default: its file name)")
+		   "how headings name the trace (default: its file name)"), \
+	OPT_NUMBER(0, "cpus", &(o)->cpus, "N", \
+		   "CPUs to replay on (default: as many as the recording " \
+		   "used)", 1, SR_SIM_MAX_CPUS, NULL)
 
 /* How plot and report draw (struct pl_plot_opts *po, plots/plot.h). */
 #define OPT_DRAW(po) \

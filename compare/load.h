@@ -13,6 +13,7 @@
 #include "compare/runset.h"
 #include "lib/diag.h"
 #include "lib/parse-options.h"
+#include "replay/sim.h"   /* SR_SIM_MAX_CPUS, for --cpus */
 
 #define CMP_MAX_PERIOD_OPTS 32
 
@@ -25,6 +26,7 @@ struct cmp_load_opts {
 	const char *title;
 	const char *exclude;
 	const char *tree;
+	int cpus;           /* --cpus: 0 = the recording's */
 	const char *trace;
 	const char *cmd;    /* the command, for messages */
 };

@@ -52,8 +52,8 @@ static char *base_name(const char *path)
  * leaving out the tasks whose comm matches exclude (NULL: none).
  */
 static int replay_into(const char *trace, const char *const *policies,
-		       size_t npolicies, const char *exclude, const char *dir,
-		       struct sr_diag *d)
+		       size_t npolicies, const char *exclude, int cpus,
+		       const char *dir, struct sr_diag *d)
 {
 	struct sr_replay_opts o = { 0 };
 	struct sr_replay *r = NULL;
@@ -63,6 +63,7 @@ static int replay_into(const char *trace, const char *const *policies,
 	o.npolicies = npolicies;
 	o.outdir = dir;
 	o.exclude = exclude;
+	o.cpus = cpus;
 	if (sr_replay_run(&o, &r, d))
 		return d->code;
 	sr_replay_warn(r);
@@ -72,8 +73,8 @@ static int replay_into(const char *trace, const char *const *policies,
 
 int cmp_source_open(struct cmp_source *src, const char *trace,
 		   const char *const *policies, size_t npolicies,
-		   const char *exclude, const char *keep_dir, const char *title,
-		   struct sr_diag *d)
+		   const char *exclude, int cpus, const char *keep_dir,
+		   const char *title, struct sr_diag *d)
 {
 	struct stat st;
 
@@ -85,6 +86,10 @@ int cmp_source_open(struct cmp_source *src, const char *trace,
 	if (!src->title)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	if (S_ISDIR(st.st_mode)) {
+		if (cpus)
+			return sr_fail(d, SR_EUSAGE, "--cpus needs the trace "
+				       "file, not the replay directory %s "
+				       "(replayed already)", trace);
 		src->root = strdup(trace);
 		if (!src->root)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
@@ -112,7 +117,7 @@ int cmp_source_open(struct cmp_source *src, const char *trace,
 	}
 	if (!src->root)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	return replay_into(trace, policies, npolicies, exclude, src->root, d);
+	return replay_into(trace, policies, npolicies, exclude, cpus, src->root, d);
 }
 
 void cmp_source_close(struct cmp_source *src)
