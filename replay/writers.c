@@ -63,7 +63,9 @@ struct lrow {
 };
 
 struct sr_latw {
-	FILE *f;
+	sr_lat_fn emit;
+	void *ctx;
+	int err;            /* the first error emit returned */
 	const struct sr_acct *acct;
 	struct lrow *h;     /* min-heap by (wake, run, pid, seq) */
 	size_t n, cap, next_check;
@@ -73,18 +75,33 @@ struct sr_latw {
 
 #define LATW_CHECK_MIN 4096
 
-int sr_latw_new(struct sr_latw **out, FILE *f, const struct sr_acct *acct,
-		struct sr_diag *d)
+void sr_latency_header(FILE *f)
+{
+	fputs("wake_ns\trun_ns\tdelay_ns\tpid\tcomm\tcause\n", f);
+}
+
+void sr_latency_row(FILE *f, const struct sr_lat_row *r)
+{
+	char comm[SR_COMM_MAX];
+
+	fprintf(f, "%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId32
+		"\t%s\t%s\n", r->wake, r->run, r->run - r->wake, r->pid,
+		sr_comm_clean(comm, sizeof(comm), r->comm),
+		sr_acct_cause_name(r->cause));
+}
+
+int sr_latw_new(struct sr_latw **out, const struct sr_acct *acct,
+		sr_lat_fn emit, void *ctx, struct sr_diag *d)
 {
 	struct sr_latw *w = calloc(1, sizeof(*w));
 
 	*out = NULL;
 	if (!w)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	w->f = f;
+	w->emit = emit;
+	w->ctx = ctx;
 	w->acct = acct;
 	w->next_check = LATW_CHECK_MIN;
-	fputs("wake_ns\trun_ns\tdelay_ns\tpid\tcomm\tcause\n", f);
 	*out = w;
 	return SR_OK;
 }
@@ -116,12 +133,15 @@ static bool lless(const struct lrow *a, const struct lrow *b)
 
 static void put_row(struct sr_latw *w, const struct lrow *r)
 {
-	char comm[SR_COMM_MAX];
+	struct sr_lat_row row = {
+		.wake = r->wake, .run = r->run, .pid = r->pid,
+		.comm = sr_strpool_get(&w->names, r->comm),
+		.cause = (enum sr_acct_cause)r->cause,
+	};
+	int rc = w->emit(w->ctx, &row);
 
-	fprintf(w->f, "%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId32
-		"\t%s\t%s\n", r->wake, r->run, r->run - r->wake, r->pid,
-		sr_comm_clean(comm, sizeof(comm), sr_strpool_get(&w->names, r->comm)),
-		sr_acct_cause_name((enum sr_acct_cause)r->cause));
+	if (rc && !w->err)
+		w->err = rc;
 }
 
 static void pop(struct sr_latw *w)
@@ -196,7 +216,7 @@ int sr_latw_add(struct sr_latw *w, int64_t from, int64_t to, int32_t pid,
 		w->peak = w->n;
 	if (w->n >= w->next_check)
 		drain(w, to);
-	return SR_OK;
+	return w->err;
 }
 
 int sr_latw_flush(struct sr_latw *w)
@@ -205,7 +225,7 @@ int sr_latw_flush(struct sr_latw *w)
 		put_row(w, &w->h[0]);
 		pop(w);
 	}
-	return SR_OK;
+	return w->err;
 }
 
 /* ---- summary ------------------------------------------------------------ */
@@ -216,17 +236,19 @@ void sr_summary_header(FILE *f)
 	fputs("\tcpu_share\texpired\tlate_wakeups\tfinish_s\n", f);
 }
 
+int64_t sr_share_ppm(int64_t runtime, int64_t span)
+{
+	if (span <= 0 || runtime <= 0)
+		return 0;
+	return (int64_t)(((__int128)runtime * 1000000 + span / 2) / span);
+}
+
 /* runtime / span as a fraction with 6 decimals, rounded, exactly. */
 static void put_share(FILE *f, int64_t runtime, int64_t span)
 {
-	uint64_t ppm;
+	int64_t ppm = sr_share_ppm(runtime, span);
 
-	if (span <= 0 || runtime <= 0) {
-		fputs("\t0.000000", f);
-		return;
-	}
-	ppm = (uint64_t)(((__int128)runtime * 1000000 + span / 2) / span);
-	fprintf(f, "\t%" PRIu64 ".%06" PRIu64, ppm / 1000000, ppm % 1000000);
+	fprintf(f, "\t%" PRId64 ".%06" PRId64, ppm / 1000000, ppm % 1000000);
 }
 
 void sr_summary_row(FILE *f, const struct sr_task_metrics *m,
@@ -245,4 +267,44 @@ void sr_summary_row(FILE *f, const struct sr_task_metrics *m,
 	else
 		fputs("\t-", f);
 	fprintf(f, "\t%s\n", x->has_finish ? sr_fmt_s(b, sizeof(b), x->finish_ts, 9) : "-");
+}
+
+/* ---- tasks and names, for --tree ----------------------------------------- */
+
+static void put_id(FILE *f, sr_tid id)
+{
+	if (id == SR_TID_NONE)
+		fputs("\t-", f);
+	else
+		fprintf(f, "\t%" PRIu32, (uint32_t)id);
+}
+
+void sr_tasks_write(FILE *f, const struct sr_tasks *tt)
+{
+	size_t n = sr_tasks_count(tt);
+
+	fputs("id\tpid\ttgid\tthread\tparent\tidle\tcomm\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct sr_task *t = sr_tasks_get(tt, (sr_tid)i);
+
+		fprintf(f, "%zu\t%" PRId32, i, t->pid);
+		put_long_or_dash(f, t->tgid, t->tgid >= 0);
+		put_id(f, t->thread);
+		put_id(f, t->parent);
+		fprintf(f, "\t%d\t", t->is_idle ? 1 : 0);
+		sr_put_comm(f, t->comm);
+		fputc('\n', f);
+	}
+}
+
+void sr_seen_header(FILE *f)
+{
+	fputs("id\tcomm\n", f);
+}
+
+void sr_seen_row(FILE *f, sr_tid id, const char *comm)
+{
+	fprintf(f, "%" PRIu32 "\t", (uint32_t)id);
+	sr_put_comm(f, comm);
+	fputc('\n', f);
 }

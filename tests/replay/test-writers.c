@@ -57,6 +57,12 @@ static void test_timeline(void)
  * 10000 short waits of b behind a wait of c open from 100: none can be
  * written until c runs, then all are, in wake order.
  */
+static int put_lat(void *ctx, const struct sr_lat_row *r)
+{
+	sr_latency_row(ctx, r);
+	return SR_OK;
+}
+
 static void test_latency_order(void)
 {
 	FILE *f = tmpfile();
@@ -73,7 +79,8 @@ static void test_latency_order(void)
 	int bad = 0;
 
 	CHECK_INT(sr_acct_new(&acct, &d), SR_OK);
-	CHECK_INT(sr_latw_new(&w, f, acct, &d), SR_OK);
+	sr_latency_header(f);
+	CHECK_INT(sr_latw_new(&w, acct, put_lat, f, &d), SR_OK);
 	sr_acct_runnable(acct, 1, 0, SR_CAUSE_WAKEUP);
 	sr_acct_runnable(acct, 2, 10, SR_CAUSE_PREEMPT);
 	sr_acct_run(acct, 2, 20);
