@@ -25,8 +25,10 @@ static void print_held(const struct sr_replay *r)
 	uint64_t ops = in->demand.peak_held_ops;
 
 	fprintf(stderr, "held at most: demand %llu ops (%.1f MB) not yet "
-		"replayed by the slowest policy\n", (unsigned long long)ops,
-		(double)ops * (double)sizeof(struct sr_op) / 1e6);
+		"replayed by the slowest policy; %zu task records\n",
+		(unsigned long long)ops,
+		(double)ops * (double)sizeof(struct sr_op) / 1e6,
+		sr_tasks_count(sr_replay_tasks(r)));
 	for (size_t i = 0; i < sr_replay_count(r); i++) {
 		const struct sr_replay_policy *p = sr_replay_get(r, i);
 
