@@ -33,8 +33,10 @@ static void print_held(const struct sr_replay *r)
 		const struct sr_replay_policy *p = sr_replay_get(r, i);
 
 		fprintf(stderr, "held at most: %s rows: latency %llu (to sort "
-			"by wake), timeline %llu (one instant)\n", p->name,
+			"by wake; %llu in memory), timeline %llu (one "
+			"instant)\n", p->name,
 			(unsigned long long)p->latency_rows_held,
+			(unsigned long long)p->latency_rows_in_memory,
 			(unsigned long long)p->timeline_rows_held);
 	}
 }

@@ -13,6 +13,7 @@
 #include "lib/strpool.h"
 #include "parse/read-warn.h"
 #include "replay/replay.h"
+#include "replay/sortbuf.h"
 #include "replay/summary.h"
 #include "replay/tlfilter.h"
 #include "replay/writers.h"
@@ -604,10 +605,16 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 		if ((rc = collect(r, p, d)))
 			return rc;
 		if (p->latw) {
+			struct sr_sortbuf_stats ls;
+
 			if ((rc = sr_latw_flush(p->latw)))
-				return sr_fail(d, rc, "latency rows of %s: out "
-					       "of memory", p->pub.name);
-			p->pub.latency_rows_held = sr_latw_peak(p->latw);
+				return sr_fail(d, rc, "latency rows of %s: %s",
+					       p->pub.name, rc == SR_EIO ?
+					       "a temporary file read back "
+					       "short" : "out of memory");
+			sr_latw_stats(p->latw, &ls);
+			p->pub.latency_rows_held = ls.peak;
+			p->pub.latency_rows_in_memory = ls.peak_mem;
 		}
 		if (p->tlfil) {
 			if ((rc = sr_tlfilter_flush(p->tlfil)))

@@ -108,6 +108,8 @@ struct sr_replay_policy {
 	struct sr_sim_stats sim;      /* zero for observed */
 	/* memory: rows held for ordering (not demand, sr_replay_info) */
 	uint64_t latency_rows_held;   /* most latency rows held to sort */
+	uint64_t latency_rows_in_memory; /* most of them in memory (the
+					    rest: a temporary file) */
 	uint64_t timeline_rows_held;  /* most rows one instant held */
 };
 

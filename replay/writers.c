@@ -9,6 +9,7 @@
 #include "lib/fmt.h"
 #include "lib/grow.h"
 #include "lib/strpool.h"
+#include "replay/sortbuf.h"
 #include "replay/summary.h"
 #include "replay/writers.h"
 
@@ -67,13 +68,26 @@ struct sr_latw {
 	void *ctx;
 	int err;            /* the first error emit returned */
 	const struct sr_acct *acct;
-	struct lrow *h;     /* min-heap by (wake, run, pid, seq) */
-	size_t n, cap, next_check;
-	uint64_t seq, peak;
+	struct sr_sortbuf *q; /* by (wake, run, pid, seq) */
+	uint64_t next_check, seq;
 	struct sr_strpool names;
 };
 
 #define LATW_CHECK_MIN 4096
+#define LATW_MEM_ROWS 16384 /* rows in memory; more go to a temporary file */
+
+static bool lless(const void *pa, const void *pb)
+{
+	const struct lrow *a = pa, *b = pb;
+
+	if (a->wake != b->wake)
+		return a->wake < b->wake;
+	if (a->run != b->run)
+		return a->run < b->run;
+	if (a->pid != b->pid)
+		return a->pid < b->pid;
+	return a->seq < b->seq;
+}
 
 void sr_latency_header(FILE *f)
 {
@@ -102,6 +116,11 @@ int sr_latw_new(struct sr_latw **out, const struct sr_acct *acct,
 	w->ctx = ctx;
 	w->acct = acct;
 	w->next_check = LATW_CHECK_MIN;
+	if (sr_sortbuf_new(&w->q, sizeof(struct lrow), lless, LATW_MEM_ROWS,
+			   d)) {
+		free(w);
+		return d->code;
+	}
 	*out = w;
 	return SR_OK;
 }
@@ -110,29 +129,19 @@ void sr_latw_free(struct sr_latw *w)
 {
 	if (!w)
 		return;
-	free(w->h);
+	sr_sortbuf_free(w->q);
 	sr_strpool_free(&w->names);
 	free(w);
 }
 
-uint64_t sr_latw_peak(const struct sr_latw *w)
+void sr_latw_stats(const struct sr_latw *w, struct sr_sortbuf_stats *st)
 {
-	return w->peak;
+	sr_sortbuf_stats(w->q, st);
 }
 
-static bool lless(const struct lrow *a, const struct lrow *b)
+static void put_row(struct sr_latw *w, const void *p)
 {
-	if (a->wake != b->wake)
-		return a->wake < b->wake;
-	if (a->run != b->run)
-		return a->run < b->run;
-	if (a->pid != b->pid)
-		return a->pid < b->pid;
-	return a->seq < b->seq;
-}
-
-static void put_row(struct sr_latw *w, const struct lrow *r)
-{
+	const struct lrow *r = p;
 	struct sr_lat_row row = {
 		.wake = r->wake, .run = r->run, .pid = r->pid,
 		.comm = sr_strpool_get(&w->names, r->comm),
@@ -144,26 +153,21 @@ static void put_row(struct sr_latw *w, const struct lrow *r)
 		w->err = rc;
 }
 
-static void pop(struct sr_latw *w)
+/* Pass on the held rows that come before bound (INT64_MAX: all). */
+static int put_before(struct sr_latw *w, int64_t bound)
 {
-	size_t i = 0, n = --w->n;
+	const void *m;
+	int rc;
 
-	w->h[0] = w->h[n];
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct lrow t;
-
-		if (l < n && lless(&w->h[l], &w->h[m]))
-			m = l;
-		if (r < n && lless(&w->h[r], &w->h[m]))
-			m = r;
-		if (m == i)
+	while ((rc = sr_sortbuf_min(w->q, &m)) == SR_OK && m &&
+	       ((const struct lrow *)m)->wake < bound) {
+		put_row(w, m);
+		if ((rc = sr_sortbuf_pop(w->q)))
 			break;
-		t = w->h[i];
-		w->h[i] = w->h[m];
-		w->h[m] = t;
-		i = m;
 	}
+	if (rc && !w->err)
+		w->err = rc;
+	return w->err;
 }
 
 /* Write the rows no wait to come can precede. */
@@ -172,15 +176,15 @@ static void drain(struct sr_latw *w, int64_t now)
 	int64_t bound = now;
 	size_t n = sr_acct_ntasks(w->acct);
 
+	uint64_t held;
+
 	for (size_t i = 0; i < n; i++)
 		if (sr_acct_state(w->acct, (uint32_t)i) == SR_ACCT_RUNNABLE &&
 		    sr_acct_since(w->acct, (uint32_t)i) < bound)
 			bound = sr_acct_since(w->acct, (uint32_t)i);
-	while (w->n && w->h[0].wake < bound) {
-		put_row(w, &w->h[0]);
-		pop(w);
-	}
-	w->next_check = 2 * w->n > LATW_CHECK_MIN ? 2 * w->n : LATW_CHECK_MIN;
+	put_before(w, bound);
+	held = sr_sortbuf_count(w->q);
+	w->next_check = held + (held > LATW_CHECK_MIN ? held : LATW_CHECK_MIN);
 }
 
 int sr_latw_add(struct sr_latw *w, int64_t from, int64_t to, int32_t pid,
@@ -188,44 +192,18 @@ int sr_latw_add(struct sr_latw *w, int64_t from, int64_t to, int32_t pid,
 {
 	struct lrow r = { .wake = from, .run = to, .pid = pid,
 			  .seq = w->seq++, .cause = (uint8_t)cause };
-	size_t i;
 
-	if (sr_strpool_add(&w->names, comm ? comm : "", &r.comm))
+	if (sr_strpool_add(&w->names, comm ? comm : "", &r.comm) ||
+	    sr_sortbuf_push(w->q, &r))
 		return SR_EINTERNAL;
-	if (w->n == w->cap) {
-		struct lrow *h = sr_grow(w->h, &w->cap, w->n, sizeof(*h), 1024, 0);
-
-		if (!h)
-			return SR_EINTERNAL;
-		w->h = h;
-	}
-	i = w->n++;
-	w->h[i] = r;
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		struct lrow t;
-
-		if (!lless(&w->h[i], &w->h[p]))
-			break;
-		t = w->h[i];
-		w->h[i] = w->h[p];
-		w->h[p] = t;
-		i = p;
-	}
-	if (w->n > w->peak)
-		w->peak = w->n;
-	if (w->n >= w->next_check)
+	if (sr_sortbuf_count(w->q) >= w->next_check)
 		drain(w, to);
 	return w->err;
 }
 
 int sr_latw_flush(struct sr_latw *w)
 {
-	while (w->n) {
-		put_row(w, &w->h[0]);
-		pop(w);
-	}
-	return w->err;
+	return put_before(w, INT64_MAX);
 }
 
 /* ---- summary ------------------------------------------------------------ */

@@ -49,7 +49,9 @@ void sr_latency_row(FILE *f, const struct sr_lat_row *r);
  * emit, in wake order.  A row is held until no wait still open, and none
  * to come, can start before it: the open waits are read from the
  * accounting the rows come from, so the rows held are those overtaken by
- * a longer wait.
+ * a longer wait.  At most LATW_MEM_ROWS of them are in memory, the rest in
+ * a temporary file (replay/sortbuf.h): a wait that never ends holds every
+ * row after it, in flat memory.
  */
 struct sr_latw;
 
@@ -61,7 +63,9 @@ int sr_latw_add(struct sr_latw *w, int64_t from, int64_t to, int32_t pid,
 /* Every row still held goes out (at the end). */
 int sr_latw_flush(struct sr_latw *w);
 void sr_latw_free(struct sr_latw *w);
-uint64_t sr_latw_peak(const struct sr_latw *w); /* most rows ever held */
+/* Rows held: at most, at most in memory, written to the file. */
+struct sr_sortbuf_stats;
+void sr_latw_stats(const struct sr_latw *w, struct sr_sortbuf_stats *st);
 
 /* What summary.tsv adds to a task's stats figures. */
 struct sr_summary_extra {
