@@ -19,6 +19,14 @@
 #    wake time, timeline rows of one instant), and the task records (each
 #    keeps its summary).  Target: 16x at most 1.5 times the 1x peak when
 #    the replay keeps pace with the recording (the demand held stays flat).
+#    The bundled samples do not keep pace: tasks whose switch-outs were
+#    never traced keep a burst open, and the replay waits on it while the
+#    demand piles up (docs/replay.md, "Streaming"); the ratio less the
+#    demand held says what the rest does.  The synthetic workload keeps
+#    pace, but forks new tasks all along (each record keeps its summary)
+#    and gives each task a CPU of its own, so the reader's merge window
+#    fills to its bound (9.4 MB) once CPUs fall quiet, within its first
+#    minutes.
 set -u
 : "${SCHEDREPLAY:?}" "${BUILD:?}" "${BENCH_TMP:?}"
 SR=$SCHEDREPLAY
@@ -57,10 +65,11 @@ header() {
 	echo "                                                                  lat  inst"
 }
 
-# ratio FILE: the 16x peak over the 1x peak of a table
+# ratio FILE: the 16x peak over the 1x peak of a table, and the same less
+# the demand held (what the peak would be had the replay kept pace)
 ratio() {
-	awk '$1 == "1x" { a = $5 } $1 == "16x" { b = $5 }
-	     END { if (a > 0) printf "   16x / 1x peak RSS: %.2f (target <= 1.5 while the replay keeps pace)\n", b / a }' "$1"
+	awk '$1 == "1x" { a = $5; da = $9 } $1 == "16x" { b = $5; db = $9 }
+	     END { if (a > 0) printf "   16x / 1x peak RSS: %.2f (target <= 1.5 while the replay keeps pace); less the demand held: %.2f\n", b / a, (b - db) / (a - da) }' "$1"
 }
 
 # the sample that fits one CPU best: recorded CPU time / span, the least
