@@ -184,7 +184,7 @@ static void drain(struct sr_latw *w, int64_t now)
 			bound = sr_acct_since(w->acct, (uint32_t)i);
 	put_before(w, bound);
 	held = sr_sortbuf_count(w->q);
-	w->next_check = held + (held > LATW_CHECK_MIN ? held : LATW_CHECK_MIN);
+	w->next_check = 2 * held > LATW_CHECK_MIN ? 2 * held : LATW_CHECK_MIN;
 }
 
 int sr_latw_add(struct sr_latw *w, int64_t from, int64_t to, int32_t pid,
