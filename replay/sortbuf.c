@@ -90,31 +90,27 @@ static char *at(const struct sr_sortbuf *b, size_t i)
 	return b->h + i * b->elem;
 }
 
-static void swap(struct sr_sortbuf *b, size_t i, size_t j)
-{
-	memcpy(b->tmp, at(b, i), b->elem);
-	memcpy(at(b, i), at(b, j), b->elem);
-	memcpy(at(b, j), b->tmp, b->elem);
-}
-
+/* Drop the least: the last record sinks from the top into the hole. */
 static void heap_pop(struct sr_sortbuf *b)
 {
 	size_t i = 0, n = --b->n;
 
-	if (n)
-		memcpy(at(b, 0), at(b, n), b->elem);
+	if (!n)
+		return;
+	memcpy(b->tmp, at(b, n), b->elem);
 	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
+		size_t c = 2 * i + 1;
 
-		if (l < n && b->less(at(b, l), at(b, m)))
-			m = l;
-		if (r < n && b->less(at(b, r), at(b, m)))
-			m = r;
-		if (m == i)
+		if (c >= n)
 			break;
-		swap(b, i, m);
-		i = m;
+		if (c + 1 < n && b->less(at(b, c + 1), at(b, c)))
+			c++;
+		if (!b->less(at(b, c), b->tmp))
+			break;
+		memcpy(at(b, i), at(b, c), b->elem);
+		i = c;
 	}
+	memcpy(at(b, i), b->tmp, b->elem);
 }
 
 /* ---- runs --------------------------------------------------------------- */
@@ -289,16 +285,17 @@ int sr_sortbuf_push(struct sr_sortbuf *b, const void *x)
 			return SR_EINTERNAL;
 		b->h = h;
 	}
+	/* the new record rises from the end into the hole */
 	i = b->n++;
-	memcpy(at(b, i), x, b->elem);
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
 
-		if (!b->less(at(b, i), at(b, p)))
+		if (!b->less(x, at(b, p)))
 			break;
-		swap(b, i, p);
+		memcpy(at(b, i), at(b, p), b->elem);
 		i = p;
 	}
+	memcpy(at(b, i), x, b->elem);
 	b->count++;
 	if (b->count > b->st.peak)
 		b->st.peak = b->count;
