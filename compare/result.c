@@ -148,21 +148,21 @@ int cmp_result_add_sums(struct cmp_result *r, const struct sr_replay_policy *p)
 			return SR_EINTERNAL;
 		sr_delays_percentiles(m->delays, ps, pc, 3);
 		s->pid = m->pid;
-		s->runtime_ns = m->runtime_ns;
-		s->switches = m->switches;
-		s->wakeups = m->wakeups;
-		s->avg_ns = sr_metrics_avg_delay(m);
-		s->p50_ns = pc[0];
-		s->p95_ns = pc[1];
-		s->p99_ns = pc[2];
-		s->max_ns = m->max_delay_ns;
+		s->f.runtime_ns = m->runtime_ns;
+		s->f.switches = m->switches;
+		s->f.wakeups = m->wakeups;
+		s->f.avg_ns = sr_metrics_avg_delay(m);
+		s->f.p50_ns = pc[0];
+		s->f.p95_ns = pc[1];
+		s->f.p99_ns = pc[2];
+		s->f.max_ns = m->max_delay_ns;
 		/* summary.tsv's 6 decimals, read back exactly as strtod would */
-		s->cpu_share = (double)sr_share_ppm(m->runtime_ns,
+		s->f.cpu_share = (double)sr_share_ppm(m->runtime_ns,
 						    p->end - p->start) / 1e6;
-		s->expired = row->x.expired > 0 ? (uint64_t)row->x.expired : 0;
-		s->late_wakeups = !p->observed && row->x.late_wakeups > 0 ?
+		s->f.expired = row->x.expired > 0 ? (uint64_t)row->x.expired : 0;
+		s->f.late_wakeups = !p->observed && row->x.late_wakeups > 0 ?
 				  (uint64_t)row->x.late_wakeups : 0;
-		s->finish_ns = row->x.finish_ts;
+		s->f.finish_ns = row->x.finish_ts;
 		r->nsum = i + 1;
 	}
 	return SR_OK;
@@ -216,27 +216,27 @@ static int sum_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 	s->pid = (int32_t)pid;
 	if (add_comm(r, cmp_tsv_get(t, SC_COMM), false, &s->comm))
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	if (cmp_tsv_fixed(t, SC_RUNTIME, 6, &s->runtime_ns, d) ||
+	if (cmp_tsv_fixed(t, SC_RUNTIME, 6, &s->f.runtime_ns, d) ||
 	    cmp_tsv_int(t, SC_SWITCHES, &v, d))
 		return d->code;
-	s->switches = (uint64_t)v;
+	s->f.switches = (uint64_t)v;
 	if (cmp_tsv_int(t, SC_WAKEUPS, &v, d))
 		return d->code;
-	s->wakeups = (uint64_t)v;
-	if (cmp_tsv_fixed(t, SC_AVG, 6, &s->avg_ns, d) ||
-	    cmp_tsv_fixed(t, SC_P50, 6, &s->p50_ns, d) ||
-	    cmp_tsv_fixed(t, SC_P95, 6, &s->p95_ns, d) ||
-	    cmp_tsv_fixed(t, SC_P99, 6, &s->p99_ns, d) ||
-	    cmp_tsv_fixed(t, SC_MAX, 6, &s->max_ns, d) ||
-	    cmp_tsv_double(t, SC_SHARE, &s->cpu_share, d))
+	s->f.wakeups = (uint64_t)v;
+	if (cmp_tsv_fixed(t, SC_AVG, 6, &s->f.avg_ns, d) ||
+	    cmp_tsv_fixed(t, SC_P50, 6, &s->f.p50_ns, d) ||
+	    cmp_tsv_fixed(t, SC_P95, 6, &s->f.p95_ns, d) ||
+	    cmp_tsv_fixed(t, SC_P99, 6, &s->f.p99_ns, d) ||
+	    cmp_tsv_fixed(t, SC_MAX, 6, &s->f.max_ns, d) ||
+	    cmp_tsv_double(t, SC_SHARE, &s->f.cpu_share, d))
 		return d->code;
 	if (cmp_tsv_int(t, SC_EXPIRED, &v, d))
 		return d->code;
-	s->expired = (uint64_t)v;
+	s->f.expired = (uint64_t)v;
 	if (cmp_tsv_int(t, SC_LATE, &v, d))
 		return d->code;
-	s->late_wakeups = (uint64_t)v;
-	if (cmp_tsv_fixed(t, SC_FINISH, 9, &s->finish_ns, d))
+	s->f.late_wakeups = (uint64_t)v;
+	if (cmp_tsv_fixed(t, SC_FINISH, 9, &s->f.finish_ns, d))
 		return d->code;
 	r->nsum++;
 	return SR_OK;

@@ -9,7 +9,7 @@
  * latency.tsv and timeline.tsv read back by column name).  The rows are
  * the same either way, field for field, so a saved replay gives diff, plot
  * and report exactly what the trace gives.  Memory: 24 bytes a latency or
- * timeline row, about 100 a summary row, each task name once.
+ * timeline row, about 200 a summary row, each task name once.
  */
 #ifndef CMP_RESULT_H
 #define CMP_RESULT_H
@@ -40,16 +40,35 @@ enum cmp_tl_event {
 			 wake was already due): no change of state */
 };
 
-/* A summary row: one task's figures (times in ns). */
-struct cmp_sum {
-	int32_t pid;
-	uint32_t comm;           /* in the result's name pool */
+/*
+ * What one task got under one policy: its summary row's figures (times
+ * in ns; expired and late_wakeups 0 where unknown, as for observed), then
+ * what compare/ derives from the other rows (compare/behave.h).
+ */
+struct cmp_figs {
+	bool present;            /* a summary row in this run */
 	int64_t runtime_ns;
 	uint64_t switches, wakeups;
 	int64_t avg_ns, p50_ns, p95_ns, p99_ns, max_ns;
-	double cpu_share;        /* a fraction, 6 decimals */
-	uint64_t expired, late_wakeups; /* 0 where unknown (observed) */
+	double cpu_share;        /* summary's cpu_share, a fraction */
+	uint64_t expired, late_wakeups;
 	int64_t finish_ns;       /* trace clock; 0 if unknown */
+	/* from the latency rows */
+	uint64_t ndelays;
+	long double sum_ns, sumsq_ns;
+	double sd_ns;            /* true sample standard deviation */
+	double ib_sd_ns;         /* interbench's printed "SD" (docs/plots.md) */
+	/* periodic tasks (interbench): over the reference periods */
+	uint64_t periods, deadlines_met;
+	uint64_t deadlines_met_own; /* on the run's own clock (docs/plots.md) */
+	int64_t cpu_wanted_ns, cpu_got_ns;
+};
+
+/* A summary row. */
+struct cmp_sum {
+	int32_t pid;
+	uint32_t comm;           /* in the result's name pool */
+	struct cmp_figs f;       /* the summary's figures only */
 };
 
 /* A latency row: one wait. */

@@ -181,19 +181,8 @@ static int load_summary(struct cmp_set *s, size_t run, struct sr_diag *d)
 		if (k < 0)
 			return d->code;
 		f = &s->tasks[k].figs[run];
+		*f = x->f;
 		f->present = true;
-		f->runtime_ns = x->runtime_ns;
-		f->switches = x->switches;
-		f->wakeups = x->wakeups;
-		f->avg_ns = x->avg_ns;
-		f->p50_ns = x->p50_ns;
-		f->p95_ns = x->p95_ns;
-		f->p99_ns = x->p99_ns;
-		f->max_ns = x->max_ns;
-		f->cpu_share = x->cpu_share;
-		f->expired = x->expired;
-		f->late_wakeups = x->late_wakeups;
-		f->finish_ns = x->finish_ns;
 	}
 	return SR_OK;
 }

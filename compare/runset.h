@@ -36,26 +36,6 @@ enum cmp_class {
 
 const char *cmp_class_name(enum cmp_class c);
 
-/* What one task got under one policy. */
-struct cmp_figs {
-	bool present;            /* a summary row in this run */
-	int64_t runtime_ns;
-	uint64_t switches, wakeups;
-	int64_t avg_ns, p50_ns, p95_ns, p99_ns, max_ns;
-	double cpu_share;        /* summary's cpu_share, a fraction */
-	uint64_t expired, late_wakeups;
-	int64_t finish_ns;       /* trace clock; 0 if unknown */
-	/* from the latency rows */
-	uint64_t ndelays;
-	long double sum_ns, sumsq_ns;
-	double sd_ns;            /* true sample standard deviation */
-	double ib_sd_ns;         /* interbench's printed "SD" (docs/plots.md) */
-	/* periodic tasks (interbench): over the reference periods */
-	uint64_t periods, deadlines_met;
-	uint64_t deadlines_met_own; /* on the run's own clock (docs/plots.md) */
-	int64_t cpu_wanted_ns, cpu_got_ns;
-};
-
 /*
  * One period of a periodic task, from the reference run.  Bursts (CPU
  * work between two sleeps) are numbered from 0 in the order the task
