@@ -207,6 +207,11 @@ int sr_tlfilter_row(struct sr_tlfilter *f, const struct sr_tl_row *r)
 			if (!p)
 				return SR_EINTERNAL;
 			f->held = p;
+			/* the rows held point into their own slots: moved */
+			for (size_t i = 0; i < f->nheld; i++) {
+				f->held[i].row.v = &f->held[i].v;
+				f->held[i].row.comm = f->held[i].comm;
+			}
 		}
 		h = &f->held[f->nheld++];
 		f->slot[id] = (uint32_t)f->nheld;
