@@ -53,7 +53,9 @@ rss() {
 	awk -v label="$1" -v mb="$(wc -c <"$2")" '
 	FNR == 1 && FILENAME ~ /time$/ { wall = $1; kb = $2; next }
 	/demand/ { ops = $5; dmb = $7; sub(/\(/, "", dmb); tasks = $(NF - 2) }
-	/rows:/ { l = $7; t = $13; if (l > lat) lat = l; if (t > tl) tl = t }
+	/rows:/ { l = $7; match($0, /timeline [0-9]+/)
+		t = substr($0, RSTART + 9, RLENGTH - 9) + 0
+		if (l > lat) lat = l; if (t > tl) tl = t }
 	END {
 		printf "   %-6s %7.1f %7.2f s %8.1f MB %9d ops %6.1f MB %8d %5d %7d\n",
 			label, mb / 1e6, wall, kb / 1024, ops, dmb, lat, tl, tasks
