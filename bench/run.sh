@@ -3,7 +3,8 @@
 # To add one: write bench/<name>.sh (it gets SCHEDREPLAY, BUILD and a
 # scratch directory BENCH_TMP, removed at the end) and add a section line
 # at the bottom.  Figures are printed, never checked: targets are judged by
-# reading them.  BENCH_MB (default 1024) sets the size of generated traces.
+# reading them.  BENCH_MB (default 128) sets the size of generated traces; the whole run
+# takes a few minutes on two CPUs.
 set -u
 : "${SCHEDREPLAY:?run through make bench}"
 BUILD=${BUILD:-build}

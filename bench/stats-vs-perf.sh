@@ -4,11 +4,12 @@
 #
 # perf.data is never committed, so this records a fresh sample of the
 # largest kind (mixed: compile + audio + X) with traces/record.sh
-# --keep-data into a temporary directory, then times, best of 3:
+# --keep-data into a temporary directory, then times, interleaved run by
+# run (below):
 #   perf sched latency -p -i NAME.perf.data
 #   schedreplay stats --compat perf-6.1 NAME.perf.txt.gz   (and on plain text)
-# and prints wall time, peak RSS and the speed ratio.  Then it makes a
-# trace of BENCH_MB (default 1024) MB by concatenating time-shifted copies
+# and prints CPU and wall time, peak RSS and the speed ratio.  Then it makes a
+# trace of BENCH_MB (default 128) MB by concatenating time-shifted copies
 # of that text (bench/trace-gen) and prints stats' time, MB/s and peak RSS
 # on it (the 64 MB bound whatever the trace length).  Needs root and perf; prints why
 # and stops otherwise.  SR_BENCH_DURATION (default 20) sets the
@@ -55,37 +56,61 @@ events=$(wc -l <"$tmp/plain.txt")
 mb=$(awk -v b="$(wc -c <"$tmp/plain.txt")" 'BEGIN { printf "%.1f", b / 1e6 }')
 echo "   recording: $events events, $mb MB of perf script text, perf.data $(awk -v b="$(wc -c <"$data")" 'BEGIN { printf "%.1f", b / 1e6 }') MB"
 
-# best of 3 by CPU time (user + sys: the machine may be shared, wall time
-# then measures the neighbours): prints "CPU_SECONDS WALL_SECONDS KB"
-best3() {
-	best=""
-	for i in 1 2 3; do
+# The three commands interleaved run by run (perf, stats on the gzip,
+# stats on the plain text, perf, ...: SR_BENCH_RUNS rounds, default 5), so
+# a change in the machine's load hits all three alike; CPU time (user +
+# sys).  Each command's figure is its median run; the speed ratio is the
+# median of the rounds' ratios (perf's time over stats' in the same round),
+# with the lowest and highest.  (Best of N sequential runs instead gave
+# 3.0x where interleaved runs give 1.8x: the runs of one command fell in
+# a quieter moment than the other's.)
+runs=${SR_BENCH_RUNS:-5}
+: >"$tmp/rounds"
+i=0
+while [ "$i" -lt "$runs" ]; do
+	line=""
+	for cmd in perf gz plain; do
+		case $cmd in
+		perf) set -- perf sched latency -p -i "$data" ;;
+		gz) set -- "$SR" stats --compat perf-6.1 "$text" ;;
+		plain) set -- "$SR" stats --compat perf-6.1 "$tmp/plain.txt" ;;
+		esac
 		/usr/bin/time -f "%U %S %e %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
-			{ echo "FAILED"; sed 's/^/     /' "$tmp/err" >&2; return; }
-		t=$(awk '{ printf "%.2f %s %s", $1 + $2, $3, $4 }' "$tmp/time")
-		best=$(printf '%s\n%s\n' "$best" "$t" | awk 'NF { if (b == "" || $1 < b) { b = $1; w = $2; m = $3 } } END { print b, w, m }')
+			{ echo "   a run failed: $*"; sed 's/^/     /' "$tmp/err"; exit 1; }
+		line="$line $(awk '{ printf "%.3f %s %s", $1 + $2, $3, $4 }' "$tmp/time")"
 	done
-	echo "$best"
+	echo "$line" >>"$tmp/rounds"
+	i=$((i + 1))
+done
+echo "   CPU seconds (user + sys), median of $runs interleaved rounds; [wall of that run]"
+awk '
+function median(a, n,   i, j, t) {
+	for (i = 1; i <= n; i++)
+		for (j = i + 1; j <= n; j++)
+			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
-p=$(best3 perf sched latency -p -i "$data")
-g=$(best3 "$SR" stats --compat perf-6.1 "$text")
-t=$(best3 "$SR" stats --compat perf-6.1 "$tmp/plain.txt")
-echo "   CPU seconds (user + sys), best of 3; wall time of that run in brackets"
-echo "$p" "$g" "$t" | awk '
-function line(name, s, w, kb, ratio) {
-	printf "   %-42s %6.2f s [%5.2f s]  peak RSS %6.1f MB%s\n", name, s, w, kb / 1024, ratio
+{	n++
+	for (k = 0; k < 3; k++) { c[k, n] = $(1 + 3 * k); w[k, n] = $(2 + 3 * k); m[k, n] = $(3 + 3 * k) }
+	r1[n] = $4 > 0 ? $1 / $4 : 0; r2[n] = $7 > 0 ? $1 / $7 : 0
 }
-$1 == "FAILED" || $4 == "FAILED" || $7 == "FAILED" { print "   a run failed"; exit 1 }
-{
-	line("perf sched latency -p -i NAME.perf.data", $1, $2, $3, "")
-	line("schedreplay stats NAME.perf.txt.gz", $4, $5, $6,
-	     $4 > 0 ? sprintf("  (%.1fx perf'"'"'s speed)", $1 / $4) : "")
-	line("schedreplay stats NAME.perf.txt (plain)", $7, $8, $9,
-	     $7 > 0 ? sprintf("  (%.1fx perf'"'"'s speed)", $1 / $7) : "")
-}'
+END {
+	split("perf sched latency -p -i NAME.perf.data|schedreplay stats NAME.perf.txt.gz|schedreplay stats NAME.perf.txt (plain)", name, "|")
+	for (k = 0; k < 3; k++) {
+		for (i = 1; i <= n; i++) { x[i] = c[k, i]; y[i] = w[k, i]; z[i] = m[k, i] }
+		cm = median(x, n); wm = median(y, n); mm = median(z, n)
+		ratio = ""
+		if (k) {
+			for (i = 1; i <= n; i++) q[i] = k == 1 ? r1[i] : r2[i]
+			rm = median(q, n)
+			ratio = sprintf("  %.1fx perf'"'"'s speed (rounds %.1f to %.1fx)", rm, q[1], q[n])
+		}
+		printf "   %-42s %6.2f s [%5.2f s]  peak RSS %6.1f MB%s\n", name[k + 1], cm, wm, mm / 1024, ratio
+	}
+}' "$tmp/rounds"
 
 # A long trace: time-shifted copies of the recording, back to back.
-"$GEN" "$tmp/plain.txt" "$tmp/big.txt" "${BENCH_MB:-1024}" >/dev/null || exit 1
+"$GEN" "$tmp/plain.txt" "$tmp/big.txt" "${BENCH_MB:-128}" >/dev/null || exit 1
 rm -f "$tmp/plain.txt"
 copies=$(awk -v b="$(wc -c <"$tmp/big.txt")" -v e="$events" -v l="$(wc -l <"$tmp/big.txt")" \
 	'BEGIN { printf "%d", l / e }')

@@ -19,20 +19,48 @@ static const char *const external_names[] = {
 	NULL,
 };
 
+/* What the replay held in memory at most, the two causes apart. */
+static void print_held(const struct sr_replay *r)
+{
+	const struct sr_replay_info *in = sr_replay_info(r);
+	uint64_t ops = in->demand.peak_held_ops;
+
+	fprintf(stderr, "held at most: demand %llu ops (%.1f MB) not yet "
+		"replayed by the slowest policy; %zu task records\n",
+		(unsigned long long)ops,
+		(double)ops * (double)sizeof(struct sr_op) / 1e6,
+		sr_tasks_count(sr_replay_tasks(r)));
+	for (size_t i = 0; i < sr_replay_count(r); i++) {
+		const struct sr_replay_policy *p = sr_replay_get(r, i);
+
+		fprintf(stderr, "held at most: %s rows: latency %llu (to sort "
+			"by wake; %llu in memory), timeline %llu (one "
+			"instant)\n", p->name,
+			(unsigned long long)p->latency_rows_held,
+			(unsigned long long)p->latency_rows_in_memory,
+			(unsigned long long)p->timeline_rows_held);
+	}
+}
+
 int cmd_replay(int argc, char **argv, struct sr_diag *d)
 {
 	struct sr_replay_opts o = { .outdir = DEFAULT_OUTDIR };
 	const char *policies[SR_REPLAY_MAX_POLICIES];
 	size_t npolicies = 0, n;
 	const char *trace;
-	bool quiet = false;
+	bool quiet = false, memory = false;
 	int64_t cache_decay = -1;
 	const struct po_option opts[] = {
 		OPT_GROUP("output"),
 		OPT_PATH('o', "output", &o.outdir, "DIR",
 			   "write DIR/POLICY/{timeline,latency,summary,"
-			   "cpus}.tsv (default: " DEFAULT_OUTDIR ")"),
+			   "cpus}.tsv and DIR/{tasks,seen}.tsv (default: "
+			   DEFAULT_OUTDIR ")"),
 		OPT_FLAG('q', "quiet", &quiet, "do not list the files written"),
+		OPT_FLAG(0, "memory", &memory, "say on stderr what the replay "
+			 "held at most: the demand not yet replayed (a policy "
+			 "falling behind the recording) and the rows held to "
+			 "put them in order"),
 		OPT_GROUP("the replay"),
 		OPT_LIST(0, "policy", policies, &npolicies,
 			 SR_REPLAY_MAX_POLICIES, "P",
@@ -116,7 +144,10 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 		for (size_t i = 0; i < sr_replay_count(r); i++)
 			printf("wrote %s/%s/{timeline,latency,summary,cpus}"
 			       ".tsv\n", o.outdir, sr_replay_get(r, i)->name);
+		printf("wrote %s/{tasks,seen}.tsv\n", o.outdir);
 	}
+	if (memory)
+		print_held(r);
 	sr_replay_free(r);
 	return SR_OK;
 }

@@ -176,8 +176,8 @@ static int collect_all(struct collect *c, struct cmp_set *s, const long *sel,
 	}
 	for (size_t r = 0; r < s->nruns; r++) {
 		c->run = r;
-		if (cmp_timeline_pass(s, s->runs[r].dir, false, collect_tl, c, d) ||
-		    cmp_latency_pass(s, s->runs[r].dir, collect_lat, c, d))
+		if (cmp_timeline_pass(s, s->runs[r].res, false, collect_tl, c, d) ||
+		    cmp_latency_pass(s, s->runs[r].res, collect_lat, c, d))
 			return d->code;
 	}
 	for (size_t i = 0; i < nsel; i++)

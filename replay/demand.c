@@ -33,6 +33,7 @@ struct ent {
 	uint8_t ever;       /* was included at some point */
 	uint8_t exit_seen;  /* sched_process_exit seen, not switched out */
 	uint8_t block_open; /* its last op is a BLOCK not yet resolved */
+	uint8_t shrink_queued; /* in dm->shrink */
 	int32_t cpu;        /* R_RUNNING: where */
 	uint32_t last_rec;  /* latest record of the exec chain */
 	uint32_t nblocks;
@@ -72,6 +73,9 @@ struct sr_demand {
 	struct cpu *cpus;
 	size_t ncpus;
 	struct sr_strpool names;
+	uint32_t *shrink;       /* tasks whose ring every consumer passed
+				   since the last event: shrink it then */
+	size_t nshrink, capshrink;
 	struct sr_ring arr;     /* arrivals (struct sr_arrival), numbered */
 	uint64_t *arrcur;       /* per consumer: next arrival it will read */
 	sr_demand_resolve_fn on_resolve;
@@ -156,6 +160,7 @@ void sr_demand_free(struct sr_demand *dm)
 		free(dm->e[i].cur);
 	}
 	free(dm->e);
+	free(dm->shrink);
 	free(dm->cpus);
 	sr_strpool_free(&dm->names);
 	sr_ring_free(&dm->arr);
@@ -205,11 +210,56 @@ const struct sr_op *sr_demand_op(const struct sr_demand *dm, uint32_t task,
 	return op_at(&dm->e[task], idx);
 }
 
+/* Its program is complete: no op will be added. */
+static bool ended(const struct ent *e)
+{
+	return e->state == R_DEAD || e->state == R_GONE;
+}
+
 void sr_demand_consumed(struct sr_demand *dm, int c, uint32_t task,
 			uint64_t idx)
 {
-	if (task < dm->ne && c >= 0 && c < dm->o.nconsumers && dm->e[task].cur)
-		dm->e[task].cur[c] = idx;
+	struct ent *e;
+	uint64_t k;
+
+	if (task >= dm->ne || c < 0 || c >= dm->o.nconsumers ||
+	    !dm->e[task].cur)
+		return;
+	e = &dm->e[task];
+	e->cur[c] = idx;
+	/*
+	 * Ops every consumer passed are dropped now (a task that gets no
+	 * more ops, one that exited, must not keep its program); memory is
+	 * given back at the next event, when no op pointer handed out is in
+	 * use any more: all of it once the program is complete, else what a
+	 * backlog now consumed had grown the buffer to.
+	 */
+	k = sr_ring_trim(&e->ops, e->cur, dm->o.nconsumers);
+	dm->st.held_ops -= k;
+	if (k && !e->shrink_queued && sr_ring_oversized(&e->ops, ended(e))) {
+		if (dm->nshrink == dm->capshrink) {
+			uint32_t *p = sr_grow(dm->shrink, &dm->capshrink,
+					      dm->nshrink, sizeof(*p), 64, 0);
+
+			if (!p)
+				return; /* kept: memory, not results */
+			dm->shrink = p;
+		}
+		dm->shrink[dm->nshrink++] = task;
+		e->shrink_queued = 1;
+	}
+}
+
+/* Give back the op buffers consumed since the last event (see above). */
+static void shrink_rings(struct sr_demand *dm)
+{
+	for (size_t i = 0; i < dm->nshrink; i++) {
+		struct ent *e = &dm->e[dm->shrink[i]];
+
+		sr_ring_shrink(&e->ops, sizeof(struct sr_op), ended(e));
+		e->shrink_queued = 0;
+	}
+	dm->nshrink = 0;
 }
 
 static int arrive(struct sr_demand *dm, struct ent *e, int64_t ts)
@@ -1082,6 +1132,8 @@ int sr_demand_event(struct sr_demand *dm, const struct sr_event *ev,
 		dm->started = true;
 		dm->start = ev->ts;
 	}
+	if (dm->nshrink)
+		shrink_rings(dm);
 	dm->before = dm->started ? dm->now : ev->ts;
 	dm->now = ev->ts;
 	dm->st.events++;

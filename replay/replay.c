@@ -8,10 +8,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/grow.h"
 #include "lib/outfile.h"
 #include "lib/path.h"
+#include "lib/strpool.h"
 #include "parse/read-warn.h"
 #include "replay/replay.h"
+#include "replay/sortbuf.h"
 #include "replay/summary.h"
 #include "replay/tlfilter.h"
 #include "replay/writers.h"
@@ -22,14 +25,21 @@ const char *const sr_replay_default_policies[] = {
 
 struct prun {
 	struct sr_replay_policy pub;
+	size_t idx;                   /* in the replay's order */
 	struct sr_replay *r;
 	struct sr_sim *sim;           /* or */
 	struct sr_observed *obs;
 	struct sr_outfile *tl, *lat;
-	struct sr_latw *latw;
-	FILE *tlf;
+	FILE *tlf, *latf;             /* the files, when written */
+	bool want_tl, want_lat;       /* a file or the sink takes the rows */
+	struct sr_latw *latw;         /* latency rows in wake order */
 	struct sr_tlfilter *tlfil;    /* simulated runs' rows (tlfilter.h) */
-	int err;
+};
+
+/* A record's names as events show them (--tree): the last one noted. */
+struct seen_mark {
+	uint32_t gen;                 /* its attr_gen then */
+	uint32_t comm;                /* pool offset + 1, 0: never seen */
 };
 
 struct sr_replay {
@@ -41,6 +51,12 @@ struct sr_replay {
 	struct sr_demand *dm;
 	struct sr_replay_info info;
 	struct sr_madedirs made;  /* removed again if the run fails */
+	/* each record's names, in the order events first showed them */
+	struct seen_mark *mark;
+	size_t nmark;
+	struct sr_replay_seen *seen;
+	size_t nseen, capseen;
+	struct sr_strpool names;
 	bool held;                    /* simulators wait for the cpu count */
 	int32_t ran;                  /* highest cpu that ran a task + 1 */
 };
@@ -53,6 +69,32 @@ static const struct sr_task *view_get(const void *ctx, sr_tid id)
 static size_t view_count(const void *ctx)
 {
 	return sr_tasks_count(ctx);
+}
+
+/* ---- rows: to the files and to the caller's sink, as they come ------------ */
+
+static int emit_tl(void *ctx, const struct sr_tl_row *row)
+{
+	struct prun *p = ctx;
+	const struct sr_replay_sink *k = p->r->o.sink;
+
+	if (p->tlf)
+		sr_timeline_row(p->tlf, row);
+	if (k && k->timeline)
+		return k->timeline(k->ctx, p->idx, row);
+	return SR_OK;
+}
+
+static int emit_lat(void *ctx, const struct sr_lat_row *row)
+{
+	struct prun *p = ctx;
+	const struct sr_replay_sink *k = p->r->o.sink;
+
+	if (p->latf)
+		sr_latency_row(p->latf, row);
+	if (k && k->latency)
+		return k->latency(k->ctx, p->idx, row);
+	return SR_OK;
 }
 
 /* ---- hooks ---------------------------------------------------------------- */
@@ -114,19 +156,19 @@ static uint32_t key_of(const struct sr_replay *r, sr_tid id)
 	return t->thread != SR_TID_NONE ? t->thread : id;
 }
 
-static void obs_row(struct prun *p, int64_t ts, sr_tid id, const char *ev,
-		    int prio, int cpu, int from)
+static int obs_row(struct prun *p, int64_t ts, sr_tid id, const char *ev,
+		   int prio, int cpu, int from)
 {
 	const struct sr_task *t = sr_tasks_get(p->r->tasks, id);
 	struct sr_tl_row row;
 	uint32_t k = key_of(p->r, id);
 
 	if (!t || k == SR_TID_NONE || !sr_demand_included(p->r->dm, k))
-		return;
+		return SR_OK;
 	row = (struct sr_tl_row){ .t = ts, .task = k, .pid = t->pid,
 				  .comm = t->comm, .event = ev,
 				  .prio = prio, .cpu = cpu, .from_cpu = from };
-	sr_timeline_row(p->tlf, &row);
+	return emit_tl(p, &row);
 }
 
 /* Feed one event to observed, writing the timeline rows it implies. */
@@ -145,14 +187,15 @@ static int obs_event(struct prun *p, const struct sr_event *ev)
 					 : -1;
 	int rc = sr_observed_event(p->obs, ev);
 
-	if (rc || !p->tlf)
+	if (rc || !p->want_tl)
 		return rc;
 	if (wake && k != SR_TID_NONE &&
 	    (before == SR_ACCT_UNSEEN || before == SR_ACCT_SLEEPING) &&
 	    sr_acct_state(a, k) == SR_ACCT_RUNNABLE) {
-		obs_row(p, ev->ts, ev->task, ev->kind == SR_EV_WAKEUP_NEW ?
-			"fork" : "wake", ev->prio,
-			ev->target_cpu >= 0 ? ev->target_cpu : ev->cpu, -1);
+		return obs_row(p, ev->ts, ev->task, ev->kind ==
+			       SR_EV_WAKEUP_NEW ? "fork" : "wake", ev->prio,
+			       ev->target_cpu >= 0 ? ev->target_cpu : ev->cpu,
+			       -1);
 	} else if (ev->kind == SR_EV_SWITCH) {
 		const char *what = "block";
 
@@ -162,13 +205,64 @@ static int obs_event(struct prun *p, const struct sr_event *ev)
 		else if ((t && t->exited) || ev->prev_state == SR_STATE_DEAD ||
 			 ev->prev_state == SR_STATE_ZOMBIE)
 			what = "exit";
-		obs_row(p, ev->ts, ev->task, what, ev->prio, ev->cpu, -1);
-		if (from >= 0 && from != ev->cpu)
-			obs_row(p, ev->ts, ev->other, "migrate",
-				ev->other_prio, ev->cpu, from);
-		obs_row(p, ev->ts, ev->other, "run", ev->other_prio, ev->cpu,
-			-1);
+		if ((rc = obs_row(p, ev->ts, ev->task, what, ev->prio,
+				  ev->cpu, -1)))
+			return rc;
+		if (from >= 0 && from != ev->cpu &&
+		    (rc = obs_row(p, ev->ts, ev->other, "migrate",
+				  ev->other_prio, ev->cpu, from)))
+			return rc;
+		return obs_row(p, ev->ts, ev->other, "run", ev->other_prio,
+			       ev->cpu, -1);
 	}
+	return SR_OK;
+}
+
+/* ---- the names events show each record under (for --tree) ------------------ */
+
+static int note_seen(struct sr_replay *r, sr_tid id)
+{
+	const struct sr_task *t = id == SR_TID_NONE ? NULL
+						    : sr_tasks_get(r->tasks, id);
+	struct seen_mark *m;
+	uint32_t off;
+
+	if (!t || t->is_idle)
+		return SR_OK;
+	if (id >= r->nmark) {
+		m = sr_grow(r->mark, &r->nmark, id, sizeof(*m), 256, 0);
+		if (!m)
+			return SR_EINTERNAL;
+		r->mark = m;
+	}
+	m = &r->mark[id];
+	if (m->comm && m->gen == t->attr_gen)
+		return SR_OK;
+	m->gen = t->attr_gen;
+	if (sr_strpool_add(&r->names, t->comm, &off))
+		return SR_EINTERNAL;
+	if (m->comm == off + 1)
+		return SR_OK; /* renamed back and forth, or tgid changed */
+	m->comm = off + 1;
+	if (r->nseen == r->capseen) {
+		struct sr_replay_seen *v = sr_grow(r->seen, &r->capseen,
+						   r->nseen, sizeof(*v), 256, 0);
+
+		if (!v)
+			return SR_EINTERNAL;
+		r->seen = v;
+	}
+	r->seen[r->nseen].id = id;
+	r->seen[r->nseen].comm = off;
+	r->nseen++;
+	return SR_OK;
+}
+
+static int event_seen(struct sr_replay *r, const struct sr_event *ev)
+{
+	if (note_seen(r, ev->task) || note_seen(r, ev->other) ||
+	    note_seen(r, ev->waker))
+		return SR_EINTERNAL;
 	return SR_OK;
 }
 
@@ -237,15 +331,30 @@ static int open_outputs(struct sr_replay *r, struct prun *p,
 			goto out;
 		p->tlf = sr_outfile_fp(p->tl);
 		sr_timeline_header(p->tlf);
-		if (!p->pub.observed &&
-		    (rc = sr_tlfilter_new(&p->tlfil, p->tlf, r->o.timeline, d)))
-			goto out;
 	}
-	if (!r->o.no_latency)
-		rc = sr_outfile_open_in(&p->lat, dir, "latency.tsv", NULL, d);
+	if (!r->o.no_latency) {
+		if ((rc = sr_outfile_open_in(&p->lat, dir, "latency.tsv", NULL,
+					     d)))
+			goto out;
+		p->latf = sr_outfile_fp(p->lat);
+		sr_latency_header(p->latf);
+	}
 out:
 	free(dir);
 	return rc;
+}
+
+/* The rows of p go to its files, the caller's sink, or nowhere. */
+static int open_rows(struct sr_replay *r, struct prun *p, struct sr_diag *d)
+{
+	const struct sr_replay_sink *k = r->o.sink;
+
+	p->want_tl = p->tlf || (k && k->timeline);
+	p->want_lat = p->latf || (k && k->latency);
+	if (p->want_tl && !p->pub.observed &&
+	    sr_tlfilter_new(&p->tlfil, r->o.timeline, emit_tl, p, d))
+		return d->code;
+	return SR_OK;
 }
 
 static int add_policies(struct sr_replay *r, struct sr_diag *d)
@@ -269,6 +378,7 @@ static int add_policies(struct sr_replay *r, struct sr_diag *d)
 		struct prun *p = &r->p[i];
 
 		p->r = r;
+		p->idx = i;
 		if (!strcmp(names[i], SR_REPLAY_OBSERVED)) {
 			p->pub.name = SR_REPLAY_OBSERVED;
 			p->pub.observed = true;
@@ -315,9 +425,8 @@ static int start_sims(struct sr_replay *r, struct sr_diag *d)
 			continue;
 		if ((rc = sr_sim_new(&p->sim, &so, r->dm, k++, &h, d)))
 			return rc;
-		if (p->lat && (rc = sr_latw_new(&p->latw,
-				sr_outfile_fp(p->lat), sr_sim_acct(p->sim),
-				d)))
+		if (p->want_lat && (rc = sr_latw_new(&p->latw,
+				sr_sim_acct(p->sim), emit_lat, p, d)))
 			return rc;
 	}
 	return SR_OK;
@@ -372,15 +481,16 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 	for (size_t i = 0; i < r->n; i++) {
 		struct prun *p = &r->p[i];
 
-		if (r->o.outdir && (rc = open_outputs(r, p, d)))
+		if ((r->o.outdir && (rc = open_outputs(r, p, d))) ||
+		    (rc = open_rows(r, p, d)))
 			return rc;
 		if (p->pub.observed) {
 			if ((rc = sr_observed_new(&p->obs, &oopts, &view, d)))
 				return rc;
 			sr_acct_on_wait(sr_observed_acct(p->obs), obs_wait, p);
-			if (p->lat && (rc = sr_latw_new(&p->latw,
-					sr_outfile_fp(p->lat),
-					sr_observed_acct(p->obs), d)))
+			if (p->want_lat && (rc = sr_latw_new(&p->latw,
+					sr_observed_acct(p->obs), emit_lat, p,
+					d)))
 				return rc;
 		}
 	}
@@ -406,6 +516,8 @@ static int pass(struct sr_replay *r, struct sr_diag *d)
 	int rc;
 
 	while ((rc = sr_reader_next(r->rd, &ev, d)) == 1) {
+		if (event_seen(r, &ev))
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		note_ran(&r->ran, r->tasks, &ev);
 		if (ev.kind == SR_EV_MIGRATE)
 			r->info.migrate_events++;
@@ -548,6 +660,25 @@ static int write_summary(struct sr_replay *r, struct prun *p,
 	return sr_outfile_commit(o, d);
 }
 
+/* DIR/tasks.tsv and DIR/seen.tsv: the trace's tasks, for --tree. */
+static int write_tasks(struct sr_replay *r, struct sr_diag *d)
+{
+	struct sr_outfile *o;
+	int rc;
+
+	if ((rc = sr_outfile_open_in(&o, r->o.outdir, "tasks.tsv", NULL, d)))
+		return rc;
+	sr_tasks_write(sr_outfile_fp(o), r->tasks);
+	if ((rc = sr_outfile_commit(o, d)) ||
+	    (rc = sr_outfile_open_in(&o, r->o.outdir, "seen.tsv", NULL, d)))
+		return rc;
+	sr_seen_header(sr_outfile_fp(o));
+	for (size_t i = 0; i < r->nseen; i++)
+		sr_seen_row(sr_outfile_fp(o), r->seen[i].id,
+			    sr_strpool_get(&r->names, r->seen[i].comm));
+	return sr_outfile_commit(o, d);
+}
+
 /* Per cpu: the simulated ones, or the recorded ones for observed. */
 static int collect_cpus(struct prun *p, struct sr_diag *d)
 {
@@ -637,11 +768,23 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 		if ((rc = collect(r, p, d)) || (rc = collect_cpus(p, d)))
 			return rc;
 		if (p->latw) {
-			sr_latw_flush(p->latw);
-			p->pub.latency_rows_held = sr_latw_peak(p->latw);
+			struct sr_sortbuf_stats ls;
+
+			if ((rc = sr_latw_flush(p->latw)))
+				return sr_fail(d, rc, "latency rows of %s: %s",
+					       p->pub.name, rc == SR_EIO ?
+					       "a temporary file read back "
+					       "short" : "out of memory");
+			sr_latw_stats(p->latw, &ls);
+			p->pub.latency_rows_held = ls.peak;
+			p->pub.latency_rows_in_memory = ls.peak_mem;
 		}
-		if (p->tlfil)
-			sr_tlfilter_flush(p->tlfil);
+		if (p->tlfil) {
+			if ((rc = sr_tlfilter_flush(p->tlfil)))
+				return sr_fail(d, rc, "timeline rows of %s: "
+					       "out of memory", p->pub.name);
+			p->pub.timeline_rows_held = sr_tlfilter_peak(p->tlfil);
+		}
 		if (p->tl) {
 			rc = sr_outfile_commit(p->tl, d);
 			p->tl = NULL;
@@ -659,6 +802,8 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 				    (rc = write_cpus(r, p, d))))
 			return rc;
 	}
+	if (r->o.outdir && (rc = write_tasks(r, d)))
+		return rc;
 	return SR_OK;
 }
 
@@ -708,6 +853,23 @@ void sr_replay_warn(const struct sr_replay *r)
 			     r->info.lost_tasks);
 }
 
+const struct sr_tasks *sr_replay_tasks(const struct sr_replay *r)
+{
+	return r->tasks;
+}
+
+size_t sr_replay_nseen(const struct sr_replay *r)
+{
+	return r->nseen;
+}
+
+sr_tid sr_replay_seen_at(const struct sr_replay *r, size_t i,
+			 const char **comm)
+{
+	*comm = sr_strpool_get(&r->names, r->seen[i].comm);
+	return r->seen[i].id;
+}
+
 void sr_replay_free(struct sr_replay *r)
 {
 	if (!r)
@@ -725,6 +887,9 @@ void sr_replay_free(struct sr_replay *r)
 		free(p->pub.cpu);
 	}
 	free(r->p);
+	free(r->mark);
+	free(r->seen);
+	sr_strpool_free(&r->names);
 	sr_madedirs_forget(&r->made);
 	sr_demand_free(r->dm);
 	if (r->rd)

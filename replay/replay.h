@@ -18,6 +18,13 @@
  *		... p->name, p->rows[0 .. p->nrows-1] (sorted by pid)
  *	}
  *	sr_replay_free(r);
+ *
+ * What a policy gave each task comes three ways: its summary rows (kept,
+ * above), and its timeline and latency rows, handed to a sink as they
+ * are produced (struct sr_replay_sink: nothing is kept unless the caller
+ * keeps it), the same rows the files get.  compare/ keeps them in memory
+ * for diff, plot and report (compare/result.h); an exporter can write
+ * them out as they come.
  */
 #ifndef SR_REPLAY_H
 #define SR_REPLAY_H
@@ -33,6 +40,7 @@
 #include "replay/metrics.h"
 #include "replay/observed.h"
 #include "replay/sim.h"
+#include "replay/writers.h"
 
 #define SR_REPLAY_OBSERVED "observed"
 #define SR_REPLAY_MAX_POLICIES 16
@@ -40,6 +48,20 @@
 
 /* The default policies, in order: stock, o11int, observed. */
 extern const char *const sr_replay_default_policies[];
+
+/*
+ * Where each policy's rows go as they are produced, besides the files (or
+ * instead of them, with outdir NULL): the same rows, in the same order,
+ * as its timeline.tsv and latency.tsv get them.  policy is the index of
+ * sr_replay_get().  A callback returns 0, or an error code that stops the
+ * replay; pointers in a row are valid during the call only.  Either
+ * callback may be NULL.
+ */
+struct sr_replay_sink {
+	int (*timeline)(void *ctx, size_t policy, const struct sr_tl_row *r);
+	int (*latency)(void *ctx, size_t policy, const struct sr_lat_row *r);
+	void *ctx;
+};
 
 struct sr_replay_opts {
 	const char *trace;            /* path, "-" for stdin */
@@ -49,6 +71,7 @@ struct sr_replay_opts {
 	const char *const *policies;
 	size_t npolicies;
 	const char *outdir;           /* write DIR/P/ files; NULL: none */
+	const struct sr_replay_sink *sink; /* rows as they come; NULL: none */
 	bool no_timeline, no_latency; /* skip those files */
 	enum sr_tl_mode timeline;     /* simulated rows: changes (0) or all */
 	const char *exclude;          /* pcre2 on comm: tasks left out */
@@ -89,7 +112,11 @@ struct sr_replay_policy {
 	size_t nrows;
 	int64_t start, end;           /* replay span, trace clock */
 	struct sr_sim_stats sim;      /* zero for observed */
+	/* memory: rows held for ordering (not demand, sr_replay_info) */
 	uint64_t latency_rows_held;   /* most latency rows held to sort */
+	uint64_t latency_rows_in_memory; /* most of them in memory (the
+					    rest: a temporary file) */
+	uint64_t timeline_rows_held;  /* most rows one instant held */
 	struct sr_cpu_figs *cpu;      /* per cpu (observed: recorded cpus) */
 	size_t ncpu;
 };
@@ -102,12 +129,20 @@ struct sr_replay_info {
 	int32_t ran_cpus;             /* its highest cpu that ran a task + 1 */
 	int cpus;                     /* cpus replayed */
 	uint64_t migrate_events;      /* sched_migrate_task events */
-	struct sr_demand_stats demand;
+	struct sr_demand_stats demand; /* peak_held_ops: the demand held
+					  while the slowest policy falls
+					  behind the recording */
 	const struct sr_read_stats *read; /* lost events, skipped lines */
 	long lost_tasks;              /* marked lost in observed, -1: none */
 };
 
 struct sr_replay;
+
+/* A record first seen under a name (sr_replay_seen_at). */
+struct sr_replay_seen {
+	sr_tid id;
+	uint32_t comm;                /* in the replay's name pool */
+};
 
 int sr_replay_run(const struct sr_replay_opts *o, struct sr_replay **out,
 		  struct sr_diag *d);
@@ -117,6 +152,19 @@ const struct sr_replay_policy *sr_replay_get(const struct sr_replay *r,
 const struct sr_replay_info *sr_replay_info(const struct sr_replay *r);
 /* The warnings after the read (parse/read-warn.h), on stderr. */
 void sr_replay_warn(const struct sr_replay *r);
+
+/*
+ * The trace's task records (parse/tasks.h: pid, comm, exec chain,
+ * parent), and the names events showed each record under, in the order
+ * they first did (a comm can change without an exec): what `--tree`
+ * needs, written to DIR/tasks.tsv and DIR/seen.tsv.
+ */
+const struct sr_tasks *sr_replay_tasks(const struct sr_replay *r);
+size_t sr_replay_nseen(const struct sr_replay *r);
+/* Sighting i: the record's id, *comm the name it was seen under. */
+sr_tid sr_replay_seen_at(const struct sr_replay *r, size_t i,
+			 const char **comm);
+
 void sr_replay_free(struct sr_replay *r);
 
 #endif

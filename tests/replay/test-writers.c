@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "replay/summary.h"
+#include "replay/sortbuf.h"
 #include "replay/writers.h"
 #include "tests/lib/test.h"
 
@@ -69,6 +70,12 @@ static void test_timeline(void)
  * 10000 short waits of b behind a wait of c open from 100: none can be
  * written until c runs, then all are, in wake order.
  */
+static int put_lat(void *ctx, const struct sr_lat_row *r)
+{
+	sr_latency_row(ctx, r);
+	return SR_OK;
+}
+
 static void test_latency_order(void)
 {
 	FILE *f = tmpfile();
@@ -79,13 +86,14 @@ static void test_latency_order(void)
 		"wake_ns\trun_ns\tdelay_ns\tpid\tcomm\tcause\n"
 		"0\t30\t30\t100\ta\twakeup\n"
 		"10\t20\t10\t200\tb\tpreempt\n"
-		"100\t200000\t199900\t300\tc\tfork\n";
+		"100\t500000\t499900\t300\tc\tfork\n";
 	char *s, *line;
 	long long prev = -1, n = 0;
 	int bad = 0;
 
 	CHECK_INT(sr_acct_new(&acct, &d), SR_OK);
-	CHECK_INT(sr_latw_new(&w, f, acct, &d), SR_OK);
+	sr_latency_header(f);
+	CHECK_INT(sr_latw_new(&w, acct, put_lat, f, &d), SR_OK);
 	sr_acct_runnable(acct, 1, 0, SR_CAUSE_WAKEUP);
 	sr_acct_runnable(acct, 2, 10, SR_CAUSE_PREEMPT);
 	sr_acct_run(acct, 2, 20);
@@ -93,7 +101,9 @@ static void test_latency_order(void)
 	sr_acct_run(acct, 1, 30);
 	CHECK_INT(sr_latw_add(w, 0, 30, 100, "a", SR_CAUSE_WAKEUP), SR_OK);
 	sr_acct_runnable(acct, 3, 100, SR_CAUSE_FORK);
-	for (int i = 0; i < 10000; i++) {
+	/* more rows than the buffer keeps in memory: the rest go to a
+	   temporary file and come back in order */
+	for (int i = 0; i < 40000; i++) {
 		int64_t t = 200 + 10 * (int64_t)i;
 
 		sr_acct_stop(acct, 2, t, true);
@@ -102,9 +112,16 @@ static void test_latency_order(void)
 			  SR_OK);
 	}
 	/* c's wait, open since 100, holds every row after it */
-	CHECK(sr_latw_peak(w) >= 10000);
-	sr_acct_run(acct, 3, 200000);
-	CHECK_INT(sr_latw_add(w, 100, 200000, 300, "c", SR_CAUSE_FORK), SR_OK);
+	{
+		struct sr_sortbuf_stats st;
+
+		sr_latw_stats(w, &st);
+		CHECK(st.peak >= 40000);
+		CHECK(st.peak_mem <= 16384);
+		CHECK(st.spilled >= 40000 - 16384);
+	}
+	sr_acct_run(acct, 3, 500000);
+	CHECK_INT(sr_latw_add(w, 100, 500000, 300, "c", SR_CAUSE_FORK), SR_OK);
 	sr_latw_flush(w);
 	s = slurp(f);
 	CHECK(!strncmp(s, want, strlen(want)));
@@ -118,7 +135,7 @@ static void test_latency_order(void)
 		n++;
 	}
 	CHECK(!bad);
-	CHECK_INT(n, 10003);
+	CHECK_INT(n, 40003);
 	free(s);
 	sr_latw_free(w);
 	sr_acct_free(acct);
