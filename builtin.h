@@ -19,6 +19,7 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d);
 int cmd_diff(int argc, char **argv, struct sr_diag *d);
 int cmd_plot(int argc, char **argv, struct sr_diag *d);
 int cmd_report(int argc, char **argv, struct sr_diag *d);
+int cmd_export(int argc, char **argv, struct sr_diag *d);
 
 /* Option-table rows several commands share. */
 
@@ -29,6 +30,30 @@ int cmd_report(int argc, char **argv, struct sr_diag *d);
 		   "(default: detect)"), \
 	OPT_FLAG(0, "lenient", &(r)->lenient, \
 		 "skip malformed lines and report how many")
+
+/* How the demand is replayed (struct sr_replay_opts *o, replay/replay.h):
+ * replay and export. */
+#define OPT_REPLAY(o) \
+	OPT_STRING(0, "exclude", &(o)->exclude, "REGEX", \
+		   "leave out tasks whose name matches (pcre2), e.g. " \
+		   "'^perf$'"), \
+	OPT_CHOICE(0, "causal", &(o)->causal, sr_causal_names, "MODE", \
+		   "which wakes a task gets in the trace it causes in " \
+		   "the replay: known (default: where the trace tells " \
+		   "them from interrupts, else between related " \
+		   "tasks), all, none"), \
+	OPT_CHOICE(0, "external", &(o)->external, sr_external_names, \
+		   "MODE", "absolute (default): external wakeups at their " \
+		   "recorded time; relative: sleeps keep their " \
+		   "recorded length"), \
+	OPT_NUMBER(0, "cs-cost", &(o)->cs_cost_ns, "TIME", \
+		   "context-switch cost: ns, or with a unit (us, ms, " \
+		   "s); default 0, at most 1ms", 0, SR_CS_COST_MAX, \
+		   po_time_units), \
+	OPT_NUMBER(0, "warm", &(o)->init_sleep_pct, "PCT", \
+		   "tasks alive at the start begin with sleep_avg " \
+		   "PCT% of MAX_SLEEP_AVG (default 0: cold)", 0, 100, \
+		   NULL)
 
 /* How `observed` counts (enum sr_perf_compat *c, replay/observed.h). */
 #define OPT_COMPAT(c) \

@@ -27,6 +27,7 @@ static const struct sr_cmd commands[] = {
 	{ "diff", cmd_diff, "what policy B changed against A, task by task" },
 	{ "plot", cmd_plot, "gnuplot plots of priorities and scheduling delays" },
 	{ "report", cmd_report, "one self-contained HTML page: the diff and the plots" },
+	{ "export", cmd_export, "the replayed schedules as a Chrome JSON trace (Perfetto)" },
 	{ NULL, NULL, NULL },
 };
 

@@ -8,15 +8,11 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "lib/progress.h"
 #include "replay/replay.h"
 #include "replay/tlfilter.h"
 
 #define DEFAULT_OUTDIR "replay-out"
-
-static const char *const external_names[] = {
-	[SR_EXTERNAL_ABSOLUTE] = "absolute", [SR_EXTERNAL_RELATIVE] = "relative",
-	NULL,
-};
 
 int cmd_replay(int argc, char **argv, struct sr_diag *d)
 {
@@ -30,36 +26,18 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 		OPT_PATH('o', "output", &o.outdir, "DIR",
 			   "write DIR/POLICY/{timeline,latency,summary}.tsv "
 			   "(default: " DEFAULT_OUTDIR ")"),
-		OPT_FLAG('q', "quiet", &quiet, "do not list the files written"),
+		OPT_FLAG('q', "quiet", &quiet, "do not list the files written, "
+			 "and no progress line on a terminal"),
 		OPT_GROUP("the replay"),
 		OPT_LIST(0, "policy", policies, &npolicies,
 			 SR_REPLAY_MAX_POLICIES, "P",
 			 "a policy (`schedreplay policies`) or observed; "
 			 "repeat for several (default: stock, o11int, "
 			 "observed)"),
-		OPT_STRING(0, "exclude", &o.exclude, "REGEX",
-			   "leave out tasks whose name matches (pcre2), e.g. "
-			   "'^perf$'"),
-		OPT_CHOICE(0, "causal", &o.causal, sr_causal_names, "MODE",
-			   "which wakes a task gets in the trace it causes in "
-			   "the replay: known (default: where the trace tells "
-			   "them from interrupts, else between related "
-			   "tasks), all, none"),
-		OPT_CHOICE(0, "external", &o.external, external_names, "MODE",
-			   "absolute (default): external wakeups at their "
-			   "recorded time; relative: sleeps keep their "
-			   "recorded length"),
-		OPT_NUMBER(0, "cs-cost", &o.cs_cost_ns, "TIME",
-			   "context-switch cost: ns, or with a unit (us, ms, "
-			   "s); default 0, at most 1ms", 0, SR_CS_COST_MAX,
-			   po_time_units),
+		OPT_REPLAY(&o),
 		OPT_CHOICE(0, "timeline", &o.timeline, sr_tl_mode_names, "WHICH",
 			   "simulated timeline rows: changes (default: where "
 			   "a task's prio, array, state or CPU changed), all"),
-		OPT_NUMBER(0, "warm", &o.init_sleep_pct, "PCT",
-			   "tasks alive at the start begin with sleep_avg "
-			   "PCT% of MAX_SLEEP_AVG (default 0: cold)", 0, 100,
-			   NULL),
 		OPT_NUMBER(0, "cpus", &o.cpus, "N",
 			   "CPUs to simulate (only 1 for now)", 1, 4096, NULL),
 		OPT_GROUP("input"),
@@ -83,6 +61,7 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 		"docs/replay.md says what is replayed and how.", opts,
 	};
 	struct sr_replay *r;
+	struct sr_progress pg;
 	int rc;
 
 	if ((rc = po_parse(&cmd, argc, argv, &trace, &n, d)))
@@ -90,7 +69,11 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 	o.trace = trace;
 	o.policies = npolicies ? policies : NULL;
 	o.npolicies = npolicies;
-	if ((rc = sr_replay_run(&o, &r, d)))
+	sr_progress_init(&pg, "replay", quiet);
+	o.read.progress = &pg;
+	rc = sr_replay_run(&o, &r, d);
+	sr_progress_end(&pg);
+	if (rc)
 		return rc;
 	sr_replay_warn(r);
 	if (!quiet) {

@@ -4,11 +4,13 @@
  * events to let the simulators advance; writes each policy's files and
  * keeps its per-task figures for the caller.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/outfile.h"
 #include "lib/path.h"
+#include "lib/progress.h"
 #include "parse/read-warn.h"
 #include "replay/replay.h"
 #include "replay/summary.h"
@@ -54,24 +56,49 @@ static size_t view_count(const void *ctx)
 
 /* ---- hooks ---------------------------------------------------------------- */
 
+/* The caller's hooks (sr_replay_opts.hooks) told of a row or a wait. */
+static int hook_row(struct prun *p, const struct sr_tl_row *row)
+{
+	const struct sr_replay_hooks *h = p->r->o.hooks;
+
+	if (!h || !h->row)
+		return SR_OK;
+	return h->row(h->ctx, (size_t)(p - p->r->p), row);
+}
+
+static int hook_wait(struct prun *p, uint32_t task, int32_t pid,
+		     const char *comm, int64_t from, int64_t to,
+		     enum sr_acct_cause cause)
+{
+	const struct sr_replay_hooks *h = p->r->o.hooks;
+	struct sr_replay_wait w = { task, pid, comm, from, to, cause };
+
+	if (!h || !h->wait)
+		return SR_OK;
+	return h->wait(h->ctx, (size_t)(p - p->r->p), &w);
+}
+
 static int sim_row(void *ctx, const struct sr_tl_row *row)
 {
 	struct prun *p = ctx;
+	int rc = hook_row(p, row);
 
-	if (p->tlfil)
+	if (rc == SR_OK && p->tlfil)
 		return sr_tlfilter_row(p->tlfil, row);
-	return SR_OK;
+	return rc;
 }
 
 static int sim_wait(void *ctx, uint32_t task, int64_t from, int64_t to,
 		    enum sr_acct_cause cause)
 {
 	struct prun *p = ctx;
+	int32_t pid = sr_sim_pid(p->sim, task);
+	const char *comm = sr_sim_comm(p->sim, task);
+	int rc = hook_wait(p, task, pid, comm, from, to, cause);
 
-	if (!p->latw)
-		return SR_OK;
-	return sr_latw_add(p->latw, from, to, sr_sim_pid(p->sim, task),
-			   sr_sim_comm(p->sim, task), cause);
+	if (rc || !p->latw)
+		return rc;
+	return sr_latw_add(p->latw, from, to, pid, comm, cause);
 }
 
 static int obs_wait(void *ctx, uint32_t task, int64_t from, int64_t to,
@@ -80,14 +107,19 @@ static int obs_wait(void *ctx, uint32_t task, int64_t from, int64_t to,
 	struct prun *p = ctx;
 	struct sr_replay *r = p->r;
 	const struct sr_task *t;
+	int32_t pid;
+	const char *comm;
+	int rc;
 
-	if (!p->latw || !sr_demand_included(r->dm, task))
+	if ((!p->latw && !r->o.hooks) || !sr_demand_included(r->dm, task))
 		return SR_OK;
 	t = sr_tasks_get(r->tasks, task);
-	return sr_latw_add(p->latw, from, to,
-			   sr_demand_last_pid(r->dm, task) >= 0 ?
-			   sr_demand_last_pid(r->dm, task) : t ? t->pid : -1,
-			   sr_demand_last_comm(r->dm, task), cause);
+	pid = sr_demand_last_pid(r->dm, task) >= 0 ?
+	      sr_demand_last_pid(r->dm, task) : t ? t->pid : -1;
+	comm = sr_demand_last_comm(r->dm, task);
+	if ((rc = hook_wait(p, task, pid, comm, from, to, cause)) || !p->latw)
+		return rc;
+	return sr_latw_add(p->latw, from, to, pid, comm, cause);
 }
 
 static void resolved(void *ctx, uint32_t task, uint32_t block,
@@ -111,19 +143,21 @@ static uint32_t key_of(const struct sr_replay *r, sr_tid id)
 	return t->thread != SR_TID_NONE ? t->thread : id;
 }
 
-static void obs_row(struct prun *p, int64_t ts, sr_tid id, const char *ev,
-		    int prio)
+static int obs_row(struct prun *p, int64_t ts, sr_tid id, const char *ev,
+		   int prio, int cpu)
 {
 	const struct sr_task *t = sr_tasks_get(p->r->tasks, id);
 	struct sr_tl_row row;
 	uint32_t k = key_of(p->r, id);
 
 	if (!t || k == SR_TID_NONE || !sr_demand_included(p->r->dm, k))
-		return;
+		return SR_OK;
 	row = (struct sr_tl_row){ .t = ts, .task = k, .pid = t->pid,
 				  .comm = t->comm, .event = ev,
-				  .prio = prio };
-	sr_timeline_row(p->tlf, &row);
+				  .prio = prio, .cpu = cpu };
+	if (p->tlf)
+		sr_timeline_row(p->tlf, &row);
+	return hook_row(p, &row);
 }
 
 /* Feed one event to observed, writing the timeline rows it implies. */
@@ -138,13 +172,14 @@ static int obs_event(struct prun *p, const struct sr_event *ev)
 	const struct sr_task *t;
 	int rc = sr_observed_event(p->obs, ev);
 
-	if (rc || !p->tlf)
+	if (rc || (!p->tlf && !p->r->o.hooks))
 		return rc;
 	if (wake && k != SR_TID_NONE &&
 	    (before == SR_ACCT_UNSEEN || before == SR_ACCT_SLEEPING) &&
 	    sr_acct_state(a, k) == SR_ACCT_RUNNABLE) {
-		obs_row(p, ev->ts, ev->task, ev->kind == SR_EV_WAKEUP_NEW ?
-			"fork" : "wake", ev->prio);
+		return obs_row(p, ev->ts, ev->task, ev->kind == SR_EV_WAKEUP_NEW ?
+			       "fork" : "wake", ev->prio,
+			       ev->target_cpu >= 0 ? ev->target_cpu : ev->cpu);
 	} else if (ev->kind == SR_EV_SWITCH) {
 		const char *what = "block";
 
@@ -154,10 +189,31 @@ static int obs_event(struct prun *p, const struct sr_event *ev)
 		else if ((t && t->exited) || ev->prev_state == SR_STATE_DEAD ||
 			 ev->prev_state == SR_STATE_ZOMBIE)
 			what = "exit";
-		obs_row(p, ev->ts, ev->task, what, ev->prio);
-		obs_row(p, ev->ts, ev->other, "run", ev->other_prio);
+		if ((rc = obs_row(p, ev->ts, ev->task, what, ev->prio,
+				  ev->cpu)))
+			return rc;
+		return obs_row(p, ev->ts, ev->other, "run", ev->other_prio,
+			       ev->cpu);
 	}
 	return SR_OK;
+}
+
+/* The progress line says what is replayed: every policy while the input
+ * is read, then the one whose simulator runs to the end. */
+static void say_policies(struct sr_replay *r, const struct prun *only)
+{
+	char what[SR_PROGRESS_WHAT_MAX];
+	size_t n = 0;
+
+	if (!r->o.read.progress)
+		return;
+	what[0] = '\0';
+	for (size_t i = 0; i < r->n && n < sizeof(what); i++)
+		if (!only || only == &r->p[i])
+			n += (size_t)snprintf(what + n, sizeof(what) - n,
+					      "%s%s", n ? ", " : "",
+					      r->p[i].pub.name);
+	sr_progress_what(r->o.read.progress, what);
 }
 
 /* ---- setup ---------------------------------------------------------------- */
@@ -251,6 +307,7 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 		r->o.batch = SR_REPLAY_DEFAULT_BATCH;
 	if ((nsims = add_policies(r, d)) < 0)
 		return d->code;
+	say_policies(r, NULL);
 	if ((rc = sr_reader_open(&r->rd, r->o.trace, &r->o.read, d)))
 		return rc;
 	r->tasks = sr_reader_tasks(r->rd);
@@ -300,11 +357,18 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 
 /* ---- the pass ------------------------------------------------------------- */
 
-static int step(struct sr_replay *r, struct sr_diag *d)
+/* The simulators run as far as the input read so far decides (to the end
+ * when it is all read: last). */
+static int step(struct sr_replay *r, bool last, struct sr_diag *d)
 {
-	for (size_t i = 0; i < r->n; i++)
-		if (r->p[i].sim && sr_sim_advance(r->p[i].sim, d))
+	for (size_t i = 0; i < r->n; i++) {
+		if (!r->p[i].sim)
+			continue;
+		if (last)
+			say_policies(r, &r->p[i]);
+		if (sr_sim_advance(r->p[i].sim, d))
 			return d->code;
+	}
 	return SR_OK;
 }
 
@@ -328,7 +392,7 @@ static int pass(struct sr_replay *r, struct sr_diag *d)
 					       why ? why : "out of memory");
 			}
 		}
-		if (++n % r->o.batch == 0 && step(r, d))
+		if (++n % r->o.batch == 0 && step(r, false, d))
 			return d->code;
 	}
 	if (rc < 0)
@@ -454,7 +518,7 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 	r->info.ncpus = st->ncpus;
 	r->info.read = st;
 	r->info.lost_tasks = -1;
-	if ((rc = sr_demand_finish(r->dm, t1, d)) || (rc = step(r, d)))
+	if ((rc = sr_demand_finish(r->dm, t1, d)) || (rc = step(r, true, d)))
 		return rc;
 	sr_demand_stats(r->dm, &r->info.demand);
 	for (size_t i = 0; i < r->n; i++) {

@@ -38,6 +38,9 @@ enum sr_external_mode {
 	SR_EXTERNAL_RELATIVE, /* sleep as long as recorded */
 };
 
+/* "absolute", "relative"; NULL-terminated, for --external. */
+extern const char *const sr_external_names[];
+
 struct sr_sim_opts {
 	const struct sm_policy *policy;
 	int cpus;                 /* 1: more is refused (SMP comes later) */
@@ -61,6 +64,9 @@ struct sr_tl_row {
 				     state (a skipped sleep): written in
 				     every --timeline mode */
 	int prio;                 /* observed: trace prio, -1 unknown */
+	int cpu;                  /* the task's cpu (migrate: to), -1 */
+	int from_cpu;             /* migrate: from, else -1 */
+	const char *why;          /* migrate: why (sm_migrate_why_name) */
 };
 
 struct sr_sim_hooks {

@@ -251,6 +251,48 @@ void sr_write_tsv(FILE *f, struct sr_task_metrics *const *rows, size_t n)
 	}
 }
 
+void sr_write_json(FILE *f, const char *trace,
+		   struct sr_task_metrics *const *rows, size_t n)
+{
+	static const double ps[3] = { 50, 95, 99 };
+
+	fputs("{\"trace\": ", f);
+	sr_json_str(f, trace);
+	fputs(", \"tasks\": [", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct sr_task_metrics *m = rows[i];
+		char b[8][SR_FMT_NUM];
+		int64_t p[3];
+
+		sr_delays_percentiles(m->delays, ps, p, 3);
+		fputs(i ? ",\n  {" : "\n  {", f);
+		if (m->pid >= 0 && m->ntasks <= 1)
+			fprintf(f, "\"pid\": %" PRId32, m->pid);
+		else
+			fputs("\"pid\": null", f);
+		fputs(", \"comm\": ", f);
+		sr_json_str(f, m->comm);
+		fprintf(f, ", \"runtime_ms\": %s, \"switches\": %" PRIu64
+			", \"wakeups\": %" PRIu64 ", \"avg_delay_ms\": %s, "
+			"\"p50_delay_ms\": %s, \"p95_delay_ms\": %s, "
+			"\"p99_delay_ms\": %s, \"max_delay_ms\": %s, "
+			"\"max_delay_start_s\": %s, \"max_delay_end_s\": %s, "
+			"\"tasks\": %" PRIu32 ", \"lost\": %s}",
+			sr_fmt_ms(b[0], SR_FMT_NUM, m->runtime_ns, 6),
+			m->switches, m->wakeups,
+			sr_fmt_ms(b[1], SR_FMT_NUM, sr_metrics_avg_delay(m), 6),
+			sr_fmt_ms(b[2], SR_FMT_NUM, p[0], 6),
+			sr_fmt_ms(b[3], SR_FMT_NUM, p[1], 6),
+			sr_fmt_ms(b[4], SR_FMT_NUM, p[2], 6),
+			sr_fmt_ms(b[5], SR_FMT_NUM, m->max_delay_ns, 6),
+			sr_fmt_s(b[6], SR_FMT_NUM, m->max_delay_start, 9),
+			sr_fmt_s(b[7], SR_FMT_NUM, m->max_delay_end, 9),
+			m->ntasks ? m->ntasks : 1,
+			m->lost_touched ? "true" : "false");
+	}
+	fputs(n ? "\n]}\n" : "]}\n", f);
+}
+
 /* ns as milliseconds with 3 decimals, rounded to the microsecond */
 static char *ms3(char *buf, int64_t ns)
 {
