@@ -7,10 +7,28 @@
 #ifndef SR_BUILTIN_H
 #define SR_BUILTIN_H
 
+#include <stdio.h>
+
 #include "lib/diag.h"
 #include "lib/parse-options.h"
 
+#define SR_VERSION "0.1"
+
 typedef int (*sr_cmd_fn)(int argc, char **argv, struct sr_diag *d);
+
+/* A command of the table in schedreplay.c. */
+struct sr_cmd {
+	const char *name;
+	sr_cmd_fn fn;
+	const char *usage; /* one line for `schedreplay help` */
+};
+
+/* The commands (schedreplay.c), ending with a NULL name; help and
+ * version are not among them. */
+extern const struct sr_cmd sr_commands[];
+const struct sr_cmd *sr_cmd_find(const char *name);
+/* `schedreplay help`: the usage line and the commands. */
+void sr_usage(FILE *f);
 
 int cmd_policies(int argc, char **argv, struct sr_diag *d);
 int cmd_stats(int argc, char **argv, struct sr_diag *d);
@@ -20,6 +38,8 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d);
 int cmd_plot(int argc, char **argv, struct sr_diag *d);
 int cmd_report(int argc, char **argv, struct sr_diag *d);
 int cmd_export(int argc, char **argv, struct sr_diag *d);
+int cmd_help(int argc, char **argv, struct sr_diag *d);
+int cmd_version(int argc, char **argv, struct sr_diag *d);
 
 /* Option-table rows several commands share. */
 

@@ -36,6 +36,10 @@ int cmd_export(int argc, char **argv, struct sr_diag *d)
 		OPT_GROUP("input"),
 		OPT_COMPAT(&o.compat),
 		OPT_READ(&o.read),
+		OPT_GROUP("testing"),
+		OPT_NUMBER(0, "batch", &o.batch, "N",
+			   "events read between simulator steps (the file "
+			   "does not depend on it)", 1, 1LL << 30, NULL),
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {

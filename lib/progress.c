@@ -116,22 +116,18 @@ static void draw(struct sr_progress *p, int64_t now)
 		n = sizeof(line) - 1;
 	if (n > cols)
 		n = cols;
-	/* "\r", the line, blanks over what the last one had beyond it */
+	/* "\r", the line, blanks over what the last one had beyond it (no
+	 * escape sequences: any terminal, TERM=dumb too) */
 	out[0] = '\r';
 	memcpy(out + 1, line, n);
 	k = n + 1;
 	for (size_t i = n; i < p->len; i++)
 		out[k++] = ' ';
-	if (p->len > n) {
-		out[k++] = '\r';
-		memcpy(out + k, line, n);
-		k += n;
-	}
 	if (write(p->fd, out, k) < 0) {
 		p->fd = -1; /* a terminal that fails: stop drawing */
 		return;
 	}
-	p->len = n;
+	p->len = k - 1;
 	p->drawn = true;
 	p->last = now;
 	p->draws++;

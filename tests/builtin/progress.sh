@@ -1,0 +1,105 @@
+#!/bin/sh
+# The progress line (lib/progress.h), on a pseudo-terminal: reading and
+# replaying draws "schedreplay CMD: ...% of ... MB, ... events/s" on
+# stderr, redrawn at most 10 times a second, and the last thing written
+# erases it (blanks, then the cursor back at the start); a quick run shows
+# nothing (the delay), -q and a stderr that is not a terminal never show
+# it; and every output file is the same with and without the terminal.
+. tests/lib/lib.sh
+need python3 python3
+mixed=traces/mixed.perf.txt.gz
+[ -f "$mixed" ] || mixed=tests/compare/data/hogplayer.native
+small=tests/replay/data/stats-small.txt
+
+# onpty NAME CMD...: run CMD with stderr on a terminal (no delay before the
+# first draw); what the terminal got in $T/NAME.tty, its status and time in
+# $T/NAME.tty.res; exit 0 expected (WANT= another)
+onpty() {
+	name=$1; shift
+	SCHEDREPLAY_PROGRESS_DELAY=${DELAY:-0} python3 tests/lib/pty-run.py \
+		"$T/$name.tty" -- "$@" >/dev/null || fail "pty-run.py failed"
+	nchecks=$((nchecks + 1))
+	grep -q "^exit ${WANT:-0} " "$T/$name.tty.res" ||
+		fail "$*: $(cat "$T/$name.tty.res")"
+}
+
+# drawn NAME CMD: the line was drawn, at most 10 times a second, and erased
+drawn() {
+	python3 - "$T/$1.tty" "$T/$1.tty.res" "$2" <<'PY' || fail "$1: progress line"
+import re, sys
+tty = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+secs = float(open(sys.argv[2]).read().split()[3])
+cmd = sys.argv[3]
+draws = re.findall(r"\r(schedreplay %s: [^\r]*)" % cmd, tty)
+if not draws:
+    sys.exit("no progress line drawn: %r" % tty[:200])
+for d in draws:
+    if not re.search(r"(\d+% of [\d.]+ [kMG]?B|[\d.]+ [kMG]?B read)"
+                     r"(, [\d.]+[kM]? events/s)?\s*$", d):
+        sys.exit("a progress line without its figures: %r" % d)
+    if len(d) > 99:
+        sys.exit("a progress line wider than the terminal: %r" % d)
+if len(draws) > secs * 10 + 1:
+    sys.exit("%d draws in %.2f s: more than 10 a second" % (len(draws), secs))
+m = re.search(r"\r( +)\r$", tty)
+if not m or len(m.group(1)) < max(len(d.rstrip()) for d in draws):
+    sys.exit("the line is not erased at the end: %r" % tty[-120:])
+print("%d draws in %.2f s, erased" % (len(draws), secs))
+PY
+	nchecks=$((nchecks + 1))
+}
+
+# ---- replay: the policies, then erased; the same files as without ----
+onpty replay "$SR" replay "$mixed" -o "$T/r-tty"
+drawn replay replay
+expect_status 0 "$SR" replay "$mixed" -o "$T/r-file"
+nchecks=$((nchecks + 1))
+[ ! -s "$T/err" ] || fail "replay wrote to a stderr that is not a terminal"
+expect_same_replay "$T/r-tty" "$T/r-file" stock o11int observed
+nchecks=$((nchecks + 1))
+grep -q 'stock, o11int, observed' "$T/replay.tty" ||
+	fail "the progress line does not name the policies"
+
+# ---- stats, convert, export ----
+onpty stats "$SR" stats "$mixed" -o "$T/s-tty.txt"
+drawn stats stats
+expect_status 0 "$SR" stats "$mixed" -o "$T/s-file.txt"
+expect_same "$T/s-tty.txt" "$T/s-file.txt"
+onpty convert "$SR" convert "$mixed" -o "$T/c-tty.native"
+drawn convert convert
+expect_status 0 "$SR" convert "$mixed" -o "$T/c-file.native"
+expect_same "$T/c-tty.native" "$T/c-file.native"
+onpty export "$SR" export "$mixed" -q -o "$T/e-quiet.json"
+nchecks=$((nchecks + 1))
+[ ! -s "$T/export.tty" ] || fail "export -q drew on the terminal"
+onpty export "$SR" export "$mixed" -o "$T/e-tty.json"
+drawn export export
+expect_status 0 "$SR" export "$mixed" -o "$T/e-file.json"
+expect_same "$T/e-tty.json" "$T/e-file.json"
+expect_same "$T/e-tty.json" "$T/e-quiet.json"
+
+# ---- -q, and the delay: nothing on the terminal ----
+onpty quiet "$SR" replay "$mixed" -q -o "$T/r-q"
+nchecks=$((nchecks + 1))
+[ ! -s "$T/quiet.tty" ] || fail "replay -q drew on the terminal"
+expect_same_replay "$T/r-q" "$T/r-file" stock o11int observed
+DELAY=3600 onpty delayed "$SR" stats "$small"
+nchecks=$((nchecks + 1))
+[ ! -s "$T/delayed.tty" ] || fail "a run shorter than the delay drew"
+# an error part-way (a cut gzip): the line erased before the message
+case $mixed in
+*.gz)
+	head -c 400000 "$mixed" >"$T/cut.gz"
+	WANT=65 onpty bad "$SR" stats "$T/cut.gz"
+	nchecks=$((nchecks + 1))
+	python3 - "$T/bad.tty" <<'PY' || fail "the error is not on a clean line"
+import re, sys
+tty = open(sys.argv[1], "rb").read().decode("utf-8", "replace")
+if not re.search(r"\rschedreplay stats: ", tty):
+    sys.exit("nothing drawn before the error: %r" % tty[:200])
+if not re.search(r"\r +\rschedreplay: [^\r\n]*gzip[^\r\n]*\r?\n$", tty):
+    sys.exit("the error does not follow the erase: %r" % tty[-200:])
+PY
+	;;
+esac
+done_ok
