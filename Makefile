@@ -145,10 +145,17 @@ $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT_OBJS) $(LIB)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(TEST_SUPPORT_OBJS) $(LIB) \
 		$(ALL_LDFLAGS) $(LIBS)
 
-$(FUZZ_BINS): $(BUILD)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/common.c \
-		tests/fuzz/driver.c tests/fuzz/fuzz.h $(LIB)
+# schedreplay.c without its main(): sr_main() for fuzz-argv.
+$(BUILD)/tests/fuzz/entry.o: schedreplay.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -o $@ $< tests/fuzz/common.c $(FUZZ_MAIN) $(LIB) \
+	$(CC) $(ALL_CFLAGS) -DSR_NO_MAIN -MMD -MP -c -o $@ $<
+
+$(FUZZ_BINS): $(BUILD)/tests/fuzz/%: tests/fuzz/%.c tests/fuzz/common.c \
+		tests/fuzz/driver.c tests/fuzz/fuzz.h $(BUILD)/tests/fuzz/entry.o \
+		$(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< tests/fuzz/common.c $(FUZZ_MAIN) \
+		$(BUILD)/tests/fuzz/entry.o $(LIB) \
 		$(ALL_LDFLAGS) $(FUZZ_WRAP) $(LIBS)
 
 $(BUILD)/bench/%: bench/%.c $(LIB)

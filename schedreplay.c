@@ -75,7 +75,11 @@ static int run(const struct sr_cmd *c, int argc, char **argv)
 	return flush_stdout(rc);
 }
 
-int main(int argc, char **argv)
+/* The whole program: main() below, and the argv fuzz target
+ * (tests/fuzz/fuzz-argv.c), which builds this file with SR_NO_MAIN. */
+int sr_main(int argc, char **argv);
+
+int sr_main(int argc, char **argv)
 {
 	const struct sr_cmd *c;
 
@@ -95,3 +99,10 @@ int main(int argc, char **argv)
 		"schedreplay: see 'schedreplay help'\n", argv[1]);
 	return SR_EUSAGE;
 }
+
+#ifndef SR_NO_MAIN
+int main(int argc, char **argv)
+{
+	return sr_main(argc, argv);
+}
+#endif
