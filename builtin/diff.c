@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "lib/progress.h"
 #include "compare/diff.h"
 #include "compare/load.h"
 #include "compare/source.h"
@@ -15,6 +16,8 @@
 int cmd_diff(int argc, char **argv, struct sr_diag *d)
 {
 	struct cmp_load_opts o = { .cmd = "diff" };
+	struct sr_progress pg;
+	bool quiet = false;
 	bool tsv = false, json = false, all = false;
 	const char *out = "-";
 	const struct po_option opts[] = {
@@ -22,6 +25,7 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 				"(default: stock, o11int)",
 			    "only tasks whose comm matches this pcre2 regex"),
 		OPT_GROUP("output"),
+		OPT_FLAG('q', "quiet", &quiet, "no progress line on a terminal"),
 		OPT_PATH('o', "output", &out, "FILE",
 			 "write to FILE (temporary, then renamed; default "
 			 "and - : stdout)"),
@@ -47,6 +51,8 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 
 	if ((rc = po_parse(&cmd, argc, argv, &o.trace, &n, d)))
 		return rc == PO_HELP ? SR_OK : rc;
+	sr_progress_init(&pg, "diff", quiet);
+	o.progress = &pg;
 	if (tsv && json)
 		return sr_fail(d, SR_EUSAGE, "diff: --tsv and --json exclude "
 			       "each other");

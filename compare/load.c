@@ -73,7 +73,7 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	if (!have_observed)
 		replay[nreplay++] = "observed";
 	if (cmp_source_open(src, o->trace, replay, nreplay, o->exclude, NULL,
-			   o->title, d))
+			   o->title, o->progress, d))
 		return d->code;
 	if (cmp_set_open(set, src->root, src->title, o->policies, o->npolicies, d))
 		return d->code;

@@ -15,6 +15,7 @@
 #include "compare/tsv.h"
 #include "lib/outfile.h"
 #include "lib/path.h"
+#include "lib/progress.h"
 #include "replay/replay.h"
 
 static int rm_entry(const char *path, const struct stat *st, int flag,
@@ -53,18 +54,22 @@ static char *base_name(const char *path)
  */
 static int replay_into(const char *trace, const char *const *policies,
 		       size_t npolicies, const char *exclude, const char *dir,
-		       struct sr_diag *d)
+		       struct sr_progress *progress, struct sr_diag *d)
 {
 	struct sr_replay_opts o = { 0 };
 	struct sr_replay *r = NULL;
+	int rc;
 
 	o.trace = trace;
 	o.policies = policies;
 	o.npolicies = npolicies;
 	o.outdir = dir;
 	o.exclude = exclude;
-	if (sr_replay_run(&o, &r, d))
-		return d->code;
+	o.read.progress = progress;
+	rc = sr_replay_run(&o, &r, d);
+	sr_progress_end(progress);
+	if (rc)
+		return rc;
 	sr_replay_warn(r);
 	sr_replay_free(r);
 	return SR_OK;
@@ -73,7 +78,7 @@ static int replay_into(const char *trace, const char *const *policies,
 int cmp_source_open(struct cmp_source *src, const char *trace,
 		   const char *const *policies, size_t npolicies,
 		   const char *exclude, const char *keep_dir, const char *title,
-		   struct sr_diag *d)
+		   struct sr_progress *progress, struct sr_diag *d)
 {
 	struct stat st;
 
@@ -112,7 +117,8 @@ int cmp_source_open(struct cmp_source *src, const char *trace,
 	}
 	if (!src->root)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	return replay_into(trace, policies, npolicies, exclude, src->root, d);
+	return replay_into(trace, policies, npolicies, exclude, src->root,
+			   progress, d);
 }
 
 void cmp_source_close(struct cmp_source *src)

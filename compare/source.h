@@ -22,11 +22,14 @@ struct cmp_source {
  * exclude: a pcre2 regex of comms the replay leaves out (NULL: none), as
  * `replay --exclude`.  keep_dir: where to replay when TRACE is a file
  * (NULL: a temporary directory).  title: NULL for the trace's file name.
+ * progress: the progress line told of the replay, and ended after it
+ * (lib/progress.h; NULL: none).
  */
+struct sr_progress;
 int cmp_source_open(struct cmp_source *src, const char *trace,
 		   const char *const *policies, size_t npolicies,
 		   const char *exclude, const char *keep_dir, const char *title,
-		   struct sr_diag *d);
+		   struct sr_progress *progress, struct sr_diag *d);
 void cmp_source_close(struct cmp_source *src);
 
 #endif

@@ -78,6 +78,15 @@ expect_status 0 "$SR" export "$mixed" -o "$T/e-file.json"
 expect_same "$T/e-tty.json" "$T/e-file.json"
 expect_same "$T/e-tty.json" "$T/e-quiet.json"
 
+# diff (plot and report replay the same way: compare/source.c)
+onpty diff "$SR" diff "$mixed" -o "$T/d-tty.txt"
+drawn diff diff
+expect_status 0 "$SR" diff "$mixed" -o "$T/d-file.txt"
+expect_same "$T/d-tty.txt" "$T/d-file.txt"
+onpty diffq "$SR" diff "$mixed" -q -o "$T/d-q.txt"
+nchecks=$((nchecks + 1))
+[ ! -s "$T/diffq.tty" ] || fail "diff -q drew on the terminal"
+
 # ---- -q, and the delay: nothing on the terminal ----
 onpty quiet "$SR" replay "$mixed" -q -o "$T/r-q"
 nchecks=$((nchecks + 1))
