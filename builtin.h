@@ -30,6 +30,17 @@ const struct sr_cmd *sr_cmd_find(const char *name);
 /* `schedreplay help`: the usage line and the commands. */
 void sr_usage(FILE *f);
 
+/* Replay trace under the --policy list given (none: the defaults) with
+ * the rest of o, drawing the progress line as cmd unless quiet; the
+ * warnings after the read printed.  replay and export
+ * (builtin/replay.c). */
+struct sr_replay;
+struct sr_replay_opts;
+int builtin_replay(struct sr_replay_opts *o, const char *cmd,
+		   const char *trace, const char *const *policies,
+		   size_t npolicies, bool quiet, struct sr_replay **r,
+		   struct sr_diag *d);
+
 int cmd_policies(int argc, char **argv, struct sr_diag *d);
 int cmd_stats(int argc, char **argv, struct sr_diag *d);
 int cmd_convert(int argc, char **argv, struct sr_diag *d);
@@ -51,9 +62,14 @@ int cmd_version(int argc, char **argv, struct sr_diag *d);
 	OPT_FLAG(0, "lenient", &(r)->lenient, \
 		 "skip malformed lines and report how many")
 
-/* How the demand is replayed (struct sr_replay_opts *o, replay/replay.h):
+/* What is replayed and how (struct sr_replay_opts *o, replay/replay.h;
+ * the --policy list in pol[SR_REPLAY_MAX_POLICIES], *npol of them):
  * replay and export. */
-#define OPT_REPLAY(o) \
+#define OPT_REPLAY(o, pol, npol) \
+	OPT_GROUP("the replay"), \
+	OPT_LIST(0, "policy", (pol), (npol), SR_REPLAY_MAX_POLICIES, "P", \
+		 "a policy (`schedreplay policies`) or observed; repeat " \
+		 "for several (default: stock, o11int, observed)"), \
 	OPT_STRING(0, "exclude", &(o)->exclude, "REGEX", \
 		   "leave out tasks whose name matches (pcre2), e.g. " \
 		   "'^perf$'"), \

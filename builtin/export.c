@@ -9,7 +9,6 @@
 
 #include "builtin.h"
 #include "lib/outfile.h"
-#include "lib/progress.h"
 #include "replay/replay.h"
 #include "replay/trace-event.h"
 
@@ -26,13 +25,7 @@ int cmd_export(int argc, char **argv, struct sr_diag *d)
 			 "write the JSON here (default: stdout; - is stdout)"),
 		OPT_FLAG('q', "quiet", &quiet, "no summary line, and no "
 			 "progress line on a terminal"),
-		OPT_GROUP("the replay"),
-		OPT_LIST(0, "policy", policies, &npolicies,
-			 SR_REPLAY_MAX_POLICIES, "P",
-			 "a policy (`schedreplay policies`) or observed; "
-			 "repeat for several (default: stock, o11int, "
-			 "observed)"),
-		OPT_REPLAY(&o),
+		OPT_REPLAY(&o, policies, &npolicies),
 		OPT_GROUP("input"),
 		OPT_COMPAT(&o.compat),
 		OPT_READ(&o.read),
@@ -57,29 +50,21 @@ int cmd_export(int argc, char **argv, struct sr_diag *d)
 	struct sr_replay *r = NULL;
 	struct sr_te *te = NULL;
 	struct sr_outfile *f = NULL;
-	struct sr_progress pg;
 	int rc;
 
 	if ((rc = po_parse(&cmd, argc, argv, &trace, &n, d)))
 		return rc == PO_HELP ? SR_OK : rc;
-	o.trace = trace;
-	o.policies = npolicies ? policies : NULL;
-	o.npolicies = npolicies;
 	if ((rc = sr_te_new(&te, d)))
 		return rc;
 	o.hooks = sr_te_hooks(te);
-	sr_progress_init(&pg, "export", quiet);
-	o.read.progress = &pg;
-	rc = sr_replay_run(&o, &r, d);
-	sr_progress_end(&pg);
-	if (rc) {
+	if ((rc = builtin_replay(&o, "export", trace, policies, npolicies,
+				 quiet, &r, d))) {
 		if (sr_te_error(te)) {
 			d->code = SR_OK; /* the hook's reason, not the replay's */
 			sr_fail(d, rc, "export: %s", sr_te_error(te));
 		}
 		goto out;
 	}
-	sr_replay_warn(r);
 	if ((rc = sr_outfile_open(&f, out, d)))
 		goto out;
 	if ((rc = sr_te_write(te, r, trace, sr_outfile_fp(f), d))) {

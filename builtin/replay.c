@@ -14,6 +14,27 @@
 
 #define DEFAULT_OUTDIR "replay-out"
 
+int builtin_replay(struct sr_replay_opts *o, const char *cmd,
+		   const char *trace, const char *const *policies,
+		   size_t npolicies, bool quiet, struct sr_replay **r,
+		   struct sr_diag *d)
+{
+	struct sr_progress pg;
+	int rc;
+
+	o->trace = trace;
+	o->policies = npolicies ? policies : NULL;
+	o->npolicies = npolicies;
+	sr_progress_init(&pg, cmd, quiet);
+	o->read.progress = &pg;
+	rc = sr_replay_run(o, r, d);
+	sr_progress_end(&pg);
+	o->read.progress = NULL;
+	if (rc == SR_OK)
+		sr_replay_warn(*r);
+	return rc;
+}
+
 int cmd_replay(int argc, char **argv, struct sr_diag *d)
 {
 	struct sr_replay_opts o = { .outdir = DEFAULT_OUTDIR };
@@ -28,13 +49,7 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 			   "(default: " DEFAULT_OUTDIR ")"),
 		OPT_FLAG('q', "quiet", &quiet, "do not list the files written, "
 			 "and no progress line on a terminal"),
-		OPT_GROUP("the replay"),
-		OPT_LIST(0, "policy", policies, &npolicies,
-			 SR_REPLAY_MAX_POLICIES, "P",
-			 "a policy (`schedreplay policies`) or observed; "
-			 "repeat for several (default: stock, o11int, "
-			 "observed)"),
-		OPT_REPLAY(&o),
+		OPT_REPLAY(&o, policies, &npolicies),
 		OPT_CHOICE(0, "timeline", &o.timeline, sr_tl_mode_names, "WHICH",
 			   "simulated timeline rows: changes (default: where "
 			   "a task's prio, array, state or CPU changed), all"),
@@ -61,21 +76,13 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 		"docs/replay.md says what is replayed and how.", opts,
 	};
 	struct sr_replay *r;
-	struct sr_progress pg;
 	int rc;
 
 	if ((rc = po_parse(&cmd, argc, argv, &trace, &n, d)))
 		return rc == PO_HELP ? SR_OK : rc;
-	o.trace = trace;
-	o.policies = npolicies ? policies : NULL;
-	o.npolicies = npolicies;
-	sr_progress_init(&pg, "replay", quiet);
-	o.read.progress = &pg;
-	rc = sr_replay_run(&o, &r, d);
-	sr_progress_end(&pg);
-	if (rc)
+	if ((rc = builtin_replay(&o, "replay", trace, policies, npolicies,
+				 quiet, &r, d)))
 		return rc;
-	sr_replay_warn(r);
 	if (!quiet) {
 		const struct sr_replay_info *in = sr_replay_info(r);
 

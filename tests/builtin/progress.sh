@@ -60,32 +60,19 @@ nchecks=$((nchecks + 1))
 grep -q 'stock, o11int, observed' "$T/replay.tty" ||
 	fail "the progress line does not name the policies"
 
-# ---- stats, convert, export ----
-onpty stats "$SR" stats "$mixed" -o "$T/s-tty.txt"
-drawn stats stats
-expect_status 0 "$SR" stats "$mixed" -o "$T/s-file.txt"
-expect_same "$T/s-tty.txt" "$T/s-file.txt"
-onpty convert "$SR" convert "$mixed" -o "$T/c-tty.native"
-drawn convert convert
-expect_status 0 "$SR" convert "$mixed" -o "$T/c-file.native"
-expect_same "$T/c-tty.native" "$T/c-file.native"
-onpty export "$SR" export "$mixed" -q -o "$T/e-quiet.json"
-nchecks=$((nchecks + 1))
-[ ! -s "$T/export.tty" ] || fail "export -q drew on the terminal"
-onpty export "$SR" export "$mixed" -o "$T/e-tty.json"
-drawn export export
-expect_status 0 "$SR" export "$mixed" -o "$T/e-file.json"
-expect_same "$T/e-tty.json" "$T/e-file.json"
-expect_same "$T/e-tty.json" "$T/e-quiet.json"
-
-# diff (plot and report replay the same way: compare/source.c)
-onpty diff "$SR" diff "$mixed" -o "$T/d-tty.txt"
-drawn diff diff
-expect_status 0 "$SR" diff "$mixed" -o "$T/d-file.txt"
-expect_same "$T/d-tty.txt" "$T/d-file.txt"
-onpty diffq "$SR" diff "$mixed" -q -o "$T/d-q.txt"
-nchecks=$((nchecks + 1))
-[ ! -s "$T/diffq.tty" ] || fail "diff -q drew on the terminal"
+# ---- stats, convert, export, diff (plot and report replay as diff
+# does, through compare/source.c): drawn on a terminal, never with -q, and
+# the same file with, without a terminal and with -q ----
+for c in stats convert export diff; do
+	onpty "$c" "$SR" "$c" "$mixed" -o "$T/$c-tty.out"
+	drawn "$c" "$c"
+	onpty "$c-q" "$SR" "$c" "$mixed" -q -o "$T/$c-q.out"
+	nchecks=$((nchecks + 1))
+	[ ! -s "$T/$c-q.tty" ] || fail "$c -q drew on the terminal"
+	expect_status 0 "$SR" "$c" "$mixed" -o "$T/$c-file.out"
+	expect_same "$T/$c-tty.out" "$T/$c-file.out"
+	expect_same "$T/$c-tty.out" "$T/$c-q.out"
+done
 
 # ---- -q, and the delay: nothing on the terminal ----
 onpty quiet "$SR" replay "$mixed" -q -o "$T/r-q"
