@@ -440,7 +440,14 @@ int sr_te_write(struct sr_te *te, const struct sr_replay *r,
 	if (te->err)
 		return sr_fail(d, te->err, "export: %s", te->errmsg);
 	te->counts = (struct sr_te_counts){ 0 };
-	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"trace\":", f);
+	/* traceEvents first: a reader that stops at a key it does not know
+	 * has the events already.  No displayTimeUnit: Perfetto reads "ns"
+	 * there as the unit of ts, which the format says it is not. */
+	fputs("{\"traceEvents\":[", f);
+	for (size_t k = 0; k < sr_replay_count(r); k++)
+		if ((rc = write_policy(te, &o, k, sr_replay_get(r, k), d)))
+			return rc;
+	fputs("\n],\n\"otherData\":{\"trace\":", f);
 	sr_json_str(f, title);
 	fprintf(f, ",\"start_s\":%s,\"policies\":[",
 		sr_fmt_s(b, sizeof(b), in->first_ts, 9));
@@ -448,11 +455,7 @@ int sr_te_write(struct sr_te *te, const struct sr_replay *r,
 		fputs(k ? "," : "", f);
 		sr_json_str(f, sr_replay_get(r, k)->name);
 	}
-	fputs("]},\n\"traceEvents\":[", f);
-	for (size_t k = 0; k < sr_replay_count(r); k++)
-		if ((rc = write_policy(te, &o, k, sr_replay_get(r, k), d)))
-			return rc;
-	fputs("\n]}\n", f);
+	fputs("]}}\n", f);
 	return SR_OK;
 }
 

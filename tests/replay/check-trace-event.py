@@ -4,7 +4,8 @@ and against the replay it came from.
 
     check-trace-event.py EXPORT.json [REPLAY_DIR]
 
-The format's rules: one JSON object with a traceEvents array; every event
+The format's rules: one JSON object with a traceEvents array (the first
+key, and no displayTimeUnit: Perfetto reads "ns" there as ts's unit); every event
 has a phase (ph), a pid and a tid; X has ts and dur >= 0, B has its E on
 the same track, C has numeric args; ts never goes back on a track (a
 pid/tid's slices, a pid/name's counter); slices on one track nest or are
@@ -37,6 +38,12 @@ def main():
         doc = json.load(f)
     if not isinstance(doc, dict) or not isinstance(doc.get("traceEvents"), list):
         fail("not a JSON object with a traceEvents array")
+    # Perfetto's importer: traceEvents first (an older one stops at a key
+    # it does not know), no displayTimeUnit (it takes "ns" as ts's unit)
+    if list(doc)[0] != "traceEvents":
+        fail("traceEvents is not the first key")
+    if "displayTimeUnit" in doc:
+        fail("displayTimeUnit would change how Perfetto reads ts")
     evs = doc["traceEvents"]
     phases = collections.Counter()
     last_ts = {}
