@@ -24,6 +24,11 @@
 #define TID_STRIDE 100000000u
 #define TID_TASKS 10000u
 
+_Static_assert((uint64_t)TID_BASE + (uint64_t)SR_REPLAY_MAX_POLICIES *
+	       TID_STRIDE <= 0x7fffffffu, "thread ids stay below 2^31");
+_Static_assert(TID_STRIDE - TID_TASKS >= 2 * SR_TASKS_LIMIT,
+	       "a policy's task tracks fit its stride");
+
 enum rec_kind { REC_RUN = 1, REC_WAIT, REC_PRIO };
 
 /* One event, spooled; written out in sr_te_write. */
@@ -90,16 +95,19 @@ static int hook_fail(struct sr_te *te, int code, const char *what)
 }
 
 /* An unlinked temporary file in $TMPDIR (or the system's). */
-static FILE *spool_open(void)
+static FILE *spool_open(struct sr_te *te)
 {
 	const char *tmp = getenv("TMPDIR");
-	char *path = sr_path_join(tmp && *tmp ? tmp : P_tmpdir,
-				  "schedreplay-export.XXXXXX", NULL);
+	const char *dir = tmp && *tmp ? tmp : P_tmpdir;
+	char *path = sr_path_join(dir, "schedreplay-export.XXXXXX", NULL);
+	char why[200];
 	FILE *f = NULL;
 	int fd;
 
-	if (!path)
+	if (!path) {
+		hook_fail(te, SR_EINTERNAL, "out of memory");
 		return NULL;
+	}
 	fd = mkstemp(path);
 	if (fd >= 0) {
 		unlink(path);
@@ -107,21 +115,28 @@ static FILE *spool_open(void)
 		if (!f)
 			close(fd);
 	}
+	if (!f) {
+		snprintf(why, sizeof(why), "%.120s: cannot create a temporary "
+			 "file there: %s", dir, strerror(errno));
+		hook_fail(te, SR_EIO, why);
+	}
 	free(path);
 	return f;
 }
 
+/* Policy k's state, its spool opened at first use; NULL: te->err says. */
 static struct pol *pol_get(struct sr_te *te, size_t k)
 {
 	struct pol *p = sr_grow(te->p, &te->np, k, sizeof(*p), 4, 0);
 
-	if (!p)
+	if (!p) {
+		hook_fail(te, SR_EINTERNAL, "out of memory");
 		return NULL;
+	}
 	te->p = p;
 	p = &te->p[k];
 	if (!p->used) {
-		p->spool = spool_open();
-		if (!p->spool)
+		if (!(p->spool = spool_open(te)))
 			return NULL;
 		p->used = true;
 		p->maxcpu = -1;
@@ -218,9 +233,13 @@ static int on_row(void *ctx, size_t k, const struct sr_tl_row *row)
 	struct task *t;
 	int on, cpu = row->cpu >= 0 ? row->cpu : 0, rc;
 
-	if (!p || !(t = task_get(te, p, row->task, row->pid, row->comm)))
-		return hook_fail(te, SR_EINTERNAL,
-				 "out of memory (or no temporary file)");
+	if (!p)
+		return te->err;
+	if (!(t = task_get(te, p, row->task, row->pid, row->comm)))
+		return hook_fail(te, SR_EINTERNAL, "out of memory");
+	if (cpu >= (int)TID_TASKS) /* more than the reader's cpu limit */
+		return hook_fail(te, SR_EDATA, "cpu number beyond what a "
+				 "track id holds");
 	on = row->v ? row->v->on_cpu : obs_on_cpu(row->event);
 	if (t->running && (on == 0 || (on == 1 && t->cpu != cpu))) {
 		if ((rc = run_end(te, p, row->task, t, row->t, row->event)))
@@ -272,9 +291,10 @@ static int on_wait(void *ctx, size_t k, const struct sr_replay_wait *w)
 	struct task *t;
 	struct rec r;
 
-	if (!p || !(t = task_get(te, p, w->task, w->pid, w->comm)))
-		return hook_fail(te, SR_EINTERNAL,
-				 "out of memory (or no temporary file)");
+	if (!p)
+		return te->err;
+	if (!(t = task_get(te, p, w->task, w->pid, w->comm)))
+		return hook_fail(te, SR_EINTERNAL, "out of memory");
 	if (w->to <= w->from)
 		return SR_OK;
 	memset(&r, 0, sizeof(r));

@@ -7,7 +7,8 @@
 # the nanosecond (each simulated task's runs add up to its runtime in
 # summary.tsv, its waits to its delays in latency.tsv); the bytes must not
 # depend on --batch or on reading a file or a pipe; -o - is stdout; a bad
-# policy or an output that cannot be written fails cleanly.
+# policy, an output or a temporary file that cannot be written fails
+# cleanly.
 . tests/lib/lib.sh
 need python3 python3
 CHK=tests/replay/check-trace-event.py
@@ -70,6 +71,10 @@ expect_err "unknown policy 'nosuch'"
 nchecks=$((nchecks + 1))
 [ ! -e "$T/x.json" ] || fail "a failed export left its file"
 expect_status 74 "$SR" export "$f" -q -o "$T/no/such/dir/x.json"
+expect_status 74 env TMPDIR="$T/none" "$SR" export "$f" -o "$T/y.json"
+expect_err "^schedreplay: export: $T/none: cannot create a temporary file there: "
+nchecks=$((nchecks + 1))
+[ ! -e "$T/y.json" ] || fail "a failed export left its file"
 expect_status 66 "$SR" export "$T/missing.gz" -o "$T/y.json"
 nchecks=$((nchecks + 1))
 [ ! -e "$T/y.json" ] || fail "a failed export left its file"
