@@ -242,7 +242,9 @@ static int on_row(void *ctx, size_t k, const struct sr_tl_row *row)
 				 "track id holds");
 	on = row->v ? row->v->on_cpu : obs_on_cpu(row->event);
 	if (t->running && (on == 0 || (on == 1 && t->cpu != cpu))) {
-		if ((rc = run_end(te, p, row->task, t, row->t, row->event)))
+		/* on == 1: seen running on another CPU without leaving this */
+		if ((rc = run_end(te, p, row->task, t, row->t,
+				  on == 1 ? "moved" : row->event)))
 			return rc;
 	}
 	if (on == 1 && !t->running) {
@@ -257,7 +259,7 @@ static int on_row(void *ctx, size_t k, const struct sr_tl_row *row)
 			uint32_t other = c[cpu] - 1;
 
 			if ((rc = run_end(te, p, other, &p->t[other], row->t,
-					  row->event)))
+					  "displaced")))
 				return rc;
 		}
 		c[cpu] = row->task + 1;
