@@ -73,6 +73,7 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	so.cpus = o->cpus;
 	so.title = o->title;
 	so.tree = o->tree != NULL;
+	so.progress = o->progress;
 	rc = cmp_source_open(src, &so, d);
 	if (rc == SR_OK)
 		rc = cmp_set_of(set, src, d);

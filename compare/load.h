@@ -18,6 +18,8 @@
 
 #define CMP_MAX_PERIOD_OPTS 32
 
+struct sr_progress;
+
 struct cmp_load_opts {
 	const char *policies[CMP_MAX_RUNS];
 	size_t npolicies;
@@ -30,6 +32,7 @@ struct cmp_load_opts {
 	int cpus;           /* --cpus: 0 = the recording's */
 	const char *trace;
 	const char *cmd;    /* the command, for messages */
+	struct sr_progress *progress; /* while a trace is replayed, or NULL */
 };
 
 /* --period COMM=MS (MS may carry a unit: 16.7, 500us), opt->value a

@@ -11,6 +11,7 @@
 #include "compare/runset.h"
 #include "compare/source.h"
 #include "lib/path.h"
+#include "lib/progress.h"
 #include "replay/replay.h"
 
 /* The last component of path, without trailing slashes (malloc'd). */
@@ -87,8 +88,11 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 	ro.exclude = o->exclude;
 	ro.cpus = o->cpus;
 	ro.sink = &sink;
-	if (sr_replay_run(&ro, &r, d))
-		return d->code;
+	ro.read.progress = o->progress;
+	rc = sr_replay_run(&ro, &r, d);
+	sr_progress_end(o->progress);
+	if (rc)
+		return rc;
 	sr_replay_warn(r);
 	for (size_t i = 0; i < n && rc == SR_OK; i++) {
 		const struct sr_replay_policy *p = sr_replay_get(r, i);

@@ -17,6 +17,8 @@
 #include "compare/tree.h"
 #include "lib/diag.h"
 
+struct sr_progress;
+
 struct cmp_source_opts {
 	const char *trace;             /* a trace file, or a replay directory */
 	const char *const *policies;   /* compared, in order */
@@ -26,6 +28,8 @@ struct cmp_source_opts {
 					  recording's); a directory: only 0 */
 	const char *title;             /* NULL: the trace's file name */
 	bool tree;                     /* the trace's tasks are wanted */
+	struct sr_progress *progress;  /* told of the replay and ended after
+					  it (lib/progress.h); NULL: none */
 };
 
 struct cmp_source {

@@ -163,3 +163,9 @@ uint64_t sr_input_lineno(const struct sr_input *in) { return in->lineno; }
 int sr_input_seekable(const struct sr_input *in) { return sr_stream_seekable(in->st); }
 int sr_input_unterminated(const struct sr_input *in) { return in->unterminated; }
 uint64_t sr_input_bytes(const struct sr_input *in) { return in->consumed + in->pos; }
+
+void sr_input_position(const struct sr_input *in, uint64_t *read,
+		       uint64_t *size)
+{
+	sr_stream_position(in->st, read, size);
+}

@@ -29,6 +29,7 @@ struct sr_stream {
 	size_t inpos;
 	uint64_t fd_bytes;    /* bytes read from fd */
 	uint64_t out;         /* bytes handed out */
+	uint64_t size;        /* a regular file's size, else 0 */
 };
 
 /* Other compressors' magic: refused with the command that undoes them. */
@@ -73,6 +74,7 @@ int sr_stream_open(struct sr_stream **sp, const char *path, size_t inbuf,
 	}
 	s->fd = fd;
 	s->seekable = !stdin_ && S_ISREG(st.st_mode);
+	s->size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 	s->name = strdup(stdin_ ? "<stdin>" : path);
 	s->incap = inbuf ? inbuf : SR_STREAM_INBUF_DEFAULT;
 	s->in = malloc(s->incap);
@@ -276,3 +278,10 @@ const char *sr_stream_name(const struct sr_stream *s) { return s->name; }
 int sr_stream_is_gzip(const struct sr_stream *s) { return s->is_gzip; }
 int sr_stream_seekable(const struct sr_stream *s) { return s->seekable; }
 uint64_t sr_stream_offset(const struct sr_stream *s) { return s->out; }
+
+void sr_stream_position(const struct sr_stream *s, uint64_t *read,
+			uint64_t *size)
+{
+	*read = s->fd_bytes;
+	*size = s->size;
+}

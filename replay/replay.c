@@ -4,6 +4,7 @@
  * events to let the simulators advance; writes each policy's files and
  * keeps its per-task figures for the caller.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,6 +12,7 @@
 #include "lib/grow.h"
 #include "lib/outfile.h"
 #include "lib/path.h"
+#include "lib/progress.h"
 #include "lib/strpool.h"
 #include "parse/read-warn.h"
 #include "replay/replay.h"
@@ -99,24 +101,49 @@ static int emit_lat(void *ctx, const struct sr_lat_row *row)
 
 /* ---- hooks ---------------------------------------------------------------- */
 
+/* The caller's hooks (sr_replay_opts.hooks) told of a row or a wait. */
+static int hook_row(struct prun *p, const struct sr_tl_row *row)
+{
+	const struct sr_replay_hooks *h = p->r->o.hooks;
+
+	if (!h || !h->row)
+		return SR_OK;
+	return h->row(h->ctx, (size_t)(p - p->r->p), row);
+}
+
+static int hook_wait(struct prun *p, uint32_t task, int32_t pid,
+		     const char *comm, int64_t from, int64_t to,
+		     enum sr_acct_cause cause)
+{
+	const struct sr_replay_hooks *h = p->r->o.hooks;
+	struct sr_replay_wait w = { task, pid, comm, from, to, cause };
+
+	if (!h || !h->wait)
+		return SR_OK;
+	return h->wait(h->ctx, (size_t)(p - p->r->p), &w);
+}
+
 static int sim_row(void *ctx, const struct sr_tl_row *row)
 {
 	struct prun *p = ctx;
+	int rc = hook_row(p, row);
 
-	if (p->tlfil)
+	if (rc == SR_OK && p->tlfil)
 		return sr_tlfilter_row(p->tlfil, row);
-	return SR_OK;
+	return rc;
 }
 
 static int sim_wait(void *ctx, uint32_t task, int64_t from, int64_t to,
 		    enum sr_acct_cause cause)
 {
 	struct prun *p = ctx;
+	int32_t pid = sr_sim_pid(p->sim, task);
+	const char *comm = sr_sim_comm(p->sim, task);
+	int rc = hook_wait(p, task, pid, comm, from, to, cause);
 
-	if (!p->latw)
-		return SR_OK;
-	return sr_latw_add(p->latw, from, to, sr_sim_pid(p->sim, task),
-			   sr_sim_comm(p->sim, task), cause);
+	if (rc || !p->latw)
+		return rc;
+	return sr_latw_add(p->latw, from, to, pid, comm, cause);
 }
 
 static int obs_wait(void *ctx, uint32_t task, int64_t from, int64_t to,
@@ -125,14 +152,19 @@ static int obs_wait(void *ctx, uint32_t task, int64_t from, int64_t to,
 	struct prun *p = ctx;
 	struct sr_replay *r = p->r;
 	const struct sr_task *t;
+	int32_t pid;
+	const char *comm;
+	int rc;
 
-	if (!p->latw || !sr_demand_included(r->dm, task))
+	if ((!p->latw && !r->o.hooks) || !sr_demand_included(r->dm, task))
 		return SR_OK;
 	t = sr_tasks_get(r->tasks, task);
-	return sr_latw_add(p->latw, from, to,
-			   sr_demand_last_pid(r->dm, task) >= 0 ?
-			   sr_demand_last_pid(r->dm, task) : t ? t->pid : -1,
-			   sr_demand_last_comm(r->dm, task), cause);
+	pid = sr_demand_last_pid(r->dm, task) >= 0 ?
+	      sr_demand_last_pid(r->dm, task) : t ? t->pid : -1;
+	comm = sr_demand_last_comm(r->dm, task);
+	if ((rc = hook_wait(p, task, pid, comm, from, to, cause)) || !p->latw)
+		return rc;
+	return sr_latw_add(p->latw, from, to, pid, comm, cause);
 }
 
 static void resolved(void *ctx, uint32_t task, uint32_t block,
@@ -168,7 +200,9 @@ static int obs_row(struct prun *p, int64_t ts, sr_tid id, const char *ev,
 	row = (struct sr_tl_row){ .t = ts, .task = k, .pid = t->pid,
 				  .comm = t->comm, .event = ev,
 				  .prio = prio, .cpu = cpu, .from_cpu = from };
-	return emit_tl(p, &row);
+	int rc = emit_tl(p, &row);
+
+	return rc ? rc : hook_row(p, &row);
 }
 
 /* Feed one event to observed, writing the timeline rows it implies. */
@@ -187,7 +221,7 @@ static int obs_event(struct prun *p, const struct sr_event *ev)
 					 : -1;
 	int rc = sr_observed_event(p->obs, ev);
 
-	if (rc || !p->want_tl)
+	if (rc || (!p->want_tl && !p->r->o.hooks))
 		return rc;
 	if (wake && k != SR_TID_NONE &&
 	    (before == SR_ACCT_UNSEEN || before == SR_ACCT_SLEEPING) &&
@@ -311,6 +345,24 @@ static int check_cpus(int cpus, struct sr_diag *d)
 			       "most %d can be replayed: give --cpus N", cpus,
 			       SR_SIM_MAX_CPUS);
 	return SR_OK;
+}
+
+/* The progress line says what is replayed: every policy while the input
+ * is read, then the one whose simulator runs to the end. */
+static void say_policies(struct sr_replay *r, const struct prun *only)
+{
+	char what[SR_PROGRESS_WHAT_MAX];
+	size_t n = 0;
+
+	if (!r->o.read.progress)
+		return;
+	what[0] = '\0';
+	for (size_t i = 0; i < r->n && n < sizeof(what); i++)
+		if (!only || only == &r->p[i])
+			n += (size_t)snprintf(what + n, sizeof(what) - n,
+					      "%s%s", n ? ", " : "",
+					      r->p[i].pub.name);
+	sr_progress_what(r->o.read.progress, what);
 }
 
 /* ---- setup ---------------------------------------------------------------- */
@@ -466,6 +518,7 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 			r->held = true;
 		}
 	}
+	say_policies(r, NULL);
 	if ((rc = sr_reader_open(&r->rd, r->o.trace, &r->o.read, d)))
 		return rc;
 	r->tasks = sr_reader_tasks(r->rd);
@@ -501,11 +554,18 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 
 /* ---- the pass ------------------------------------------------------------- */
 
-static int step(struct sr_replay *r, struct sr_diag *d)
+/* The simulators run as far as the input read so far decides (to the end
+ * when it is all read: last). */
+static int step(struct sr_replay *r, bool last, struct sr_diag *d)
 {
-	for (size_t i = 0; i < r->n; i++)
-		if (r->p[i].sim && sr_sim_advance(r->p[i].sim, d))
+	for (size_t i = 0; i < r->n; i++) {
+		if (!r->p[i].sim)
+			continue;
+		if (last)
+			say_policies(r, &r->p[i]);
+		if (sr_sim_advance(r->p[i].sim, d))
 			return d->code;
+	}
 	return SR_OK;
 }
 
@@ -534,7 +594,7 @@ static int pass(struct sr_replay *r, struct sr_diag *d)
 					       why ? why : "out of memory");
 			}
 		}
-		if (++n % r->o.batch == 0 && !r->held && step(r, d))
+		if (++n % r->o.batch == 0 && !r->held && step(r, false, d))
 			return d->code;
 	}
 	if (rc < 0)
@@ -745,7 +805,7 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 		if ((rc = check_cpus(r->o.cpus, d)) || (rc = start_sims(r, d)))
 			return rc;
 	}
-	if ((rc = step(r, d)))
+	if ((rc = step(r, true, d)))
 		return rc;
 	sr_demand_stats(r->dm, &r->info.demand);
 	for (size_t i = 0; i < r->n; i++) {

@@ -63,6 +63,31 @@ struct sr_replay_sink {
 	void *ctx;
 };
 
+/* A wait as it ends (latency.tsv's row), for sr_replay_hooks. */
+struct sr_replay_wait {
+	uint32_t task;                /* the timeline rows' task */
+	int32_t pid;
+	const char *comm;
+	int64_t from, to;             /* runnable from, ran at */
+	enum sr_acct_cause cause;
+};
+
+/*
+ * What a caller sees of each policy's schedule while the replay runs
+ * (`export` draws it): every timeline row the simulator reports, before
+ * --timeline filters it (observed: the rows of its timeline.tsv), and
+ * every wait as it ends.  policy: its index, as in sr_replay_get.  Each
+ * policy's calls come in its own time order; calls of different policies
+ * interleave in an order that depends on the batching, so a caller that
+ * writes them keeps each policy apart.  A non-zero return stops the
+ * replay with that status.
+ */
+struct sr_replay_hooks {
+	int (*row)(void *ctx, size_t policy, const struct sr_tl_row *r);
+	int (*wait)(void *ctx, size_t policy, const struct sr_replay_wait *w);
+	void *ctx;
+};
+
 struct sr_replay_opts {
 	const char *trace;            /* path, "-" for stdin */
 	struct sr_read_opts read;     /* input format, lenient */
@@ -88,6 +113,9 @@ struct sr_replay_opts {
 	size_t batch;                 /* events between simulator steps;
 					 results do not depend on it */
 	bool check;                   /* policy invariants every instant */
+	const struct sr_replay_hooks *hooks; /* NULL: none */
+	/* the progress line (lib/progress.h) is read.progress: told the
+	 * input read and the policies replayed */
 };
 
 /* One task's figures under one policy (a summary.tsv row). */

@@ -141,6 +141,11 @@ static const char *comm_of(const struct sr_sim *s, const struct stask *t)
 	return sr_demand_comm(s->dm, t->comm);
 }
 
+const char *const sr_external_names[] = {
+	[SR_EXTERNAL_ABSOLUTE] = "absolute", [SR_EXTERNAL_RELATIVE] = "relative",
+	NULL,
+};
+
 /* ---- CPU bitmaps --------------------------------------------------------- */
 
 static void bit_set(uint64_t *m, int c)

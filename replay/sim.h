@@ -41,6 +41,9 @@ enum sr_external_mode {
 	SR_EXTERNAL_RELATIVE, /* sleep as long as recorded */
 };
 
+/* "absolute", "relative"; NULL-terminated, for --external. */
+extern const char *const sr_external_names[];
+
 struct sr_sim_opts {
 	const struct sm_policy *policy;
 	int cpus;                 /* CPUs simulated, 1..SR_SIM_MAX_CPUS */
