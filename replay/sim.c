@@ -239,6 +239,12 @@ static unsigned long jiffies_at(const struct sr_sim *s, int64_t t)
 	return (unsigned long)(floor_div(t, SR_NSEC_PER_JIFFY) - s->jbase);
 }
 
+/* sched_clock() at t: ns on the same origin as jiffies_at() */
+static uint64_t clock_at(const struct sr_sim *s, int64_t t)
+{
+	return (uint64_t)(t - s->jbase * SR_NSEC_PER_JIFFY);
+}
+
 static int start(struct sr_sim *s, struct sr_diag *d)
 {
 	struct sm_observer obs = { .changed = observe, .ctx = s };
@@ -253,6 +259,7 @@ static int start(struct sr_sim *s, struct sr_diag *d)
 	s->rq = s->pol->rq_new(0, jiffies_at(s, s->start), &obs);
 	if (!s->rq)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	sm_rq_set_clock(s->rq, jiffies_at(s, s->start), clock_at(s, s->start));
 	s->st.start = s->start;
 	s->st.end = s->start;
 	s->started = true;
@@ -438,13 +445,13 @@ static void fork_child(struct sr_sim *s, uint32_t parent, uint32_t child)
 }
 
 /* Wake a task asleep in its current block: it passes the BLOCK op. */
-static void wake_task(struct sr_sim *s, uint32_t id, bool sync)
+static void wake_task(struct sr_sim *s, uint32_t id, unsigned flags)
 {
 	struct stask *t = &s->t[id];
 
 	set_op(s, id, t->op + 1);
 	t->next_block = t->block + 1;
-	s->pol->wake(s->rq, t->pt, sync);
+	s->pol->wake(s->rq, t->pt, flags);
 	make_ready(s, id, SR_CAUSE_WAKEUP);
 }
 
@@ -487,7 +494,7 @@ static void causal_wake(struct sr_sim *s, uint32_t id, uint32_t block,
 	t = &s->t[id];
 	if (t->state == T_BLOCKED && t->block == block) {
 		s->st.wakes++;
-		wake_task(s, id, sync);
+		wake_task(s, id, sync ? SM_WAKE_SYNC : 0);
 	} else if (t->next_block <= block && t->state != T_DONE) {
 		/* it has not reached that block yet: keep the wake */
 		if (pend_add(t, block))
@@ -865,9 +872,10 @@ static void wakes_due(struct sr_sim *s)
 			arrive(s, id);
 			continue;
 		}
+		/* not woken by a task in the trace: a timer or a device */
 		if (s->t[id].state == T_BLOCKED &&
 		    s->t[id].blk == SR_BLOCK_EXTERNAL)
-			wake_task(s, id, false);
+			wake_task(s, id, SM_WAKE_IRQ);
 	}
 }
 
@@ -1023,7 +1031,7 @@ int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
 			break;          /* something not read yet may come first */
 		charge(s, t);
 		s->now = t;
-		sm_rq_set_jiffies(s->rq, jiffies_at(s, t));
+		sm_rq_set_clock(s->rq, jiffies_at(s, t), clock_at(s, t));
 		s->st.instants++;
 		s->phase = PH_OPS1;
 	}

@@ -11,11 +11,7 @@
 #include <string.h>
 
 #include "sched-model/o1.h"
-
-/* The running policy's values, spelled as the kernel spells them. */
-#define MAX_SLEEP_AVG		(rq->rules->max_sleep_avg)
-#define STARVATION_LIMIT	(rq->rules->starvation_limit)
-#define jiffies			jiffies_of(rq)
+#include "sched-model/o1-tunables.h"	/* the running policy's values */
 
 /* ---- list_head ---- */
 
@@ -142,8 +138,10 @@ void requeue_task_tail(struct o1_task *p)
 /* BASE_TIMESLICE(p): 10 + 190*(19 - nice)/39, by static_prio only. */
 unsigned int task_timeslice(const struct o1_task *p)
 {
-	return MIN_TIMESLICE + ((MAX_TIMESLICE - MIN_TIMESLICE) *
-		(MAX_PRIO - 1 - p->static_prio) / (MAX_USER_PRIO - 1));
+	const struct o1_rq *rq = p->rq;
+
+	return (unsigned int)(MIN_TIMESLICE + ((MAX_TIMESLICE - MIN_TIMESLICE) *
+		(MAX_PRIO - 1 - p->static_prio) / (MAX_USER_PRIO - 1)));
 }
 
 /*
@@ -151,7 +149,8 @@ unsigned int task_timeslice(const struct o1_task *p)
  * bonus = MAX_USER_PRIO*PRIO_BONUS_RATIO*sleep_avg/MAX_SLEEP_AVG/100 - 5.
  * The kernel computes the first term in unsigned long and lets the
  * subtraction wrap into an int; we subtract after the conversion, which
- * gives the same value without relying on the wrap.
+ * gives the same value without relying on the wrap.  G3 and A3 keep
+ * sleep_avg in nanoseconds and divide both by 1024 first (32-bit room).
  */
 int effective_prio(const struct o1_task *p)
 {
@@ -161,9 +160,14 @@ int effective_prio(const struct o1_task *p)
 	if (rt_task(p))
 		return p->prio;
 
-	bonus = (int)(MAX_USER_PRIO * PRIO_BONUS_RATIO * p->sleep_avg /
-		      MAX_SLEEP_AVG / 100) -
-		MAX_USER_PRIO * PRIO_BONUS_RATIO / 100 / 2;
+	if (rq->rules->sleep_avg_ns)
+		bonus = (int)(MAX_USER_PRIO * PRIO_BONUS_RATIO *
+			      (p->sleep_avg / 1024) /
+			      (unsigned long)(MAX_SLEEP_AVG / 1024) / 100);
+	else
+		bonus = (int)(MAX_USER_PRIO * PRIO_BONUS_RATIO * p->sleep_avg /
+			      (unsigned long)MAX_SLEEP_AVG / 100);
+	bonus -= MAX_USER_PRIO * PRIO_BONUS_RATIO / 100 / 2;
 
 	prio = p->static_prio - bonus;
 	if (prio < MAX_RT_PRIO)
@@ -176,9 +180,11 @@ int effective_prio(const struct o1_task *p)
 /* EXPIRED_STARVING(rq) */
 bool expired_starving(const struct o1_rq *rq)
 {
+	if (rq->rules->expired_starving)
+		return rq->rules->expired_starving(rq);
 	return STARVATION_LIMIT && rq->expired_timestamp &&
 	       jiffies - rq->expired_timestamp >=
-			STARVATION_LIMIT * rq->nr_running + 1;
+			(unsigned long)STARVATION_LIMIT * rq->nr_running + 1;
 }
 
 void __activate_task(struct o1_rq *rq, struct o1_task *p)
@@ -197,6 +203,11 @@ void deactivate_task(struct o1_rq *rq, struct o1_task *p)
 void resched_curr(struct o1_rq *rq)
 {
 	rq->base.need_resched = true;
+}
+
+unsigned long long sched_clock_of(const struct o1_rq *rq)
+{
+	return rq->base.clock;
 }
 
 int curr_prio(const struct o1_rq *rq)
@@ -252,7 +263,7 @@ void o1_tick_task(struct o1_rq *rq, struct o1_task *p)
 		resched_curr(rq);
 		return;
 	}
-	if (p->sleep_avg)
+	if (p->sleep_avg && !rq->rules->sleep_avg_ns)
 		p->sleep_avg--;
 	if (rt_task(p)) {
 		if (p->policy == SM_SCHED_RR && !--p->time_slice) {
@@ -292,7 +303,8 @@ void o1_view(const struct o1_task *p, struct sm_view *v)
 	memset(v, 0, sizeof(*v));
 	v->prio = p->prio;
 	v->static_prio = p->static_prio;
-	v->sleep_avg = (long)p->sleep_avg;
+	v->sleep_avg = r->sleep_avg_ns ?
+		(long)(p->sleep_avg / NSEC_PER_JIFFY) : (long)p->sleep_avg;
 	v->credit = r->has_credit ? (long)p->interactive_credit : -1;
 	v->time_slice = (long)p->time_slice;
 	v->array = !p->array ? SM_ARRAY_NONE :
@@ -431,6 +443,7 @@ struct sm_task *o1_task_new(struct sm_rq *srq, const struct sm_task_info *info)
 	p->time_slice = task_timeslice(p);
 	p->first_time_slice = 0;
 	p->last_run = jiffies;
+	p->timestamp = sched_clock_of(rq);
 	o1_note(p, SM_CH_NEW);
 	return &p->base;
 }
@@ -466,6 +479,7 @@ struct sm_task *o1_fork(struct sm_rq *srq, struct sm_task *sparent,
 	p->first_time_slice = 1;
 	parent->time_slice >>= 1;
 	p->last_run = jiffies;
+	p->timestamp = sched_clock_of(rq);
 	if (!parent->time_slice) {
 		/* a single jiffy was left: tick the parent now */
 		parent->time_slice = 1;
@@ -500,7 +514,7 @@ struct sm_task *o1_fork(struct sm_rq *srq, struct sm_task *sparent,
 }
 
 /* try_to_wake_up(p, TASK_INTERRUPTIBLE|TASK_UNINTERRUPTIBLE|..., sync) */
-void o1_wake(struct sm_rq *srq, struct sm_task *t, bool sync)
+void o1_wake(struct sm_rq *srq, struct sm_task *t, unsigned flags)
 {
 	struct o1_rq *rq = o1_rq_of(srq);
 	struct o1_task *p = o1_task_of(t);
@@ -509,13 +523,14 @@ void o1_wake(struct sm_rq *srq, struct sm_task *t, bool sync)
 		return; /* not in the wake mask */
 	if (!p->array) {
 		p->rq = rq; /* set_task_cpu: it wakes where it is told */
-		if (sync) {
+		if (flags & SM_WAKE_SYNC) {
 			__activate_task(rq, p);
 			/* our reading: an idle CPU always takes the task */
 			if (!rq->base.curr)
 				resched_curr(rq);
 		} else {
-			rq->rules->activate_task(rq, p);
+			rq->rules->activate_task(rq, p,
+						 (flags & SM_WAKE_IRQ) != 0);
 			if (rq->rules->preempts_curr(rq, p))
 				resched_curr(rq);
 		}
@@ -567,6 +582,7 @@ void o1_reap(struct sm_rq *srq, struct sm_task *sparent, struct sm_task *t)
 {
 	struct o1_task *p = o1_task_of(t);
 	struct o1_task *parent = sparent ? o1_task_of(sparent) : NULL;
+	struct o1_rq *rq = p->rq;
 
 	if (p->state == TASK_DEAD)
 		return;
@@ -574,12 +590,17 @@ void o1_reap(struct sm_rq *srq, struct sm_task *sparent, struct sm_task *t)
 		if (p->first_time_slice) {
 			parent->time_slice += p->time_slice;
 			if (parent->time_slice > MAX_TIMESLICE)
-				parent->time_slice = MAX_TIMESLICE;
+				parent->time_slice =
+					(unsigned int)MAX_TIMESLICE;
 		}
 		/* a (relative) CPU hog child lowers the parent's sleep_avg */
-		if (p->sleep_avg < parent->sleep_avg)
-			parent->sleep_avg = (parent->sleep_avg * EXIT_WEIGHT +
-					     p->sleep_avg) / (EXIT_WEIGHT + 1);
+		if (rq->rules->exit_sleep_avg)
+			rq->rules->exit_sleep_avg(rq, parent, p);
+		else if (p->sleep_avg < parent->sleep_avg)
+			parent->sleep_avg = (parent->sleep_avg *
+					     (unsigned long)EXIT_WEIGHT +
+					     p->sleep_avg) /
+				(unsigned long)(EXIT_WEIGHT + 1);
 		o1_note(parent, SM_CH_REFUND);
 	}
 	p->state = TASK_DEAD;
@@ -647,6 +668,8 @@ struct sm_task *o1_schedule(struct sm_rq *srq)
 		rq->rules->schedule_next(rq, next);
 
 switch_tasks:
+	if (rq->rules->schedule_switch)
+		rq->rules->schedule_switch(rq, prev, next);
 	rq->base.need_resched = false;
 	if (prev != next) {
 		if (prev) {
@@ -807,9 +830,9 @@ static int check_task(const struct o1_rq *rq, const struct o1_task *p,
 	if (p->static_prio < NICE_TO_PRIO(-20) ||
 	    p->static_prio > NICE_TO_PRIO(19))
 		FAIL("task %lu: static_prio %d", id, p->static_prio);
-	if (p->sleep_avg > r->sleep_avg_bound)
+	if (p->sleep_avg > r->k.sleep_avg_bound)
 		FAIL("task %lu: sleep_avg %lu > %lu", id, p->sleep_avg,
-		     r->sleep_avg_bound);
+		     r->k.sleep_avg_bound);
 	if (p->time_slice < 1 || p->time_slice > MAX_TIMESLICE)
 		FAIL("task %lu: time_slice %u", id, p->time_slice);
 	if (p->activated != 0 && p->activated != 1)

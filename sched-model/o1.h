@@ -35,28 +35,51 @@
 #define USER_PRIO(p)		((p) - MAX_RT_PRIO)
 #define IDLE_PRIO		MAX_PRIO	/* the idle task's prio */
 
-/* Tunables common to the family. */
-#define MIN_TIMESLICE		(10 * HZ / 1000)
-#define MAX_TIMESLICE		(200 * HZ / 1000)
-#define PARENT_PENALTY		100
-#define EXIT_WEIGHT		3
+/* Tunables common to the family: the defaults, under names that survive
+   o1-tunables.h, then the kernel's names for them. */
+#define MIN_TIMESLICE_DEFAULT	(10 * HZ / 1000)
+#define MAX_TIMESLICE_DEFAULT	(200 * HZ / 1000)
+#define PARENT_PENALTY_DEFAULT	100
+#define EXIT_WEIGHT_DEFAULT	3
+#define MIN_TIMESLICE		MIN_TIMESLICE_DEFAULT
+#define MAX_TIMESLICE		MAX_TIMESLICE_DEFAULT
+#define PARENT_PENALTY		PARENT_PENALTY_DEFAULT
+#define EXIT_WEIGHT		EXIT_WEIGHT_DEFAULT
 #define PRIO_BONUS_RATIO	25
 #define INTERACTIVE_DELTA	2
 /* Stock has no MAX_BONUS macro; its effective_prio implies the same 10. */
 #define MAX_BONUS		(MAX_USER_PRIO * PRIO_BONUS_RATIO / 100)
 
-/* test2-mm1 and O11int (spec section 3, column B). */
-#define AVG_TIMESLICE	(MIN_TIMESLICE + ((MAX_TIMESLICE - MIN_TIMESLICE) * \
+/* AVG_TIMESLICE of any MIN/MAX_TIMESLICE (a tuning moves it) */
+#define O1_AVG_TIMESLICE(min, max) ((min) + (((max) - (min)) * \
 			(MAX_PRIO - 1 - NICE_TO_PRIO(0)) / (MAX_USER_PRIO - 1)))
-#define TIMESLICE_GRANULARITY	(HZ / 40)
+
+/* test2-mm1 and O11int (spec section 3, column B). */
+#define AVG_TIMESLICE_DEFAULT	O1_AVG_TIMESLICE(MIN_TIMESLICE_DEFAULT, \
+						 MAX_TIMESLICE_DEFAULT)
+#define AVG_TIMESLICE		AVG_TIMESLICE_DEFAULT
+#define MM1_TIMESLICE_GRANULARITY (HZ / 40)
+#define TIMESLICE_GRANULARITY	MM1_TIMESLICE_GRANULARITY
 
 /* Per-policy values: the spec's table, column A and column B. */
 #define STOCK_MAX_SLEEP_AVG		(10 * HZ)
 #define STOCK_STARVATION_LIMIT		(10 * HZ)
 #define STOCK_CHILD_PENALTY		50
-#define MM1_MAX_SLEEP_AVG		(AVG_TIMESLICE * MAX_BONUS)
+#define MM1_MAX_SLEEP_AVG		(AVG_TIMESLICE_DEFAULT * MAX_BONUS)
 #define MM1_STARVATION_LIMIT		(MM1_MAX_SLEEP_AVG)
 #define MM1_CHILD_PENALTY		90
+/* Ingo Molnar's sched-2.6.0-test1-G3 (spec section 8; its diff) and
+   A3 as in 2.6.0-test2-mm2 (the '-' lines of O12.2int against test2-mm3):
+   sleep_avg in nanoseconds of sched_clock() */
+#define NSEC_PER_JIFFY			(1000000000UL / HZ)
+#define G3_MAX_SLEEP_AVG		(2 * 1000000000L)
+#define G3_STARVATION_LIMIT		(10 * HZ)
+#define G3_TIMESLICE_GRANULARITY	(HZ / 20)
+#define A3_MAX_SLEEP_AVG		(1 * 1000000000L)
+#define A3_STARVATION_LIMIT		HZ
+#define A3_TIMESLICE_GRANULARITY	(HZ / 40)
+#define A3_ON_RUNQUEUE_WEIGHT		30
+#define A3_CHILD_PENALTY		95
 
 /* SCALE(v1, v1_max, v2_max) and DELTA(p): nice*10/40 + 2, C truncation. */
 #define SCALE(v1, v1_max, v2_max)	((v1) * (v2_max) / (v1_max))
@@ -106,8 +129,11 @@ struct o1_task {
 	unsigned long sleep_avg;	/* jiffies */
 	unsigned long last_run;		/* jiffies */
 	unsigned int time_slice, first_time_slice;
-	int activated;			/* O10: woken, recalc at pick */
+	int activated;			/* O10: woken, recalc at pick; A3: 2
+					   after a wakeup from interrupt */
 	unsigned long interactive_credit; /* O11 */
+	unsigned long long timestamp;	/* G3, A3: sched_clock() ns of the
+					   last wakeup or switch */
 
 	struct sm_view reported;	/* last view sent to the observer */
 	bool reported_once;
@@ -123,19 +149,39 @@ struct o1_rq {
 };
 
 /*
+ * The tunables of one policy run, under the kernel's names (o1-tunables.h
+ * spells them so): the policy's defaults, or a tuning (--set).
+ */
+struct o1_consts {
+	long max_sleep_avg;		/* MAX_SLEEP_AVG: jiffies, or ns
+					   when sleep_avg_ns */
+	long starvation_limit;		/* STARVATION_LIMIT, jiffies */
+	long min_timeslice;		/* MIN_TIMESLICE, jiffies */
+	long max_timeslice;		/* MAX_TIMESLICE, jiffies */
+	long timeslice_granularity;	/* TIMESLICE_GRANULARITY, jiffies */
+	long child_penalty;		/* CHILD_PENALTY, % */
+	long parent_penalty;		/* PARENT_PENALTY, % */
+	long exit_weight;		/* EXIT_WEIGHT */
+	long on_runqueue_weight;	/* ON_RUNQUEUE_WEIGHT, % (A3) */
+	unsigned long sleep_avg_bound;	/* largest sleep_avg reachable, for
+					   check(): O11's uncapped JIS */
+};
+
+/*
  * What a policy supplies.  Hooks left NULL mean "stock behaviour" or, for
  * the B-only hooks, "no such step".
  */
 struct o1_rules {
 	const struct sm_policy *policy;
-	unsigned long max_sleep_avg;	/* MAX_SLEEP_AVG */
-	unsigned long starvation_limit;	/* STARVATION_LIMIT */
-	unsigned long sleep_avg_bound;	/* largest sleep_avg reachable, for
-					   check(): O11's uncapped JIS */
+	struct o1_consts k;
 	bool has_credit, has_activated;
+	/* G3, A3: sleep_avg and timestamp in ns of sched_clock(); no
+	   per-tick sleep_avg decay; bonus from sleep_avg/1024 */
+	bool sleep_avg_ns;
 
-	/* activate_task(): non-sync wakeup; sleep credit, then enqueue */
-	void (*activate_task)(struct o1_rq *rq, struct o1_task *p);
+	/* activate_task(): non-sync wakeup; sleep credit, then enqueue;
+	   irq: woken from interrupt context (A3) */
+	void (*activate_task)(struct o1_rq *rq, struct o1_task *p, bool irq);
 	/* wakeup preemption test against rq->curr (curr non-NULL) */
 	bool (*preempts_curr)(const struct o1_rq *rq, const struct o1_task *p);
 	/* wake_up_forked_process(): sleep_avg penalties, child prio,
@@ -151,9 +197,33 @@ struct o1_rules {
 	void (*schedule_prev)(struct o1_rq *rq, struct o1_task *prev);
 	/* schedule(), on the picked task (B: activated -> recalc) */
 	void (*schedule_next)(struct o1_rq *rq, struct o1_task *next);
+	/* schedule(), after the pick, before the switch; prev or next may
+	   be NULL (idle) (G3, A3: run_time charge, timestamps) */
+	void (*schedule_switch)(struct o1_rq *rq, struct o1_task *prev,
+				struct o1_task *next);
 	/* B: recalc_task_prio(), used by activate_task and schedule_next */
 	void (*recalc_task_prio)(struct o1_rq *rq, struct o1_task *p);
+	/* sched_exit(): the parent's sleep_avg after reaping a child (NULL:
+	   (EXIT_WEIGHT * parent + child) / (EXIT_WEIGHT + 1) if lower) */
+	void (*exit_sleep_avg)(struct o1_rq *rq, struct o1_task *parent,
+			       const struct o1_task *child);
+	/* EXPIRED_STARVING(rq) (NULL: the limit times nr_running, + 1) */
+	bool (*expired_starving)(const struct o1_rq *rq);
 };
+
+/* O11int's tunables (also O11.1's and O11.2's): test2-mm1's */
+#define O11_CONSTS { \
+	.max_sleep_avg = MM1_MAX_SLEEP_AVG, \
+	.starvation_limit = MM1_STARVATION_LIMIT, \
+	.min_timeslice = MIN_TIMESLICE_DEFAULT, \
+	.max_timeslice = MAX_TIMESLICE_DEFAULT, \
+	.timeslice_granularity = MM1_TIMESLICE_GRANULARITY, \
+	.child_penalty = MM1_CHILD_PENALTY, \
+	.parent_penalty = PARENT_PENALTY_DEFAULT, \
+	.exit_weight = EXIT_WEIGHT_DEFAULT, \
+	/* JUST_INTERACTIVE_SLEEP of nice -20, never capped */ \
+	.sleep_avg_bound = MM1_MAX_SLEEP_AVG + 3 * AVG_TIMESLICE_DEFAULT, \
+}
 
 /* ---- priority arrays (runqueue primitives) ---- */
 void dequeue_task(struct o1_task *p, struct prio_array *array);
@@ -173,6 +243,7 @@ void __activate_task(struct o1_rq *rq, struct o1_task *p);
 void deactivate_task(struct o1_rq *rq, struct o1_task *p);
 void resched_curr(struct o1_rq *rq);
 int curr_prio(const struct o1_rq *rq);	/* IDLE_PRIO when idle */
+unsigned long long sched_clock_of(const struct o1_rq *rq);	/* ns */
 void o1_tick_task(struct o1_rq *rq, struct o1_task *p);
 
 /* Building blocks more than one policy uses. */
@@ -186,6 +257,22 @@ void o10_forked_sleep_avg(struct o1_rq *rq, struct o1_task *parent,
 			  struct o1_task *child);
 bool o10_granularity_due(const struct o1_rq *rq, const struct o1_task *p);
 void o10_granularity_requeue(struct o1_rq *rq, struct o1_task *p);
+/* O11int's pieces O11.1 and O11.2 keep (o11int.c) */
+void o11_recalc_task_prio(struct o1_rq *rq, struct o1_task *p);
+void o11_activate_task(struct o1_rq *rq, struct o1_task *p, bool irq);
+void o11_forked_process(struct o1_rq *rq, struct o1_task *parent,
+			struct o1_task *child);
+void o11_slice_continues(struct o1_rq *rq, struct o1_task *p);
+unsigned long o11_sleep_avg_bound(const struct o1_consts *k);
+/* G3's pieces A3 keeps (g3.c) */
+void g3_forked_process(struct o1_rq *rq, struct o1_task *parent,
+		       struct o1_task *child);
+void g3_exit_sleep_avg(struct o1_rq *rq, struct o1_task *parent,
+		       const struct o1_task *child);
+void g3_schedule_switch(struct o1_rq *rq, struct o1_task *prev,
+			struct o1_task *next);
+void g3_recalc_task_prio(struct o1_rq *rq, struct o1_task *p,
+			 unsigned long long now);
 
 /* ---- the observer ---- */
 void o1_view(const struct o1_task *p, struct sm_view *v);
@@ -198,7 +285,7 @@ void o1_rq_free(struct sm_rq *rq);
 struct sm_task *o1_task_new(struct sm_rq *rq, const struct sm_task_info *info);
 struct sm_task *o1_fork(struct sm_rq *rq, struct sm_task *parent,
 			const struct sm_task_info *child, unsigned flags);
-void o1_wake(struct sm_rq *rq, struct sm_task *t, bool sync);
+void o1_wake(struct sm_rq *rq, struct sm_task *t, unsigned flags);
 void o1_block(struct sm_rq *rq, struct sm_task *t);
 void o1_exit(struct sm_rq *rq, struct sm_task *t);
 void o1_reap(struct sm_rq *rq, struct sm_task *parent, struct sm_task *child);
@@ -247,6 +334,9 @@ static inline struct o1_task *o1_curr(const struct o1_rq *rq)
 	return (struct o1_task *)rq->base.curr;
 }
 
-#define jiffies_of(rq)	((rq)->base.jiffies)
+static inline unsigned long jiffies_of(const struct o1_rq *rq)
+{
+	return rq->base.jiffies;
+}
 
 #endif

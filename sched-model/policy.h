@@ -12,10 +12,13 @@
  * scheduler state to an observer so the simulator can write timelines
  * without knowing model internals.
  *
- * Calls happen at rq->jiffies, which the simulator sets with
- * sm_rq_set_jiffies() before each call.  Policies never see trace lines,
- * files or nanoseconds.  jiffies must be >= 1: 0 is the kernel's "unset"
- * for expired_timestamp and test2-mm1's "never ran" for last_run.
+ * Calls happen at rq->jiffies and rq->clock, which the simulator sets
+ * with sm_rq_set_clock() (or sm_rq_set_jiffies(), the clock at the start
+ * of the jiffy) before each call.  rq->clock is the kernel's
+ * sched_clock(): nanoseconds, for the policies that keep time in them
+ * (G3, A3); the others work in jiffies.  Policies never see trace lines
+ * or files.  jiffies must be >= 1: 0 is the kernel's "unset" for
+ * expired_timestamp and test2-mm1's "never ran" for last_run.
  *
  * The simulator's side of the contract (docs/models.md, "Conventions"):
  *  - block(), exit() and yield() of rq->curr, fork() without VFORK, and a
@@ -142,10 +145,16 @@ struct sm_rq {
 	const struct sm_policy *policy;
 	int cpu;
 	unsigned long jiffies;
+	uint64_t clock;       /* ns, sched_clock(); in jiffy `jiffies` */
 	bool need_resched;    /* current must give way: call schedule() */
 	struct sm_task *curr; /* NULL = idle */
 	struct sm_observer obs;
 };
+
+/* Wake flags. */
+#define SM_WAKE_SYNC    1u  /* the waker is about to sleep (sync wakeup) */
+#define SM_WAKE_IRQ     2u  /* woken from interrupt context (a timer or a
+			       device, not a task): A3's in_interrupt() */
 
 /* Fork flags. */
 #define SM_FORK_VFORK   1u  /* parent blocks: no parent resched */
@@ -171,8 +180,8 @@ struct sm_policy {
 				const struct sm_task_info *child,
 				unsigned flags);
 	/* t sleeping or stopped (else ignored, as the kernel's wake mask):
-	   enqueue on rq, which becomes t's runqueue */
-	void (*wake)(struct sm_rq *rq, struct sm_task *t, bool sync);
+	   enqueue on rq, which becomes t's runqueue; flags SM_WAKE_* */
+	void (*wake)(struct sm_rq *rq, struct sm_task *t, unsigned flags);
 	/* rq->curr goes to sleep; it leaves the queue at the next schedule */
 	void (*block)(struct sm_rq *rq, struct sm_task *t);
 	/* rq->curr exits: zombie, leaves the queue at the next schedule */
@@ -204,9 +213,20 @@ struct sm_policy {
 	bool has_credit;             /* view.credit is meaningful */
 };
 
-static inline void sm_rq_set_jiffies(struct sm_rq *rq, unsigned long j)
+#define SM_NSEC_PER_JIFFY (1000000000ULL / SM_HZ)
+
+/* The time of the next call: jiffy j, at ns (within that jiffy). */
+static inline void sm_rq_set_clock(struct sm_rq *rq, unsigned long j,
+				   uint64_t ns)
 {
 	rq->jiffies = j;
+	rq->clock = ns;
+}
+
+/* The time of the next call: the start of jiffy j. */
+static inline void sm_rq_set_jiffies(struct sm_rq *rq, unsigned long j)
+{
+	sm_rq_set_clock(rq, j, (uint64_t)j * SM_NSEC_PER_JIFFY);
 }
 
 /* The table: NULL-terminated, in `schedreplay policies` order. */

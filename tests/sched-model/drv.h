@@ -150,6 +150,17 @@ static inline unsigned long drv_jiffies(const struct drv *d)
 	return DRV_J0 + (unsigned long)(d->t / MS);
 }
 
+/* sched_clock() now: ns on the same origin as the jiffies */
+static inline uint64_t drv_clock(const struct drv *d)
+{
+	return DRV_J0 * SM_NSEC_PER_JIFFY + (uint64_t)d->t * 1000;
+}
+
+static inline void drv_set_time(struct drv *d)
+{
+	sm_rq_set_clock(d->rq, drv_jiffies(d), drv_clock(d));
+}
+
 static inline void drv_check(struct drv *d)
 {
 	char why[256];
@@ -235,7 +246,7 @@ static inline int drv_add_info(struct drv *d, struct sm_task_info info,
 	struct sm_task *t;
 
 	info.id = (uint32_t)d->n;
-	sm_rq_set_jiffies(d->rq, drv_jiffies(d));
+	drv_set_time(d);
 	t = d->pol->task_new(d->rq, &info);
 	if (!t) {
 		fprintf(stderr, "drv: task_new failed\n");
@@ -403,7 +414,7 @@ static inline void drv_instant(struct drv *d)
 {
 	int c = drv_curr(d);
 
-	sm_rq_set_jiffies(d->rq, drv_jiffies(d));
+	drv_set_time(d);
 	/* 1. a burst ending now ends first, and gives way at once */
 	if (c >= 0 && d->task[c].in_burst && d->task[c].rem == 0) {
 		d->task[c].in_burst = false;
@@ -423,7 +434,9 @@ static inline void drv_instant(struct drv *d)
 			continue;
 		k->wake_at = -1;
 		before = d->rq->need_resched;
-		d->pol->wake(d->rq, k->t, k->wake_sync);
+		/* a timer's wakeup comes from interrupt context */
+		d->pol->wake(d->rq, k->t,
+			     k->wake_sync ? SM_WAKE_SYNC : SM_WAKE_IRQ);
 		k->wakes = drv_grow(k->wakes, &k->capwakes, k->nwakes + 1,
 				    sizeof(*k->wakes));
 		k->wakes[k->nwakes++] = (struct drv_wake){
@@ -445,7 +458,7 @@ static inline void drv_instant(struct drv *d)
 static inline void drv_run(struct drv *d, long until_us)
 {
 	if (d->t == 0 && d->rq->need_resched) {
-		sm_rq_set_jiffies(d->rq, drv_jiffies(d));
+		drv_set_time(d);
 		drv_settle(d);
 		drv_check(d);
 	}
@@ -514,7 +527,7 @@ static inline void check_spans(struct drv *d, const struct span *want,
 static inline void drv_at_jiffy(struct drv *d, long j)
 {
 	d->t = j * MS;
-	sm_rq_set_jiffies(d->rq, drv_jiffies(d));
+	drv_set_time(d);
 }
 
 /* schedule() while need_resched, then check the invariants */
