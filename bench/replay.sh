@@ -20,7 +20,7 @@ SR=$SCHEDREPLAY
 RB=$BUILD/bench/replay-bench
 tmp=$BENCH_TMP/replay
 mkdir -p "$tmp"
-POLICIES=$("$SR" policies | awk '{ print $1 }')
+POLICIES=$("$SR" policies | awk '/^[^ ]/ { print $1 }')
 SECS=${SR_BENCH_REPLAY_SECONDS:-600}
 
 [ -x "$RB" ] || { echo "   $RB missing (make bench builds it)"; exit 1; }

@@ -1,6 +1,7 @@
 /*
- * cmd-policies: `schedreplay policies`, one line per scheduler model:
- * name, aliases, and what it is.
+ * cmd-policies: `schedreplay policies`, one entry per scheduler model:
+ * name, confidence and summary on one line, then its other names and,
+ * where some of its rules are reconstructed rather than read, which.
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,8 +11,24 @@
 
 static const char policies_usage[] =
 	"usage: schedreplay policies\n\n"
-	"List the scheduler models: name, other accepted names, summary.\n"
+	"List the scheduler models: name, confidence (high: every rule from\n"
+	"kernel text that was read; medium: some rules reconstructed from\n"
+	"neighbouring versions; model: a documented simplified model), a\n"
+	"summary, other accepted names, and what is reconstructed.\n"
 	"Rules and their sources: docs/models.md.\n";
+
+static void print_policy(const struct sm_policy *p)
+{
+	printf("%-10s %-7s %s\n", p->name, p->confidence, p->summary);
+	if (p->aliases[0]) {
+		fputs("           also:", stdout);
+		for (const char *const *a = p->aliases; *a; a++)
+			printf(" %s", *a);
+		putchar('\n');
+	}
+	if (p->reconstructed)
+		printf("           reconstructed: %s\n", p->reconstructed);
+}
 
 int cmd_policies(int argc, char **argv, struct sr_diag *d)
 {
@@ -23,15 +40,7 @@ int cmd_policies(int argc, char **argv, struct sr_diag *d)
 		return sr_fail(d, SR_EUSAGE,
 			       "policies: unexpected argument '%s' (it takes none)",
 			       argv[1]);
-	for (const struct sm_policy *const *p = sm_policies; *p; p++) {
-		char aliases[128] = "";
-		size_t n = 0;
-
-		for (const char *const *a = (*p)->aliases; *a; a++)
-			n += (size_t)snprintf(aliases + n,
-				n < sizeof(aliases) ? sizeof(aliases) - n : 0,
-				"%s%s", n ? "," : "", *a);
-		printf("%-10s %-24s %s\n", (*p)->name, aliases, (*p)->summary);
-	}
+	for (const struct sm_policy *const *p = sm_policies; *p; p++)
+		print_policy(*p);
 	return SR_OK;
 }

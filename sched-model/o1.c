@@ -314,7 +314,8 @@ void o1_view(const struct o1_task *p, struct sm_view *v)
 	v->interactive = !rt_task(p) && TASK_INTERACTIVE(p);
 	v->first_time_slice = p->first_time_slice != 0;
 	v->activated = r->has_activated ? p->activated : -1;
-	v->last_run = p->last_run;
+	v->last_run = r->sleep_avg_ns ?
+		(unsigned long)(p->timestamp / NSEC_PER_JIFFY) : p->last_run;
 }
 
 static bool view_equal(const struct sm_view *a, const struct sm_view *b)
@@ -835,7 +836,7 @@ static int check_task(const struct o1_rq *rq, const struct o1_task *p,
 		     r->k.sleep_avg_bound);
 	if (p->time_slice < 1 || p->time_slice > MAX_TIMESLICE)
 		FAIL("task %lu: time_slice %u", id, p->time_slice);
-	if (p->activated != 0 && p->activated != 1)
+	if (p->activated < 0 || p->activated > 2)
 		FAIL("task %lu: activated %d", id, p->activated);
 	if (p->last_run > jiffies)
 		FAIL("task %lu: last_run %lu after jiffies %lu", id,

@@ -147,6 +147,8 @@ const struct sm_policy sm_policy_o11int = {
 	.aliases = { "2.6.0-test2-mm1-O11int", NULL },
 	.summary = "test2-mm1 + O11int: interactive_credit, "
 		   "JUST_INTERACTIVE_SLEEP, credit tasks kept active",
+	.confidence = "high",
+	.reconstructed = NULL,
 	.rq_new = o11_rq_new,
 	O1_POLICY_OPS,
 	.max_sleep_avg = MM1_MAX_SLEEP_AVG,

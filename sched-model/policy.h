@@ -164,6 +164,11 @@ struct sm_policy {
 	const char *name;        /* command-line name */
 	const char *aliases[3];  /* other accepted names, NULL-terminated */
 	const char *summary;     /* one line for `schedreplay policies` */
+	/* how close to the kernel: "high" (every rule from kernel text that
+	   was read), "medium" (some rules reconstructed from neighbouring
+	   versions), "model" (a documented simplified model) */
+	const char *confidence;
+	const char *reconstructed; /* which parts, plainly; NULL: none */
 
 	struct sm_rq *(*rq_new)(int cpu, unsigned long jiffies,
 				const struct sm_observer *obs);

@@ -75,6 +75,9 @@ const struct sm_policy sm_policy_stock = {
 	.aliases = { "2.6.0-test2", NULL },
 	.summary = "Linux 2.6.0-test2 as released: 10 s sleep_avg, linear "
 		   "sleep credit, strict-prio wakeup preemption",
+	.confidence = "high",
+	.reconstructed = "sched.c of test2 itself, from the test1 and test4 texts "
+			 "around it, which agree on every rule (spec section 1)",
 	.rq_new = stock_rq_new,
 	O1_POLICY_OPS,
 	.max_sleep_avg = STOCK_MAX_SLEEP_AVG,

@@ -174,6 +174,9 @@ const struct sm_policy sm_policy_test2_mm1 = {
 	.aliases = { "2.6.0-test2-mm1", NULL },
 	.summary = "2.6.0-test2-mm1 (Kolivas o1..o10int): 1020-jiffy "
 		   "sleep_avg, one-level jumps, 25 ms requeue",
+	.confidence = "high",
+	.reconstructed = "what O11int's seed patch changed, undone from its "
+			 "'-' lines (docs/models.md)",
 	.rq_new = mm1_rq_new,
 	O1_POLICY_OPS,
 	.max_sleep_avg = MM1_MAX_SLEEP_AVG,

@@ -39,7 +39,7 @@ echo "PASS valgrind stats $sample"
 
 # the simulators and the diff on the same sample (every policy)
 vg "$SCHEDREPLAY" replay "$sample" -o "$tmp/replay" -q \
-	$("$SCHEDREPLAY" policies | awk '{ printf " --policy %s", $1 }') \
+	$("$SCHEDREPLAY" policies | awk '/^[^ ]/ { printf " --policy %s", $1 }') \
 	--policy observed >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ $rc -ne 0 ]; then

@@ -555,6 +555,16 @@ static inline void api_wake(struct drv *d, int i, long j)
 	api_settle(d);
 }
 
+/* A wakeup with SM_WAKE_* flags at driver time t_us. */
+static inline void api_wake_at(struct drv *d, int i, long t_us,
+			       unsigned flags)
+{
+	d->t = t_us;
+	drv_set_time(d);
+	d->pol->wake(d->rq, d->task[i].t, flags);
+	api_settle(d);
+}
+
 static inline void api_block(struct drv *d, int i, long j)
 {
 	drv_at_jiffy(d, j);

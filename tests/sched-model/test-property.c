@@ -51,6 +51,7 @@ struct world {
 	struct sm_rq *rq[2];
 	int ncpu;
 	unsigned long jiffies;
+	uint64_t clock;		/* ns, monotonic, within jiffy `jiffies` */
 	struct ptask task[MAX_TASKS];
 	int n;
 	int failed;
@@ -151,7 +152,26 @@ static void settle(struct world *w, int c)
 static void set_jiffies(struct world *w)
 {
 	for (int c = 0; c < w->ncpu; c++)
-		sm_rq_set_jiffies(w->rq[c], w->jiffies);
+		sm_rq_set_clock(w->rq[c], w->jiffies, w->clock);
+}
+
+/* A new jiffy: the clock somewhere in it (the ns policies' sched_clock). */
+static void new_jiffy(struct world *w, struct rng *r)
+{
+	w->clock = w->jiffies * SM_NSEC_PER_JIFFY +
+		(uint64_t)rnd(r, (int)SM_NSEC_PER_JIFFY);
+	set_jiffies(w);
+}
+
+/* Time passes within the jiffy. */
+static void some_ns(struct world *w, struct rng *r)
+{
+	uint64_t end = (w->jiffies + 1) * SM_NSEC_PER_JIFFY - 1;
+
+	w->clock += (uint64_t)rnd(r, 300000);
+	if (w->clock > end)
+		w->clock = end;
+	set_jiffies(w);
 }
 
 /* A random live task matching a predicate on its view, or -1. */
@@ -247,10 +267,12 @@ static void step(struct world *w, struct rng *r)
 	struct sm_task *curr = w->rq[c]->curr;
 	bool defer = rnd(r, 5) == 0;
 
+	some_ns(w, r);
+
 	switch (rnd(r, 16)) {
 	case 0: case 1: case 2: case 3: case 4:	/* a jiffy passes */
 		w->jiffies++;
-		set_jiffies(w);
+		new_jiffy(w, r);
 		for (int k = 0; k < w->ncpu; k++)
 			w->pol->tick(w->rq[k]);
 		for (int k = 0; k < w->ncpu; k++)
@@ -258,7 +280,7 @@ static void step(struct world *w, struct rng *r)
 		return;
 	case 5:				/* the clock jumps */
 		w->jiffies += 2 + (unsigned long)rnd(r, rnd(r, 4) ? 50 : 3000);
-		set_jiffies(w);
+		new_jiffy(w, r);
 		break;
 	case 6: case 7:			/* a wakeup */
 		i = pick(w, r, is_asleep);
@@ -347,6 +369,7 @@ static void run_sequence(const struct sm_policy *pol, int pidx, int seq)
 	w.pol = pol;
 	w.ncpu = 1 + rnd(&r, 2);
 	w.jiffies = 1 + (unsigned long)rnd(&r, 100000);
+	w.clock = w.jiffies * SM_NSEC_PER_JIFFY;
 	for (int c = 0; c < w.ncpu; c++)
 		w.rq[c] = pol->rq_new(c, w.jiffies, &obs);
 	for (int k = 0, n = 1 + rnd(&r, 6); k < n; k++)
