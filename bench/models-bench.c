@@ -66,7 +66,7 @@ static void settle(const struct sm_policy *pol, struct sm_rq *rq,
 static void run(const struct sm_policy *pol)
 {
 	struct sm_observer obs = { NULL, NULL };
-	struct sm_rq *rq = pol->rq_new(0, 1, &obs);
+	struct sm_rq *rq = pol->rq_new(NULL, 0, 1, &obs);
 	struct btask b[NTASK + 1];
 	unsigned long seed = 42, j;
 	double t0, t1;

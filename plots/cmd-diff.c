@@ -15,6 +15,9 @@ static const char usage[] =
 	"                        [--exclude REGEX] [--tree REGEX]\n"
 	"  TRACE        a trace file (replayed here) or a directory from `schedreplay replay -o`\n"
 	"  --policy     the two policies compared, A then B (default: stock, o11int)\n"
+	"               (P:NAME=VALUE,... tunes P: e.g. o11int:MAX_SLEEP_AVG=2000)\n"
+	"  --set        NAME=VALUE: kernel constant NAME of every policy that has it\n"
+	"  --rt         REGEX[:PRIO]: tasks whose comm matches run SCHED_RR (default prio 50)\n"
 	"  --task       only tasks whose comm matches this pcre2 regex\n"
 	"  --period     treat COMM as periodic with this period (ms) for interbench's figures\n"
 	"  --tsv/--json every figure of A and B with change and ratio, machine-readable\n"
@@ -35,7 +38,7 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 	int rc;
 
 	if (pl_cmdopts_parse(&o, argc, argv,
-			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_TREE | PO_TSV |
+			     PO_POLICY | PO_TUNE | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_TREE | PO_TSV |
 				     PO_JSON | PO_ALL,
 			     usage, d))
 		return d->code;

@@ -17,6 +17,9 @@ static const char usage[] =
 	"                        [--exclude REGEX] [--tree REGEX] [--title TEXT]\n"
 	"  TRACE        a trace file (replayed here) or a directory from `schedreplay replay -o`\n"
 	"  --policy     policies drawn, overlaid (default: stock, o11int)\n"
+	"               (P:NAME=VALUE,... tunes P: e.g. o11int:MAX_SLEEP_AVG=2000)\n"
+	"  --set        NAME=VALUE: kernel constant NAME of every policy that has it\n"
+	"  --rt         REGEX[:PRIO]: tasks whose comm matches run SCHED_RR (default prio 50)\n"
 	"  --task       tasks whose comm matches this pcre2 regex (default: the interactive\n"
 	"               tasks and the largest changes in p99 delay, at most 8)\n"
 	"  --format     image format (default: png)\n"
@@ -40,7 +43,7 @@ int cmd_plot(int argc, char **argv, struct sr_diag *d)
 	int rc, fmt = PL_FMT_PNG;
 
 	if (pl_cmdopts_parse(&o, argc, argv,
-			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_TREE | PO_GNUPLOT |
+			     PO_POLICY | PO_TUNE | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_TREE | PO_GNUPLOT |
 				     PO_OUT | PO_FORMAT | PO_MAXTASKS,
 			     usage, d))
 		return d->code;

@@ -18,6 +18,9 @@ static const char usage[] =
 	"  TRACE        a trace file (replayed here) or a directory from `schedreplay replay -o`\n"
 	"  -o DIR       where index.html (and the plots' scripts, data and SVG) go\n"
 	"  --policy     the two policies compared, A then B (default: stock, o11int)\n"
+	"               (P:NAME=VALUE,... tunes P: e.g. o11int:MAX_SLEEP_AVG=2000)\n"
+	"  --set        NAME=VALUE: kernel constant NAME of every policy that has it\n"
+	"  --rt         REGEX[:PRIO]: tasks whose comm matches run SCHED_RR (default prio 50)\n"
 	"  --task       tasks whose comm matches this pcre2 regex\n"
 	"  --period     treat COMM as periodic with this period (ms)\n"
 	"  --gnuplot    the gnuplot to run (default: gnuplot on PATH)\n"
@@ -39,7 +42,7 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 	int rc, prc = SR_OK;
 
 	if (pl_cmdopts_parse(&o, argc, argv,
-			     PO_POLICY | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_TREE | PO_GNUPLOT |
+			     PO_POLICY | PO_TUNE | PO_TASK | PO_PERIOD | PO_TITLE | PO_EXCLUDE | PO_TREE | PO_GNUPLOT |
 				     PO_OUT | PO_MAXTASKS,
 			     usage, d))
 		return d->code;

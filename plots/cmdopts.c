@@ -29,6 +29,8 @@ static const struct {
 	{ { "max-tasks", required_argument, NULL, 'm' }, PO_MAXTASKS },
 	{ { "exclude", required_argument, NULL, 'x' }, PO_EXCLUDE },
 	{ { "tree", required_argument, NULL, 'r' }, PO_TREE },
+	{ { "set", required_argument, NULL, 's' }, PO_TUNE },
+	{ { "rt", required_argument, NULL, 'R' }, PO_TUNE },
 	{ { "help", no_argument, NULL, 'h' }, ~0u },
 };
 #define NOPTS (sizeof(table) / sizeof(table[0]))
@@ -79,6 +81,20 @@ int pl_cmdopts_parse(struct pl_cmdopts *o, int argc, char **argv,
 			break;
 		case 'r':
 			o->tree = optarg;
+			break;
+		case 's':
+			if (o->tune.nsets == PL_MAX_TUNE_OPTS)
+				return sr_fail(d, SR_EUSAGE, "%s: at most %d --set",
+					       argv[0], PL_MAX_TUNE_OPTS);
+			o->sets[o->tune.nsets++] = optarg;
+			o->tune.sets = o->sets;
+			break;
+		case 'R':
+			if (o->tune.nrt == PL_MAX_TUNE_OPTS)
+				return sr_fail(d, SR_EUSAGE, "%s: at most %d --rt",
+					       argv[0], PL_MAX_TUNE_OPTS);
+			o->rt[o->tune.nrt++] = optarg;
+			o->tune.rt = o->rt;
 			break;
 		case 'g':
 			o->gnuplot = optarg;
@@ -159,14 +175,19 @@ int pl_cmd_load(struct pl_cmdopts *o, size_t min_policies, size_t max_policies,
 			       "%s: expected two --policy (A and B), got %zu",
 			       o->cmd, o->npolicies);
 	for (size_t i = 0; i < o->npolicies; i++) {
+		/* the directory the replay writes: the tuned label */
+		if (sr_replay_label(o->policies[i], &o->tune, o->labels[i],
+				    sizeof(o->labels[i]), d))
+			return d->code;
 		replay[nreplay++] = o->policies[i];
+		o->policies[i] = o->labels[i];
 		have_observed |= !strcmp(o->policies[i], "observed");
 	}
 	/* the recorded schedule: the reference for behaviour */
 	if (!have_observed)
 		replay[nreplay++] = "observed";
 	if (pl_source_open(src, o->trace, replay, nreplay, o->exclude, NULL,
-			   o->title, d))
+			   o->title, &o->tune, d))
 		return d->code;
 	if (pl_set_open(set, src->root, src->title, o->policies, o->npolicies, d))
 		return d->code;

@@ -10,6 +10,7 @@
 
 #include "lib/diag.h"
 #include "plots/runset.h"
+#include "replay/replay.h"
 
 enum {
 	PO_POLICY = 1u << 0,
@@ -25,9 +26,11 @@ enum {
 	PO_MAXTASKS = 1u << 10,
 	PO_EXCLUDE = 1u << 11,
 	PO_TREE = 1u << 12,
+	PO_TUNE = 1u << 13,	/* --set, --rt: the replay's tuning */
 };
 
 #define PL_MAX_PERIOD_OPTS 32
+#define PL_MAX_TUNE_OPTS 32
 
 struct pl_cmdopts {
 	const char *policies[PL_MAX_RUNS];
@@ -43,6 +46,11 @@ struct pl_cmdopts {
 	const char *format;
 	bool tsv, json, all;
 	size_t max_tasks;
+	const char *sets[PL_MAX_TUNE_OPTS];	/* --set NAME=VALUE */
+	const char *rt[PL_MAX_TUNE_OPTS];	/* --rt REGEX[:PRIO] */
+	struct sr_replay_tuning tune;		/* over sets and rt */
+	/* the policies as the replay labels them (with --set) */
+	char labels[PL_MAX_RUNS][PL_POLICY_MAX];
 	const char *trace;
 	const char *cmd;    /* argv[0]: the command, for messages */
 	bool help;          /* --help given: usage printed, exit 0 */

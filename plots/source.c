@@ -52,11 +52,13 @@ static char *base_name(const char *path)
  */
 static int replay_into(const char *trace, const char *const *policies,
 		       size_t npolicies, const char *exclude, const char *dir,
-		       struct sr_diag *d)
+		       const struct sr_replay_tuning *tune, struct sr_diag *d)
 {
 	struct sr_replay_opts o = { 0 };
 	struct sr_replay *r = NULL;
 
+	if (tune)
+		o.tune = *tune;
 	o.trace = trace;
 	o.policies = policies;
 	o.npolicies = npolicies;
@@ -71,7 +73,7 @@ static int replay_into(const char *trace, const char *const *policies,
 int pl_source_open(struct pl_source *src, const char *trace,
 		   const char *const *policies, size_t npolicies,
 		   const char *exclude, const char *keep_dir, const char *title,
-		   struct sr_diag *d)
+		   const struct sr_replay_tuning *tune, struct sr_diag *d)
 {
 	struct stat st;
 
@@ -106,7 +108,8 @@ int pl_source_open(struct pl_source *src, const char *trace,
 	}
 	if (!src->root)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	return replay_into(trace, policies, npolicies, exclude, src->root, d);
+	return replay_into(trace, policies, npolicies, exclude, src->root,
+			   tune, d);
 }
 
 void pl_source_close(struct pl_source *src)

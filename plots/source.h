@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "lib/diag.h"
+#include "replay/replay.h"
 
 struct pl_source {
 	char *root;     /* ROOT/POLICY/{timeline,latency,summary}.tsv */
@@ -22,11 +23,12 @@ struct pl_source {
  * exclude: a pcre2 regex of comms the replay leaves out (NULL: none), as
  * `replay --exclude`.  keep_dir: where to replay when TRACE is a file
  * (NULL: a temporary directory).  title: NULL for the trace's file name.
+ * tune: --set and --rt for the replay (NULL: none).
  */
 int pl_source_open(struct pl_source *src, const char *trace,
 		   const char *const *policies, size_t npolicies,
 		   const char *exclude, const char *keep_dir, const char *title,
-		   struct sr_diag *d);
+		   const struct sr_replay_tuning *tune, struct sr_diag *d);
 void pl_source_close(struct pl_source *src);
 
 /* Parse "comm=ms" for --period (ms may have decimals). */

@@ -20,7 +20,11 @@ static const char usage_text[] =
 	"\n                       (default: " DEFAULT_OUTDIR ")\n"
 	"  --policy P           a policy (`schedreplay policies`) or observed;"
 	"\n                       repeat for several (default: stock, o11int,"
-	" observed)\n"
+	" observed);\n                       P:NAME=VALUE,... tunes it "
+	"(e.g. o11int:MAX_SLEEP_AVG=2000)\n"
+	"  --set NAME=VALUE     set kernel constant NAME of every policy that "
+	"has it\n                       (`schedreplay policies --knobs`); "
+	"repeatable\n"
 	"  --exclude REGEX      leave out tasks whose name matches (pcre2),"
 	"\n                       e.g. '^perf$'\n"
 	"  --causal MODE        which wakes a task gets in the trace it causes"
@@ -46,10 +50,13 @@ static const char usage_text[] =
 	"instant (slow)\n"
 	"  -q, --quiet          do not list the files written\n";
 
+#define MAX_SETS 32
+
 struct args {
 	struct sr_replay_opts o;
 	const char *policies[SR_REPLAY_MAX_POLICIES];
 	size_t npolicies;
+	const char *sets[MAX_SETS];
 	const char *trace;
 	bool quiet;
 };
@@ -84,6 +91,15 @@ static int o_policy(struct args *a, const char *v, struct sr_diag *d)
 		return sr_fail(d, SR_EUSAGE, "--policy: at most %d",
 			       SR_REPLAY_MAX_POLICIES);
 	a->policies[a->npolicies++] = v;
+	return SR_OK;
+}
+
+static int o_set(struct args *a, const char *v, struct sr_diag *d)
+{
+	if (a->o.tune.nsets == MAX_SETS)
+		return sr_fail(d, SR_EUSAGE, "--set: at most %d", MAX_SETS);
+	a->sets[a->o.tune.nsets++] = v;
+	a->o.tune.sets = a->sets;
 	return SR_OK;
 }
 
@@ -214,6 +230,7 @@ static const struct {
 } opts[] = {
 	{ "--output", "-o", true, o_output },
 	{ "--policy", NULL, true, o_policy },
+	{ "--set", NULL, true, o_set },
 	{ "--exclude", NULL, true, o_exclude },
 	{ "--causal", NULL, true, o_causal },
 	{ "--external", NULL, true, o_external },

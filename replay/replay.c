@@ -18,6 +18,8 @@ const char *const sr_replay_default_policies[] = {
 
 struct prun {
 	struct sr_replay_policy pub;
+	char label[SM_LABEL_MAX];
+	struct sm_sched *sched;       /* the tuned policy (simulated runs) */
 	struct sr_replay *r;
 	struct sr_sim *sim;           /* or */
 	struct sr_observed *obs;
@@ -189,11 +191,41 @@ out:
 	return rc;
 }
 
-static int add_policies(struct sr_replay *r, struct sr_diag *d)
+/* A policy spec tuned by the run's --set: its tuning, finished. */
+static int tune_spec(const char *spec, const struct sr_replay_tuning *tune,
+		     struct sm_tuning *t, struct sr_diag *d)
+{
+	if (sm_tuning_parse(t, spec, d) ||
+	    sm_tuning_apply_sets(t, tune->sets, tune->nsets, false, d) ||
+	    sm_tuning_finish(t, d))
+		return d->code;
+	return SR_OK;
+}
+
+int sr_replay_label(const char *spec, const struct sr_replay_tuning *tune,
+		    char *buf, size_t len, struct sr_diag *d)
+{
+	static const struct sr_replay_tuning none;
+	struct sm_tuning t;
+
+	if (!strcmp(spec, SR_REPLAY_OBSERVED)) {
+		snprintf(buf, len, "%s", spec);
+		return SR_OK;
+	}
+	if (tune_spec(spec, tune ? tune : &none, &t, d))
+		return d->code;
+	if (strlen(t.label) >= len)
+		return sr_fail(d, SR_EUSAGE, "%s: label too long", spec);
+	snprintf(buf, len, "%s", t.label);
+	return SR_OK;
+}
+
+/* The runs asked for; *nsims: how many are simulated. */
+static int add_policies(struct sr_replay *r, int *nsims, struct sr_diag *d)
 {
 	const char *const *names = r->o.policies;
-	size_t n = r->o.npolicies;
-	int nsims = 0;
+	const struct sm_policy *pols[SR_REPLAY_MAX_POLICIES];
+	size_t n = r->o.npolicies, npols = 0;
 
 	if (!names || !n) {
 		names = sr_replay_default_policies;
@@ -208,28 +240,33 @@ static int add_policies(struct sr_replay *r, struct sr_diag *d)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		struct prun *p = &r->p[i];
+		struct sm_tuning t;
 
 		p->r = r;
+		r->n = i + 1;
 		if (!strcmp(names[i], SR_REPLAY_OBSERVED)) {
 			p->pub.name = SR_REPLAY_OBSERVED;
 			p->pub.observed = true;
 		} else {
-			p->pub.policy = sm_policy_find(names[i]);
-			if (!p->pub.policy)
-				return sr_fail(d, SR_EUSAGE, "unknown policy "
-					       "'%s' (`schedreplay policies` "
-					       "lists them, or 'observed')",
-					       names[i]);
-			p->pub.name = p->pub.policy->name;
-			nsims++;
+			if (tune_spec(names[i], &r->o.tune, &t, d))
+				return d->code;
+			p->pub.policy = t.policy;
+			pols[npols++] = t.policy;
+			snprintf(p->label, sizeof(p->label), "%s", t.label);
+			p->pub.name = p->label;
+			p->sched = sm_sched_new(t.policy, &t);
+			if (!p->sched)
+				return sr_fail(d, SR_EINTERNAL, "out of memory");
+			(*nsims)++;
 		}
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(r->p[j].pub.name, p->pub.name))
 				return sr_fail(d, SR_EUSAGE, "policy '%s' "
-					       "given twice", names[i]);
-		r->n = i + 1;
+					       "given twice", p->pub.name);
 	}
-	return nsims;
+	if (sm_sets_check(r->o.tune.sets, r->o.tune.nsets, pols, npols, d))
+		return d->code;
+	return SR_OK;
 }
 
 static int setup(struct sr_replay *r, struct sr_diag *d)
@@ -237,7 +274,7 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 	struct sr_demand_opts dopts;
 	struct sr_task_view view;
 	struct sr_observed_opts oopts = { .compat = r->o.compat };
-	int nsims, k = 0, rc;
+	int nsims = 0, k = 0, rc;
 
 	if (r->o.cpus == 0)
 		r->o.cpus = 1;
@@ -247,7 +284,7 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 			       "use --cpus 1", r->o.cpus);
 	if (!r->o.batch)
 		r->o.batch = SR_REPLAY_DEFAULT_BATCH;
-	if ((nsims = add_policies(r, d)) < 0)
+	if (add_policies(r, &nsims, d))
 		return d->code;
 	if ((rc = sr_reader_open(&r->rd, r->o.trace, &r->o.read, d)))
 		return rc;
@@ -279,7 +316,8 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 				return rc;
 		} else {
 			struct sr_sim_opts so = {
-				.policy = p->pub.policy, .cpus = r->o.cpus,
+				.policy = p->pub.policy, .sched = p->sched,
+				.cpus = r->o.cpus,
 				.external = r->o.external,
 				.cs_cost_ns = r->o.cs_cost_ns,
 				.init_sleep_pct = r->o.init_sleep_pct,
@@ -532,11 +570,14 @@ const struct sr_replay_policy *sr_replay_find(const struct sr_replay *r,
 {
 	const struct sm_policy *pol = sm_policy_find(name);
 
-	for (size_t i = 0; i < r->n; i++) {
-		if (!strcmp(r->p[i].pub.name, name) ||
-		    (pol && r->p[i].pub.policy == pol))
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->p[i].pub.name, name))
 			return &r->p[i].pub;
-	}
+	/* by policy name or alias: its untuned run */
+	for (size_t i = 0; i < r->n; i++)
+		if (pol && r->p[i].pub.policy == pol &&
+		    !strcmp(r->p[i].pub.name, pol->name))
+			return &r->p[i].pub;
 	return NULL;
 }
 
@@ -556,6 +597,7 @@ void sr_replay_free(struct sr_replay *r)
 		sr_outfile_abort(p->lat);
 		sr_latw_free(p->latw);
 		sr_sim_free(p->sim);
+		sm_sched_free(p->sched);
 		sr_observed_free(p->obs);
 		free(p->pub.rows);
 	}

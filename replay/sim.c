@@ -163,7 +163,7 @@ int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
 	struct sr_sim *s;
 
 	*out = NULL;
-	if (!o->policy)
+	if (!o->policy && !o->sched)
 		return sr_fail(d, SR_EINTERNAL, "sim: no policy");
 	if (o->cpus != 1)
 		return sr_fail(d, SR_EUSAGE, "--cpus %d: the replay simulates "
@@ -176,7 +176,7 @@ int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
 	if (!s)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	s->o = *o;
-	s->pol = o->policy;
+	s->pol = o->sched ? o->sched->policy : o->policy;
 	s->dm = dm;
 	s->cid = consumer;
 	if (hooks)
@@ -256,7 +256,7 @@ static int start(struct sr_sim *s, struct sr_diag *d)
 	s->last_tick = INT64_MIN;
 	/* jiffies >= 1 from the start: 0 means "unset" to the models */
 	s->jbase = floor_div(s->start, SR_NSEC_PER_JIFFY) - 1;
-	s->rq = s->pol->rq_new(0, jiffies_at(s, s->start), &obs);
+	s->rq = s->pol->rq_new(s->o.sched, 0, jiffies_at(s, s->start), &obs);
 	if (!s->rq)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	sm_rq_set_clock(s->rq, jiffies_at(s, s->start), clock_at(s, s->start));
@@ -1038,8 +1038,8 @@ int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
 	s->st.events = s->st.ticks + s->st.ops + s->st.wakes +
 		       s->st.schedules;
 	if (s->err)
-		return sr_fail(d, s->err, "replay under %s: %s", s->pol->name,
-			       s->errmsg);
+		return sr_fail(d, s->err, "replay under %s: %s",
+			       sr_sim_policy_name(s), s->errmsg);
 	return SR_OK;
 }
 
@@ -1052,7 +1052,7 @@ int sr_sim_finish(struct sr_sim *s, struct sr_diag *d)
 {
 	if (!s->finished)
 		return sr_fail(d, SR_EINTERNAL, "replay under %s: not finished",
-			       s->pol->name);
+			       sr_sim_policy_name(s));
 	if (sr_acct_finish(s->acct, s->st.end, d))
 		return d->code;
 	for (size_t i = 0; i < s->nt; i++) {
@@ -1094,5 +1094,5 @@ int32_t sr_sim_pid(const struct sr_sim *s, uint32_t id)
 
 const char *sr_sim_policy_name(const struct sr_sim *s)
 {
-	return s->pol->name;
+	return s->o.sched ? s->o.sched->tuning.label : s->pol->name;
 }

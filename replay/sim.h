@@ -23,6 +23,7 @@
 #include "lib/diag.h"
 #include "replay/demand.h"
 #include "replay/metrics.h"
+#include "sched-model/knobs.h"
 #include "sched-model/policy.h"
 
 #define SR_NSEC_PER_JIFFY (1000000000LL / SM_HZ)
@@ -34,6 +35,8 @@ enum sr_external_mode {
 
 struct sr_sim_opts {
 	const struct sm_policy *policy;
+	struct sm_sched *sched;   /* the policy tuned (sched-model/knobs.h);
+				     NULL: policy with its defaults */
 	int cpus;                 /* 1: more is refused (SMP comes later) */
 	enum sr_external_mode external;
 	int64_t cs_cost_ns;       /* context-switch cost, default 0 */

@@ -125,11 +125,22 @@ static const struct o1_rules a3_rules = {
 	.expired_starving = a3_expired_starving,
 };
 
-static struct sm_rq *a3_rq_new(int cpu, unsigned long j,
-			       const struct sm_observer *obs)
-{
-	return o1_rq_new(&a3_rules, cpu, j, obs);
-}
+static const struct sm_knob a3_knobs[] = {
+	O1_KNOB_MAX_SLEEP_AVG_NS(A3_MAX_SLEEP_AVG),
+	O1_KNOB_STARVATION_LIMIT(A3_STARVATION_LIMIT, NULL,
+			 "an expired task waits at most this; 0: no limit"),
+	O1_KNOB_TIMESLICES,
+	O1_KNOB_GRANULARITY(A3_TIMESLICE_GRANULARITY,
+			    "the mid-slice round-robin: every this much of the slice"),
+	O1_KNOB("ON_RUNQUEUE_WEIGHT", "%", A3_ON_RUNQUEUE_WEIGHT, 0, 100,
+		on_runqueue_weight, NULL,
+		"the share of its runqueue wait a task woken by a task is credited"),
+	O1_KNOB_CHILD_PENALTY(A3_CHILD_PENALTY),
+	O1_KNOB_PARENT_EXIT,
+	{ 0 },
+};
+
+O1_POLICY_GLUE(a3, a3_rules)
 
 const struct sm_policy sm_policy_a3 = {
 	.name = "a3",
@@ -142,6 +153,8 @@ const struct sm_policy sm_policy_a3 = {
 			 "rest is in the O12.2 diff's text)",
 	.rq_new = a3_rq_new,
 	O1_POLICY_OPS,
+	.sched_init = a3_sched_init,
+	.knobs = a3_knobs,
 	.max_sleep_avg = A3_MAX_SLEEP_AVG / NSEC_PER_JIFFY,
 	.has_credit = false,
 };

@@ -168,11 +168,19 @@ static const struct o1_rules g3_rules = {
 	.exit_sleep_avg = g3_exit_sleep_avg,
 };
 
-static struct sm_rq *g3_rq_new(int cpu, unsigned long j,
-			       const struct sm_observer *obs)
-{
-	return o1_rq_new(&g3_rules, cpu, j, obs);
-}
+static const struct sm_knob g3_knobs[] = {
+	O1_KNOB_MAX_SLEEP_AVG_NS(G3_MAX_SLEEP_AVG),
+	O1_KNOB_STARVATION_LIMIT(G3_STARVATION_LIMIT, NULL,
+			 "an expired task waits at most this times nr_running (+1); 0: no limit"),
+	O1_KNOB_TIMESLICES,
+	O1_KNOB_GRANULARITY(G3_TIMESLICE_GRANULARITY,
+			    "the round-robin: when what is left of the slice is a multiple"),
+	O1_KNOB_CHILD_PENALTY(STOCK_CHILD_PENALTY),
+	O1_KNOB_PARENT_EXIT,
+	{ 0 },
+};
+
+O1_POLICY_GLUE(g3, g3_rules)
 
 const struct sm_policy sm_policy_g3 = {
 	.name = "g3",
@@ -184,6 +192,8 @@ const struct sm_policy sm_policy_g3 = {
 			 "change between them)",
 	.rq_new = g3_rq_new,
 	O1_POLICY_OPS,
+	.sched_init = g3_sched_init,
+	.knobs = g3_knobs,
 	.max_sleep_avg = G3_MAX_SLEEP_AVG / NSEC_PER_JIFFY,
 	.has_credit = false,
 };

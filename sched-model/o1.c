@@ -360,6 +360,52 @@ void o1_note(struct o1_task *p, enum sm_change why)
 				     why, &v);
 }
 
+/* ---- tunings ---- */
+
+void o1_derive_mm1(struct sm_tuning *t)
+{
+	long min = sm_tuning_get(t, "MIN_TIMESLICE", MIN_TIMESLICE_DEFAULT);
+	long max = sm_tuning_get(t, "MAX_TIMESLICE", MAX_TIMESLICE_DEFAULT);
+
+	sm_tuning_derive(t, "MAX_SLEEP_AVG",
+			 O1_AVG_TIMESLICE(min, max) * MAX_BONUS);
+	sm_tuning_derive(t, "STARVATION_LIMIT",
+			 sm_tuning_get(t, "MAX_SLEEP_AVG", 0));
+}
+
+int o1_knob_check(const struct sm_tuning *t, char *why, size_t len)
+{
+	long min = sm_tuning_get(t, "MIN_TIMESLICE", MIN_TIMESLICE_DEFAULT);
+	long max = sm_tuning_get(t, "MAX_TIMESLICE", MAX_TIMESLICE_DEFAULT);
+
+	if (min > max) {
+		snprintf(why, len, "MIN_TIMESLICE=%ld is above MAX_TIMESLICE=%ld",
+			 min, max);
+		return 1;
+	}
+	return 0;
+}
+
+int o1_sched_init(struct sm_sched *s, const struct o1_rules *base)
+{
+	struct o1_rules *r = malloc(sizeof(*r));
+
+	if (!r)
+		return -1;
+	*r = *base;
+	sm_tuning_store(&s->tuning, &r->k);
+	r->k.sleep_avg_bound = r->sleep_avg_bound ? r->sleep_avg_bound(&r->k) :
+		(unsigned long)r->k.max_sleep_avg;
+	s->priv = r;
+	return 0;
+}
+
+void o1_sched_fini(struct sm_sched *s)
+{
+	free(s->priv);
+	s->priv = NULL;
+}
+
 /* ---- sm_policy entry points ---- */
 
 struct sm_rq *o1_rq_new(const struct o1_rules *rules, int cpu,

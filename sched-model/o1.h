@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sched-model/knobs.h"
 #include "sched-model/policy.h"
 
 #define HZ SM_HZ
@@ -209,7 +210,74 @@ struct o1_rules {
 			       const struct o1_task *child);
 	/* EXPIRED_STARVING(rq) (NULL: the limit times nr_running, + 1) */
 	bool (*expired_starving)(const struct o1_rq *rq);
+	/* k.sleep_avg_bound of a tuning (NULL: MAX_SLEEP_AVG) */
+	unsigned long (*sleep_avg_bound)(const struct o1_consts *k);
 };
+
+/*
+ * The knobs (sched-model/knobs.h) of the O(1) family: one row each, the
+ * policy's default and what it follows; a policy's table picks the rows
+ * it has.  Ranges: jiffies up to 1000 s; MAX_SLEEP_AVG in ns (G3, A3) from
+ * 1024 (effective_prio divides it by 1024) to 100 s.
+ */
+#define O1_KNOB(name, unit, def, min, max, field, derived, what) \
+	{ name, unit, def, min, max, offsetof(struct o1_consts, field), \
+	  derived, what }
+#define O1_KNOB_MAX_SLEEP_AVG(def, derived) \
+	O1_KNOB("MAX_SLEEP_AVG", "jiffies", def, 1, 1000000, max_sleep_avg, \
+		derived, "sleep_avg's ceiling; a bonus level is a tenth of it")
+#define O1_KNOB_MAX_SLEEP_AVG_NS(def) \
+	O1_KNOB("MAX_SLEEP_AVG", "ns", def, 1024, 100000000000L, \
+		max_sleep_avg, NULL, \
+		"sleep_avg's ceiling; a bonus level is a tenth of it")
+#define O1_KNOB_STARVATION_LIMIT(def, derived, what) \
+	O1_KNOB("STARVATION_LIMIT", "jiffies", def, 0, 1000000, \
+		starvation_limit, derived, what)
+#define O1_KNOB_TIMESLICES \
+	O1_KNOB("MIN_TIMESLICE", "jiffies", MIN_TIMESLICE_DEFAULT, 1, 1000, \
+		min_timeslice, NULL, "the slice of nice 19"), \
+	O1_KNOB("MAX_TIMESLICE", "jiffies", MAX_TIMESLICE_DEFAULT, 1, 1000, \
+		max_timeslice, NULL, "the slice of nice -20 (nice 0: " \
+		"MIN + (MAX - MIN) * 19 / 39)")
+#define O1_KNOB_GRANULARITY(def, what) \
+	O1_KNOB("TIMESLICE_GRANULARITY", "jiffies", def, 1, 1000, \
+		timeslice_granularity, NULL, what)
+#define O1_KNOB_CHILD_PENALTY(def) \
+	O1_KNOB("CHILD_PENALTY", "%", def, 0, 100, child_penalty, NULL, \
+		"the share of its sleep_avg a fork child keeps")
+#define O1_KNOB_PARENT_EXIT \
+	O1_KNOB("PARENT_PENALTY", "%", PARENT_PENALTY_DEFAULT, 0, 100, \
+		parent_penalty, NULL, \
+		"the share of its sleep_avg a forking parent keeps"), \
+	O1_KNOB("EXIT_WEIGHT", "", EXIT_WEIGHT_DEFAULT, 0, 100, exit_weight, \
+		NULL, "sched_exit: the parent's weight against a hungrier " \
+		"child's sleep_avg")
+
+/* test2-mm1's knobs, also O11int's, O11.1's and O11.2's */
+extern const struct sm_knob o1_mm1_knobs[];
+/* test2-mm1's derived knobs: MAX_SLEEP_AVG = AVG_TIMESLICE * MAX_BONUS,
+   STARVATION_LIMIT = MAX_SLEEP_AVG. */
+void o1_derive_mm1(struct sm_tuning *t);
+/* MIN_TIMESLICE <= MAX_TIMESLICE */
+int o1_knob_check(const struct sm_tuning *t, char *why, size_t len);
+/* sched_init: s->priv = a copy of `base` with the tuning's values */
+int o1_sched_init(struct sm_sched *s, const struct o1_rules *base);
+void o1_sched_fini(struct sm_sched *s);
+
+/* A policy's rq_new and sched_init over its rules: PREFIX_rq_new,
+   PREFIX_sched_init. */
+#define O1_POLICY_GLUE(prefix, rules) \
+static struct sm_rq *prefix##_rq_new(struct sm_sched *s, int cpu, \
+				     unsigned long j, \
+				     const struct sm_observer *obs) \
+{ \
+	return o1_rq_new(s ? (const struct o1_rules *)s->priv : &(rules), \
+			 cpu, j, obs); \
+} \
+static int prefix##_sched_init(struct sm_sched *s) \
+{ \
+	return o1_sched_init(s, &(rules)); \
+}
 
 /* O11int's tunables (also O11.1's and O11.2's): test2-mm1's */
 #define O11_CONSTS { \
@@ -317,7 +385,9 @@ void o1_migrate(struct sm_rq *src, struct sm_rq *dst, struct sm_task *t);
 	.view = o1_view_sm, \
 	.task_free = o1_task_free, \
 	.check = o1_check, \
-	.migrate = o1_migrate
+	.migrate = o1_migrate, \
+	.knob_check = o1_knob_check, \
+	.sched_fini = o1_sched_fini
 
 static inline struct o1_task *o1_task_of(struct sm_task *t)
 {

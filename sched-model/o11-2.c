@@ -33,13 +33,10 @@ static const struct o1_rules o11_2_rules = {
 	.schedule_prev = o10_schedule_charge,
 	.schedule_next = o10_schedule_recalc,
 	.recalc_task_prio = o11_recalc_task_prio,
+	.sleep_avg_bound = o11_sleep_avg_bound,
 };
 
-static struct sm_rq *o11_2_rq_new(int cpu, unsigned long j,
-				  const struct sm_observer *obs)
-{
-	return o1_rq_new(&o11_2_rules, cpu, j, obs);
-}
+O1_POLICY_GLUE(o11_2, o11_2_rules)
 
 const struct sm_policy sm_policy_o11_2 = {
 	.name = "o11.2",
@@ -50,6 +47,9 @@ const struct sm_policy sm_policy_o11_2 = {
 	.reconstructed = NULL,
 	.rq_new = o11_2_rq_new,
 	O1_POLICY_OPS,
+	.sched_init = o11_2_sched_init,
+	.knobs = o1_mm1_knobs,
+	.knob_derive = o1_derive_mm1,
 	.max_sleep_avg = MM1_MAX_SLEEP_AVG,
 	.has_credit = true,
 };

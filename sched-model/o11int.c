@@ -134,13 +134,10 @@ static const struct o1_rules o11_rules = {
 	.schedule_prev = o10_schedule_charge,
 	.schedule_next = o10_schedule_recalc,
 	.recalc_task_prio = o11_recalc_task_prio,
+	.sleep_avg_bound = o11_sleep_avg_bound,
 };
 
-static struct sm_rq *o11_rq_new(int cpu, unsigned long j,
-				const struct sm_observer *obs)
-{
-	return o1_rq_new(&o11_rules, cpu, j, obs);
-}
+O1_POLICY_GLUE(o11, o11_rules)
 
 const struct sm_policy sm_policy_o11int = {
 	.name = "o11int",
@@ -151,6 +148,9 @@ const struct sm_policy sm_policy_o11int = {
 	.reconstructed = NULL,
 	.rq_new = o11_rq_new,
 	O1_POLICY_OPS,
+	.sched_init = o11_sched_init,
+	.knobs = o1_mm1_knobs,
+	.knob_derive = o1_derive_mm1,
 	.max_sleep_avg = MM1_MAX_SLEEP_AVG,
 	.has_credit = true,
 };

@@ -128,6 +128,9 @@ const char *sm_change_name(enum sm_change why);
 
 struct sm_task;   /* a policy's per-task block starts with this */
 struct sm_rq;     /* a policy's per-cpu runqueue starts with this */
+struct sm_knob;   /* sched-model/knobs.h */
+struct sm_tuning;
+struct sm_sched;
 
 struct sm_observer {
 	void (*changed)(void *ctx, const struct sm_rq *rq,
@@ -170,7 +173,10 @@ struct sm_policy {
 	const char *confidence;
 	const char *reconstructed; /* which parts, plainly; NULL: none */
 
-	struct sm_rq *(*rq_new)(int cpu, unsigned long jiffies,
+	/* s: the configured policy (its tuning, the state its runqueues
+	   share: sm_sched_new()); NULL: the defaults, for a lone rq */
+	struct sm_rq *(*rq_new)(struct sm_sched *s, int cpu,
+				unsigned long jiffies,
 				const struct sm_observer *obs);
 	void (*rq_free)(struct sm_rq *rq);
 
@@ -216,6 +222,16 @@ struct sm_policy {
 			struct sm_task *t);
 	unsigned long max_sleep_avg; /* MAX_SLEEP_AVG, jiffies (plot scales) */
 	bool has_credit;             /* view.credit is meaningful */
+
+	/* added with the tunings (additive; sched-model/knobs.h): */
+	const struct sm_knob *knobs; /* name NULL ends it; NULL: none */
+	/* the derived knobs not set explicitly (sm_tuning_derive) */
+	void (*knob_derive)(struct sm_tuning *t);
+	/* constraints between knobs: 0 ok, else writes why */
+	int (*knob_check)(const struct sm_tuning *t, char *why, size_t len);
+	/* build / free s->priv from s->tuning (may be NULL) */
+	int (*sched_init)(struct sm_sched *s);
+	void (*sched_fini)(struct sm_sched *s);
 };
 
 #define SM_NSEC_PER_JIFFY (1000000000ULL / SM_HZ)

@@ -64,11 +64,17 @@ static const struct o1_rules stock_rules = {
 	.slice_expired = o1_expire_plain,
 };
 
-static struct sm_rq *stock_rq_new(int cpu, unsigned long j,
-				  const struct sm_observer *obs)
-{
-	return o1_rq_new(&stock_rules, cpu, j, obs);
-}
+static const struct sm_knob stock_knobs[] = {
+	O1_KNOB_MAX_SLEEP_AVG(STOCK_MAX_SLEEP_AVG, NULL),
+	O1_KNOB_STARVATION_LIMIT(STOCK_STARVATION_LIMIT, NULL,
+			 "an expired task waits at most this times nr_running (+1); 0: no limit"),
+	O1_KNOB_TIMESLICES,
+	O1_KNOB_CHILD_PENALTY(STOCK_CHILD_PENALTY),
+	O1_KNOB_PARENT_EXIT,
+	{ 0 },
+};
+
+O1_POLICY_GLUE(stock, stock_rules)
 
 const struct sm_policy sm_policy_stock = {
 	.name = "stock",
@@ -80,6 +86,8 @@ const struct sm_policy sm_policy_stock = {
 			 "around it, which agree on every rule (spec section 1)",
 	.rq_new = stock_rq_new,
 	O1_POLICY_OPS,
+	.sched_init = stock_sched_init,
+	.knobs = stock_knobs,
 	.max_sleep_avg = STOCK_MAX_SLEEP_AVG,
 	.has_credit = false,
 };

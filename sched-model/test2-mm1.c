@@ -163,11 +163,19 @@ static const struct o1_rules mm1_rules = {
 	.recalc_task_prio = recalc_task_prio,
 };
 
-static struct sm_rq *mm1_rq_new(int cpu, unsigned long j,
-				const struct sm_observer *obs)
-{
-	return o1_rq_new(&mm1_rules, cpu, j, obs);
-}
+const struct sm_knob o1_mm1_knobs[] = {
+	O1_KNOB_MAX_SLEEP_AVG(MM1_MAX_SLEEP_AVG, "AVG_TIMESLICE * MAX_BONUS"),
+	O1_KNOB_STARVATION_LIMIT(MM1_STARVATION_LIMIT, "MAX_SLEEP_AVG",
+			 "an expired task waits at most this times nr_running (+1); 0: no limit"),
+	O1_KNOB_TIMESLICES,
+	O1_KNOB_GRANULARITY(MM1_TIMESLICE_GRANULARITY,
+			    "the mid-slice round-robin: every this much of the slice"),
+	O1_KNOB_CHILD_PENALTY(MM1_CHILD_PENALTY),
+	O1_KNOB_PARENT_EXIT,
+	{ 0 },
+};
+
+O1_POLICY_GLUE(mm1, mm1_rules)
 
 const struct sm_policy sm_policy_test2_mm1 = {
 	.name = "test2-mm1",
@@ -179,6 +187,9 @@ const struct sm_policy sm_policy_test2_mm1 = {
 			 "'-' lines (docs/models.md)",
 	.rq_new = mm1_rq_new,
 	O1_POLICY_OPS,
+	.sched_init = mm1_sched_init,
+	.knobs = o1_mm1_knobs,
+	.knob_derive = o1_derive_mm1,
 	.max_sleep_avg = MM1_MAX_SLEEP_AVG,
 	.has_credit = false,
 };

@@ -80,7 +80,7 @@ static void rr_dequeue(struct rr_rq *rq, struct rr_task *p)
 	rq->n--;
 }
 
-static struct sm_rq *rr_rq_new(int cpu, unsigned long jiffies,
+static struct sm_rq *rr_rq_new(struct sm_sched *s, int cpu, unsigned long jiffies,
 			       const struct sm_observer *obs)
 {
 	struct rr_rq *rq = calloc(1, sizeof(*rq));

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched-model/knobs.h"
 #include "sched-model/policy.h"
 #include "tests/lib/test.h"
 
@@ -175,17 +176,25 @@ static inline void drv_check(struct drv *d)
 	}
 }
 
-static inline void drv_init(struct drv *d, const struct sm_policy *pol)
+/* A configured policy (sched-model/knobs.h; NULL: pol's defaults); the
+   caller frees it after drv_free(). */
+static inline void drv_init_sched(struct drv *d, const struct sm_policy *pol,
+				  struct sm_sched *s)
 {
 	struct sm_observer obs = { drv_observe, d };
 
 	memset(d, 0, sizeof(*d));
 	d->pol = pol;
-	d->rq = pol->rq_new(0, DRV_J0, &obs);
+	d->rq = pol->rq_new(s, 0, DRV_J0, &obs);
 	if (!d->rq) {
 		fprintf(stderr, "drv: rq_new failed\n");
 		exit(2);
 	}
+}
+
+static inline void drv_init(struct drv *d, const struct sm_policy *pol)
+{
+	drv_init_sched(d, pol, NULL);
 }
 
 static inline void drv_free(struct drv *d)

@@ -466,7 +466,7 @@ static void test_migrate(void)
 			int q;
 
 			drv_init(&d0, sm_policy_find(all[p]));
-			rq1 = d0.pol->rq_new(1, DRV_J0, &obs);
+			rq1 = d0.pol->rq_new(NULL, 1, DRV_J0, &obs);
 			c = d0.pol->task_new(rq1, &ci);
 			d0.pol->wake(rq1, c, false);
 			d0.pol->schedule(rq1);

@@ -16,6 +16,7 @@
  * The PRNG is our own xorshift64*, seeded per sequence: runs are
  * reproducible; a failure prints policy, sequence and step.
  */
+#include "sched-model/knobs.h"
 #include "sched-model/policy.h"
 #include "tests/lib/test.h"
 
@@ -361,7 +362,13 @@ static void run_sequence(const struct sm_policy *pol, int pidx, int seq)
 	struct rng r = { 0x9E3779B97F4A7C15ULL ^
 			 ((uint64_t)(pidx + 1) << 40) ^ (uint64_t)seq };
 	struct sm_observer obs;
+	/* one configured policy per machine: the CPUs' runqueues share it */
+	struct sm_sched *sched = sm_sched_new(pol, NULL);
 
+	if (!sched) {
+		fprintf(stderr, "sm_sched_new failed\n");
+		exit(2);
+	}
 	memset(&w, 0, sizeof(w));
 	obs.changed = observe;
 	obs.ctx = &w;
@@ -371,7 +378,7 @@ static void run_sequence(const struct sm_policy *pol, int pidx, int seq)
 	w.jiffies = 1 + (unsigned long)rnd(&r, 100000);
 	w.clock = w.jiffies * SM_NSEC_PER_JIFFY;
 	for (int c = 0; c < w.ncpu; c++)
-		w.rq[c] = pol->rq_new(c, w.jiffies, &obs);
+		w.rq[c] = pol->rq_new(sched, c, w.jiffies, &obs);
 	for (int k = 0, n = 1 + rnd(&r, 6); k < n; k++)
 		add_task(&w, &r, rnd(&r, w.ncpu));
 	for (int s = 0; s < STEPS && w.failed < 3; s++) {
@@ -385,6 +392,7 @@ static void run_sequence(const struct sm_policy *pol, int pidx, int seq)
 			pol->task_free(w.rq[0], w.task[i].t);
 	for (int c = 0; c < w.ncpu; c++)
 		pol->rq_free(w.rq[c]);
+	sm_sched_free(sched);
 }
 
 int main(void)

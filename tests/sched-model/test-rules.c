@@ -30,7 +30,7 @@ static void fixture_init(struct fixture *f, const char *policy, int nice)
 	struct sm_task_info info = { 1, nice, SM_SCHED_NORMAL, 0, true, 0 };
 
 	f->pol = pol(policy);
-	f->rq = f->pol->rq_new(0, 1000, NULL);
+	f->rq = f->pol->rq_new(NULL, 0, 1000, NULL);
 	f->p = o1_task_of(f->pol->task_new(f->rq, &info));
 }
 
@@ -297,7 +297,7 @@ static void test_new_task(void)
 		const struct sm_policy *p = pol(cases[i].policy);
 		struct sm_task_info info = { 7, 0, SM_SCHED_NORMAL, 0, true,
 					     cases[i].pct };
-		struct sm_rq *rq = p->rq_new(0, 5000, NULL);
+		struct sm_rq *rq = p->rq_new(NULL, 0, 5000, NULL);
 		struct sm_task *t = p->task_new(rq, &info);
 		struct sm_view v;
 		char why[200];
