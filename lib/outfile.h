@@ -36,6 +36,28 @@ void sr_outfile_abort(struct sr_outfile *o);
 /* Create a directory and its parents (like mkdir -p). */
 int sr_mkdirs(const char *dir, struct sr_diag *d);
 
+/* The directories one run created, to remove again if it fails before
+ * writing anything into them (an error leaves no empty directory). */
+struct sr_madedirs {
+	char **v;
+	size_t n;
+};
+
+/* sr_mkdirs, noting in made (if non-NULL) each directory it created. */
+int sr_mkdirs_note(const char *dir, struct sr_madedirs *made,
+		   struct sr_diag *d);
+/* rmdir the noted directories, newest first, where empty; frees. */
+void sr_madedirs_undo(struct sr_madedirs *made);
+/* Keep them; frees the list. */
+void sr_madedirs_forget(struct sr_madedirs *made);
+
+/*
+ * Remove the temporaries a killed run (SIGKILL: no clean-up) left beside
+ * path: only names of our own pattern, PATH.tmp.PID[.XXXXXX], and only
+ * where process PID no longer exists.  sr_outfile_open does it.
+ */
+void sr_outfile_clean_stale(const char *path);
+
 /*
  * Also ignores SIGXFSZ, so that a file-size limit (ulimit -f) is a write
  * error that commit reports (exit 74) instead of a kill that would leave

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/path.h"
 #include "builtin.h"
 #include "lib/outfile.h"
 #include "parse/native-write.h"
@@ -73,6 +74,8 @@ int cmd_convert(int argc, char **argv, struct sr_diag *d)
 			return SR_OK;
 		} else if (!strcmp(a, "-o") && i + 1 < argc) {
 			out = argv[++i];
+			if (sr_outpath_check("-o", out, d))
+				return d->code;
 		} else if (!strcmp(a, "--input-format") && i + 1 < argc) {
 			opts.format = argv[++i];
 		} else if (!strncmp(a, "--input-format=", 15)) {

@@ -38,6 +38,11 @@ int sr_fmt_expected(struct sr_fmtctx *c, const char *what, const char *s,
 
 int sr_raw_check(struct sr_fmtctx *c, const struct sr_raw *r)
 {
+	/* every event happens on a cpu; only a lost marker may not know it */
+	if (r->dir == SR_DIR_EVENT && r->cpu < 0 && r->kind != SR_EV_LOST)
+		return sr_fmt_fail(c, "expected a cpu number for a %s event "
+				   "(- is for lost markers only)",
+				   sr_ev_kind_name(r->kind));
 	/* the parent is alive while it forks: its pid is not free */
 	if (r->kind == SR_EV_FORK && r->pid2 == r->pid)
 		return sr_fmt_fail(c, "expected a fork's child pid to differ "

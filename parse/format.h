@@ -63,6 +63,8 @@ struct sr_fmt_ops {
 	/* cpu and time of an event line, cheaply; 0 if not an event line */
 	int (*peek)(struct sr_fmtctx *c, char *line, size_t len,
 		    int32_t *cpu, int64_t *ts);
+	/* what its events look like, for "no events found" (may be NULL) */
+	const char *expect;
 };
 
 extern const struct sr_fmt_ops sr_fmt_perf;

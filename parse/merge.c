@@ -48,6 +48,9 @@ struct sr_merge {
 	size_t narr;
 	/* k-way mode */
 	int kway;
+	int kway_checked;        /* decide() ran for a cpu first seen behind */
+	int window_only;         /* a scan showed the window orders the
+				    input: no early release */
 	struct sr_source *cur;
 	struct sr_raw *heads;
 	uint32_t *kheap;
@@ -337,8 +340,15 @@ static int needs_kway(struct sr_merge *m, uint8_t **cpusp, int32_t *ncpup,
 	return blocked;
 }
 
-/* The first full window: decide whether the heap is enough. */
-static int decide(struct sr_merge *m, struct sr_diag *d)
+/*
+ * Decide whether the window is enough or the input is per-cpu blocks that
+ * need one cursor per cpu: when the first window fills with one cpu, or
+ * (behind) when a cpu first appears older than records already in the
+ * window, before anything has left it.  A sorted or interleaved input never
+ * shows a new cpu behind the others; blocks of three or more cpus do, each
+ * after the window has begun to release the first two.
+ */
+static int decide(struct sr_merge *m, int behind, struct sr_diag *d)
 {
 	int32_t first = -2;
 	int single = 1;
@@ -350,7 +360,7 @@ static int decide(struct sr_merge *m, struct sr_diag *d)
 	if (!sr_input_seekable(m->src.in) || !m->proto.ops->peek ||
 	    m->proto.ncpus_hint == 1 || m->src.fc.ncpus_hint == 1)
 		return SR_OK;
-	for (size_t i = 0; i < m->hn && single; i++) {
+	for (size_t i = 0; i < m->hn && single && !behind; i++) {
 		int32_t c = m->pool[ring_at(m, i)->idx].cpu;
 
 		if (c < 0)
@@ -376,6 +386,9 @@ static int decide(struct sr_merge *m, struct sr_diag *d)
 		}
 		rc = kway_start(m, cpus, ncpu, d);
 	} else {
+		/* the scan found the full window enough: it modelled no
+		 * early release, so none may happen now */
+		m->window_only = 1;
 		rc = SR_OK;
 	}
 	free(cpus);
@@ -461,8 +474,21 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 			m->src_eof = 1;
 			break;
 		}
+		int fresh = (size_t)(r->cpu + 1) >= m->narr ||
+			    m->arr_ts[r->cpu + 1] == INT64_MIN;
+
 		if (check_cpu_order(m, r, m->src.fc.file, d))
 			return -1;
+		if (fresh && !m->released_any && !m->kway_checked &&
+		    m->hn > 0 && r->ts < ring_at(m, m->hn - 1)->ts) {
+			m->kway_checked = 1;
+			heap_push(m, idx);
+			if (decide(m, 1, d) != SR_OK)
+				return -1;
+			if (m->kway)
+				return kway_next(m, out, d);
+			continue;
+		}
 		if (m->released_any && r->ts < m->released_ts) {
 			char a[32], b[32];
 
@@ -488,12 +514,12 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 		}
 		heap_push(m, idx);
 		if (m->hn == m->window && !m->decided && !m->src_eof) {
-			if (decide(m, d) != SR_OK)
+			if (decide(m, 0, d) != SR_OK)
 				return -1;
 			if (m->kway)
 				return kway_next(m, out, d);
 		}
-		if (m->hn >= m->hold_min && early_release(m))
+		if (m->hn >= m->hold_min && !m->window_only && early_release(m))
 			break;
 	}
 	if (m->hn == 0)

@@ -144,7 +144,8 @@ static void put_by(FILE *f, const struct sr_event *ev,
 {
 	switch (ev->wsrc) {
 	case SR_WS_TASK:
-		fprintf(f, " by=%d", (int)sr_tasks_get(t, ev->waker)->pid);
+		fprintf(f, " by=%d%s", (int)sr_tasks_get(t, ev->waker)->pid,
+			ev->wguess ? " guessed" : "");
 		break;
 	case SR_WS_HARDIRQ: fputs(" by=irq", f); break;
 	case SR_WS_SOFTIRQ: fputs(" by=softirq", f); break;

@@ -111,7 +111,7 @@ static const struct {
 	  "<script[^>]*class=\"trace-data\"[^>]*>" },
 	{ P_S_END, "script end", 0, "</script>" },
 	{ P_S_HTML, "HTML document", PCRE2_CASELESS,
-	  "<!DOCTYPE html|<html|<head>|<script" },
+	  "<!DOCTYPE\\s+html|<html[\\s>]" },
 };
 
 static const char *const grp_names[G__COUNT] = {

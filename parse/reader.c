@@ -28,6 +28,7 @@ const char *const sr_input_formats[] = {
 struct pending_wake {
 	uint8_t set;
 	uint8_t wsrc;
+	uint8_t wguess;
 	sr_tid waker;
 };
 
@@ -216,7 +217,7 @@ const char *sr_reader_format(const struct sr_reader *r)
 
 const char *sr_reader_path(const struct sr_reader *r)
 {
-	return r->path;
+	return base_name(r->path);
 }
 
 /* ---- resolution ---- */
@@ -332,6 +333,7 @@ static void ctx_source(struct sr_reader *r, const struct sr_raw *x,
 		ev->wsrc = SR_WS_IDLE;
 	} else if (x->ctx_pid > 0) {
 		ev->wsrc = SR_WS_TASK;
+		ev->wguess = 1;
 		ev->waker = sr_tasks_pid(r->tasks, x->ctx_pid, x->ctx_comm, 0,
 					 0, x->ts, d);
 		if (x->ctx_tgid >= 0)
@@ -356,6 +358,7 @@ static int resolve_wake(struct sr_reader *r, const struct sr_raw *x,
 	switch (x->by) {
 	case SR_BY_PID:
 		ev->wsrc = SR_WS_TASK;
+		ev->wguess = x->guessed;
 		ev->waker = sr_tasks_ref(r->tasks, x->by_pid, x->ts, d);
 		break;
 	case SR_BY_HARDIRQ: ev->wsrc = SR_WS_HARDIRQ; break;
@@ -366,6 +369,7 @@ static int resolve_wake(struct sr_reader *r, const struct sr_raw *x,
 		pw = pend_of(r, ev->task, d);
 		if (ev->kind == SR_EV_WAKEUP && pw->set) {
 			ev->wsrc = pw->wsrc;
+			ev->wguess = pw->wguess;
 			ev->waker = pw->waker;
 		} else {
 			ctx_source(r, x, ev, d);
@@ -380,6 +384,7 @@ static int resolve_wake(struct sr_reader *r, const struct sr_raw *x,
 	if (ev->kind == SR_EV_WAKING) {
 		pw->set = 1;
 		pw->wsrc = ev->wsrc;
+		pw->wguess = ev->wguess;
 		pw->waker = ev->waker;
 	} else {
 		pw->set = 0;
@@ -620,6 +625,23 @@ static int span_error(struct sr_reader *r, const struct sr_event *ev,
 	return -1;
 }
 
+/* A non-empty input that held no scheduler event is not a trace of
+ * one: an error naming what the reader looked for, never zero rows. */
+static int no_events(struct sr_reader *r, struct sr_diag *d)
+{
+	const struct sr_read_stats *st = sr_reader_stats(r);
+
+	return sr_fail(d, SR_EDATA, "%s: no scheduler events in %llu line%s "
+		       "read as %s%s%s: expected %s", base_name(r->path),
+		       (unsigned long long)st->lines, st->lines == 1 ? "" : "s",
+		       r->ops->name,
+		       st->bad_lines ? ", all malformed and skipped" : "",
+		       st->skipped_events ? " (other events only)" : "",
+		       r->ops->expect ? r->ops->expect
+				      : "sched_switch and sched_wakeup events"),
+	       -1;
+}
+
 int sr_reader_next(struct sr_reader *r, struct sr_event *ev,
 		   struct sr_diag *d)
 {
@@ -636,7 +658,7 @@ int sr_reader_next(struct sr_reader *r, struct sr_event *ev,
 			return -1;
 		if (rc == 0) {
 			r->done = 1;
-			return 0;
+			return r->st.events ? 0 : no_events(r, d);
 		}
 		rc = resolve(r, x, ev, d);
 		if (rc < 0)

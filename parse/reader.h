@@ -82,6 +82,7 @@ int sr_reader_next(struct sr_reader *r, struct sr_event *ev, struct sr_diag *d);
 const struct sr_tasks *sr_reader_tasks(const struct sr_reader *r);
 const struct sr_read_stats *sr_reader_stats(const struct sr_reader *r);
 const char *sr_reader_format(const struct sr_reader *r); /* detected name */
+/* The input's name for messages: its path, or "<stdin>" for "-". */
 const char *sr_reader_path(const struct sr_reader *r);
 void sr_reader_close(struct sr_reader *r);
 

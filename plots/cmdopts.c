@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/path.h"
 #include "plots/cmdopts.h"
 #include "plots/select.h"
 #include "plots/source.h"
@@ -100,6 +101,8 @@ int pl_cmdopts_parse(struct pl_cmdopts *o, int argc, char **argv,
 			o->gnuplot = optarg;
 			break;
 		case 'o':
+			if (sr_outpath_check("-o", optarg, d))
+				return d->code;
 			o->out = optarg;
 			break;
 		case 'f':

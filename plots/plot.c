@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lib/outfile.h"
+#include "lib/path.h"
 #include "plots/fmt.h"
 #include "plots/gnuplot.h"
 #include "plots/plot.h"
@@ -323,10 +324,14 @@ static void block_comment(FILE *f, size_t index, const struct pl_task *t,
 static int open_out(struct sr_outfile **o, const struct ctx *x,
 		    const char *name, const char *ext, struct sr_diag *d)
 {
-	char path[4096];
+	char *path = sr_path_join(x->o->outdir, name, ext);
+	int rc;
 
-	snprintf(path, sizeof(path), "%s/%s.%s", x->o->outdir, name, ext);
-	return sr_outfile_open(o, path, d);
+	if (!path)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	rc = sr_outfile_open(o, path, d);
+	free(path);
+	return rc;
 }
 
 /* The interactive threshold of the O(1) models: prio <= static_prio - DELTA,
@@ -823,8 +828,8 @@ static int bar_tasks(struct pl_set *s, const struct pl_plot_opts *o,
 	return SR_OK;
 }
 
-int pl_plot_all(struct pl_set *s, const struct pl_plot_opts *o,
-		struct pl_plot_files *out, struct sr_diag *d)
+static int plot_all(struct pl_set *s, const struct pl_plot_opts *o,
+		    struct pl_plot_files *out, struct sr_diag *d)
 {
 	struct collect c;
 	struct ctx x = { .s = s, .o = o };
@@ -843,8 +848,6 @@ int pl_plot_all(struct pl_set *s, const struct pl_plot_opts *o,
 	};
 
 	memset(out, 0, sizeof(*out));
-	if (sr_mkdirs(o->outdir, d))
-		return d->code;
 	if (bar_tasks(s, o, &bars, &nbars, d))
 		return d->code;
 	rc = pl_select_plot_tasks(s, o->re, o->max_tasks ? o->max_tasks : PL_PLOT_MAX_TASKS,
@@ -915,4 +918,20 @@ int pl_plot_all(struct pl_set *s, const struct pl_plot_opts *o,
 		}
 	}
 	return first_err;
+}
+
+int pl_plot_all(struct pl_set *s, const struct pl_plot_opts *o,
+		struct pl_plot_files *out, struct sr_diag *d)
+{
+	struct sr_madedirs made = { NULL, 0 };
+	int rc;
+
+	if (sr_mkdirs_note(o->outdir, &made, d))
+		return d->code;
+	rc = plot_all(s, o, out, d);
+	if (rc != SR_OK)
+		sr_madedirs_undo(&made);  /* where nothing was written */
+	else
+		sr_madedirs_forget(&made);
+	return rc;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/path.h"
 #include "lib/outfile.h"
 #include "plots/fmt.h"
 #include "plots/report.h"
@@ -237,12 +238,16 @@ int pl_report_write(const struct pl_diff *df, const struct pl_plot_files *pf,
 {
 	const struct pl_set *s = df->s;
 	struct sr_outfile *o;
-	char path[4096];
+	char *path = sr_path_join(dir, "index.html", NULL);
 	FILE *f;
+	int rc;
 
-	snprintf(path, sizeof(path), "%s/index.html", dir);
-	if (sr_outfile_open(&o, path, d))
-		return d->code;
+	if (!path)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	rc = sr_outfile_open(&o, path, d);
+	free(path);
+	if (rc)
+		return rc;
 	f = sr_outfile_fp(o);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>schedreplay: ", f);
 	pl_html_str(f, s->title);
@@ -277,14 +282,20 @@ int pl_report_write(const struct pl_diff *df, const struct pl_plot_files *pf,
 		fputs("</p>\n", f);
 	}
 	for (size_t i = 0; pf && i < pf->n; i++) {
-		char svgpath[4096], prefix[48];
+		char *svgpath, prefix[48];
 		char *svg = NULL;
 		size_t len;
 
 		if (!pf->rendered[i])
 			continue;
-		snprintf(svgpath, sizeof(svgpath), "%s/%s.svg", dir, pf->name[i]);
-		if (read_all(svgpath, &svg, &len, d)) {
+		svgpath = sr_path_join(dir, pf->name[i], "svg");
+		if (!svgpath) {
+			sr_outfile_abort(o);
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		}
+		rc = read_all(svgpath, &svg, &len, d);
+		free(svgpath);
+		if (rc) {
 			sr_outfile_abort(o);
 			return d->code;
 		}

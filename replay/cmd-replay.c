@@ -4,10 +4,12 @@
  * recorded schedule) and write DIR/P/{timeline,latency,summary}.tsv.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/path.h"
 #include "builtin.h"
 #include "replay/replay.h"
 
@@ -34,8 +36,11 @@ static const char usage_text[] =
 	"  --external MODE      absolute (default): external wakeups at their"
 	"\n                       recorded time; relative: sleeps keep their"
 	" recorded length\n"
-	"  --cs-cost TIME       context-switch cost (ns, or with us/ms; "
-	"default 0)\n"
+	"  --cs-cost TIME       context-switch cost, 0 to 1ms (ns, or with "
+	"us/ms/s;\n                       default 0)\n"
+	"  --timeline WHICH     simulated timeline rows: changes (default: where"
+	"\n                       a task's prio, array, state or CPU changed),"
+	" all\n"
 	"  --warm PCT           tasks alive at the start begin with sleep_avg"
 	"\n                       PCT% of MAX_SLEEP_AVG (default 0: cold)\n"
 	"  --cpus N             CPUs to simulate (only 1 for now)\n"
@@ -81,6 +86,8 @@ static int int_arg(const char *opt, const char *v, long long lo,
 
 static int o_output(struct args *a, const char *v, struct sr_diag *d)
 {
+	if (sr_outpath_check("-o", v, d))
+		return d->code;
 	a->o.outdir = v;
 	return SR_OK;
 }
@@ -133,10 +140,23 @@ static int o_external(struct args *a, const char *v, struct sr_diag *d)
 	return SR_OK;
 }
 
+static int o_timeline(struct args *a, const char *v, struct sr_diag *d)
+{
+	for (int i = 0; sr_tl_mode_names[i]; i++) {
+		if (!strcmp(v, sr_tl_mode_names[i])) {
+			a->o.timeline = (enum sr_tl_mode)i;
+			return SR_OK;
+		}
+	}
+	return sr_fail(d, SR_EUSAGE, "--timeline: expected changes or all, "
+		       "got '%s'", v);
+}
+
 static int o_cs_cost(struct args *a, const char *v, struct sr_diag *d)
 {
 	static const struct { const char *unit; long long mul; } units[] = {
-		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "", 1 },
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "s", 1000000000 }, { "", 1 },
 	};
 	size_t n = strlen(v);
 	long long x;
@@ -150,7 +170,7 @@ static int o_cs_cost(struct args *a, const char *v, struct sr_diag *d)
 			continue;
 		memcpy(num, v, n - u);
 		num[n - u] = 0;
-		if (int_arg("--cs-cost", num, 0, 1000000000LL / units[i].mul,
+		if (int_arg("--cs-cost", num, 0, LLONG_MAX / units[i].mul,
 			    &x, d))
 			break;
 		a->o.cs_cost_ns = x * units[i].mul;
@@ -158,7 +178,7 @@ static int o_cs_cost(struct args *a, const char *v, struct sr_diag *d)
 	}
 	d->code = SR_OK;
 	return sr_fail(d, SR_EUSAGE, "--cs-cost: expected a time like 2000, "
-		       "5us or 1ms (at most 1 s), got '%s'", v);
+		       "5us or 1ms (at most 1ms), got '%s'", v);
 }
 
 static int o_warm(struct args *a, const char *v, struct sr_diag *d)
@@ -235,6 +255,7 @@ static const struct {
 	{ "--causal", NULL, true, o_causal },
 	{ "--external", NULL, true, o_external },
 	{ "--cs-cost", NULL, true, o_cs_cost },
+	{ "--timeline", NULL, true, o_timeline },
 	{ "--warm", NULL, true, o_warm },
 	{ "--cpus", NULL, true, o_cpus },
 	{ "--compat", NULL, true, o_compat },

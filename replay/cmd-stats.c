@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/path.h"
 #include "builtin.h"
 #include "lib/outfile.h"
 #include "parse/reader.h"
@@ -85,6 +86,8 @@ static int set_option(struct stats_opts *o, enum opt_id id, const char *v,
 		o->read.format = v;
 		break;
 	case OPT_OUT:
+		if (sr_outpath_check("-o", v, d))
+			return d->code;
 		o->out = v;
 		break;
 	case OPT_COMPAT:
@@ -234,7 +237,7 @@ static int run_stats(const struct stats_opts *o, struct sr_reader *r,
 	if (sr_observed_finish(obs, t_end, d) ||
 	    sr_observed_rows(obs, &rows, &n, d))
 		goto out;
-	if (o->read.lenient)
+	if (st->bad_lines)
 		sr_warn("%s: %" PRIu64 " malformed line(s) skipped (--lenient)",
 			sr_reader_path(r), st->bad_lines);
 	warn_lost(st, sr_observed_lost_tasks(obs));

@@ -861,9 +861,11 @@ static bool woke_before(const struct ent *a, uint32_t b)
 	return false;
 }
 
-/* Is a wake the trace gives to w one that w caused (docs/replay.md)? */
+/* Is a wake the trace gives to w one that w caused (docs/replay.md)?
+ * guessed: the trace gave it to w only because it was recorded in w's
+ * context (ev->wguess). */
 static bool caused_by(const struct sr_demand *dm, const struct ent *w,
-		      const struct ent *t)
+		      const struct ent *t, bool guessed)
 {
 	const struct sr_task *rw, *rt;
 
@@ -875,7 +877,7 @@ static bool caused_by(const struct sr_demand *dm, const struct ent *w,
 	default:
 		break;
 	}
-	if (dm->o.sources_known || dm->irq_seen)
+	if (!guessed || dm->irq_seen)
 		return true;
 	if (w->t.parent == t->t.id || t->t.parent == w->t.id ||
 	    woke_before(t, w->t.id))
@@ -931,7 +933,7 @@ static int on_wake(struct sr_demand *dm, const struct sr_event *ev)
 		if ((rc = born(dm, w, ev->ts)))
 			return rc;
 		if (ensure_running(dm, w, ev->cpu, ev->ts) &&
-		    !caused_by(dm, w, t)) {
+		    !caused_by(dm, w, t, ev->wguess)) {
 			dm->st.task_wakes_external++;
 		} else if (w->state == R_RUNNING) {
 			struct sr_op op = { .kind = SR_OP_WAKE,

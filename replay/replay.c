@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "lib/outfile.h"
+#include "lib/path.h"
 #include "replay/replay.h"
 #include "replay/summary.h"
+#include "replay/tlfilter.h"
 #include "replay/writers.h"
 
 const char *const sr_replay_default_policies[] = {
@@ -26,6 +28,7 @@ struct prun {
 	struct sr_outfile *tl, *lat;
 	struct sr_latw *latw;
 	FILE *tlf;
+	struct sr_tlfilter *tlfil;    /* simulated runs' rows (tlfilter.h) */
 	int err;
 };
 
@@ -37,6 +40,7 @@ struct sr_replay {
 	const struct sr_tasks *tasks;
 	struct sr_demand *dm;
 	struct sr_replay_info info;
+	struct sr_madedirs made;  /* removed again if the run fails */
 };
 
 static const struct sr_task *view_get(const void *ctx, sr_tid id)
@@ -55,8 +59,8 @@ static int sim_row(void *ctx, const struct sr_tl_row *row)
 {
 	struct prun *p = ctx;
 
-	if (p->tlf)
-		sr_timeline_row(p->tlf, row);
+	if (p->tlfil)
+		return sr_tlfilter_row(p->tlfil, row);
 	return SR_OK;
 }
 
@@ -162,26 +166,35 @@ static int obs_event(struct prun *p, const struct sr_event *ev)
 static int open_outputs(struct sr_replay *r, struct prun *p,
 			struct sr_diag *d)
 {
-	size_t len = strlen(r->o.outdir) + strlen(p->pub.name) + 32;
-	char *dir = malloc(len), *path = malloc(len);
+	char *dir = sr_path_join(r->o.outdir, p->pub.name, NULL), *path = NULL;
 	int rc = SR_OK;
 
-	if (!dir || !path) {
+	if (!dir) {
 		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
 		goto out;
 	}
-	snprintf(dir, len, "%s/%s", r->o.outdir, p->pub.name);
-	if ((rc = sr_mkdirs(dir, d)))
+	if ((rc = sr_mkdirs_note(dir, &r->made, d)))
 		goto out;
 	if (!r->o.no_timeline) {
-		snprintf(path, len, "%s/timeline.tsv", dir);
+		if (!(path = sr_path_join(dir, "timeline.tsv", NULL))) {
+			rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+			goto out;
+		}
 		if ((rc = sr_outfile_open(&p->tl, path, d)))
 			goto out;
 		p->tlf = sr_outfile_fp(p->tl);
 		sr_timeline_header(p->tlf);
+		if (!p->pub.observed &&
+		    (rc = sr_tlfilter_new(&p->tlfil, p->tlf, r->o.timeline, d)))
+			goto out;
+		free(path);
+		path = NULL;
 	}
 	if (!r->o.no_latency) {
-		snprintf(path, len, "%s/latency.tsv", dir);
+		if (!(path = sr_path_join(dir, "latency.tsv", NULL))) {
+			rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+			goto out;
+		}
 		if ((rc = sr_outfile_open(&p->lat, path, d)))
 			goto out;
 	}
@@ -276,6 +289,8 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 	struct sr_observed_opts oopts = { .compat = r->o.compat };
 	int nsims = 0, k = 0, rc;
 
+	if (r->o.outdir && sr_outpath_check("output directory", r->o.outdir, d))
+		return d->code;
 	if (r->o.cpus == 0)
 		r->o.cpus = 1;
 	if (r->o.cpus != 1)
@@ -291,9 +306,6 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 	r->tasks = sr_reader_tasks(r->rd);
 	dopts = (struct sr_demand_opts){ .exclude = r->o.exclude,
 					 .causal = r->o.causal,
-					 .sources_known = !strcmp(
-						sr_reader_format(r->rd),
-						"native"),
 					 .task_get = view_get,
 					 .task_ctx = r->tasks,
 					 .nconsumers = nsims };
@@ -452,15 +464,15 @@ static int collect(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 static int write_summary(struct sr_replay *r, struct prun *p,
 			 struct sr_diag *d)
 {
-	size_t len = strlen(r->o.outdir) + strlen(p->pub.name) + 32;
-	char *path = malloc(len);
+	char *dir = sr_path_join(r->o.outdir, p->pub.name, NULL);
+	char *path = dir ? sr_path_join(dir, "summary.tsv", NULL) : NULL;
 	struct sr_outfile *o;
 	FILE *f;
 	int rc;
 
+	free(dir);
 	if (!path)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	snprintf(path, len, "%s/%s/summary.tsv", r->o.outdir, p->pub.name);
 	rc = sr_outfile_open(&o, path, d);
 	free(path);
 	if (rc)
@@ -517,6 +529,8 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 			sr_latw_flush(p->latw);
 			p->pub.latency_rows_held = sr_latw_peak(p->latw);
 		}
+		if (p->tlfil)
+			sr_tlfilter_flush(p->tlfil);
 		if (p->tl) {
 			rc = sr_outfile_commit(p->tl, d);
 			p->tl = NULL;
@@ -547,9 +561,14 @@ int sr_replay_run(const struct sr_replay_opts *o, struct sr_replay **out,
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	r->o = *o;
 	if ((rc = setup(r, d)) || (rc = pass(r, d)) || (rc = finish(r, d))) {
-		sr_replay_free(r);
+		struct sr_madedirs made = r->made;
+
+		r->made = (struct sr_madedirs){ NULL, 0 };
+		sr_replay_free(r);      /* removes the temporaries first */
+		sr_madedirs_undo(&made);
 		return rc;
 	}
+	sr_madedirs_forget(&r->made);
 	*out = r;
 	return SR_OK;
 }
@@ -595,6 +614,7 @@ void sr_replay_free(struct sr_replay *r)
 
 		sr_outfile_abort(p->tl);
 		sr_outfile_abort(p->lat);
+		sr_tlfilter_free(p->tlfil);
 		sr_latw_free(p->latw);
 		sr_sim_free(p->sim);
 		sm_sched_free(p->sched);
@@ -602,6 +622,7 @@ void sr_replay_free(struct sr_replay *r)
 		free(p->pub.rows);
 	}
 	free(r->p);
+	sr_madedirs_forget(&r->made);
 	sr_demand_free(r->dm);
 	if (r->rd)
 		sr_reader_close(r->rd);

@@ -31,6 +31,7 @@
 
 #include "lib/diag.h"
 #include "parse/reader.h"
+#include "replay/tlfilter.h"
 #include "replay/demand.h"
 #include "replay/metrics.h"
 #include "replay/observed.h"
@@ -65,6 +66,7 @@ struct sr_replay_opts {
 	struct sr_replay_tuning tune; /* --set, --rt */
 	const char *outdir;           /* write DIR/P/ files; NULL: none */
 	bool no_timeline, no_latency; /* skip those files */
+	enum sr_tl_mode timeline;     /* simulated rows: changes (0) or all */
 	const char *exclude;          /* pcre2 on comm: tasks left out */
 	enum sr_causal_mode causal;   /* which task wakes are causal */
 	int cpus;                     /* 0 or 1 (more: refused for now) */

@@ -13,11 +13,12 @@ printf '\n  \n\n' > "$T/blank"
 expect_status 65 "$SR" convert "$T/blank"
 expect_err "empty input: no trace lines$"
 
-# header only: a valid, empty trace
+# header only: no events is an error, not an empty trace
 head -n 12 $D/ftrace-flags.txt > "$T/hdr"
-expect_status 0 "$SR" convert "$T/hdr"
-expect_out '^#schedreplay-native 1$'
-[ "$(wc -l < "$T/out")" -eq 2 ] || fail "header-only trace gave events"
+expect_status 65 "$SR" convert -o "$T/hdr.native" "$T/hdr"
+expect_err "hdr: no scheduler events in 12 lines read as ftrace"
+nchecks=$((nchecks + 1))
+[ ! -e "$T/hdr.native" ] || fail "header-only trace: convert wrote a file"
 
 # binary garbage
 head -c 3000 /dev/urandom > "$T/garbage"
