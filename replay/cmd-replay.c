@@ -27,6 +27,9 @@ static const char usage_text[] =
 	"  --set NAME=VALUE     set kernel constant NAME of every policy that "
 	"has it\n                       (`schedreplay policies --knobs`); "
 	"repeatable\n"
+	"  --rt REGEX[:PRIO]    tasks whose name matches (pcre2) run SCHED_RR "
+	"at PRIO\n                       (1-99, default 50) under every "
+	"policy; repeatable\n"
 	"  --exclude REGEX      leave out tasks whose name matches (pcre2),"
 	"\n                       e.g. '^perf$'\n"
 	"  --causal MODE        which wakes a task gets in the trace it causes"
@@ -62,6 +65,7 @@ struct args {
 	const char *policies[SR_REPLAY_MAX_POLICIES];
 	size_t npolicies;
 	const char *sets[MAX_SETS];
+	const char *rt[MAX_SETS];
 	const char *trace;
 	bool quiet;
 };
@@ -107,6 +111,15 @@ static int o_set(struct args *a, const char *v, struct sr_diag *d)
 		return sr_fail(d, SR_EUSAGE, "--set: at most %d", MAX_SETS);
 	a->sets[a->o.tune.nsets++] = v;
 	a->o.tune.sets = a->sets;
+	return SR_OK;
+}
+
+static int o_rt(struct args *a, const char *v, struct sr_diag *d)
+{
+	if (a->o.tune.nrt == MAX_SETS)
+		return sr_fail(d, SR_EUSAGE, "--rt: at most %d", MAX_SETS);
+	a->rt[a->o.tune.nrt++] = v;
+	a->o.tune.rt = a->rt;
 	return SR_OK;
 }
 
@@ -251,6 +264,7 @@ static const struct {
 	{ "--output", "-o", true, o_output },
 	{ "--policy", NULL, true, o_policy },
 	{ "--set", NULL, true, o_set },
+	{ "--rt", NULL, true, o_rt },
 	{ "--exclude", NULL, true, o_exclude },
 	{ "--causal", NULL, true, o_causal },
 	{ "--external", NULL, true, o_external },

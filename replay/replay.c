@@ -34,6 +34,7 @@ struct prun {
 
 struct sr_replay {
 	struct sr_replay_opts o;
+	struct sr_rtrules *rt;
 	struct prun *p;
 	size_t n;
 	struct sr_reader *rd;
@@ -301,6 +302,8 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 		r->o.batch = SR_REPLAY_DEFAULT_BATCH;
 	if (add_policies(r, &nsims, d))
 		return d->code;
+	if (sr_rtrules_new(&r->rt, r->o.tune.rt, r->o.tune.nrt, d))
+		return d->code;
 	if ((rc = sr_reader_open(&r->rd, r->o.trace, &r->o.read, d)))
 		return rc;
 	r->tasks = sr_reader_tasks(r->rd);
@@ -334,6 +337,7 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 				.cs_cost_ns = r->o.cs_cost_ns,
 				.init_sleep_pct = r->o.init_sleep_pct,
 				.check = r->o.check,
+				.rt = r->o.tune.nrt ? r->rt : NULL,
 			};
 			struct sr_sim_hooks h = { .row = sim_row,
 						  .wait = sim_wait, .ctx = p };

@@ -39,6 +39,9 @@ struct stask {
 	uint32_t comm;      /* name pool index */
 	int32_t pid;
 	int last_prio;
+	int8_t rec_policy;  /* the trace's scheduling class (SM_SCHED_*) */
+	int8_t rec_rtprio;  /* and rt priority, as last recorded */
+	int8_t rt_forced;   /* --rt made it SCHED_RR at this prio (0: no) */
 	int64_t blocked_at; /* sim time it went to sleep */
 	int64_t rec_block;  /* recorded start of that sleep */
 	uint32_t *pend;     /* causal wakes that came before their block */
@@ -349,7 +352,7 @@ static void task_done(struct sr_sim *s, uint32_t id, int64_t when)
 	s->live--;
 }
 
-static void info_of(const struct sr_sim *s, const struct sr_dtask *dt,
+static void info_of(struct sr_sim *s, const struct sr_dtask *dt,
 		    struct sm_task_info *info)
 {
 	memset(info, 0, sizeof(*info));
@@ -370,6 +373,15 @@ static void info_of(const struct sr_sim *s, const struct sr_dtask *dt,
 		info->rt_priority = dt->rt_priority < 1 ? 1 :
 				    dt->rt_priority > 99 ? 99 :
 				    dt->rt_priority;
+	s->t[dt->id].rec_policy = (int8_t)info->policy;
+	s->t[dt->id].rec_rtprio = (int8_t)info->rt_priority;
+	s->t[dt->id].rt_forced = (int8_t)sr_rtrules_match(s->o.rt,
+		sr_demand_comm(s->dm, dt->comm));
+	if (s->t[dt->id].rt_forced) {
+		/* --rt: SCHED_RR from birth */
+		info->policy = SM_SCHED_RR;
+		info->rt_priority = s->t[dt->id].rt_forced;
+	}
 	info->has_mm = dt->has_mm;
 	/* tasks alive at the start may be warmed up; forks inherit */
 	info->init_sleep_pct = dt->forked ? 0 : s->o.init_sleep_pct;
@@ -432,6 +444,27 @@ static void arrive(struct sr_sim *s, uint32_t id)
 	make_ready(s, id, SR_CAUSE_WAKEUP);
 }
 
+/*
+ * --rt after a fork or a change of name: exactly the tasks whose name
+ * matches run SCHED_RR at the rule's prio; one that stops matching goes
+ * back to the class the trace gave it.  `inherited`: what the policy's
+ * fork copied from the parent (its forced prio, 0 if none).
+ */
+static void apply_rt(struct sr_sim *s, uint32_t id, int inherited)
+{
+	struct stask *t = &s->t[id];
+	int want = sr_rtrules_match(s->o.rt, comm_of(s, t));
+
+	if (!s->o.rt || want == inherited)
+		return;
+	if (want)
+		s->pol->setscheduler(s->rq, t->pt, SM_SCHED_RR, want);
+	else
+		s->pol->setscheduler(s->rq, t->pt, t->rec_policy,
+				     t->rec_rtprio);
+	t->rt_forced = (int8_t)want;
+}
+
 static void fork_child(struct sr_sim *s, uint32_t parent, uint32_t child)
 {
 	const struct sr_dtask *dt;
@@ -446,6 +479,8 @@ static void fork_child(struct sr_sim *s, uint32_t parent, uint32_t child)
 		fail(s, SR_EINTERNAL, "out of memory", child);
 		return;
 	}
+	/* the policy's fork gave it its parent's class (sched_fork) */
+	apply_rt(s, child, s->t[parent].rt_forced);
 	make_ready(s, child, SR_CAUSE_FORK);
 }
 
@@ -763,6 +798,7 @@ static void exec_op(struct sr_sim *s, uint32_t id, const struct sr_op *opp)
 	case SR_OP_COMM:
 		set_op(s, id, t->op + 1);
 		t->comm = op.task;
+		apply_rt(s, id, t->rt_forced);
 		break;
 	case SR_OP_NICE:
 		set_op(s, id, t->op + 1);
@@ -774,7 +810,11 @@ static void exec_op(struct sr_sim *s, uint32_t id, const struct sr_op *opp)
 		      op.a == SR_SCHED_RR ? SM_SCHED_RR : SM_SCHED_NORMAL;
 		rt = cls == SM_SCHED_NORMAL ? 0 :
 		     op.b < 1 ? 1 : op.b > 99 ? 99 : (int)op.b;
-		s->pol->setscheduler(s->rq, t->pt, cls, rt);
+		t->rec_policy = (int8_t)cls;
+		t->rec_rtprio = (int8_t)rt;
+		/* --rt wins over the recorded class while the name matches */
+		if (!t->rt_forced)
+			s->pol->setscheduler(s->rq, t->pt, cls, rt);
 		break;
 	case SR_OP_BLOCK:
 		reach_block(s, id, &op);

@@ -23,6 +23,7 @@
 #include "lib/diag.h"
 #include "replay/demand.h"
 #include "replay/metrics.h"
+#include "replay/rtrules.h"
 #include "sched-model/knobs.h"
 #include "sched-model/policy.h"
 
@@ -50,6 +51,8 @@ struct sr_sim_opts {
 				     as % of MAX_SLEEP_AVG (0 = cold) */
 	bool check;               /* run the policy's invariant check after
 				     every instant (tests) */
+	struct sr_rtrules *rt;    /* --rt: tasks whose name matches run
+				     SCHED_RR (NULL: none) */
 };
 
 /* One timeline row (replay/writers.h formats it). */
