@@ -127,13 +127,25 @@ static void check_world(struct world *w)
 		    !curr)
 			fail(w, "not runnable, queued, not current");
 		if (v.prio < 0 || v.prio > 139 || v.static_prio < 100 ||
-		    v.static_prio > 139 || v.time_slice < 1 ||
-		    v.time_slice > 200 || v.sleep_avg < 0 ||
+		    v.static_prio > 139 ||
 		    (w->pol->has_credit && v.credit < 0) ||
 		    (!w->pol->has_credit && v.credit != -1))
 			fail(w, "view out of range");
-		if ((unsigned long)v.sleep_avg > w->pol->max_sleep_avg + 306)
-			fail(w, "sleep_avg beyond MAX_SLEEP_AVG + 3 levels");
+		if (w->pol->max_sleep_avg) {
+			/* the O(1) family: a slice, a sleep_avg */
+			if (v.time_slice < 1 || v.time_slice > 200 ||
+			    v.sleep_avg < 0)
+				fail(w, "O(1) view out of range");
+			if ((unsigned long)v.sleep_avg >
+			    w->pol->max_sleep_avg + 306)
+				fail(w, "sleep_avg beyond MAX_SLEEP_AVG + 3 "
+				     "levels");
+		} else if (v.sleep_avg != -1 || v.time_slice < -1 ||
+			   v.time_slice > 1000 || v.interactive ||
+			   v.array == SM_ARRAY_EXPIRED) {
+			/* the others: no sleep_avg, a slice or none */
+			fail(w, "view out of range");
+		}
 		if (!w->task[i].reported || !view_eq(&v, &w->task[i].seen))
 			fail(w, "a change was not reported to the observer");
 	}
