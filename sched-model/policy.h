@@ -69,6 +69,9 @@ struct sm_task_info {
 	/* task_new only: initial sleep_avg as a percentage of the policy's
 	   MAX_SLEEP_AVG (0..100); 0 = the documented cold start */
 	int init_sleep_pct;
+	/* its address space: the process (tgid) its threads share; 0 =
+	   not known (then its own); 2.4's same-mm bonus */
+	int32_t mm;
 };
 
 /* Scheduler state of a task, as the kernel's p->state. */

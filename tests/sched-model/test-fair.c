@@ -285,8 +285,8 @@ static void test_rt(void)
 
 	for (size_t r = 0; r < 2; r++) {
 		struct drv d;
-		struct sm_task_info rr = { 0, 0, SM_SCHED_RR, 10, true, 0 };
-		struct sm_task_info ff = { 0, 0, SM_SCHED_FIFO, 20, true, 0 };
+		struct sm_task_info rr = { 0, 0, SM_SCHED_RR, 10, true, 0, 0 };
+		struct sm_task_info ff = { 0, 0, SM_SCHED_FIFO, 20, true, 0, 0 };
 
 		drv_init(&d, pol(names[r]));
 		drv_add_info(&d, rr, hog, 0);

@@ -27,7 +27,7 @@ struct fixture {
 
 static void fixture_init(struct fixture *f, const char *policy, int nice)
 {
-	struct sm_task_info info = { 1, nice, SM_SCHED_NORMAL, 0, true, 0 };
+	struct sm_task_info info = { 1, nice, SM_SCHED_NORMAL, 0, true, 0, 0 };
 
 	f->pol = pol(policy);
 	f->rq = f->pol->rq_new(NULL, 0, 1000, NULL);
@@ -106,7 +106,7 @@ static void test_table(void)
 		CHECK((*p)->rq_new && (*p)->schedule && (*p)->check);
 		n++;
 	}
-	CHECK_INT(n, 9);
+	CHECK_INT(n, 10);
 	CHECK(sm_policy_find(NULL) == NULL);
 	CHECK_STR(sm_change_name(SM_CH_EXPIRE), "expire");
 	CHECK_STR(sm_change_name(SM_CH_MIGRATE), "migrate");
@@ -298,7 +298,7 @@ static void test_new_task(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct sm_policy *p = pol(cases[i].policy);
 		struct sm_task_info info = { 7, 0, SM_SCHED_NORMAL, 0, true,
-					     cases[i].pct };
+					     cases[i].pct, 0 };
 		struct sm_rq *rq = p->rq_new(NULL, 0, 5000, NULL);
 		struct sm_task *t = p->task_new(rq, &info);
 		struct sm_view v;
