@@ -11,7 +11,7 @@
 
 #include <stdarg.h>
 
-/* Exit statuses (sysexits.h values, as DESIGN.md fixes them). */
+/* Exit statuses: the sysexits.h values. */
 enum sr_status {
 	SR_OK = 0,
 	SR_EUSAGE = 64,     /* bad command line */

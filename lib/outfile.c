@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/grow.h"
 #include "lib/outfile.h"
 #include "lib/path.h"
 
@@ -135,8 +136,9 @@ void sr_outfile_install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	/* a closed pipe is reported as a write error instead of killing us */
-	signal(SIGPIPE, SIG_IGN);
+	/* a reader gone (| head): the temporaries go and we die of SIGPIPE
+	   quietly, as other filters do; a full disk is still a write error */
+	sigaction(SIGPIPE, &sa, NULL);
 	/* and so is a file-size limit (ulimit -f): EFBIG, not a kill */
 	signal(SIGXFSZ, SIG_IGN);
 }
@@ -204,14 +206,23 @@ int sr_outfile_open(struct sr_outfile **out, const char *path,
 	return SR_OK;
 }
 
+int sr_outfile_open_in(struct sr_outfile **o, const char *dir,
+		       const char *name, const char *ext, struct sr_diag *d)
+{
+	char *path = sr_path_join(dir, name, ext);
+	int rc;
+
+	*o = NULL;
+	if (!path)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	rc = sr_outfile_open(o, path, d);
+	free(path);
+	return rc;
+}
+
 FILE *sr_outfile_fp(struct sr_outfile *o)
 {
 	return o->fp;
-}
-
-const char *sr_outfile_path(const struct sr_outfile *o)
-{
-	return o->path;
 }
 
 static void outfile_free(struct sr_outfile *o)
@@ -362,7 +373,7 @@ int sr_mkdirs_note(const char *dir, struct sr_madedirs *made,
 
 static int note_made(struct sr_madedirs *m, const char *dir)
 {
-	char **v = realloc(m->v, (m->n + 1) * sizeof(*v));
+	char **v = sr_grow(m->v, &m->cap, m->n, sizeof(*v), 8, 0);
 
 	if (!v)
 		return -1;

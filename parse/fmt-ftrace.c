@@ -196,38 +196,15 @@ static int ftrace_parse(struct sr_fmtctx *c, char *line, size_t len,
 		out->ctx_tgid = (int32_t)v;
 	if (sr_grp(&m, G_FLAGS, &p, &pn))
 		out->irq = sr_flags_irq(p, pn);
-	rc = sr_fields_decode(c, ev, evlen, line + sr_match_end(&m),
-			      len - sr_match_end(&m), out);
-	if (rc != SR_P_RAW)
-		return rc;
-	sr_grp(&m, G_CPU, &p, &pn);
-	if (sr_parse_cpu(c, p, pn, &out->cpu))
-		return SR_P_ERR;
-	sr_grp(&m, G_TS, &p, &pn);
-	if (sr_parse_ts(c, p, pn, &out->ts))
-		return SR_P_ERR;
-	return SR_P_RAW;
+	return sr_fields_decode_line(c, &m, ev, evlen, line, len, out);
 }
 
 static int ftrace_peek(struct sr_fmtctx *c, char *line, size_t len,
 		       int32_t *cpu, int64_t *ts)
 {
 	struct sr_match m;
-	const char *p;
-	size_t pn;
-	struct sr_diag *save = c->d;
-	struct sr_diag quiet = SR_DIAG_INIT;
-	int ok;
 
-	if (!header(c, line, len, &m))
-		return 0;
-	c->d = &quiet;
-	sr_grp(&m, G_CPU, &p, &pn);
-	ok = sr_parse_cpu(c, p, pn, cpu) == 0;
-	sr_grp(&m, G_TS, &p, &pn);
-	ok = ok && sr_parse_ts(c, p, pn, ts) == 0;
-	c->d = save;
-	return ok;
+	return header(c, line, len, &m) && sr_fields_peek(c, &m, cpu, ts);
 }
 
 /* ---- detection: how many of the first lines look like ours ---- */

@@ -160,7 +160,6 @@ int sr_input_peek(struct sr_input *in, size_t want, const char **p,
 
 const char *sr_input_name(const struct sr_input *in) { return sr_stream_name(in->st); }
 uint64_t sr_input_lineno(const struct sr_input *in) { return in->lineno; }
-int sr_input_is_gzip(const struct sr_input *in) { return sr_stream_is_gzip(in->st); }
 int sr_input_seekable(const struct sr_input *in) { return sr_stream_seekable(in->st); }
 int sr_input_unterminated(const struct sr_input *in) { return in->unterminated; }
 uint64_t sr_input_bytes(const struct sr_input *in) { return in->consumed + in->pos; }

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/fmt.h"
+#include "lib/grow.h"
 #include "parse/merge.h"
 
 /* A window entry carries its key, so ordering stays in cache. */
@@ -62,12 +64,6 @@ static int raw_less(const struct sr_raw *a, const struct sr_raw *b)
 	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
 }
 
-static void fmt_ts(char *buf, size_t n, int64_t ts)
-{
-	snprintf(buf, n, "%lld.%09lld", (long long)(ts / 1000000000),
-		 (long long)(ts % 1000000000));
-}
-
 /* A cpu's own records must not go back in time. */
 static int check_cpu_order(struct sr_merge *m, const struct sr_raw *r,
 			   const char *file, struct sr_diag *d)
@@ -75,30 +71,30 @@ static int check_cpu_order(struct sr_merge *m, const struct sr_raw *r,
 	size_t i = (size_t)(r->cpu + 1);
 
 	if (i >= m->narr) {
-		size_t n = i + 1 > 2 * m->narr ? i + 1 : 2 * m->narr;
-		int64_t *t = realloc(m->arr_ts, n * sizeof(*t));
+		/* two arrays by cpu, grown alike */
+		size_t n = m->narr, c = n;
+		int64_t *t = sr_grow(m->arr_ts, &c, i, sizeof(*t), 8, 0);
 		uint64_t *l;
 
-		if (!t)
+		if (t)
+			m->arr_ts = t;
+		c = n;
+		l = sr_grow(m->arr_line, &c, i, sizeof(*l), 8, 0);
+		if (l)
+			m->arr_line = l;
+		if (!t || !l)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		m->arr_ts = t;
-		l = realloc(m->arr_line, n * sizeof(*l));
-		if (!l)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		m->arr_line = l;
-		for (size_t k = m->narr; k < n; k++) {
-			m->arr_ts[k] = INT64_MIN;
-			m->arr_line[k] = 0;
-		}
-		m->narr = n;
+		for (size_t k = n; k < c; k++)
+			t[k] = INT64_MIN;
+		m->narr = c;
 	}
 	if (m->arr_ts[i] == INT64_MIN)
 		m->wm_valid = 0; /* a new cpu: the watermark may go down */
 	if (r->ts < m->arr_ts[i]) {
 		char a[32], b[32];
 
-		fmt_ts(a, sizeof(a), r->ts);
-		fmt_ts(b, sizeof(b), m->arr_ts[i]);
+		sr_fmt_s(a, sizeof(a), r->ts, 9);
+		sr_fmt_s(b, sizeof(b), m->arr_ts[i], 9);
 		return sr_fail(d, SR_EDATA, "%s:%llu: cpu %d: time goes "
 			       "backwards: %s after %s (line %llu)", file,
 			       (unsigned long long)r->line, (int)r->cpu, a, b,
@@ -492,8 +488,8 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 		if (m->released_any && r->ts < m->released_ts) {
 			char a[32], b[32];
 
-			fmt_ts(a, sizeof(a), r->ts);
-			fmt_ts(b, sizeof(b), m->released_ts);
+			sr_fmt_s(a, sizeof(a), r->ts, 9);
+			sr_fmt_s(b, sizeof(b), m->released_ts, 9);
 			sr_fail(d, SR_EDATA, "%s:%llu: cpu %d: event at "
 				"%s is older than the event at %s (line "
 				"%llu) already merged: the input "
@@ -561,11 +557,6 @@ void sr_merge_counts(const struct sr_merge *m, struct sr_merge_counts *c)
 		c->skipped_events += s->fc.skipped_events;
 		c->failed_wakeups += s->fc.failed_wakeups;
 	}
-}
-
-int32_t sr_merge_ncpus_hint(const struct sr_merge *m)
-{
-	return m->kway && m->ncur ? m->cur[0].fc.ncpus_hint : m->src.fc.ncpus_hint;
 }
 
 void sr_merge_close(struct sr_merge *m)

@@ -44,7 +44,6 @@ int sr_merge_open(struct sr_merge **m, struct sr_input *in, const char *path,
 int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 		  struct sr_diag *d);
 void sr_merge_counts(const struct sr_merge *m, struct sr_merge_counts *c);
-int32_t sr_merge_ncpus_hint(const struct sr_merge *m);
 void sr_merge_close(struct sr_merge *m);
 
 #endif

@@ -128,14 +128,6 @@ static const char *const grp_names[G__COUNT] = {
 	[G_UNIT] = "unit",
 };
 
-const char *sr_pattern_name(enum sr_pat id)
-{
-	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
-		if (defs[i].id == id)
-			return defs[i].name;
-	return "?";
-}
-
 int sr_patterns_init(struct sr_patterns *p, struct sr_diag *d)
 {
 	uint32_t jit = 0;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "parse/merge.h"
+#include "lib/grow.h"
 #include "parse/reader.h"
 #include "parse/tasktab.h"
 
@@ -224,57 +225,44 @@ const char *sr_reader_path(const struct sr_reader *r)
 
 static int64_t *cpu_slot(struct sr_reader *r, int32_t cpu, struct sr_diag *d)
 {
-	size_t i = (size_t)(cpu + 1);
+	size_t i = (size_t)(cpu + 1), n = r->ncpu_last, c;
+	int64_t *last, *charged;
+	size_t *lost;
 
-	if (i >= r->ncpu_last) {
-		size_t n = i + 1 > 2 * r->ncpu_last ? i + 1 : 2 * r->ncpu_last;
-		int64_t *v = realloc(r->cpu_last, n * sizeof(*v));
-		size_t *l;
-
-		if (!v) {
-			sr_fail(d, SR_EINTERNAL, "out of memory");
-			return NULL;
-		}
-		r->cpu_last = v;
-		l = realloc(r->cpu_lost, n * sizeof(*l));
-		if (!l) {
-			sr_fail(d, SR_EINTERNAL, "out of memory");
-			return NULL;
-		}
-		r->cpu_lost = l;
-		v = realloc(r->cpu_charged, n * sizeof(*v));
-		if (!v) {
-			sr_fail(d, SR_EINTERNAL, "out of memory");
-			return NULL;
-		}
-		r->cpu_charged = v;
-		for (size_t k = r->ncpu_last; k < n; k++) {
-			r->cpu_last[k] = INT64_MIN;
-			l[k] = 0;
-			v[k] = 0;
-		}
-		r->ncpu_last = n;
+	if (i < n)
+		return &r->cpu_last[i];
+	/* three arrays by cpu, grown alike */
+	c = n;
+	if ((last = sr_grow(r->cpu_last, &c, i, sizeof(*last), 8, 0)))
+		r->cpu_last = last;
+	c = n;
+	if ((charged = sr_grow(r->cpu_charged, &c, i, sizeof(*charged), 8, 0)))
+		r->cpu_charged = charged;
+	c = n;
+	if ((lost = sr_grow(r->cpu_lost, &c, i, sizeof(*lost), 8, 0)))
+		r->cpu_lost = lost;
+	if (!last || !charged || !lost) {
+		sr_fail(d, SR_EINTERNAL, "out of memory");
+		return NULL;
 	}
-	return &r->cpu_last[i];
+	for (size_t k = n; k < c; k++)
+		last[k] = INT64_MIN;
+	r->ncpu_last = c;
+	return &last[i];
 }
 
 static struct pending_wake *pend_of(struct sr_reader *r, sr_tid t,
 				    struct sr_diag *d)
 {
 	if (t >= r->npend) {
-		size_t n = 2 * r->npend;
-		struct pending_wake *p;
+		struct pending_wake *p = sr_grow(r->pend, &r->npend, t,
+						 sizeof(*p), 64, 0);
 
-		if (n <= t)
-			n = (size_t)t + 64;
-		p = realloc(r->pend, n * sizeof(*p));
 		if (!p) {
 			sr_fail(d, SR_EINTERNAL, "out of memory");
 			return NULL;
 		}
-		memset(p + r->npend, 0, (n - r->npend) * sizeof(*p));
 		r->pend = p;
-		r->npend = n;
 	}
 	return &r->pend[t];
 }
@@ -301,15 +289,10 @@ static int add_lost(struct sr_reader *r, const struct sr_event *ev,
 		l->to_ts = ev->ts;
 		return SR_OK;
 	}
-	if (r->st.nlost == r->caplost) {
-		size_t n = r->caplost ? r->caplost * 2 : 16;
-
-		l = realloc(r->lost, n * sizeof(*l));
-		if (!l)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		r->lost = l;
-		r->caplost = n;
-	}
+	l = sr_grow(r->lost, &r->caplost, r->st.nlost, sizeof(*l), 16, 0);
+	if (!l)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	r->lost = l;
 	l = &r->lost[r->st.nlost++];
 	l->cpu = ev->cpu;
 	l->count = (uint64_t)ev->value;

@@ -9,6 +9,7 @@
 
 #include "lib/outfile.h"
 #include "lib/path.h"
+#include "parse/read-warn.h"
 #include "replay/replay.h"
 #include "replay/summary.h"
 #include "replay/tlfilter.h"
@@ -167,41 +168,27 @@ static int obs_event(struct prun *p, const struct sr_event *ev)
 static int open_outputs(struct sr_replay *r, struct prun *p,
 			struct sr_diag *d)
 {
-	char *dir = sr_path_join(r->o.outdir, p->pub.name, NULL), *path = NULL;
-	int rc = SR_OK;
+	char *dir = sr_path_join(r->o.outdir, p->pub.name, NULL);
+	int rc;
 
-	if (!dir) {
-		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
-		goto out;
-	}
+	if (!dir)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	if ((rc = sr_mkdirs_note(dir, &r->made, d)))
 		goto out;
 	if (!r->o.no_timeline) {
-		if (!(path = sr_path_join(dir, "timeline.tsv", NULL))) {
-			rc = sr_fail(d, SR_EINTERNAL, "out of memory");
-			goto out;
-		}
-		if ((rc = sr_outfile_open(&p->tl, path, d)))
+		if ((rc = sr_outfile_open_in(&p->tl, dir, "timeline.tsv", NULL,
+					     d)))
 			goto out;
 		p->tlf = sr_outfile_fp(p->tl);
 		sr_timeline_header(p->tlf);
 		if (!p->pub.observed &&
 		    (rc = sr_tlfilter_new(&p->tlfil, p->tlf, r->o.timeline, d)))
 			goto out;
-		free(path);
-		path = NULL;
 	}
-	if (!r->o.no_latency) {
-		if (!(path = sr_path_join(dir, "latency.tsv", NULL))) {
-			rc = sr_fail(d, SR_EINTERNAL, "out of memory");
-			goto out;
-		}
-		if ((rc = sr_outfile_open(&p->lat, path, d)))
-			goto out;
-	}
+	if (!r->o.no_latency)
+		rc = sr_outfile_open_in(&p->lat, dir, "latency.tsv", NULL, d);
 out:
 	free(dir);
-	free(path);
 	return rc;
 }
 
@@ -469,16 +456,14 @@ static int write_summary(struct sr_replay *r, struct prun *p,
 			 struct sr_diag *d)
 {
 	char *dir = sr_path_join(r->o.outdir, p->pub.name, NULL);
-	char *path = dir ? sr_path_join(dir, "summary.tsv", NULL) : NULL;
 	struct sr_outfile *o;
 	FILE *f;
 	int rc;
 
-	free(dir);
-	if (!path)
+	if (!dir)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	rc = sr_outfile_open(&o, path, d);
-	free(path);
+	rc = sr_outfile_open_in(&o, dir, "summary.tsv", NULL, d);
+	free(dir);
 	if (rc)
 		return rc;
 	f = sr_outfile_fp(o);
@@ -509,6 +494,8 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 	r->info.first_ts = t0;
 	r->info.last_ts = t1;
 	r->info.ncpus = st->ncpus;
+	r->info.read = st;
+	r->info.lost_tasks = -1;
 	if ((rc = sr_demand_finish(r->dm, t1, d)) || (rc = step(r, d)))
 		return rc;
 	sr_demand_stats(r->dm, &r->info.demand);
@@ -520,6 +507,8 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 		if (p->obs) {
 			if ((rc = sr_observed_finish(p->obs, t1, d)))
 				return rc;
+			r->info.lost_tasks =
+				(long)sr_observed_lost_tasks(p->obs);
 		} else {
 			if ((rc = sr_sim_finish(p->sim, d)))
 				return rc;
@@ -567,7 +556,7 @@ int sr_replay_run(const struct sr_replay_opts *o, struct sr_replay **out,
 	if ((rc = setup(r, d)) || (rc = pass(r, d)) || (rc = finish(r, d))) {
 		struct sr_madedirs made = r->made;
 
-		r->made = (struct sr_madedirs){ NULL, 0 };
+		r->made = (struct sr_madedirs){ NULL, 0, 0 };
 		sr_replay_free(r);      /* removes the temporaries first */
 		sr_madedirs_undo(&made);
 		return rc;
@@ -588,25 +577,16 @@ const struct sr_replay_policy *sr_replay_get(const struct sr_replay *r,
 	return i < r->n ? &r->p[i].pub : NULL;
 }
 
-const struct sr_replay_policy *sr_replay_find(const struct sr_replay *r,
-					      const char *name)
-{
-	const struct sm_policy *pol = sm_policy_find(name);
-
-	for (size_t i = 0; i < r->n; i++)
-		if (!strcmp(r->p[i].pub.name, name))
-			return &r->p[i].pub;
-	/* by policy name or alias: its untuned run */
-	for (size_t i = 0; i < r->n; i++)
-		if (pol && r->p[i].pub.policy == pol &&
-		    !strcmp(r->p[i].pub.name, pol->name))
-			return &r->p[i].pub;
-	return NULL;
-}
-
 const struct sr_replay_info *sr_replay_info(const struct sr_replay *r)
 {
 	return &r->info;
+}
+
+void sr_replay_warn(const struct sr_replay *r)
+{
+	if (r->info.read)
+		sr_read_warn(sr_reader_path(r->rd), r->info.read,
+			     r->info.lost_tasks);
 }
 
 void sr_replay_free(struct sr_replay *r)
@@ -631,16 +611,4 @@ void sr_replay_free(struct sr_replay *r)
 	if (r->rd)
 		sr_reader_close(r->rd);
 	free(r);
-}
-
-int sr_replay_to_dir(const char *trace, const char *const *policies,
-		     size_t npolicies, const char *dir, struct sr_diag *d)
-{
-	struct sr_replay_opts o = { .trace = trace, .policies = policies,
-				    .npolicies = npolicies, .outdir = dir };
-	struct sr_replay *r;
-	int rc = sr_replay_run(&o, &r, d);
-
-	sr_replay_free(r);
-	return rc;
 }

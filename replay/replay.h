@@ -18,9 +18,6 @@
  *		... p->name, p->rows[0 .. p->nrows-1] (sorted by pid)
  *	}
  *	sr_replay_free(r);
- *
- * Or, to write DIR/P/{timeline,latency,summary}.tsv and nothing else:
- *	sr_replay_to_dir(trace, policies, npolicies, dir, d);
  */
 #ifndef SR_REPLAY_H
 #define SR_REPLAY_H
@@ -39,6 +36,7 @@
 
 #define SR_REPLAY_OBSERVED "observed"
 #define SR_REPLAY_MAX_POLICIES 16
+#define SR_REPLAY_MAX_TUNE 32    /* --set, --rt: at most this many each */
 #define SR_REPLAY_DEFAULT_BATCH 4096
 
 /* The default policies, in order: stock, o11int, observed. */
@@ -110,6 +108,8 @@ struct sr_replay_info {
 	int64_t first_ts, last_ts;
 	int32_t ncpus;                /* cpus in the recording */
 	struct sr_demand_stats demand;
+	const struct sr_read_stats *read; /* lost events, skipped lines */
+	long lost_tasks;              /* marked lost in observed, -1: none */
 };
 
 struct sr_replay;
@@ -119,10 +119,9 @@ int sr_replay_run(const struct sr_replay_opts *o, struct sr_replay **out,
 size_t sr_replay_count(const struct sr_replay *r);
 const struct sr_replay_policy *sr_replay_get(const struct sr_replay *r,
 					     size_t i);
-/* By name ("stock", an alias, or "observed"); NULL if not in the run. */
-const struct sr_replay_policy *sr_replay_find(const struct sr_replay *r,
-					      const char *name);
 const struct sr_replay_info *sr_replay_info(const struct sr_replay *r);
+/* The warnings after the read (parse/read-warn.h), on stderr. */
+void sr_replay_warn(const struct sr_replay *r);
 void sr_replay_free(struct sr_replay *r);
 
 /*
@@ -132,9 +131,5 @@ void sr_replay_free(struct sr_replay *r);
  */
 int sr_replay_label(const char *spec, const struct sr_replay_tuning *tune,
 		    char *buf, size_t len, struct sr_diag *d);
-
-/* Replay trace under the policies (NULL/0: the defaults) into dir. */
-int sr_replay_to_dir(const char *trace, const char *const *policies,
-		     size_t npolicies, const char *dir, struct sr_diag *d);
 
 #endif

@@ -188,13 +188,12 @@ int sr_tlfilter_row(struct sr_tlfilter *f, const struct sr_tl_row *r)
 			put(f, h);
 	} else {
 		if (f->nheld == f->capheld) {
-			size_t n = f->capheld ? 2 * f->capheld : 16;
-			struct held *p = realloc(f->held, n * sizeof(*p));
+			struct held *p = sr_grow(f->held, &f->capheld, f->nheld,
+						 sizeof(*p), 16, 0);
 
 			if (!p)
 				return SR_EINTERNAL;
 			f->held = p;
-			f->capheld = n;
 		}
 		h = &f->held[f->nheld++];
 		f->slot[id] = (uint32_t)f->nheld;

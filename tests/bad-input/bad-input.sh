@@ -167,7 +167,7 @@ expect_err "^schedreplay: $T/cpu8192:1: cpu number 8192 out of range \(0 to 8191
   echo '           quiet-800     [001] d..2.    50.001000: sched_switch: prev_comm=quiet prev_pid=800 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120'
 } > "$T/lost"
 expect_status 0 "$SR" stats --tsv "$T/lost"
-expect_err "^schedreplay: warning: 17 events lost in 1 range\(s\) on 1 cpu\(s\); 2 task\(s\) whose figures they touch are marked \(lost=1, '!'\)$"
+expect_err "^schedreplay: warning: $T/lost: 17 events lost in 1 range\(s\) on 1 cpu\(s\); 2 task\(s\) whose figures they touch are marked \(lost=1, '!'\)$"
 expect_err "^schedreplay: warning:   cpu 0: 17 events lost between 50\.000200000 s and 50\.000900000 s$"
 expect_out '^700	burst	.*	1	1$'
 expect_out '^701	other	.*	1	1$'

@@ -18,10 +18,10 @@ EOF
 # 1. --cs-cost that would stop progress is refused; up to a jiffy replays
 for c in 100ms 1s 999ms 1001us; do
 	expect_status 64 "$SR" replay "$T/doc.native" --cs-cost "$c" -o "$T/cs"
-	expect_err "^schedreplay: --cs-cost: expected 0 to 1ms"
+	expect_err "^schedreplay: --cs-cost: expected a number from 0 to 1ms"
 done
 expect_status 64 "$SR" replay "$T/doc.native" --cs-cost 5x -o "$T/cs"
-expect_err "^schedreplay: --cs-cost: expected a time like 2000, 5us or 1ms"
+expect_err "^schedreplay: --cs-cost: expected a number from 0 to 1ms with a unit among ns, us, ms, s \\(none: ns\\), got '5x'$"
 for p in stock test2-mm1 o11int; do
 	expect_status 0 "$SR" replay "$T/doc.native" --cs-cost 1ms --policy $p -o "$T/cs" -q
 done
@@ -48,9 +48,9 @@ expect_status 0 "$SR" stats --tsv $D/systrace-legacy.html
 
 # 3. an empty output path is refused (64) by every command that writes
 expect_status 64 "$SR" replay $D/native-small.txt -o ''
-expect_err "^schedreplay: -o: expected a file or directory name, got an empty path$"
+expect_err "^schedreplay: --output: expected a file or directory name, got an empty path$"
 for cmd in plot report; do
-	expect_status 64 "$SR" $cmd tests/plots/data/hogplayer -o ''
+	expect_status 64 "$SR" $cmd tests/compare/data/hogplayer -o ''
 	expect_err "empty path"
 done
 expect_status 64 "$SR" convert -o '' $D/native-small.txt
@@ -125,16 +125,16 @@ long="$T"
 for part in a b c d e f; do
 	long="$long/$(printf "%0190d" 0 | tr 0 "$part")"
 done
-expect_status 0 "$SR" plot tests/plots/data/hogplayer -o "$long/p" --format svg
+expect_status 0 "$SR" plot tests/compare/data/hogplayer -o "$long/p" --format svg
 nchecks=$((nchecks + 1))
 [ -s "$long/p/priority.svg" ] || fail "long path: no priority.svg"
-expect_status 69 "$SR" plot tests/plots/data/hogplayer -o "$long/q" --gnuplot /bin/false
+expect_status 69 "$SR" plot tests/compare/data/hogplayer -o "$long/q" --gnuplot /bin/false
 expect_err "/bin/false exited with status 1 on $long/q/priority.gp; the scripts and data are kept in $long/q \\(a working gnuplot: "
-expect_status 69 "$SR" report tests/plots/data/hogplayer -o "$long/r2" --gnuplot /bin/false
+expect_status 69 "$SR" report tests/compare/data/hogplayer -o "$long/r2" --gnuplot /bin/false
 nchecks=$((nchecks + 1))
 grep -qF "($long/r2/index.html has the tables only)" "$T/err" ||
 	fail "report: the long path was cut in: $(cat "$T/err")"
-expect_status 0 "$SR" report tests/plots/data/hogplayer -o "$long/r"
+expect_status 0 "$SR" report tests/compare/data/hogplayer -o "$long/r"
 nchecks=$((nchecks + 1))
 [ -s "$long/r/index.html" ] || fail "long path: no index.html"
 nchecks=$((nchecks + 1))
@@ -169,7 +169,7 @@ expect_err "^schedreplay: --timeline: expected changes or all, got 'some'$"
 expect_status 65 sh -c "printf 'x\n' | \"$SR\" stats -"
 expect_err "^schedreplay: <stdin>:1: "
 expect_status 0 sh -c "\"$SR\" convert - < $D/perf-sideband.txt"
-expect_err "^schedreplay: warning: <stdin>: 27 events lost on cpu 0 "
+expect_err "^schedreplay: warning: <stdin>: 27 events lost in [0-9]+ range"
 nchecks=$((nchecks + 1))
 ! grep -q 'warning: -:' "$T/err" || fail "stdin named '-' in a warning"
 

@@ -57,7 +57,8 @@ expect_same "$T/keep.native" "$T/want"
 
 # lost markers: a warning with count, cpu and time range
 expect_status 0 "$SR" convert $D/ftrace-flags.txt
-expect_err "^schedreplay: warning: $D/ftrace-flags.txt: 42 events lost on cpu 0 between 50\.000350000 and 50\.000500000$"
+expect_err "^schedreplay: warning: $D/ftrace-flags.txt: 42 events lost in 1 range\(s\) on 1 cpu\(s\)$"
+expect_err "^schedreplay: warning:   cpu 0: 42 events lost between 50\.000350000 s and 50\.000500000 s$"
 expect_out '^50\.000500000 0 lost count=42$'
 
 done_ok
