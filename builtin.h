@@ -19,6 +19,8 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d);
 int cmd_diff(int argc, char **argv, struct sr_diag *d);
 int cmd_plot(int argc, char **argv, struct sr_diag *d);
 int cmd_report(int argc, char **argv, struct sr_diag *d);
+int cmd_sweep(int argc, char **argv, struct sr_diag *d);
+int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 
 /* Option-table rows several commands share. */
 

@@ -27,6 +27,8 @@ static const struct sr_cmd commands[] = {
 	{ "diff", cmd_diff, "what policy B changed against A, task by task" },
 	{ "plot", cmd_plot, "gnuplot plots of priorities and scheduling delays" },
 	{ "report", cmd_report, "one self-contained HTML page: the diff and the plots" },
+	{ "sweep", cmd_sweep, "a grid of replays (traces x policies x knob values) on GNU parallel, one table" },
+	{ "sweep-job", cmd_sweep_job, "one job of a sweep (what its jobs.txt runs)" },
 	{ NULL, NULL, NULL },
 };
 
