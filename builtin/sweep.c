@@ -21,6 +21,7 @@
 #include "compare/sweep.h"
 #include "lib/outfile.h"
 #include "lib/path.h"
+#include "plots/gnuplot.h"
 #include "sched-model/policy.h"
 
 extern char **environ;
@@ -31,6 +32,13 @@ extern char **environ;
 
 enum emit { EMIT_NONE, EMIT_JOBS, EMIT_SLURM };
 static const char *const emit_names[] = { "none", "jobs", "slurm", NULL };
+
+/* The heat maps' gnuplot (ctx: its path, NULL for the one on PATH). */
+static int draw(void *ctx, const char *dir, const char *script,
+		const char *image, struct sr_diag *d)
+{
+	return pl_gnuplot_run(ctx, dir, script, image, d);
+}
 
 /* The binary the job lines run: this one, by its absolute path. */
 static char *self_path(const char *argv0)
@@ -205,6 +213,7 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 	};
 	struct cmp_sweep sw;
 	struct cmp_sweep_opts so;
+	struct cmp_sweep_draw drawer;
 	size_t failed[MAX_REPORTED], nfailed = MAX_REPORTED;
 	char *self = NULL;
 	int rc, status = 0;
@@ -264,7 +273,8 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 				goto out;
 		}
 	}
-	if ((rc = cmp_sweep_collect(&sw, outdir, heat, gnuplot, failed,
+	drawer = (struct cmp_sweep_draw){ draw, (void *)gnuplot };
+	if ((rc = cmp_sweep_collect(&sw, outdir, heat, &drawer, failed,
 				    &nfailed, d)))
 		goto out;
 	if (!quiet && !nfailed)

@@ -15,7 +15,6 @@
 #include "lib/fmt.h"
 #include "lib/outfile.h"
 #include "lib/path.h"
-#include "plots/gnuplot.h"
 
 const char *const cmp_sweep_figure_names[] = {
 	"inter_n", "inter_p99_ms", "inter_max_ms", "periodic_n",
@@ -687,11 +686,11 @@ static void json_value(FILE *f, const char *v)
 }
 
 static int write_heatmap(const struct cmp_sweep *sw, const char *outdir,
-			 const char *heat, const char *gnuplot,
+			 const char *heat, const struct cmp_sweep_draw *draw,
 			 struct sr_diag *d);
 
 int cmp_sweep_collect(const struct cmp_sweep *sw, const char *outdir,
-		      const char *heat, const char *gnuplot,
+		      const char *heat, const struct cmp_sweep_draw *draw,
 		      size_t *failed_idx, size_t *nfailed, struct sr_diag *d)
 {
 	struct sr_outfile *t = NULL, *js = NULL;
@@ -769,7 +768,7 @@ int cmp_sweep_collect(const struct cmp_sweep *sw, const char *outdir,
 	if (sr_outfile_commit(js, d))
 		return d->code;
 	if (heat)
-		return write_heatmap(sw, outdir, heat, gnuplot, d);
+		return write_heatmap(sw, outdir, heat, draw, d);
 	return SR_OK;
 }
 
@@ -799,7 +798,7 @@ static void gp_tics(FILE *f, const char *which, const struct cmp_sweep_axis *ax)
 
 /* One map per trace and policy that has both knobs. */
 static int write_heatmap(const struct cmp_sweep *sw, const char *outdir,
-			 const char *heat, const char *gnuplot,
+			 const char *heat, const struct cmp_sweep_draw *draw,
 			 struct sr_diag *d)
 {
 	char spec[200], *x, *y, *fname;
@@ -915,8 +914,8 @@ static int write_heatmap(const struct cmp_sweep *sw, const char *outdir,
 			/* both named in outdir, where gnuplot runs */
 			snprintf(script, sizeof(script), "%s.gp", name);
 			snprintf(image, sizeof(image), "%s.png", name);
-			if ((rc = pl_gnuplot_run(gnuplot, outdir, script,
-						 image, d)))
+			if ((rc = draw->fn(draw->ctx, outdir, script, image,
+					   d)))
 				return rc;
 		}
 	}

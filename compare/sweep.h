@@ -121,15 +121,22 @@ int cmp_sweep_run_job(const char *trace, const char *root, size_t chunk,
 		      const char *const *rt, size_t nrt, size_t *done,
 		      struct sr_diag *d);
 
+/* Draws SCRIPT (in dir) into IMAGE (a name in dir): the caller's gnuplot
+   runner (plots/gnuplot.h; compare/ does not depend on plots/). */
+struct cmp_sweep_draw {
+	int (*fn)(void *ctx, const char *dir, const char *script,
+		  const char *image, struct sr_diag *d);
+	void *ctx;
+};
+
 /*
  * DIR/results.tsv and DIR/results.json from every job's figures; *failed:
  * the jobs without figures (their indexes in failed_idx, up to nfailed on
  * entry).  heat: "X,Y" or "X,Y,FIGURE" (NULL: none): DIR/heatmap-*.gp
- * and .dat for every trace and policy that has both knobs, drawn with
- * gnuplot (SR_ENOGNUPLOT if it is missing).
+ * and .dat for every trace and policy that has both knobs, drawn by draw.
  */
 int cmp_sweep_collect(const struct cmp_sweep *sw, const char *outdir,
-		      const char *heat, const char *gnuplot,
+		      const char *heat, const struct cmp_sweep_draw *draw,
 		      size_t *failed_idx, size_t *nfailed, struct sr_diag *d);
 
 /* Names of the figures, for --heatmap's FIGURE. */

@@ -606,6 +606,7 @@ void sr_replay_free(struct sr_replay *r)
 		free(p->pub.rows);
 	}
 	free(r->p);
+	sr_rtrules_free(r->rt);
 	sr_madedirs_forget(&r->made);
 	sr_demand_free(r->dm);
 	if (r->rd)

@@ -461,6 +461,7 @@ static void test_fork_exit(void)
 		CHECK_CTX("%s S0 %lu after the reap", cases[i].policy,
 			  cases[i].s0);
 		CHECK_INT(p->sleep_avg, cases[i].after_reap);
+		d.pol->task_free(d.rq, d.task[c].t);
 		d.task[c].t = NULL;
 		drv_free(&d);
 	}
