@@ -59,6 +59,9 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 		   "perf sched record ran)"), \
 	OPT_STRING(0, "title", &(o)->title, "TEXT", \
 		   "how headings name the trace (default: its file name)"), \
+	OPT_NUMBER(0, "cpus", &(o)->cpus, "N", \
+		   "CPUs to replay on (default: as many as the recording " \
+		   "used)", 1, SR_SIM_MAX_CPUS, NULL), \
 	OPT_TUNE((o)->sets, &(o)->nsets, (o)->rt, &(o)->nrt, \
 		 CMP_MAX_TUNE_OPTS)
 

@@ -6,14 +6,18 @@
 # generated here (bench/replay-bench gen; SR_BENCH_REPLAY_SECONDS, default
 # 600 s of trace, and a tenth of it to show memory does not grow with
 # length):
-#   - simulated events per second of CPU (ticks + program ops + wakeups +
-#     schedule() calls) of the simulator, and trace events per second of
-#     the demand extraction, the trace read into memory first so parsing
-#     is not counted (bench/replay-bench run);
+#   - simulated events per second of CPU (ticks, idle CPUs' ticks with
+#     their balancing included, + program ops + wakeups + schedule()
+#     calls) of the simulator on 1, 2, 4 and 8 CPUs (SR_BENCH_CPUS), the
+#     nanoseconds per event, also counting only the events that are not
+#     idle ticks, and trace events per second of the demand extraction,
+#     the trace read into memory first so parsing is not counted
+#     (bench/replay-bench run);
 #   - wall time and peak RSS of `schedreplay replay TRACE --policy P -o DIR`
-#     (everything: reading, all output files).
-# Target: >= 10 M simulated events per second per core; memory that grows
-# with tasks and pending events, not with the trace's length.
+#     (everything: reading, all output files; on the recording's CPUs).
+# Targets: >= 10 M simulated events per second per core at 2 CPUs, and a
+# cost per event that stays flat from 1 to 8 CPUs; memory that grows with
+# tasks and pending events, not with the trace's length.
 set -u
 : "${SCHEDREPLAY:?}" "${BUILD:?}" "${BENCH_TMP:?}"
 SR=$SCHEDREPLAY
@@ -22,6 +26,7 @@ tmp=$BENCH_TMP/replay
 mkdir -p "$tmp"
 POLICIES=$("$SR" policies | awk '/^[^ ]/ { print $1 }')
 SECS=${SR_BENCH_REPLAY_SECONDS:-600}
+CPUS=${SR_BENCH_CPUS:-1,2,4,8}
 
 [ -x "$RB" ] || { echo "   $RB missing (make bench builds it)"; exit 1; }
 
@@ -37,7 +42,7 @@ rss() { # rss LABEL TRACE ARGS...: wall time and peak RSS of a replay
 }
 
 bench_trace() { # bench_trace TRACE
-	"$RB" run "$1" $POLICIES || return 1
+	"$RB" run "$1" --cpus "$CPUS" $POLICIES || return 1
 	for p in $POLICIES; do
 		rss "replay --policy $p" "$1" --policy "$p" || return 1
 	done

@@ -1,7 +1,8 @@
 /*
  * builtin/replay: `schedreplay replay TRACE [--policy P]... [-o DIR]`: replay
  * a trace's demand under each policy (default stock, o11int and the
- * recorded schedule) and write DIR/P/{timeline,latency,summary}.tsv.
+ * recorded schedule) on the recording's CPU count (or --cpus N) and write
+ * DIR/P/{timeline,latency,summary,cpus}.tsv.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,11 +27,12 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 	size_t npolicies = 0, nsets = 0, nrt = 0, n;
 	const char *trace;
 	bool quiet = false;
+	int64_t cache_decay = -1;
 	const struct po_option opts[] = {
 		OPT_GROUP("output"),
 		OPT_PATH('o', "output", &o.outdir, "DIR",
-			   "write DIR/POLICY/{timeline,latency,summary}.tsv "
-			   "(default: " DEFAULT_OUTDIR ")"),
+			   "write DIR/POLICY/{timeline,latency,summary,"
+			   "cpus}.tsv (default: " DEFAULT_OUTDIR ")"),
 		OPT_FLAG('q', "quiet", &quiet, "do not list the files written"),
 		OPT_GROUP("the replay"),
 		OPT_LIST(0, "policy", policies, &npolicies,
@@ -64,7 +66,13 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 			   "PCT% of MAX_SLEEP_AVG (default 0: cold)", 0, 100,
 			   NULL),
 		OPT_NUMBER(0, "cpus", &o.cpus, "N",
-			   "CPUs to simulate (only 1 for now)", 1, 4096, NULL),
+			   "CPUs to replay on (default: as many as the "
+			   "recording used; 1: one CPU, as in 2003)", 1,
+			   SR_SIM_MAX_CPUS, NULL),
+		OPT_NUMBER(0, "cache-decay", &cache_decay, "N",
+			   "cache_decay_ticks: jiffies a task stays cache-hot "
+			   "for the idle balancer (default 10)", 0, 1000000,
+			   NULL),
 		OPT_GROUP("input"),
 		OPT_COMPAT(&o.compat),
 		OPT_READ(&o.read),
@@ -91,6 +99,10 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 	if ((rc = po_parse(&cmd, argc, argv, &trace, &n, d)))
 		return rc == PO_HELP ? SR_OK : rc;
 	o.trace = trace;
+	if (cache_decay >= 0) {
+		o.has_cache_decay = true;
+		o.cache_decay_ticks = (unsigned long)cache_decay;
+	}
 	o.policies = npolicies ? policies : NULL;
 	o.npolicies = npolicies;
 	o.tune = (struct sr_replay_tuning){ sets, nsets, rt, nrt };
@@ -101,12 +113,13 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 		const struct sr_replay_info *in = sr_replay_info(r);
 
 		printf("replayed %s (%s, %llu events, %d cpu%s recorded) on "
-		       "1 cpu\n", trace, in->format,
+		       "%d cpu%s\n", trace, in->format,
 		       (unsigned long long)in->events, (int)in->ncpus,
-		       in->ncpus == 1 ? "" : "s");
+		       in->ncpus == 1 ? "" : "s", in->cpus,
+		       in->cpus == 1 ? "" : "s");
 		for (size_t i = 0; i < sr_replay_count(r); i++)
-			printf("wrote %s/%s/{timeline,latency,summary}.tsv\n",
-			       o.outdir, sr_replay_get(r, i)->name);
+			printf("wrote %s/%s/{timeline,latency,summary,cpus}"
+			       ".tsv\n", o.outdir, sr_replay_get(r, i)->name);
 	}
 	sr_replay_free(r);
 	return SR_OK;

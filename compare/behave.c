@@ -26,6 +26,7 @@ static int next_state(enum cmp_tl_event ev)
 		[CMP_EV_REAP] = ST_DEAD,
 		[CMP_EV_GONE] = ST_DEAD,
 		[CMP_EV_SKIP] = -1,
+		[CMP_EV_MIGRATE] = -1,
 	};
 	return table[ev];
 }

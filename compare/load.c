@@ -80,8 +80,8 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	/* the recorded schedule: the reference for behaviour */
 	if (!have_observed)
 		replay[nreplay++] = "observed";
-	if (cmp_source_open(src, o->trace, replay, nreplay, o->exclude, NULL,
-			   o->title, &tune, d))
+	if (cmp_source_open(src, o->trace, replay, nreplay, o->exclude,
+			    o->cpus, NULL, o->title, &tune, d))
 		return d->code;
 	if (cmp_set_open(set, src->root, src->title, o->policies, o->npolicies, d))
 		return d->code;

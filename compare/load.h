@@ -13,6 +13,7 @@
 #include "compare/runset.h"
 #include "lib/diag.h"
 #include "lib/parse-options.h"
+#include "replay/sim.h"   /* SR_SIM_MAX_CPUS, for --cpus */
 
 #define CMP_MAX_PERIOD_OPTS 32
 #define CMP_MAX_TUNE_OPTS 32
@@ -26,6 +27,7 @@ struct cmp_load_opts {
 	const char *title;
 	const char *exclude;
 	const char *tree;
+	int cpus;           /* --cpus: 0 = the recording's */
 	const char *sets[CMP_MAX_TUNE_OPTS];	/* --set NAME=VALUE */
 	size_t nsets;
 	const char *rt[CMP_MAX_TUNE_OPTS];	/* --rt REGEX[:PRIO] */

@@ -347,6 +347,7 @@ static const struct {
 	{ "reap", CMP_EV_REAP },
 	{ "late", CMP_EV_SKIP },
 	{ "early", CMP_EV_SKIP },
+	{ "migrate", CMP_EV_MIGRATE },
 	/* expire, requeue, state and anything else: no change of state */
 };
 
@@ -356,7 +357,7 @@ static enum cmp_tl_event event_of(const char *name, bool *known)
 	 * running, runnable or asleep */
 	static const char *const passive[] = {
 		"expire", "requeue", "state", "tick", "recalc", "charge", "swap",
-		"yield", "nice", "setsched", "refund", "migrate",
+		"yield", "nice", "setsched", "refund",
 	};
 
 	*known = true;
@@ -512,7 +513,8 @@ int cmp_timeline_pass(struct cmp_set *s, const char *dir, bool create,
 		fresh = true;
 		if (ps->task >= 0 && !strcmp(s->tasks[ps->task].comm, comm)) {
 			if (!ps->dead || row.ev == CMP_EV_EXIT ||
-			    row.ev == CMP_EV_REAP || row.ev == CMP_EV_OTHER)
+			    row.ev == CMP_EV_REAP || row.ev == CMP_EV_OTHER ||
+			    row.ev == CMP_EV_MIGRATE)
 				fresh = false;
 		}
 		if (fresh) {
@@ -620,10 +622,30 @@ int cmp_latency_pass(struct cmp_set *s, const char *dir, cmp_lat_fn fn,
 	return d->code;
 }
 
+/* The CPUs a run used: the rows of DIR/cpus.tsv (0: no such file, a
+   replay directory written before cpus.tsv existed). */
+static int count_cpus(const char *dir)
+{
+	char *path = sr_path_join(dir, "cpus.tsv", NULL);
+	FILE *f = path ? fopen(path, "r") : NULL;
+	int c, lines = 0;
+
+	free(path);
+	if (!f)
+		return 0;
+	while ((c = getc(f)) != EOF)
+		lines += c == '\n';
+	fclose(f);
+	return lines > 1 ? lines - 1 : 0;
+}
+
 int cmp_set_read_summaries(struct cmp_set *s, struct sr_diag *d)
 {
-	for (size_t r = 0; r < s->nruns; r++)
+	for (size_t r = 0; r < s->nruns; r++) {
 		if (load_summary(s, r, d))
 			return d->code;
+		s->runs[r].cpus = count_cpus(s->runs[r].dir);
+	}
+	s->ref_cpus = count_cpus(s->ref_dir);
 	return SR_OK;
 }

@@ -94,6 +94,7 @@ struct cmp_task {
 struct cmp_run {
 	char policy[CMP_POLICY_MAX];
 	char *dir;              /* ROOT/policy */
+	int cpus;               /* rows of its cpus.tsv; 0: none there */
 };
 
 /* --period comm=ms */
@@ -113,6 +114,8 @@ struct cmp_set {
 	size_t ntasks, cap;
 	uint32_t *hash;         /* open addressing over tasks, by key */
 	size_t hcap;
+	int ref_cpus;           /* the reference run's cpus (observed: the
+				   recording's), 0 if unknown */
 	int64_t t0, t1;         /* span of the reference timeline */
 	bool have_t;
 	const struct cmp_period_opt *period_opts;
@@ -166,6 +169,7 @@ enum cmp_tl_event {
 	CMP_EV_GONE,   /* the record ends: its pid shows up under a new comm */
 	CMP_EV_SKIP,   /* late, early: a burst ended but the task ran on (its
 			 wake was already due): no change of state */
+	CMP_EV_MIGRATE,/* moved to another CPU: no change of state */
 };
 
 struct cmp_tl_row {

@@ -52,8 +52,9 @@ static char *base_name(const char *path)
  * leaving out the tasks whose comm matches exclude (NULL: none).
  */
 static int replay_into(const char *trace, const char *const *policies,
-		       size_t npolicies, const char *exclude, const char *dir,
-		       const struct sr_replay_tuning *tune, struct sr_diag *d)
+		       size_t npolicies, const char *exclude, int cpus,
+		       const char *dir, const struct sr_replay_tuning *tune,
+		       struct sr_diag *d)
 {
 	struct sr_replay_opts o = { 0 };
 	struct sr_replay *r = NULL;
@@ -65,6 +66,7 @@ static int replay_into(const char *trace, const char *const *policies,
 	o.npolicies = npolicies;
 	o.outdir = dir;
 	o.exclude = exclude;
+	o.cpus = cpus;
 	if (sr_replay_run(&o, &r, d))
 		return d->code;
 	sr_replay_warn(r);
@@ -74,8 +76,9 @@ static int replay_into(const char *trace, const char *const *policies,
 
 int cmp_source_open(struct cmp_source *src, const char *trace,
 		   const char *const *policies, size_t npolicies,
-		   const char *exclude, const char *keep_dir, const char *title,
-		   const struct sr_replay_tuning *tune, struct sr_diag *d)
+		   const char *exclude, int cpus, const char *keep_dir,
+		   const char *title, const struct sr_replay_tuning *tune,
+		   struct sr_diag *d)
 {
 	struct stat st;
 
@@ -87,6 +90,10 @@ int cmp_source_open(struct cmp_source *src, const char *trace,
 	if (!src->title)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	if (S_ISDIR(st.st_mode)) {
+		if (cpus)
+			return sr_fail(d, SR_EUSAGE, "--cpus needs the trace "
+				       "file, not the replay directory %s "
+				       "(replayed already)", trace);
 		src->root = strdup(trace);
 		if (!src->root)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
@@ -114,7 +121,7 @@ int cmp_source_open(struct cmp_source *src, const char *trace,
 	}
 	if (!src->root)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	return replay_into(trace, policies, npolicies, exclude, src->root,
+	return replay_into(trace, policies, npolicies, exclude, cpus, src->root,
 			   tune, d);
 }
 

@@ -21,14 +21,16 @@ struct cmp_source {
 
 /*
  * exclude: a pcre2 regex of comms the replay leaves out (NULL: none), as
- * `replay --exclude`.  keep_dir: where to replay when TRACE is a file
- * (NULL: a temporary directory).  title: NULL for the trace's file name.
- * tune: --set and --rt for the replay (NULL: none).
+ * `replay --exclude`.  cpus: as `replay --cpus` (0: the recording's
+ * count); for a replay directory only 0.  keep_dir: where to replay when
+ * TRACE is a file (NULL: a temporary directory).  title: NULL for the
+ * trace's file name.  tune: --set and --rt for the replay (NULL: none).
  */
 int cmp_source_open(struct cmp_source *src, const char *trace,
 		   const char *const *policies, size_t npolicies,
-		   const char *exclude, const char *keep_dir, const char *title,
-		   const struct sr_replay_tuning *tune, struct sr_diag *d);
+		   const char *exclude, int cpus, const char *keep_dir,
+		   const char *title, const struct sr_replay_tuning *tune,
+		   struct sr_diag *d);
 void cmp_source_close(struct cmp_source *src);
 
 #endif

@@ -214,7 +214,8 @@ void sr_demand_consumed(struct sr_demand *dm, int c, uint32_t task,
 
 static int arrive(struct sr_demand *dm, struct ent *e, int64_t ts)
 {
-	const struct sr_arrival a = { .ts = ts, .task = e->t.id };
+	const struct sr_arrival a = { .ts = ts, .seq = dm->st.events,
+				      .task = e->t.id };
 
 	sr_ring_trim(&dm->arr, dm->arrcur, dm->o.nconsumers);
 	if (sr_ring_push(&dm->arr, &a, sizeof(a)))
@@ -406,6 +407,7 @@ static int resolve(struct sr_demand *dm, struct ent *e, int end,
 		wake_ts = dm->before;
 	op->end = (uint8_t)end;
 	op->b = wake_ts;
+	op->seq = dm->st.events;
 	op->wsrc = (uint8_t)wsrc;
 	e->block_open = 0;
 	if (end == SR_BLOCK_CAUSAL)
@@ -495,7 +497,7 @@ static bool fair(const struct ent *e)
  * creates it; otherwise it arrives at ts (first seen).
  */
 static int birth(struct sr_demand *dm, struct ent *e, int64_t ts,
-		 struct ent *parent)
+		 struct ent *parent, int32_t cpu)
 {
 	const struct sr_task *r = rec_of(dm, e->last_rec);
 	int rc;
@@ -512,6 +514,7 @@ static int birth(struct sr_demand *dm, struct ent *e, int64_t ts,
 			e->t.parent = p;
 	}
 	e->t.forked = parent != NULL;
+	e->t.cpu = cpu;
 	e->charged = dm->charges && fair(e);
 	e->state = R_RUNNABLE;
 	/* what it did before is unknown: the caller says if it was asleep */
@@ -669,17 +672,18 @@ static bool ensure_running(struct sr_demand *dm, struct ent *e, int32_t c,
 	return ensure_running_from(dm, e, c, ts, ts);
 }
 
-static int born(struct sr_demand *dm, struct ent *e, int64_t ts)
+static int born(struct sr_demand *dm, struct ent *e, int64_t ts, int32_t cpu)
 {
-	return e->state == R_UNSEEN ? birth(dm, e, ts, NULL) : SR_OK;
+	return e->state == R_UNSEEN ? birth(dm, e, ts, NULL, cpu) : SR_OK;
 }
 
 /* ent_of, and born if it was unseen: an event shows the task live. */
-static struct ent *live(struct sr_demand *dm, sr_tid id, int64_t ts, int *err)
+static struct ent *live(struct sr_demand *dm, sr_tid id, int64_t ts,
+			int32_t cpu, int *err)
 {
 	struct ent *e = ent_of(dm, id, ts, err);
 
-	if (e && (*err = born(dm, e, ts)))
+	if (e && (*err = born(dm, e, ts, cpu)))
 		return NULL;
 	return e;
 }
@@ -697,7 +701,7 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 		return SR_EINTERNAL;
 	if (c->cur_known && c->cur != pth)
 		left_unseen(dm, c, ev->cpu, ev->ts);
-	p = live(dm, ev->task, ev->ts, &err);
+	p = live(dm, ev->task, ev->ts, ev->cpu, &err);
 	if (err)
 		return err;
 	if (p) {
@@ -725,7 +729,7 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 			}
 		}
 	}
-	n = live(dm, ev->other, ev->ts, &err);
+	n = live(dm, ev->other, ev->ts, ev->cpu, &err);
 	if (err)
 		return err;
 	if (n) {
@@ -814,7 +818,8 @@ static int on_wake(struct sr_demand *dm, const struct sr_event *ev)
 	}
 	if (t->state == R_UNSEEN) {
 		/* first seen being woken: it arrives now, runnable */
-		rc = birth(dm, t, ev->ts, NULL);
+		rc = birth(dm, t, ev->ts, NULL,
+			   ev->target_cpu >= 0 ? ev->target_cpu : ev->cpu);
 		t->last_change = ev->ts;
 		return rc;
 	}
@@ -830,7 +835,7 @@ static int on_wake(struct sr_demand *dm, const struct sr_event *ev)
 	}
 	if (w && w != t) {
 		/* the event shows w on that cpu, caused or not */
-		if ((rc = born(dm, w, ev->ts)))
+		if ((rc = born(dm, w, ev->ts, ev->cpu)))
 			return rc;
 		if (ensure_running(dm, w, ev->cpu, ev->ts) &&
 		    !caused_by(dm, w, t, ev->wguess)) {
@@ -864,7 +869,7 @@ static int on_fork(struct sr_demand *dm, const struct sr_event *ev)
 
 	if (err || !c || c->state != R_UNSEEN)
 		return err;
-	p = live(dm, ev->task, ev->ts, &err);
+	p = live(dm, ev->task, ev->ts, ev->cpu, &err);
 	if (err)
 		return err;
 	if (p) {
@@ -874,12 +879,12 @@ static int on_fork(struct sr_demand *dm, const struct sr_event *ev)
 
 			if ((rc = emit_at(dm, p, ev->ts, &op)))
 				return rc;
-			rc = birth(dm, c, ev->ts, p);
+			rc = birth(dm, c, ev->ts, p, ev->cpu);
 			c->last_change = ev->ts;
 			return rc;
 		}
 	}
-	rc = birth(dm, c, ev->ts, NULL);
+	rc = birth(dm, c, ev->ts, NULL, ev->cpu);
 	c->last_change = ev->ts;
 	return rc;
 }
@@ -887,7 +892,7 @@ static int on_fork(struct sr_demand *dm, const struct sr_event *ev)
 static int on_exec(struct sr_demand *dm, const struct sr_event *ev)
 {
 	int err = SR_OK, rc;
-	struct ent *e = live(dm, ev->task, ev->ts, &err);
+	struct ent *e = live(dm, ev->task, ev->ts, ev->cpu, &err);
 
 	if (err)
 		return err;
@@ -900,7 +905,7 @@ static int on_exec(struct sr_demand *dm, const struct sr_event *ev)
 			return err;
 		if (e && e->state == R_UNSEEN) {
 			/* left out until now: enters, running from now */
-			if ((rc = birth(dm, e, ev->ts, NULL)))
+			if ((rc = birth(dm, e, ev->ts, NULL, ev->cpu)))
 				return rc;
 			e->last_change = ev->ts;
 			ensure_running(dm, e, ev->cpu, ev->ts);
@@ -912,7 +917,7 @@ static int on_exec(struct sr_demand *dm, const struct sr_event *ev)
 static int on_exit_ev(struct sr_demand *dm, const struct sr_event *ev)
 {
 	int err = SR_OK;
-	struct ent *e = live(dm, ev->task, ev->ts, &err);
+	struct ent *e = live(dm, ev->task, ev->ts, ev->cpu, &err);
 
 	if (err || !e)
 		return err;
@@ -1011,7 +1016,7 @@ static int on_runtime(struct sr_demand *dm, const struct sr_event *ev)
 		c = cpu_of(dm, ev->cpu);
 		if (!c)
 			return SR_OK;
-		if ((rc = born(dm, e, ev->ts)))
+		if ((rc = born(dm, e, ev->ts, ev->cpu)))
 			return rc;
 		if (!dm->charges)
 			charges_begin(dm, ev->ts);

@@ -75,6 +75,9 @@ struct sr_op {
 			       policy; FORK: flags (SM_FORK_*) */
 	int64_t b;          /* BLOCK EXTERNAL: recorded wake time; SETSCHED:
 			       rt priority */
+	uint64_t seq;       /* BLOCK: trace order of the event that ended it
+			       (1-based event number): simultaneous wakes
+			       happen in this order */
 };
 
 /* A task as the demand knows it when it is born (arrives or is forked). */
@@ -89,6 +92,8 @@ struct sr_dtask {
 	int rt_priority;
 	bool has_mm;        /* false for kernel threads */
 	bool forked;        /* born by a FORK op of parent */
+	int32_t cpu;        /* cpu of the line that first showed it (a
+			       switch's cpu, a wakeup's target_cpu), -1 */
 	/* recorded figures, for checks and for `observed` */
 	int64_t cpu_ns;     /* CPU time in the recording (so far) */
 	int64_t finish_ts;  /* end of its recorded demand (valid at the end) */
@@ -97,6 +102,7 @@ struct sr_dtask {
 
 struct sr_arrival {
 	int64_t ts;
+	uint64_t seq;       /* trace order (event number) of its first line */
 	uint32_t task;
 };
 

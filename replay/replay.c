@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lib/outfile.h"
 #include "lib/path.h"
@@ -43,6 +44,8 @@ struct sr_replay {
 	struct sr_demand *dm;
 	struct sr_replay_info info;
 	struct sr_madedirs made;  /* removed again if the run fails */
+	bool held;                    /* simulators wait for the cpu count */
+	int32_t ran;                  /* highest cpu that ran a task + 1 */
 };
 
 static const struct sr_task *view_get(const void *ctx, sr_tid id)
@@ -115,7 +118,7 @@ static uint32_t key_of(const struct sr_replay *r, sr_tid id)
 }
 
 static void obs_row(struct prun *p, int64_t ts, sr_tid id, const char *ev,
-		    int prio)
+		    int prio, int cpu, int from)
 {
 	const struct sr_task *t = sr_tasks_get(p->r->tasks, id);
 	struct sr_tl_row row;
@@ -125,7 +128,7 @@ static void obs_row(struct prun *p, int64_t ts, sr_tid id, const char *ev,
 		return;
 	row = (struct sr_tl_row){ .t = ts, .task = k, .pid = t->pid,
 				  .comm = t->comm, .event = ev,
-				  .prio = prio };
+				  .prio = prio, .cpu = cpu, .from_cpu = from };
 	sr_timeline_row(p->tlf, &row);
 }
 
@@ -139,6 +142,10 @@ static int obs_event(struct prun *p, const struct sr_event *ev)
 	enum sr_acct_state before = k != SR_TID_NONE ? sr_acct_state(a, k)
 						     : SR_ACCT_UNSEEN;
 	const struct sr_task *t;
+	uint32_t nk = ev->kind == SR_EV_SWITCH ? key_of(p->r, ev->other)
+					       : SR_TID_NONE;
+	int32_t from = nk != SR_TID_NONE ? sr_observed_task_cpu(p->obs, nk)
+					 : -1;
 	int rc = sr_observed_event(p->obs, ev);
 
 	if (rc || !p->tlf)
@@ -147,7 +154,8 @@ static int obs_event(struct prun *p, const struct sr_event *ev)
 	    (before == SR_ACCT_UNSEEN || before == SR_ACCT_SLEEPING) &&
 	    sr_acct_state(a, k) == SR_ACCT_RUNNABLE) {
 		obs_row(p, ev->ts, ev->task, ev->kind == SR_EV_WAKEUP_NEW ?
-			"fork" : "wake", ev->prio);
+			"fork" : "wake", ev->prio,
+			ev->target_cpu >= 0 ? ev->target_cpu : ev->cpu, -1);
 	} else if (ev->kind == SR_EV_SWITCH) {
 		const char *what = "block";
 
@@ -157,9 +165,60 @@ static int obs_event(struct prun *p, const struct sr_event *ev)
 		else if ((t && t->exited) || ev->prev_state == SR_STATE_DEAD ||
 			 ev->prev_state == SR_STATE_ZOMBIE)
 			what = "exit";
-		obs_row(p, ev->ts, ev->task, what, ev->prio);
-		obs_row(p, ev->ts, ev->other, "run", ev->other_prio);
+		obs_row(p, ev->ts, ev->task, what, ev->prio, ev->cpu, -1);
+		if (from >= 0 && from != ev->cpu)
+			obs_row(p, ev->ts, ev->other, "migrate",
+				ev->other_prio, ev->cpu, from);
+		obs_row(p, ev->ts, ev->other, "run", ev->other_prio, ev->cpu,
+			-1);
 	}
+	return SR_OK;
+}
+
+/* ---- the recording's cpu count ------------------------------------------- */
+
+static bool idle_id(const struct sr_tasks *tasks, sr_tid id)
+{
+	const struct sr_task *t = id == SR_TID_NONE ? NULL
+						    : sr_tasks_get(tasks, id);
+
+	return !t || t->is_idle;
+}
+
+/* A cpu that ran a task: a switch from or to one, or a charge to one. */
+static void note_ran(int32_t *ran, const struct sr_tasks *tasks,
+		     const struct sr_event *ev)
+{
+	if (ev->cpu < 0 || ev->cpu + 1 <= *ran)
+		return;
+	if ((ev->kind == SR_EV_SWITCH &&
+	     (!idle_id(tasks, ev->task) || !idle_id(tasks, ev->other))) ||
+	    (ev->kind == SR_EV_RUNTIME && !idle_id(tasks, ev->task)))
+		*ran = ev->cpu + 1;
+}
+
+/* A first pass over a file: its highest cpu that ran a task, + 1. */
+static int prescan(struct sr_replay *r, int32_t *ran, struct sr_diag *d)
+{
+	struct sr_reader *rd;
+	struct sr_event ev;
+	int rc;
+
+	*ran = 0;
+	if (sr_reader_open(&rd, r->o.trace, &r->o.read, d))
+		return d->code;
+	while ((rc = sr_reader_next(rd, &ev, d)) == 1)
+		note_ran(ran, sr_reader_tasks(rd), &ev);
+	sr_reader_close(rd);
+	return rc < 0 ? d->code : SR_OK;
+}
+
+static int check_cpus(int cpus, struct sr_diag *d)
+{
+	if (cpus > SR_SIM_MAX_CPUS)
+		return sr_fail(d, SR_EUSAGE, "the recording used %d cpus; at "
+			       "most %d can be replayed: give --cpus N", cpus,
+			       SR_SIM_MAX_CPUS);
 	return SR_OK;
 }
 
@@ -270,27 +329,76 @@ static int add_policies(struct sr_replay *r, int *nsims, struct sr_diag *d)
 	return SR_OK;
 }
 
+/* One simulator per policy, once the cpu count is known. */
+static int start_sims(struct sr_replay *r, struct sr_diag *d)
+{
+	int k = 0, rc;
+
+	r->info.cpus = r->o.cpus;
+	for (size_t i = 0; i < r->n; i++) {
+		struct prun *p = &r->p[i];
+		struct sr_sim_opts so = {
+			.policy = p->pub.policy, .sched = p->sched,
+			.cpus = r->o.cpus,
+			.has_cache_decay = r->o.has_cache_decay,
+			.cache_decay_ticks = r->o.cache_decay_ticks,
+			.external = r->o.external,
+			.cs_cost_ns = r->o.cs_cost_ns,
+			.init_sleep_pct = r->o.init_sleep_pct,
+			.check = r->o.check,
+			.rt = r->o.tune.nrt ? r->rt : NULL,
+		};
+		struct sr_sim_hooks h = { .row = sim_row, .wait = sim_wait,
+					  .ctx = p };
+
+		if (p->pub.observed)
+			continue;
+		if ((rc = sr_sim_new(&p->sim, &so, r->dm, k++, &h, d)))
+			return rc;
+		if (p->lat && (rc = sr_latw_new(&p->latw,
+				sr_outfile_fp(p->lat), sr_sim_acct(p->sim),
+				d)))
+			return rc;
+	}
+	return SR_OK;
+}
+
 static int setup(struct sr_replay *r, struct sr_diag *d)
 {
 	struct sr_demand_opts dopts;
 	struct sr_task_view view;
 	struct sr_observed_opts oopts = { .compat = r->o.compat };
-	int nsims = 0, k = 0, rc;
+	struct stat st;
+	int nsims = 0, rc;
 
 	if (r->o.outdir && sr_outpath_check("output directory", r->o.outdir, d))
 		return d->code;
-	if (r->o.cpus == 0)
-		r->o.cpus = 1;
-	if (r->o.cpus != 1)
-		return sr_fail(d, SR_EUSAGE, "--cpus %d: the replay simulates "
-			       "one CPU for now (SMP replay comes later); "
-			       "use --cpus 1", r->o.cpus);
+	if (r->o.cpus < 0 || r->o.cpus > SR_SIM_MAX_CPUS)
+		return sr_fail(d, SR_EUSAGE, "--cpus %d: expected 1 to %d",
+			       r->o.cpus, SR_SIM_MAX_CPUS);
 	if (!r->o.batch)
 		r->o.batch = SR_REPLAY_DEFAULT_BATCH;
 	if (add_policies(r, &nsims, d))
 		return d->code;
 	if (sr_rtrules_new(&r->rt, r->o.tune.rt, r->o.tune.nrt, d))
 		return d->code;
+	if (r->o.cpus == 0 && nsims > 0) {
+		/*
+		 * The recording's cpu count: a first pass over a file; from
+		 * a pipe, the simulators wait for the end of the input
+		 * (docs/replay.md, "CPUs").
+		 */
+		if (strcmp(r->o.trace, "-") && !stat(r->o.trace, &st) &&
+		    S_ISREG(st.st_mode)) {
+			if ((rc = prescan(r, &r->ran, d)))
+				return rc;
+			r->o.cpus = r->ran > 0 ? r->ran : 1;
+			if ((rc = check_cpus(r->o.cpus, d)))
+				return rc;
+		} else {
+			r->held = true;
+		}
+	}
 	if ((rc = sr_reader_open(&r->rd, r->o.trace, &r->o.read, d)))
 		return rc;
 	r->tasks = sr_reader_tasks(r->rd);
@@ -316,28 +424,11 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 					sr_outfile_fp(p->lat),
 					sr_observed_acct(p->obs), d)))
 				return rc;
-		} else {
-			struct sr_sim_opts so = {
-				.policy = p->pub.policy, .sched = p->sched,
-				.cpus = r->o.cpus,
-				.external = r->o.external,
-				.cs_cost_ns = r->o.cs_cost_ns,
-				.init_sleep_pct = r->o.init_sleep_pct,
-				.check = r->o.check,
-				.rt = r->o.tune.nrt ? r->rt : NULL,
-			};
-			struct sr_sim_hooks h = { .row = sim_row,
-						  .wait = sim_wait, .ctx = p };
-
-			if ((rc = sr_sim_new(&p->sim, &so, r->dm, k++, &h, d)))
-				return rc;
-			if (p->lat && (rc = sr_latw_new(&p->latw,
-					sr_outfile_fp(p->lat),
-					sr_sim_acct(p->sim), d)))
-				return rc;
 		}
 	}
-	return SR_OK;
+	if (r->o.cpus == 0 && !r->held)
+		r->o.cpus = 1; /* only observed: no simulator */
+	return r->held ? SR_OK : start_sims(r, d);
 }
 
 /* ---- the pass ------------------------------------------------------------- */
@@ -357,6 +448,9 @@ static int pass(struct sr_replay *r, struct sr_diag *d)
 	int rc;
 
 	while ((rc = sr_reader_next(r->rd, &ev, d)) == 1) {
+		note_ran(&r->ran, r->tasks, &ev);
+		if (ev.kind == SR_EV_MIGRATE)
+			r->info.migrate_events++;
 		if (sr_demand_event(r->dm, &ev, d))
 			return d->code;
 		for (size_t i = 0; i < r->n; i++) {
@@ -370,7 +464,7 @@ static int pass(struct sr_replay *r, struct sr_diag *d)
 					       why ? why : "out of memory");
 			}
 		}
-		if (++n % r->o.batch == 0 && step(r, d))
+		if (++n % r->o.batch == 0 && !r->held && step(r, d))
 			return d->code;
 	}
 	if (rc < 0)
@@ -402,6 +496,7 @@ static int cmp_rows_done(struct sr_replay *r, struct prun *p,
 						 : 0;
 			row->x.finish_ts = st ? st->finish_ts : p->pub.end;
 			row->x.cpu_ns = st ? st->cpu_ns : 0;
+			row->x.migrations = st ? (int64_t)st->migrations : 0;
 		} else {
 			const struct sr_dtask *dt = sr_demand_task(r->dm, id);
 			const struct sr_task *t = sr_tasks_get(r->tasks, id);
@@ -411,6 +506,8 @@ static int cmp_rows_done(struct sr_replay *r, struct prun *p,
 			row->x.finish_ts = dt ? dt->finish_ts :
 					   t ? t->last_ts : p->pub.end;
 			row->x.cpu_ns = dt ? dt->cpu_ns : 0;
+			row->x.migrations = (int64_t)sr_observed_migrations(
+				p->obs, id);
 		}
 	}
 	p->pub.nrows = n;
@@ -452,19 +549,29 @@ static int collect(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 	return rc;
 }
 
-static int write_summary(struct sr_replay *r, struct prun *p,
-			 struct sr_diag *d)
+/* DIR/P/NAME opened for writing (lib/outfile.h). */
+static int open_policy_file(struct sr_replay *r, struct prun *p,
+			    const char *name, struct sr_outfile **o,
+			    struct sr_diag *d)
 {
 	char *dir = sr_path_join(r->o.outdir, p->pub.name, NULL);
-	struct sr_outfile *o;
-	FILE *f;
 	int rc;
 
 	if (!dir)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	rc = sr_outfile_open_in(&o, dir, "summary.tsv", NULL, d);
+	rc = sr_outfile_open_in(o, dir, name, NULL, d);
 	free(dir);
-	if (rc)
+	return rc;
+}
+
+static int write_summary(struct sr_replay *r, struct prun *p,
+			 struct sr_diag *d)
+{
+	struct sr_outfile *o;
+	FILE *f;
+	int rc;
+
+	if ((rc = open_policy_file(r, p, "summary.tsv", &o, d)))
 		return rc;
 	f = sr_outfile_fp(o);
 	sr_summary_header(f);
@@ -475,10 +582,53 @@ static int write_summary(struct sr_replay *r, struct prun *p,
 			.expired = row->x.expired,
 			.late_wakeups = p->obs ? 0 : row->x.late_wakeups,
 			.finish_ts = row->x.finish_ts, .has_finish = true,
+			.migrations = row->x.migrations,
 		};
 
 		sr_summary_row(f, row->m, &x);
 	}
+	return sr_outfile_commit(o, d);
+}
+
+/* Per cpu: the simulated ones, or the recorded ones for observed. */
+static int collect_cpus(struct prun *p, struct sr_diag *d)
+{
+	size_t n = p->sim ? (size_t)sr_sim_ncpus(p->sim)
+			  : sr_observed_ncpus(p->obs);
+
+	p->pub.cpu = calloc(n ? n : 1, sizeof(*p->pub.cpu));
+	if (!p->pub.cpu)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	p->pub.ncpu = n;
+	for (size_t c = 0; c < n; c++) {
+		struct sr_cpu_figs *f = &p->pub.cpu[c];
+
+		if (p->sim) {
+			/* idle over the replay's span: the recording's, or
+			   longer if the replay ran late */
+			int64_t span = p->pub.end - p->pub.start;
+
+			sr_sim_cpu_stats(p->sim, (int)c, f);
+			f->idle_ns = span > f->busy_ns ? span - f->busy_ns : 0;
+		} else {
+			sr_observed_cpu(p->obs, c, f);
+		}
+	}
+	return SR_OK;
+}
+
+static int write_cpus(struct sr_replay *r, struct prun *p, struct sr_diag *d)
+{
+	struct sr_outfile *o;
+	FILE *f;
+	int rc;
+
+	if ((rc = open_policy_file(r, p, "cpus.tsv", &o, d)))
+		return rc;
+	f = sr_outfile_fp(o);
+	sr_cpus_header(f);
+	for (size_t c = 0; c < p->pub.ncpu; c++)
+		sr_cpus_row(f, (int)c, &p->pub.cpu[c]);
 	return sr_outfile_commit(o, d);
 }
 
@@ -496,7 +646,17 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 	r->info.ncpus = st->ncpus;
 	r->info.read = st;
 	r->info.lost_tasks = -1;
-	if ((rc = sr_demand_finish(r->dm, t1, d)) || (rc = step(r, d)))
+	r->info.ran_cpus = r->ran;
+	if ((rc = sr_demand_finish(r->dm, t1, d)))
+		return rc;
+	if (r->held) {
+		/* from a pipe: the cpu count is known now */
+		r->o.cpus = r->ran > 0 ? r->ran : 1;
+		r->held = false;
+		if ((rc = check_cpus(r->o.cpus, d)) || (rc = start_sims(r, d)))
+			return rc;
+	}
+	if ((rc = step(r, d)))
 		return rc;
 	sr_demand_stats(r->dm, &r->info.demand);
 	for (size_t i = 0; i < r->n; i++) {
@@ -516,7 +676,7 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 			if (p->pub.sim.end > p->pub.end)
 				p->pub.end = p->pub.sim.end;
 		}
-		if ((rc = collect(r, p, d)))
+		if ((rc = collect(r, p, d)) || (rc = collect_cpus(p, d)))
 			return rc;
 		if (p->latw) {
 			sr_latw_flush(p->latw);
@@ -537,7 +697,8 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 			if (rc)
 				return rc;
 		}
-		if (r->o.outdir && (rc = write_summary(r, p, d)))
+		if (r->o.outdir && ((rc = write_summary(r, p, d)) ||
+				    (rc = write_cpus(r, p, d))))
 			return rc;
 	}
 	return SR_OK;
@@ -604,6 +765,7 @@ void sr_replay_free(struct sr_replay *r)
 		sm_sched_free(p->sched);
 		sr_observed_free(p->obs);
 		free(p->pub.rows);
+		free(p->pub.cpu);
 	}
 	free(r->p);
 	sr_rtrules_free(r->rt);

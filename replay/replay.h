@@ -67,7 +67,11 @@ struct sr_replay_opts {
 	enum sr_tl_mode timeline;     /* simulated rows: changes (0) or all */
 	const char *exclude;          /* pcre2 on comm: tasks left out */
 	enum sr_causal_mode causal;   /* which task wakes are causal */
-	int cpus;                     /* 0 or 1 (more: refused for now) */
+	/* CPUs to replay on; 0: the recording's (its highest cpu that ran
+	   a task, + 1); 1: the uniprocessor of 2003 */
+	int cpus;
+	bool has_cache_decay;         /* else SM_CACHE_DECAY_TICKS_DEFAULT */
+	unsigned long cache_decay_ticks;
 	enum sr_external_mode external;
 	int64_t cs_cost_ns;
 	int init_sleep_pct;           /* warm start of tasks alive at start */
@@ -86,6 +90,8 @@ struct sr_replay_row {
 		int64_t finish_ts;        /* end of its demand, trace clock */
 		int64_t cpu_ns;           /* CPU consumed from its demand
 					     (observed: recorded demand) */
+		int64_t migrations;       /* cpu changes (observed: as
+					     recorded) */
 	} x;
 };
 
@@ -100,6 +106,8 @@ struct sr_replay_policy {
 	int64_t start, end;           /* replay span, trace clock */
 	struct sr_sim_stats sim;      /* zero for observed */
 	uint64_t latency_rows_held;   /* most latency rows held to sort */
+	struct sr_cpu_figs *cpu;      /* per cpu (observed: recorded cpus) */
+	size_t ncpu;
 };
 
 struct sr_replay_info {
@@ -107,6 +115,9 @@ struct sr_replay_info {
 	uint64_t events;              /* events read */
 	int64_t first_ts, last_ts;
 	int32_t ncpus;                /* cpus in the recording */
+	int32_t ran_cpus;             /* its highest cpu that ran a task + 1 */
+	int cpus;                     /* cpus replayed */
+	uint64_t migrate_events;      /* sched_migrate_task events */
 	struct sr_demand_stats demand;
 	const struct sr_read_stats *read; /* lost events, skipped lines */
 	long lost_tasks;              /* marked lost in observed, -1: none */

@@ -12,7 +12,7 @@ const char *const sr_tl_mode_names[] = { "changes", "all", NULL };
 
 /* What a timeline shows of a task; a row is a change if this differs. */
 struct shown {
-	int prio, array, state;
+	int prio, array, state, cpu;
 	bool on_cpu, written;
 };
 
@@ -62,7 +62,7 @@ void sr_tlfilter_free(struct sr_tlfilter *f)
 
 static struct shown shown_of(const struct sr_tl_row *r)
 {
-	return (struct shown){ r->v->prio, r->v->array, r->v->state,
+	return (struct shown){ r->v->prio, r->v->array, r->v->state, r->cpu,
 			       r->v->on_cpu, true };
 }
 
@@ -127,7 +127,7 @@ static void put(struct sr_tlfilter *f, struct held *h)
 	struct shown s = shown_of(&h->row), *l = &f->last[h->row.task];
 
 	if (l->written && l->prio == s.prio && l->array == s.array &&
-	    l->state == s.state && l->on_cpu == s.on_cpu)
+	    l->state == s.state && l->cpu == s.cpu && l->on_cpu == s.on_cpu)
 		return;
 	h->row.event = event_of(h, l, &s);
 	*l = s;
@@ -156,12 +156,6 @@ int sr_tlfilter_row(struct sr_tlfilter *f, const struct sr_tl_row *r)
 		sr_tlfilter_flush(f);
 		f->now = r->t;
 	}
-	if (r->demand) { /* after what the task's held row shows */
-		if (id < f->nslot && f->slot[id])
-			put(f, &f->held[f->slot[id] - 1]);
-		sr_timeline_row(f->out, r);
-		return SR_OK;
-	}
 	if (id >= f->nlast) {
 		struct shown *l = sr_grow(f->last, &f->nlast, id, sizeof(*l),
 					  64, 0);
@@ -174,6 +168,17 @@ int sr_tlfilter_row(struct sr_tlfilter *f, const struct sr_tl_row *r)
 		if (!s)
 			return SR_EINTERNAL;
 		f->slot = s;
+	}
+	/* a skipped sleep, or a migration (its from and why would not
+	   survive a collapse): written, after what the task's held row
+	   shows; a migration is what the task shows from then on */
+	if (r->demand || r->from_cpu >= 0) {
+		if (f->slot[id])
+			put(f, &f->held[f->slot[id] - 1]);
+		sr_timeline_row(f->out, r);
+		if (!r->demand)
+			f->last[id] = shown_of(r);
+		return SR_OK;
 	}
 	if (f->slot[id]) {
 		struct shown now = shown_of(r), then;

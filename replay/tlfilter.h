@@ -4,10 +4,10 @@
  * SR_TL_ALL writes every row the simulator reports (each tick charge that
  * moved prio, each requeue, expiry and array swap).  SR_TL_CHANGES (the
  * default) writes a task's rows only where what a timeline shows changed:
- * its prio, its array, its scheduler state or whether it is on the CPU,
+ * its prio, its array, its scheduler state, its CPU or whether it runs,
  * judged once per instant: the rows of one task at one instant collapse
  * into the last of them, written only if it differs from the task's last
- * row written.  A lone CPU hog's expiries and requeues (expire, swap, run
+ * row written; a migrate row (its from_cpu and why) is always written.  A lone CPU hog's expiries and requeues (expire, swap, run
  * at one instant: nothing changed) then write nothing, and the output
  * grows with the schedule's changes, not with the trace's span.  Rows stay
  * in time order; within an instant, in the order tasks first appeared.

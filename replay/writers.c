@@ -22,7 +22,7 @@ static const char *const array_names[] = {
 void sr_timeline_header(FILE *f)
 {
 	fputs("time_ns\tpid\tcomm\tevent\tprio\tstatic_prio\tsleep_avg\t"
-	      "credit\ttime_slice\tarray\n", f);
+	      "credit\ttime_slice\tarray\tcpu\tfrom_cpu\twhy\n", f);
 }
 
 static void put_long_or_dash(FILE *f, long v, bool known)
@@ -42,14 +42,17 @@ void sr_timeline_row(FILE *f, const struct sr_tl_row *r)
 		sr_comm_clean(comm, sizeof(comm), r->comm), r->event);
 	if (!v) {
 		put_long_or_dash(f, r->prio, r->prio >= 0);
-		fputs("\t-\t-\t-\t-\t-\n", f);
-		return;
+		fputs("\t-\t-\t-\t-\t-", f);
+	} else {
+		fprintf(f, "\t%d\t%d", v->prio, v->static_prio);
+		put_long_or_dash(f, v->sleep_avg, v->sleep_avg >= 0);
+		put_long_or_dash(f, v->credit, v->credit >= 0);
+		fprintf(f, "\t%ld\t%s", v->time_slice,
+			(unsigned)v->array < 3 ? array_names[v->array] : "-");
 	}
-	fprintf(f, "\t%d\t%d", v->prio, v->static_prio);
-	put_long_or_dash(f, v->sleep_avg, v->sleep_avg >= 0);
-	put_long_or_dash(f, v->credit, v->credit >= 0);
-	fprintf(f, "\t%ld\t%s\n", v->time_slice,
-		(unsigned)v->array < 3 ? array_names[v->array] : "-");
+	put_long_or_dash(f, r->cpu, r->cpu >= 0);
+	put_long_or_dash(f, r->from_cpu, r->from_cpu >= 0);
+	fprintf(f, "\t%s\n", r->why ? r->why : "-");
 }
 
 /* ---- latency ------------------------------------------------------------ */
@@ -213,7 +216,8 @@ int sr_latw_flush(struct sr_latw *w)
 void sr_summary_header(FILE *f)
 {
 	sr_tsv_header(f);
-	fputs("\tcpu_share\texpired\tlate_wakeups\tfinish_s\n", f);
+	fputs("\tcpu_share\texpired\tlate_wakeups\tfinish_s\tmigrations\n",
+	      f);
 }
 
 /* runtime / span as a fraction with 6 decimals, rounded, exactly. */
@@ -244,5 +248,30 @@ void sr_summary_row(FILE *f, const struct sr_task_metrics *m,
 		fprintf(f, "\t%" PRId64, x->late_wakeups);
 	else
 		fputs("\t-", f);
-	fprintf(f, "\t%s\n", x->has_finish ? sr_fmt_s(b, sizeof(b), x->finish_ts, 9) : "-");
+	fprintf(f, "\t%s", x->has_finish ? sr_fmt_s(b, sizeof(b), x->finish_ts, 9) : "-");
+	if (x->migrations >= 0)
+		fprintf(f, "\t%" PRId64 "\n", x->migrations);
+	else
+		fputs("\t-\n", f);
+}
+
+/* ---- cpus --------------------------------------------------------------- */
+
+void sr_cpus_header(FILE *f)
+{
+	fputs("cpu\tbusy_ns\tidle_ns\tswitches\tbalances\tpulls\n", f);
+}
+
+void sr_cpus_row(FILE *f, int cpu, const struct sr_cpu_figs *c)
+{
+	fprintf(f, "%d\t%" PRId64 "\t%" PRId64 "\t%" PRIu64, cpu, c->busy_ns,
+		c->idle_ns, c->switches);
+	if (c->balances >= 0)
+		fprintf(f, "\t%" PRId64, c->balances);
+	else
+		fputs("\t-", f);
+	if (c->pulls >= 0)
+		fprintf(f, "\t%" PRId64 "\n", c->pulls);
+	else
+		fputs("\t-\n", f);
 }

@@ -3,11 +3,12 @@
  * and report read (docs/replay.md, "Output files"):
  *
  *   timeline.tsv  time_ns pid comm event prio static_prio sleep_avg credit
- *                 time_slice array          (rows in time order)
+ *                 time_slice array cpu from_cpu why  (rows in time order)
  *   latency.tsv   wake_ns run_ns delay_ns pid comm cause
  *                 (sorted by wake_ns, then run_ns, pid, arrival order)
  *   summary.tsv   the columns of `stats --tsv`, then cpu_share expired
- *                 late_wakeups finish_s     (sorted by pid)
+ *                 late_wakeups finish_s migrations  (sorted by pid)
+ *   cpus.tsv      cpu busy_ns idle_ns switches balances pulls
  *
  * Unknown values are "-".  Control characters (tab, newline) in a comm
  * are written as '?', as in stats.
@@ -52,10 +53,14 @@ struct sr_summary_extra {
 	int64_t late_wakeups;   /* -1: unknown */
 	int64_t finish_ts;      /* trace clock */
 	bool has_finish;
+	int64_t migrations;     /* -1: unknown */
 };
 
 void sr_summary_header(FILE *f);
 void sr_summary_row(FILE *f, const struct sr_task_metrics *m,
 		    const struct sr_summary_extra *x);
+
+void sr_cpus_header(FILE *f);
+void sr_cpus_row(FILE *f, int cpu, const struct sr_cpu_figs *c);
 
 #endif

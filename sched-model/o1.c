@@ -256,7 +256,7 @@ void o1_expire_plain(struct o1_rq *rq, struct o1_task *p)
 void o1_tick_task(struct o1_rq *rq, struct o1_task *p)
 {
 	if (!p)
-		return; /* idle: nothing (SMP rebalance not modelled) */
+		return; /* idle: nothing (the simulator's rebalance_tick) */
 
 	/* Task might have expired already, but not scheduled off yet */
 	if (p->array != rq->active) {
@@ -693,6 +693,10 @@ struct sm_task *o1_schedule(struct sm_rq *srq)
 			deactivate_task(rq, prev);
 	}
 
+	if (!rq->nr_running && rq->base.idle_balance.fn) {
+		/* SMP: load_balance(rq, 1); pick again if it pulled */
+		rq->base.idle_balance.fn(rq->base.idle_balance.ctx, &rq->base);
+	}
 	if (!rq->nr_running) {
 		next = NULL; /* idle */
 		rq->expired_timestamp = 0;
@@ -808,21 +812,87 @@ void o1_setscheduler(struct sm_rq *srq, struct sm_task *t, int policy,
 	o1_note(p, SM_CH_SETSCHED);
 }
 
-/* pull_task (load_balance's move): tail of the local active array. */
+/*
+ * pull_task (load_balance's move, SMP spec section 5): from either array
+ * of its runqueue to the tail of the local active array, prio and
+ * time_slice kept; the local CPU reschedules if the task's prio is
+ * higher, or equal with more time_slice left (the stock rule, kept by
+ * test2-mm1: spec 6a.9).
+ */
 void o1_migrate(struct sm_rq *ssrc, struct sm_rq *sdst, struct sm_task *t)
 {
 	struct o1_task *p = o1_task_of(t);
 	struct o1_rq *src = p->rq, *dst = o1_rq_of(sdst);
+	const struct o1_task *curr;
 
 	if (!p->array || p->base.on_cpu || src == dst)
 		return;
 	deactivate_task(src, p);
 	p->rq = dst;
 	__activate_task(dst, p);
+	curr = o1_curr(dst);
 	/* idle threads have a prio of MAX_PRIO: always true for them */
-	if (p->prio < curr_prio(dst))
+	if (p->prio < curr_prio(dst) ||
+	    (curr && p->prio == curr->prio &&
+	     p->time_slice > curr->time_slice))
 		resched_curr(dst);
 	o1_note(p, SM_CH_MIGRATE);
+}
+
+unsigned long o1_nr_running(const struct sm_rq *srq)
+{
+	return ((const struct o1_rq *)srq)->nr_running;
+}
+
+unsigned long o1_last_run(const struct sm_task *t)
+{
+	return ((const struct o1_task *)t)->last_run;
+}
+
+/*
+ * load_balance's scan order: busiest->expired if it holds tasks, then
+ * busiest->active; from the best priority (find_first_bit, then the next
+ * set bit); each list from its tail (curr = head->prev), taking the
+ * previous element before fn may move the task, as the kernel does.
+ */
+static int find_next_bit(const uint64_t *map, int from)
+{
+	for (int w = from / 64; w < BITMAP_WORDS; w++) {
+		uint64_t m = map[w];
+
+		if (w == from / 64)
+			m &= ~(uint64_t)0 << (from % 64);
+		if (m)
+			return w * 64 + __builtin_ctzll(m);
+	}
+	return BITMAP_BITS;
+}
+
+static bool walk_array(struct prio_array *array, sm_walk_fn fn, void *ctx)
+{
+	for (int idx = sched_find_first_bit(array->bitmap); idx < MAX_PRIO;
+	     idx = find_next_bit(array->bitmap, idx + 1)) {
+		struct o1_list *head = array->queue + idx, *curr;
+
+		for (curr = head->prev; curr != head;) {
+			struct o1_task *tmp = task_of_list(curr);
+
+			curr = curr->prev;
+			if (!fn(ctx, &tmp->base))
+				return false;
+		}
+	}
+	return true;
+}
+
+void o1_balance_walk(struct sm_rq *srq, sm_walk_fn fn, void *ctx)
+{
+	struct o1_rq *rq = o1_rq_of(srq);
+	struct prio_array *first = rq->expired->nr_active ? rq->expired
+							  : rq->active;
+
+	if (walk_array(first, fn, ctx) && first == rq->expired)
+		walk_array(rq->active, fn, ctx);
 }
 
 void o1_view_sm(const struct sm_task *t, struct sm_view *v)

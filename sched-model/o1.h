@@ -367,6 +367,9 @@ void o1_view_sm(const struct sm_task *t, struct sm_view *v);
 void o1_task_free(struct sm_rq *rq, struct sm_task *t);
 int o1_check(const struct sm_rq *rq, char *why, size_t whylen);
 void o1_migrate(struct sm_rq *src, struct sm_rq *dst, struct sm_task *t);
+unsigned long o1_nr_running(const struct sm_rq *rq);
+unsigned long o1_last_run(const struct sm_task *t);
+void o1_balance_walk(struct sm_rq *rq, sm_walk_fn fn, void *ctx);
 
 /* The entry points of struct sm_policy, for a policy's table row. */
 #define O1_POLICY_OPS \
@@ -387,7 +390,10 @@ void o1_migrate(struct sm_rq *src, struct sm_rq *dst, struct sm_task *t);
 	.check = o1_check, \
 	.migrate = o1_migrate, \
 	.knob_check = o1_knob_check, \
-	.sched_fini = o1_sched_fini
+	.sched_fini = o1_sched_fini, \
+	.nr_running = o1_nr_running, \
+	.balance_walk = o1_balance_walk, \
+	.last_run = o1_last_run
 
 static inline struct o1_task *o1_task_of(struct sm_task *t)
 {

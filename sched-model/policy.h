@@ -23,9 +23,11 @@
  * The simulator's side of the contract (docs/models.md, "Conventions"):
  *  - block(), exit() and yield() of rq->curr, fork() without VFORK, and a
  *    wake() that preempts set rq->need_resched; the simulator then calls
- *    schedule() at once, except at a tick instant, where the order is:
- *    bursts ending now (with their schedule()), tick(), the wakeups due
- *    now in task-id order, then schedule() if rq->need_resched.
+ *    schedule() at once (on every CPU with need_resched, ascending),
+ *    except at a tick instant, where the order is: bursts ending now
+ *    (with their schedule()), every CPU's tick() and rebalance, the
+ *    external wakeups due now in trace order, then schedule() on each CPU
+ *    with need_resched, ascending (docs/models.md, "Conventions").
  *  - wake() of a task that blocked or was stopped but has not been
  *    switched out yet only makes it runnable again (kernel
  *    try_to_wake_up step 2): schedule() then keeps it, and its view's
@@ -146,6 +148,17 @@ struct sm_task {
 	bool on_cpu;          /* it is rq->curr */
 };
 
+/*
+ * schedule()'s load_balance(rq, idle = 1) when its queue is empty (SMP):
+ * the simulator's balancer (sched-model/balance.h) sets it on every
+ * runqueue; fn returns the number of tasks pulled onto rq.  Zero (fn
+ * NULL): one CPU, no balancing.
+ */
+struct sm_idle_balance {
+	int (*fn)(void *ctx, struct sm_rq *rq);
+	void *ctx;
+};
+
 struct sm_rq {
 	const struct sm_policy *policy;
 	int cpu;
@@ -154,12 +167,22 @@ struct sm_rq {
 	bool need_resched;    /* current must give way: call schedule() */
 	struct sm_task *curr; /* NULL = idle */
 	struct sm_observer obs;
+	struct sm_idle_balance idle_balance; /* added for SMP (additive) */
 };
 
 /* Wake flags. */
 #define SM_WAKE_SYNC    1u  /* the waker is about to sleep (sync wakeup) */
 #define SM_WAKE_IRQ     2u  /* woken from interrupt context (a timer or a
 			       device, not a task): A3's in_interrupt() */
+
+/*
+ * load_balance's scan of a runqueue (SMP spec section 5): fn gets each
+ * queued task, the expired array first when it holds tasks, then the
+ * active one; in each array from the best priority; in each list from the
+ * tail (the most recently queued) toward the head.  fn returns false to
+ * stop; it may migrate the task it was given (only that one).
+ */
+typedef bool (*sm_walk_fn)(void *ctx, struct sm_task *t);
 
 /* Fork flags. */
 #define SM_FORK_VFORK   1u  /* parent blocks: no parent resched */
@@ -217,8 +240,9 @@ struct sm_policy {
 	int (*check)(const struct sm_rq *rq, char *why, size_t whylen);
 
 	/* pull_task: move a queued, not running task t from src to the tail
-	   of dst's active array; sets dst->need_resched if t's prio is
-	   strictly higher than dst's current (idle always).  May be NULL. */
+	   of dst's active array (prio and time_slice kept); sets
+	   dst->need_resched if t's prio is higher than dst's current's, or
+	   equal with a larger time_slice (idle: always).  May be NULL. */
 	void (*migrate)(struct sm_rq *src, struct sm_rq *dst,
 			struct sm_task *t);
 	unsigned long max_sleep_avg; /* MAX_SLEEP_AVG, jiffies (plot scales) */
@@ -233,6 +257,15 @@ struct sm_policy {
 	/* build / free s->priv from s->tuning (may be NULL) */
 	int (*sched_init)(struct sm_sched *s);
 	void (*sched_fini)(struct sm_sched *s);
+
+	/* added for SMP (additive; NULL: the policy runs on one CPU only).
+	   The load balancer (sched-model/balance.h) needs these three and
+	   migrate; schedule() calls rq->idle_balance when its queue is
+	   empty, then picks again if something was pulled. */
+	unsigned long (*nr_running)(const struct sm_rq *rq); /* current too */
+	void (*balance_walk)(struct sm_rq *rq, sm_walk_fn fn, void *ctx);
+	/* p->last_run in jiffies (cache-hotness) */
+	unsigned long (*last_run)(const struct sm_task *t);
 };
 
 #define SM_NSEC_PER_JIFFY (1000000000ULL / SM_HZ)

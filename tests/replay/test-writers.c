@@ -1,7 +1,7 @@
 /*
  * test-writers: the replay's TSV rows: timeline formatting (a policy's view
  * and the recorded schedule's "-"), latency rows put in wake order behind
- * a longer wait still open, and summary.tsv's added columns.
+ * a longer wait still open, summary.tsv's added columns and cpus.tsv.
  */
 #include <stdlib.h>
 
@@ -30,7 +30,8 @@ static void test_timeline(void)
 			     .credit = -1, .time_slice = 77,
 			     .array = SM_ARRAY_EXPIRED };
 	struct sr_tl_row r = { .t = 1234567890, .pid = 42, .comm = "a\tb",
-			       .event = "expire", .v = &v, .prio = 118 };
+			       .event = "expire", .v = &v, .prio = 118,
+			       .cpu = 3, .from_cpu = -1 };
 	char *s;
 
 	sr_timeline_header(f);
@@ -38,15 +39,26 @@ static void test_timeline(void)
 	r.v = NULL;
 	r.event = "run";
 	r.prio = -1;
+	r.cpu = -1;
 	sr_timeline_row(f, &r);
 	r.prio = 120;
+	r.cpu = 0;
+	sr_timeline_row(f, &r);
+	r.v = &v;
+	r.event = "migrate";
+	r.cpu = 1;
+	r.from_cpu = 0;
+	r.why = "idle-balance";
 	sr_timeline_row(f, &r);
 	s = slurp(f);
 	CHECK_STR(s, "time_ns\tpid\tcomm\tevent\tprio\tstatic_prio\tsleep_avg\t"
-		  "credit\ttime_slice\tarray\n"
-		  "1234567890\t42\ta?b\texpire\t118\t120\t250\t-\t77\texpired\n"
-		  "1234567890\t42\ta?b\trun\t-\t-\t-\t-\t-\t-\n"
-		  "1234567890\t42\ta?b\trun\t120\t-\t-\t-\t-\t-\n");
+		  "credit\ttime_slice\tarray\tcpu\tfrom_cpu\twhy\n"
+		  "1234567890\t42\ta?b\texpire\t118\t120\t250\t-\t77\texpired"
+		  "\t3\t-\t-\n"
+		  "1234567890\t42\ta?b\trun\t-\t-\t-\t-\t-\t-\t-\t-\t-\n"
+		  "1234567890\t42\ta?b\trun\t120\t-\t-\t-\t-\t-\t0\t-\t-\n"
+		  "1234567890\t42\ta?b\tmigrate\t118\t120\t250\t-\t77\texpired"
+		  "\t1\t0\tidle-balance\n");
 	free(s);
 	fclose(f);
 }
@@ -122,7 +134,7 @@ static void test_summary(void)
 	struct sr_summary_extra x = { .span_ns = 3000000000LL, .expired = 4,
 				      .late_wakeups = 2,
 				      .finish_ts = 12000000001LL,
-				      .has_finish = true };
+				      .has_finish = true, .migrations = 5 };
 	char *s, *tab;
 
 	CHECK_INT(sr_acct_new(&acct, &d), SR_OK);
@@ -134,18 +146,37 @@ static void test_summary(void)
 	m = sr_acct_metrics(acct, 0);
 	sr_summary_header(f);
 	sr_summary_row(f, m, &x);
-	x.expired = x.late_wakeups = -1;
+	x.expired = x.late_wakeups = x.migrations = -1;
 	x.span_ns = 0;
 	sr_summary_row(f, m, &x);
 	s = slurp(f);
-	CHECK(strstr(s, "\tlost\tcpu_share\texpired\tlate_wakeups\tfinish_s\n")
-	      != NULL);
+	CHECK(strstr(s, "\tlost\tcpu_share\texpired\tlate_wakeups\tfinish_s"
+		     "\tmigrations\n") != NULL);
 	/* 1 s of 3 s: 0.333333 (rounded to nearest) */
-	tab = strstr(s, "\t0.333333\t4\t2\t12.000000001\n");
+	tab = strstr(s, "\t0.333333\t4\t2\t12.000000001\t5\n");
 	CHECK(tab != NULL);
-	CHECK(strstr(s, "\t0.000000\t-\t-\t12.000000001\n") != NULL);
+	CHECK(strstr(s, "\t0.000000\t-\t-\t12.000000001\t-\n") != NULL);
 	free(s);
 	sr_acct_free(acct);
+	fclose(f);
+}
+
+static void test_cpus(void)
+{
+	FILE *f = tmpfile();
+	struct sr_cpu_figs c = { .busy_ns = 7, .idle_ns = 3, .switches = 2,
+				 .balances = 11, .pulls = 1 };
+	char *s;
+
+	sr_cpus_header(f);
+	sr_cpus_row(f, 0, &c);
+	c.balances = -1;
+	sr_cpus_row(f, 1, &c);
+	s = slurp(f);
+	CHECK_STR(s, "cpu\tbusy_ns\tidle_ns\tswitches\tbalances\tpulls\n"
+		  "0\t7\t3\t2\t11\t1\n"
+		  "1\t7\t3\t2\t-\t1\n");
+	free(s);
 	fclose(f);
 }
 
@@ -154,5 +185,6 @@ int main(void)
 	test_timeline();
 	test_latency_order();
 	test_summary();
+	test_cpus();
 	return test_done("test-writers");
 }

@@ -7,7 +7,9 @@
  *   1. a burst ending now ends first (block/exit/yield), and the
  *      schedule() it causes runs at once;
  *   2. then, on a jiffy boundary, scheduler_tick() for whoever is current;
- *   3. then the wakeups due now, in task-id order;
+ *   3. then the wakeups due now, in the order their timers were armed
+ *      (the recorded order); between ticks each is followed at once by
+ *      schedule() if it set need_resched;
  *   4. then schedule() if need_resched.
  *
  * Only model tests use it, so it lives here, header-only (static
@@ -78,6 +80,8 @@ struct drv_task {
 	bool in_burst;
 	long rem;		/* microseconds left of the burst */
 	long wake_at;		/* -1: not sleeping on a timer */
+	unsigned long wake_seq;	/* when the timer was armed: the order of
+				   wakeups due at one instant */
 	bool wake_sync;
 	bool zombie, reaped;
 	int parent;		/* index, -1 none */
@@ -107,6 +111,7 @@ struct drv {
 	struct drv_rec *log;
 	size_t nlog, caplog;
 	int bad_checks;
+	unsigned long seq;		/* timers armed so far */
 };
 
 static inline void *drv_grow(void *p, size_t *cap, size_t need, size_t sz)
@@ -266,6 +271,7 @@ static inline int drv_add_info(struct drv *d, struct sm_task_info info,
 		d->pol->wake(d->rq, t, false);
 	} else {
 		k->wake_at = start_us;
+		k->wake_seq = ++d->seq;
 	}
 	drv_check(d);
 	return (int)k->id;
@@ -353,6 +359,7 @@ static void drv_ops(struct drv *d, int i)
 			k->in_burst = false;
 			k->pc++;
 			k->wake_at = d->t + op->a;
+			k->wake_seq = ++d->seq;
 			k->wake_sync = op->b != 0;
 			d->pol->block(d->rq, k->t);
 			return;
@@ -434,13 +441,18 @@ static inline void drv_instant(struct drv *d)
 	/* 2. the tick, for whoever is current now */
 	if (d->t % MS == 0)
 		d->pol->tick(d->rq);
-	/* 3. wakeups due now, in task-id order */
-	for (int i = 0; i < d->n; i++) {
-		struct drv_task *k = &d->task[i];
+	/* 3. wakeups due now, in the order they were armed; between ticks
+	   each acts at once */
+	for (;;) {
+		struct drv_task *k = NULL;
 		bool before;
 
-		if (k->wake_at != d->t || !k->t)
-			continue;
+		for (int i = 0; i < d->n; i++)
+			if (d->task[i].wake_at == d->t && d->task[i].t &&
+			    (!k || d->task[i].wake_seq < k->wake_seq))
+				k = &d->task[i];
+		if (!k)
+			break;
 		k->wake_at = -1;
 		before = d->rq->need_resched;
 		/* a timer's wakeup comes from interrupt context */
@@ -450,6 +462,8 @@ static inline void drv_instant(struct drv *d)
 				    sizeof(*k->wakes));
 		k->wakes[k->nwakes++] = (struct drv_wake){
 			d->t, !before && d->rq->need_resched, false };
+		if (d->t % MS)
+			drv_settle(d);
 	}
 	/* 4. schedule() if need_resched */
 	drv_settle(d);
