@@ -22,11 +22,11 @@ static void print_knobs(const struct sm_policy *p)
 		char range[64];
 
 		snprintf(range, sizeof(range), "%ld..%ld", k->min, k->max);
-		printf("  %-22s %-7s default %-11ld range %s", k->name,
+		printf("  %-27s %-7s default %-11ld range %s", k->name,
 		       k->unit[0] ? k->unit : "-", k->def, range);
 		if (k->derived)
 			printf(" (default = %s)", k->derived);
-		printf("\n  %-22s %s\n", "", k->what);
+		printf("\n  %-27s %s\n", "", k->what);
 	}
 }
 

@@ -116,7 +116,7 @@ static void run_sequential(const struct cmp_sweep *sw,
 		       n < CMP_SWEEP_CHUNK)
 			labels[n++] = sw->jobs[i++].label;
 		if (cmp_sweep_run_job(j->trace, j->root, j->chunk, labels, n,
-				      o->rt, o->nrt, &done, &d))
+				      o->rt, o->nrt, o->cpus, &done, &d))
 			fprintf(stderr, "schedreplay: sweep job %zu: %s\n",
 				j->chunk, d.msg);
 		else if (!quiet)
@@ -161,7 +161,7 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 	const char *sets[SR_REPLAY_MAX_TUNE], *rt[SR_REPLAY_MAX_TUNE];
 	size_t ntraces = 0, npolicies = 0, nsets = 0, nrt = 0;
 	const char *outdir = NULL, *heat = NULL, *gnuplot = NULL;
-	int jobs = 0, emit = EMIT_NONE;
+	int jobs = 0, emit = EMIT_NONE, cpus = 0;
 	bool sequential = false, collect = false, quiet = false;
 	const struct po_option opts[] = {
 		OPT_GROUP("the grid"),
@@ -174,6 +174,9 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 			 "for all); repeatable: the grid is every combination"),
 		OPT_LIST(0, "rt", rt, &nrt, SR_REPLAY_MAX_TUNE, "REGEX[:PRIO]",
 			 "as replay --rt, in every job"),
+		OPT_NUMBER(0, "cpus", &cpus, "N",
+			   "CPUs every job replays on (default: as many as "
+			   "each recording used)", 1, SR_SIM_MAX_CPUS, NULL),
 		OPT_GROUP("running it"),
 		OPT_PATH('o', "output", &outdir, "DIR",
 			 "DIR/jobs/TRACE/LABEL/ for each job, DIR/results.tsv "
@@ -245,7 +248,7 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 	}
 	self = self_path(argv[0]);
 	so = (struct cmp_sweep_opts){ outdir, rt, nrt,
-				      self ? self : "schedreplay" };
+				      self ? self : "schedreplay", cpus };
 	if (!collect) {
 		if ((rc = sr_mkdirs(outdir, d)) ||
 		    (rc = cmp_sweep_write_plan(&sw, &so, d)))
@@ -291,10 +294,13 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d)
 {
 	const char *ops[2 + CMP_SWEEP_CHUNK], *rt[SR_REPLAY_MAX_TUNE];
 	size_t nops, nrt = 0, chunk = 1, done;
+	int cpus = 0;
 	const struct po_option opts[] = {
 		OPT_NUMBER(0, "chunk", &chunk, "N",
 			   "the job's number: its replay goes to "
 			   "ROOT/replay-cN", 1, 1000000, NULL),
+		OPT_NUMBER(0, "cpus", &cpus, "N", "as replay --cpus", 1,
+			   SR_SIM_MAX_CPUS, NULL),
 		OPT_LIST(0, "rt", rt, &nrt, SR_REPLAY_MAX_TUNE, "REGEX[:PRIO]",
 			 "as replay --rt"),
 		OPT_END(),
@@ -311,5 +317,5 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d)
 	if ((rc = po_parse(&cmd, argc, argv, ops, &nops, d)))
 		return rc == PO_HELP ? SR_OK : rc;
 	return cmp_sweep_run_job(ops[0], ops[1], chunk, ops + 2, nops - 2, rt,
-				 nrt, &done, d);
+				 nrt, cpus, &done, d);
 }

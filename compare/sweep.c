@@ -289,6 +289,8 @@ char *cmp_sweep_cmdline(const struct cmp_sweep *sw, size_t c,
 		return NULL;
 	put_quoted(f, o->self);
 	fprintf(f, " sweep-job --chunk %zu", c);
+	if (o->cpus > 0)
+		fprintf(f, " --cpus %d", o->cpus);
 	for (size_t i = 0; i < o->nrt; i++) {
 		fputs(" --rt ", f);
 		put_quoted(f, o->rt[i]);
@@ -583,8 +585,8 @@ static bool has_figures(const char *root, const char *label)
 
 int cmp_sweep_run_job(const char *trace, const char *root, size_t chunk,
 		      const char *const *labels, size_t nlabels,
-		      const char *const *rt, size_t nrt, size_t *done,
-		      struct sr_diag *d)
+		      const char *const *rt, size_t nrt, int cpus,
+		      size_t *done, struct sr_diag *d)
 {
 	const char *todo[CMP_SWEEP_CHUNK + 1], *runs[CMP_SWEEP_CHUNK];
 	char lab[CMP_SWEEP_CHUNK][SM_LABEL_MAX];
@@ -603,6 +605,7 @@ int cmp_sweep_run_job(const char *trace, const char *root, size_t chunk,
 			       CMP_SWEEP_CHUNK);
 	o.tune.rt = rt;
 	o.tune.nrt = nrt;
+	o.cpus = cpus;
 	for (size_t i = 0; i < nlabels; i++) {
 		if (has_figures(root, labels[i])) {
 			(*done)++;

@@ -43,12 +43,13 @@ struct cmp_sweep_axis {
 	size_t nvalues;
 };
 
-/* What every job shares: where, which binary, --rt. */
+/* What every job shares: where, which binary, --rt, --cpus. */
 struct cmp_sweep_opts {
 	const char *outdir;           /* DIR */
 	const char *const *rt;        /* --rt REGEX[:PRIO], each job */
 	size_t nrt;
 	const char *self;             /* the schedreplay binary, absolute */
+	int cpus;                     /* --cpus: 0 = each recording's */
 };
 
 /* One cell of the grid (a row of the manifest and of the results). */
@@ -118,8 +119,8 @@ char *cmp_sweep_cmdline(const struct cmp_sweep *sw, size_t c,
  */
 int cmp_sweep_run_job(const char *trace, const char *root, size_t chunk,
 		      const char *const *labels, size_t nlabels,
-		      const char *const *rt, size_t nrt, size_t *done,
-		      struct sr_diag *d);
+		      const char *const *rt, size_t nrt, int cpus,
+		      size_t *done, struct sr_diag *d);
 
 /* Draws SCRIPT (in dir) into IMAGE (a name in dir): the caller's gnuplot
    runner (plots/gnuplot.h; compare/ does not depend on plots/). */

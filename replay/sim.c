@@ -18,6 +18,7 @@
 #include "replay/affinity.h"
 #include "replay/sim.h"
 #include "sched-model/balance.h"
+#include "sched-model/smp.h"
 
 enum tstate {
 	T_NONE,     /* not born yet */
@@ -90,7 +91,8 @@ struct sr_sim {
 	size_t nt, capt;
 	struct scpu *cpu;
 	int ncpu, nbusy;
-	struct sm_balancer *bal;   /* NULL on one CPU */
+	const struct sm_balancer_ops *bops; /* the policy's (smp.h) */
+	void *bal;                 /* its balancer; NULL on one CPU */
 	unsigned long cache_decay_ticks;
 	uint32_t *rh;              /* run-end heap: CPU numbers */
 	size_t nrh;
@@ -451,6 +453,11 @@ static void bal_moving(void *ctx, const struct sm_task *pt, int from, int to,
 	bit_set(s->touched, to);
 }
 
+static void bal_kick(void *ctx, int c)
+{
+	mark(ctx, c);
+}
+
 /* ---- setup -------------------------------------------------------------- */
 
 int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
@@ -458,18 +465,17 @@ int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
 	       const struct sr_sim_hooks *hooks, struct sr_diag *d)
 {
 	struct sr_sim *s;
+	const struct sm_policy *pol = o->sched ? o->sched->policy : o->policy;
 
 	*out = NULL;
-	if (!o->policy && !o->sched)
+	if (!pol)
 		return sr_fail(d, SR_EINTERNAL, "sim: no policy");
 	if (o->cpus < 1 || o->cpus > SR_SIM_MAX_CPUS)
 		return sr_fail(d, SR_EUSAGE, "--cpus %d: expected 1 to %d",
 			       o->cpus, SR_SIM_MAX_CPUS);
-	if (o->cpus > 1 && (!o->policy->nr_running ||
-			    !o->policy->balance_walk ||
-			    !o->policy->last_run || !o->policy->migrate))
+	if (o->cpus > 1 && !sm_balancer_of(pol))
 		return sr_fail(d, SR_EUSAGE, "policy %s runs on one CPU only: "
-			       "use --cpus 1", o->policy->name);
+			       "use --cpus 1", pol->name);
 	if (o->cs_cost_ns < 0 || o->cs_cost_ns > SR_CS_COST_MAX)
 		return sr_fail(d, SR_EUSAGE, "--cs-cost: expected 0 to 1ms (a "
 			       "switch costing a tick would let tick-driven "
@@ -479,12 +485,19 @@ int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
 	if (!s)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	s->o = *o;
-	s->pol = o->sched ? o->sched->policy : o->policy;
+	s->pol = pol;
+	s->bops = sm_balancer_of(pol);
 	s->dm = dm;
 	s->cid = consumer;
 	s->ncpu = o->cpus;
-	s->cache_decay_ticks = o->has_cache_decay ? o->cache_decay_ticks
-						  : SM_CACHE_DECAY_TICKS_DEFAULT;
+	/* the policy's knob if set, else --cache-decay, else the default */
+	if (o->sched && sm_tuning_is_set(&o->sched->tuning,
+					 "cache_decay_ticks"))
+		s->cache_decay_ticks = (unsigned long)sm_tuning_get(
+			&o->sched->tuning, "cache_decay_ticks", 0);
+	else
+		s->cache_decay_ticks = o->has_cache_decay ?
+			o->cache_decay_ticks : SM_CACHE_DECAY_TICKS_DEFAULT;
 	if (hooks)
 		s->h = *hooks;
 	s->nw = ((size_t)s->ncpu + 63) / 64;
@@ -528,7 +541,8 @@ void sr_sim_free(struct sr_sim *s)
 			s->pol->task_free(rq_of_task(s, &s->t[i]), s->t[i].pt);
 		free(s->t[i].pend);
 	}
-	sm_balancer_free(s->bal);
+	if (s->bal)
+		s->bops->destroy(s->bal);
 	for (int c = 0; s->cpu && c < s->ncpu; c++)
 		if (s->cpu[c].rq)
 			s->pol->rq_free(s->cpu[c].rq);
@@ -596,14 +610,15 @@ static int start(struct sr_sim *s, struct sr_diag *d)
 	if (s->ncpu > 1) {
 		struct sm_rq **rqs = malloc((size_t)s->ncpu * sizeof(*rqs));
 		struct sm_balance_hooks bh = { .allowed = bal_allowed,
-					       .moving = bal_moving, .ctx = s };
+					       .moving = bal_moving,
+					       .kick = bal_kick, .ctx = s };
 		int rc;
 
 		if (!rqs)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		for (int c = 0; c < s->ncpu; c++)
 			rqs[c] = s->cpu[c].rq;
-		rc = sm_balancer_new(&s->bal, s->pol, rqs, s->ncpu,
+		rc = s->bops->create(&s->bal, s->pol, rqs, s->ncpu,
 				     s->cache_decay_ticks, &bh);
 		free(rqs);
 		if (rc)
@@ -862,6 +877,18 @@ static int wake_cpu(struct sr_sim *s, const struct stask *t, bool sync,
 {
 	int c = t->cpu >= 0 ? t->cpu : 0;
 
+	if (s->bal && s->bops->wake_cpu) {
+		enum sm_migrate_why why = SM_MIG_SYNC_WAKE;
+		int to = s->bops->wake_cpu(s->bal, t->pt, c, sync, waker, &why);
+
+		if (!allowed(s, t, to)) {
+			s->mig_why = SM_MIG_AFFINITY;
+			return t->pin;
+		}
+		if (to != c)
+			s->mig_why = why;
+		return to;
+	}
 	if (sync && waker >= 0 && waker != c && allowed(s, t, waker)) {
 		s->mig_why = SM_MIG_SYNC_WAKE;
 		return waker;
@@ -1104,7 +1131,7 @@ static bool probe(void *ctx, struct sm_task *pt)
 
 	if (pt->on_cpu || pt->info.id >= s->nt ||
 	    !allowed(s, &s->t[pt->info.id], p->cpu) ||
-	    s->jiffies - s->pol->last_run(pt) <= s->cache_decay_ticks)
+	    sm_task_hot(s->pol, s->cpu[p->cpu].rq, pt, s->cache_decay_ticks))
 		return true;
 	p->found = pt->info.id;
 	return false;
@@ -1291,7 +1318,8 @@ static void do_schedule(struct sr_sim *s, int c)
 	k->switches++;
 	s->nbusy += (next != SR_TID_NONE) - (prev != SR_TID_NONE);
 	k->cur = next;
-	if (next == SR_TID_NONE && s->bal && s->o.check)
+	if (next == SR_TID_NONE && s->bal && s->o.check &&
+	    s->bops->idle_pull_check)
 		check_idle_pull(s, c);
 }
 
@@ -1447,7 +1475,7 @@ static void ticks(struct sr_sim *s)
 		}
 		return;
 	}
-	if (!s->nbusy && sm_balancer_quiet(s->bal))
+	if (!s->nbusy && s->bops->quiet(s->bal))
 		return; /* nothing can change: every CPU idle, loads 0 */
 	for (int c = 0; c < s->ncpu && !s->err; c++) {
 		int pulled;
@@ -1459,9 +1487,10 @@ static void ticks(struct sr_sim *s)
 			s->st.idle_ticks++;
 		}
 		s->st.ticks++;
-		pulled = sm_rebalance_tick(s->bal, c);
+		pulled = s->bops->tick(s->bal, c);
 		mark(s, c);
-		if (!pulled && s->cpu[c].cur == SR_TID_NONE && s->o.check)
+		if (!pulled && s->cpu[c].cur == SR_TID_NONE && s->o.check &&
+		    s->bops->idle_pull_check)
 			check_idle_pull(s, c);
 	}
 }
@@ -1609,7 +1638,7 @@ static bool ticking(const struct sr_sim *s)
 {
 	if (!s->bal)
 		return s->cpu[0].cur != SR_TID_NONE;
-	return s->nbusy > 0 || !sm_balancer_quiet(s->bal);
+	return s->nbusy > 0 || !s->bops->quiet(s->bal);
 }
 
 int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
@@ -1733,8 +1762,8 @@ void sr_sim_stats(const struct sr_sim *s, struct sr_sim_stats *st)
 	st->cpus = s->ncpu;
 	st->balances = st->pulls = 0;
 	for (int c = 0; s->bal && c < s->ncpu; c++) {
-		st->balances += sm_balancer_stats(s->bal, c)->balances;
-		st->pulls += sm_balancer_stats(s->bal, c)->pulls;
+		st->balances += s->bops->stats(s->bal, c)->balances;
+		st->pulls += s->bops->stats(s->bal, c)->pulls;
 	}
 }
 
@@ -1756,8 +1785,8 @@ void sr_sim_cpu_stats(const struct sr_sim *s, int c, struct sr_cpu_figs *out)
 	out->idle_ns = span > k->busy_ns ? span - k->busy_ns : 0;
 	out->switches = k->switches;
 	if (s->bal) {
-		out->balances = (int64_t)sm_balancer_stats(s->bal, c)->balances;
-		out->pulls = (int64_t)sm_balancer_stats(s->bal, c)->pulls;
+		out->balances = (int64_t)s->bops->stats(s->bal, c)->balances;
+		out->pulls = (int64_t)s->bops->stats(s->bal, c)->pulls;
 	}
 }
 

@@ -116,6 +116,7 @@ static const struct o1_rules a3_rules = {
 	.sleep_avg_ns = true,
 	.activate_task = activate_task,
 	.preempts_curr = o1_task_preempts_curr,
+	.pull_preempts = o1_task_preempts_curr,
 	.forked_process = g3_forked_process,
 	.slice_expired = slice_expired,
 	.slice_continues = slice_continues,
@@ -137,6 +138,7 @@ static const struct sm_knob a3_knobs[] = {
 		"the share of its runqueue wait a task woken by a task is credited"),
 	O1_KNOB_CHILD_PENALTY(A3_CHILD_PENALTY),
 	O1_KNOB_PARENT_EXIT,
+	O1_KNOB_CACHE_DECAY("ms"),
 	{ 0 },
 };
 

@@ -245,6 +245,15 @@ static void migrate(struct fair_rq *src, struct fair_rq *dst,
 	p->vruntime -= src->min_vruntime - dst->min_vruntime;
 }
 
+/* 2.6.23 on a plain SMP machine: SD_CPU_INIT (fair-balance.c). */
+static const struct fair_balance cfs_balance = {
+	.imbalance_pct = 125,
+	.busy_factor = 64,
+	.rt_moves = true,
+	.per_task_cap = true,
+	.skip_by_half = true,
+};
+
 static const struct fair_class cfs_class = {
 	.update_curr = update_curr,
 	.enqueue = enqueue,
@@ -256,7 +265,7 @@ static const struct fair_class cfs_class = {
 	.fork = fork_child,
 	.yield = yield,
 	.migrate = migrate,
-	.sync_wake_preempts = false,
+	.sync_wake_preempts = false,	.balance = &cfs_balance,
 };
 
 static const struct fair_rules cfs_rules = {
@@ -312,8 +321,9 @@ const struct sm_policy sm_policy_cfs = {
 		   "granularity, sleeper credit (simplified model)",
 	.confidence = "model",
 	.reconstructed = "a model of the fair class: no group scheduling, no "
-			 "load tracking, no wake-affine; the balancer is the "
-			 "shared one on task counts (docs/models.md)",
+			 "load tracking, no wake_affine arithmetic; on SMP a "
+			 "simplified balancer by weighted load, as SD_CPU_INIT "
+			 "(docs/models.md)",
 	.rq_new = cfs_rq_new,
 	.sched_init = cfs_sched_init,
 	.knobs = cfs_knobs,

@@ -309,6 +309,18 @@ static long view_slice(const struct fair_task *p)
 	return (long)(p->slice / SM_NSEC_PER_JIFFY);
 }
 
+/* 6.6 on one LLC: the MC domain (fair-balance.c). */
+static const struct fair_balance eevdf_balance = {
+	.imbalance_pct = 117,
+	.busy_factor = 16,
+	.interval_by_ncpus = true,
+	.count_when_idle = true,
+	.mru_order = true,
+	.cache_hot = true,
+	.cache_nice_tries = 1,
+	.wake_idle = true,
+};
+
 static const struct fair_class eevdf_class = {
 	.update_curr = update_curr,
 	.enqueue = enqueue,
@@ -321,7 +333,7 @@ static const struct fair_class eevdf_class = {
 	.yield = yield,
 	.migrate = NULL,
 	.view_slice = view_slice,
-	.sync_wake_preempts = true,
+	.sync_wake_preempts = true,	.balance = &eevdf_balance,
 };
 
 static const struct fair_rules eevdf_rules = {
@@ -333,6 +345,7 @@ static const struct fair_rules eevdf_rules = {
 		.place_lag = 1,
 		.wakeup_preempt = 1,
 		.sched_rr_timeslice_ms = 100,
+		.sched_migration_cost_ns = 500000,
 	},
 };
 
@@ -350,6 +363,10 @@ static const struct sm_knob eevdf_knobs[] = {
 		  "wakeups may preempt (else only a used-up slice does)"),
 	FAIR_KNOB("sched_rr_timeslice_ms", "ms", 100, 1, 1000,
 		  sched_rr_timeslice_ms, NULL, "SCHED_RR's slice"),
+	FAIR_KNOB("sched_migration_cost_ns", "ns", 500000, 0, 1000000000,
+		  sched_migration_cost_ns, NULL,
+		  "SMP: the balancer leaves a task that ran this recently "
+		  "(unless its balancing keeps failing)"),
 	{ 0 },
 };
 
@@ -362,8 +379,9 @@ const struct sm_policy sm_policy_eevdf = {
 		   "slice, eligibility (simplified model)",
 	.confidence = "model",
 	.reconstructed = "a model of the fair class: no group scheduling, no "
-			 "PELT, no wake-affine, no buddies; the balancer is the "
-			 "shared one on task counts (docs/models.md)",
+			 "PELT, no buddies; on SMP a simplified balancer "
+			 "(counts onto an idle CPU, else weighted load) and "
+			 "select_idle_sibling (docs/models.md)",
 	.rq_new = eevdf_rq_new,
 	.sched_init = eevdf_sched_init,
 	.knobs = eevdf_knobs,

@@ -233,10 +233,12 @@ static bool queued(const struct fair_task *p)
 
 static void enqueue_task(struct fair_rq *rq, struct fair_task *p, unsigned fl)
 {
-	if (fair_is_rt(p))
+	if (fair_is_rt(p)) {
 		rt_enqueue(rq, p, false);
-	else
+	} else {
 		CLS(rq)->enqueue(rq, p, fl);
+		p->mru = ++rq->seq;	/* to the head of rq->cfs_tasks */
+	}
 }
 
 static void dequeue_task(struct fair_rq *rq, struct fair_task *p, unsigned fl)
@@ -594,6 +596,9 @@ struct sm_task *fair_schedule(struct sm_rq *srq)
 
 	if (prev && prev->state != SM_STATE_RUNNABLE && queued(prev))
 		deactivate_task(rq, prev, 0);
+	/* SMP: idle_balance() (2.6.23), newidle_balance() (6.6) */
+	if (!rq->nr_running && rq->base.idle_balance.fn)
+		rq->base.idle_balance.fn(rq->base.idle_balance.ctx, &rq->base);
 	if (rq->rt_nr_running) {
 		next = rt_pick(rq);
 		/* a fair prev goes back into its queue */
@@ -617,6 +622,8 @@ struct sm_task *fair_schedule(struct sm_rq *srq)
 		rq->base.curr = next ? &next->base : NULL;
 		if (next) {
 			next->base.on_cpu = true;
+			if (!fair_is_rt(next))
+				next->mru = ++rq->seq;
 			fair_note(next, SM_CH_RUN);
 		}
 	} else if (prev) {

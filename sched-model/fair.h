@@ -13,9 +13,9 @@
  *
  * Simplified, and said so in docs/models.md: no group scheduling (every
  * task is an entity of its CPU's root queue), no PELT load tracking, no
- * wake-affine or select_task_rq placement (the simulator chooses the
- * CPU), no bandwidth control, no buddies (NEXT_BUDDY and LAST_BUDDY off, as
- * their defaults; 2.6.23 had none), no SCHED_BATCH or SCHED_IDLE.
+ * bandwidth control, no buddies (NEXT_BUDDY and LAST_BUDDY off, as their
+ * defaults; 2.6.23 had none), no SCHED_BATCH or SCHED_IDLE; on several
+ * CPUs a simplified balancer and wakeup placement (fair-balance.c).
  */
 #ifndef SM_FAIR_H
 #define SM_FAIR_H
@@ -44,6 +44,23 @@ extern const uint32_t fair_prio_to_wmult[40];
 
 struct fair_rq;
 
+/* How a class balances on several CPUs (fair-balance.c says what). */
+struct fair_balance {
+	int imbalance_pct;		/* 125 (2.6.23 SD_CPU), 117 (6.6 MC) */
+	int busy_factor;		/* 64, 16 */
+	bool interval_by_ncpus;		/* 6.6: min_interval = sd_weight */
+	bool rt_moves;			/* 2.6.23: RT tasks move and weigh */
+	bool per_task_cap;		/* 2.6.23: max_pull, fix_small_imbalance */
+	bool count_when_idle;		/* 6.6: migrate_task onto an idle CPU */
+	bool mru_order;			/* 6.6: the tail of cfs_tasks first;
+					   2.6.23: the leftmost first */
+	bool skip_by_half;		/* 2.6.23 skip_for_load */
+	bool cache_hot;			/* 6.6 task_hot() by
+					   sched_migration_cost_ns */
+	unsigned cache_nice_tries;	/* 6.6: 1 */
+	bool wake_idle;			/* 6.6: select_idle_sibling */
+};
+
 /* One task: its RT-class and fair-class state. */
 struct fair_task {
 	struct sm_task base;
@@ -71,6 +88,7 @@ struct fair_task {
 	uint64_t slice;			/* EEVDF: the request (ns) */
 	uint64_t exec_start;
 	uint64_t sum_exec_runtime, prev_sum_exec_runtime;
+	uint64_t mru;			/* its last enqueue or pick (rq->seq) */
 
 	struct sm_view reported;
 	bool reported_once;
@@ -110,6 +128,8 @@ struct fair_class {
 	/* a sync wakeup checks preemption too (6.6: the hint only steers
 	   placement); 2.6.23 does not check on the waker's CPU */
 	bool sync_wake_preempts;
+	/* SMP (fair-balance.c) */
+	const struct fair_balance *balance;
 };
 
 /* A class's tunables, by knob offset (long each). */
@@ -125,6 +145,7 @@ struct fair_consts {
 	long run_to_parity;		/* EEVDF: SCHED_FEAT_RUN_TO_PARITY */
 	long place_lag;			/* EEVDF: SCHED_FEAT_PLACE_LAG */
 	long sched_rr_timeslice_ms;	/* RT class */
+	long sched_migration_cost_ns;	/* EEVDF, SMP: task_hot() */
 };
 
 struct fair_rules {
@@ -198,6 +219,11 @@ int fair_check(const struct sm_rq *rq, char *why, size_t whylen);
 void fair_migrate(struct sm_rq *src, struct sm_rq *dst, struct sm_task *t);
 int fair_sched_init(struct sm_sched *s, const struct fair_rules *base);
 void fair_sched_fini(struct sm_sched *s);
+/* SMP (fair-balance.c) */
+extern const struct sm_balancer_ops fair_balancer_ops;
+unsigned long fair_nr_running(const struct sm_rq *rq);
+unsigned long fair_last_run(const struct sm_task *t);
+void fair_balance_walk(struct sm_rq *rq, sm_walk_fn fn, void *ctx);
 
 #define FAIR_POLICY_OPS \
 	.rq_free = fair_rq_free, \
@@ -216,7 +242,11 @@ void fair_sched_fini(struct sm_sched *s);
 	.task_free = fair_task_free, \
 	.check = fair_check, \
 	.migrate = fair_migrate, \
-	.sched_fini = fair_sched_fini
+	.sched_fini = fair_sched_fini, \
+	.nr_running = fair_nr_running, \
+	.balance_walk = fair_balance_walk, \
+	.last_run = fair_last_run, \
+	.balancer = &fair_balancer_ops
 
 #define FAIR_POLICY_GLUE(prefix, rules) \
 static struct sm_rq *prefix##_rq_new(struct sm_sched *s, int cpu, \

@@ -160,6 +160,7 @@ static const struct o1_rules g3_rules = {
 	.sleep_avg_ns = true,
 	.activate_task = activate_task,
 	.preempts_curr = o1_task_preempts_curr,
+	.pull_preempts = o1_task_preempts_curr,
 	.forked_process = g3_forked_process,
 	.slice_expired = o1_expire_plain,
 	.slice_continues = slice_continues,
@@ -177,6 +178,7 @@ static const struct sm_knob g3_knobs[] = {
 			    "the round-robin: when what is left of the slice is a multiple"),
 	O1_KNOB_CHILD_PENALTY(STOCK_CHILD_PENALTY),
 	O1_KNOB_PARENT_EXIT,
+	O1_KNOB_CACHE_DECAY("ms"),
 	{ 0 },
 };
 

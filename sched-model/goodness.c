@@ -36,6 +36,7 @@
 
 #include "sched-model/knobs.h"
 #include "sched-model/policy.h"
+#include "sched-model/smp.h"
 
 #define HZ			SM_HZ
 #define TICK_SCALE(x)		((x) << 1)	/* HZ < 1600 */
@@ -64,6 +65,8 @@ struct g24_shared {
 	struct g24_rq *cpu[G24_MAX_CPUS];
 	int ncpus;
 	bool lone;			/* owned by its one runqueue */
+	struct sm_balance_hooks h;	/* SMP: affinity, moves, kicks */
+	struct sm_balance_stats nostats;
 };
 
 struct g24_rq {
@@ -205,14 +208,26 @@ static int preemption_goodness(const struct g24_rq *rq, const struct g24_task *p
 		goodness(curr, rq->base.cpu, mm);
 }
 
-static bool can_schedule(const struct g24_task *p, const struct g24_rq *rq)
+/* cpus_allowed */
+static bool may_run(const struct g24_task *p, const struct g24_rq *rq)
 {
-	return curr_of(rq) == p || !p->base.on_cpu;
+	const struct g24_shared *sh = p->sh;
+
+	return !sh->h.allowed || sh->h.allowed(sh->h.ctx, &p->base,
+					       rq->base.cpu);
 }
 
+static bool can_schedule(const struct g24_task *p, const struct g24_rq *rq)
+{
+	return curr_of(rq) == p || (!p->base.on_cpu && may_run(p, rq));
+}
+
+/* need_resched, and smp_send_reschedule when it is another CPU */
 static void resched(struct g24_rq *rq)
 {
 	rq->base.need_resched = true;
+	if (rq->sh->h.kick)
+		rq->sh->h.kick(rq->sh->h.ctx, rq->base.cpu);
 }
 
 /* reschedule_idle: which CPU, if any, should run p now. */
@@ -230,7 +245,7 @@ static void reschedule_idle(struct g24_task *p)
 		return;
 	}
 	/* the task's last CPU, if idle */
-	if (!curr_of(best)) {
+	if (may_run(p, best) && !curr_of(best)) {
 		resched(best);
 		return;
 	}
@@ -239,7 +254,7 @@ static void reschedule_idle(struct g24_task *p)
 	for (int i = 0; i < sh->ncpus; i++) {
 		struct g24_rq *rq = sh->cpu[i];
 
-		if (!rq)
+		if (!rq || !may_run(p, rq))
 			continue;
 		if (!curr_of(rq)) {
 			if (!oldest || rq->last_schedule < oldest->last_schedule)
@@ -638,8 +653,16 @@ static struct sm_task *g24_schedule(struct sm_rq *srq)
 	}
 	rq->base.curr = next ? &next->base : NULL;
 	if (next) {
+		if (next->rq != rq) {
+			/* it last ran elsewhere: p->processor = this_cpu */
+			if (next->rq && sh->h.moving)
+				sh->h.moving(sh->h.ctx, &next->base,
+					     next->rq->base.cpu, rq->base.cpu,
+					     SM_MIG_GLOBAL_PICK);
+			next->rq = rq;
+			note(next, SM_CH_MIGRATE);
+		}
 		next->base.on_cpu = true;
-		next->rq = rq;
 		if (next->mm)
 			rq->active_mm = next->mm;
 		note(next, SM_CH_RUN);
@@ -794,6 +817,73 @@ static const struct sm_knob g24_knobs[] = {
 	{ 0 },
 };
 
+/*
+ * SMP: one global runqueue that every CPU's schedule() scans; nothing to
+ * balance.  A task moves when another CPU picks it (goodness() prefers
+ * its last CPU by PROC_CHANGE_PENALTY); reschedule_idle() chooses which
+ * CPU a wakeup or a fork disturbs.  A wakeup leaves p->processor as it
+ * was; a sync one is offered to the waker's CPU, which takes it when it
+ * is idle or its waker sleeps.
+ */
+static int g24_smp_create(void **b, const struct sm_policy *pol,
+			  struct sm_rq *const *rqs, int ncpus,
+			  unsigned long cache_decay_ticks,
+			  const struct sm_balance_hooks *h)
+{
+	struct g24_shared *sh;
+
+	*b = NULL;
+	if (pol != &sm_policy_24 || ncpus < 1 || ncpus > G24_MAX_CPUS)
+		return -1;
+	sh = rq_of(rqs[0])->sh;
+	for (int i = 0; i < ncpus; i++)
+		if (!rqs[i] || rqs[i]->cpu != i || rq_of(rqs[i])->sh != sh)
+			return -1;
+	if (h)
+		sh->h = *h;
+	*b = sh;
+	return 0;
+}
+
+static void g24_smp_destroy(void *b)
+{
+	struct g24_shared *sh = b;
+
+	if (sh)
+		memset(&sh->h, 0, sizeof(sh->h));
+}
+
+static int g24_smp_tick(void *b, int cpu)
+{
+	return 0;
+}
+
+static bool g24_smp_quiet(const void *b)
+{
+	return true;
+}
+
+static const struct sm_balance_stats *g24_smp_stats(const void *b, int cpu)
+{
+	return &((const struct g24_shared *)b)->nostats;
+}
+
+static int g24_smp_wake_cpu(void *b, const struct sm_task *t, int prev,
+			    bool sync, int waker, enum sm_migrate_why *why)
+{
+	return sync && waker >= 0 ? waker : prev;
+}
+
+static const struct sm_balancer_ops g24_balancer = {
+	.name = "2.4's global runqueue (no balancer)",
+	.create = g24_smp_create,
+	.destroy = g24_smp_destroy,
+	.tick = g24_smp_tick,
+	.quiet = g24_smp_quiet,
+	.stats = g24_smp_stats,
+	.wake_cpu = g24_smp_wake_cpu,
+};
+
 const struct sm_policy sm_policy_24 = {
 	.name = "2.4",
 	.aliases = { "2.4.22", "linux-2.4", NULL },
@@ -826,4 +916,5 @@ const struct sm_policy sm_policy_24 = {
 	.knobs = g24_knobs,
 	.sched_init = g24_sched_init,
 	.sched_fini = g24_sched_fini,
+	.balancer = &g24_balancer,
 };

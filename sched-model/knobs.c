@@ -190,6 +190,13 @@ void sm_tuning_derive(struct sm_tuning *t, const char *name, long v)
 		t->val[i] = v;
 }
 
+bool sm_tuning_is_set(const struct sm_tuning *t, const char *name)
+{
+	int i = sm_knob_find(t->policy, name);
+
+	return i >= 0 && (t->set >> i & 1u);
+}
+
 long sm_tuning_get(const struct sm_tuning *t, const char *name, long fallback)
 {
 	int i = sm_knob_find(t->policy, name);

@@ -87,6 +87,9 @@ int sm_tuning_finish(struct sm_tuning *t, struct sr_diag *d);
 /* For knob_derive: knob `name` takes v unless it was set explicitly. */
 void sm_tuning_derive(struct sm_tuning *t, const char *name, long v);
 
+/* Was knob `name` set explicitly (inline or by --set)? */
+bool sm_tuning_is_set(const struct sm_tuning *t, const char *name);
+
 /* The value of knob `name` in t (after finish), or `fallback`. */
 long sm_tuning_get(const struct sm_tuning *t, const char *name,
 		   long fallback);

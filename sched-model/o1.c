@@ -831,12 +831,36 @@ void o1_migrate(struct sm_rq *ssrc, struct sm_rq *sdst, struct sm_task *t)
 	p->rq = dst;
 	__activate_task(dst, p);
 	curr = o1_curr(dst);
-	/* idle threads have a prio of MAX_PRIO: always true for them */
-	if (p->prio < curr_prio(dst) ||
-	    (curr && p->prio == curr->prio &&
-	     p->time_slice > curr->time_slice))
+	if (dst->rules->pull_preempts) {
+		if (dst->rules->pull_preempts(dst, p))
+			resched_curr(dst);
+	} else if (p->prio < curr_prio(dst) ||
+		   (curr && p->prio == curr->prio &&
+		    p->time_slice > curr->time_slice)) {
+		/* idle threads have a prio of MAX_PRIO: always true */
 		resched_curr(dst);
+	}
 	o1_note(p, SM_CH_MIGRATE);
+}
+
+/*
+ * CAN_MIGRATE_TASK's cache-hot test (idle balancing only) on the pulling
+ * CPU's rq: jiffies - p->last_run <= cache_decay_ticks; G3 and A3, with
+ * timestamp in ns, test ((now - p->timestamp) >> 10) <= cache_decay_ticks,
+ * comparing about microseconds with a count their smpboot.c now gives in
+ * milliseconds (G3's "#warning fixme"): hot only for about 10 us after the
+ * task was stamped (queued or switched).
+ */
+bool o1_task_hot(const struct sm_rq *srq, const struct sm_task *t,
+		 unsigned long cache_decay_ticks)
+{
+	const struct o1_task *p = (const struct o1_task *)t;
+	const struct o1_rq *rq = (const struct o1_rq *)srq;
+
+	if (rq->rules->sleep_avg_ns)
+		return ((srq->clock - p->timestamp) >> 10) <=
+			(unsigned long long)cache_decay_ticks;
+	return jiffies - p->last_run <= cache_decay_ticks;
 }
 
 unsigned long o1_nr_running(const struct sm_rq *srq)

@@ -164,6 +164,7 @@ struct o1_consts {
 	long parent_penalty;		/* PARENT_PENALTY, % */
 	long exit_weight;		/* EXIT_WEIGHT */
 	long on_runqueue_weight;	/* ON_RUNQUEUE_WEIGHT, % (A3) */
+	long cache_decay_ticks;		/* SMP: the balancer's (smp.h) */
 	unsigned long sleep_avg_bound;	/* largest sleep_avg reachable, for
 					   check(): O11's uncapped JIS */
 };
@@ -185,6 +186,10 @@ struct o1_rules {
 	void (*activate_task)(struct o1_rq *rq, struct o1_task *p, bool irq);
 	/* wakeup preemption test against rq->curr (curr non-NULL) */
 	bool (*preempts_curr)(const struct o1_rq *rq, const struct o1_task *p);
+	/* SMP: pull_task's test against the local CPU's curr (NULL: the
+	   stock rule, kept by test2-mm1, spec 6a.9; G3 and A3 use their
+	   TASK_PREEMPTS_CURR) */
+	bool (*pull_preempts)(const struct o1_rq *rq, const struct o1_task *p);
 	/* wake_up_forked_process(): sleep_avg penalties, child prio,
 	   last_run, credit; placement is common */
 	void (*forked_process)(struct o1_rq *rq, struct o1_task *parent,
@@ -253,6 +258,13 @@ struct o1_rules {
 		NULL, "sched_exit: the parent's weight against a hungrier " \
 		"child's sleep_avg")
 
+/* SMP: the idle balance leaves a task this recently run (jiffies; G3's
+   and A3's smpboot.c give it in ms, compared with ns >> 10) */
+#define O1_KNOB_CACHE_DECAY(unit) \
+	O1_KNOB("cache_decay_ticks", unit, 10, 0, 100000, cache_decay_ticks, \
+		NULL, "SMP: an idle CPU does not pull a task that ran this " \
+		"recently (default: --cache-decay, or 10)")
+
 /* test2-mm1's knobs, also O11int's, O11.1's and O11.2's */
 extern const struct sm_knob o1_mm1_knobs[];
 /* test2-mm1's derived knobs: MAX_SLEEP_AVG = AVG_TIMESLICE * MAX_BONUS,
@@ -317,6 +329,8 @@ void o1_tick_task(struct o1_rq *rq, struct o1_task *p);
 /* Building blocks more than one policy uses. */
 bool o1_prio_preempts(const struct o1_rq *rq, const struct o1_task *p);
 bool o1_task_preempts_curr(const struct o1_rq *rq, const struct o1_task *p);
+bool o1_task_hot(const struct sm_rq *rq, const struct sm_task *t,
+		 unsigned long cache_decay_ticks);
 void o1_expire_plain(struct o1_rq *rq, struct o1_task *p);
 /* the O10 pieces test2-mm1 introduced and O11int keeps (test2-mm1.c) */
 void o10_schedule_charge(struct o1_rq *rq, struct o1_task *prev);
@@ -393,7 +407,8 @@ void o1_balance_walk(struct sm_rq *rq, sm_walk_fn fn, void *ctx);
 	.sched_fini = o1_sched_fini, \
 	.nr_running = o1_nr_running, \
 	.balance_walk = o1_balance_walk, \
-	.last_run = o1_last_run
+	.last_run = o1_last_run, \
+	.task_hot = o1_task_hot
 
 static inline struct o1_task *o1_task_of(struct sm_task *t)
 {

@@ -135,6 +135,7 @@ struct sm_rq;     /* a policy's per-cpu runqueue starts with this */
 struct sm_knob;   /* sched-model/knobs.h */
 struct sm_tuning;
 struct sm_sched;
+struct sm_balancer_ops;
 
 struct sm_observer {
 	void (*changed)(void *ctx, const struct sm_rq *rq,
@@ -266,6 +267,13 @@ struct sm_policy {
 	void (*balance_walk)(struct sm_rq *rq, sm_walk_fn fn, void *ctx);
 	/* p->last_run in jiffies (cache-hotness) */
 	unsigned long (*last_run)(const struct sm_task *t);
+	/* CAN_MIGRATE_TASK's cache-hot test on the pulling CPU's rq (its
+	   clock and jiffies); NULL: jiffies - last_run <= cache_decay_ticks */
+	bool (*task_hot)(const struct sm_rq *rq, const struct sm_task *t,
+			 unsigned long cache_decay_ticks);
+	/* its own SMP balancing (sched-model/smp.h); NULL: the 2.6.0-test2
+	   balancer over the four entries above */
+	const struct sm_balancer_ops *balancer;
 };
 
 #define SM_NSEC_PER_JIFFY (1000000000ULL / SM_HZ)

@@ -71,6 +71,7 @@ static const struct sm_knob stock_knobs[] = {
 	O1_KNOB_TIMESLICES,
 	O1_KNOB_CHILD_PENALTY(STOCK_CHILD_PENALTY),
 	O1_KNOB_PARENT_EXIT,
+	O1_KNOB_CACHE_DECAY("jiffies"),
 	{ 0 },
 };
 

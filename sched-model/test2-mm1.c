@@ -172,6 +172,7 @@ const struct sm_knob o1_mm1_knobs[] = {
 			    "the mid-slice round-robin: every this much of the slice"),
 	O1_KNOB_CHILD_PENALTY(MM1_CHILD_PENALTY),
 	O1_KNOB_PARENT_EXIT,
+	O1_KNOB_CACHE_DECAY("jiffies"),
 	{ 0 },
 };
 

@@ -54,6 +54,15 @@ expect_same "$T/p/results.tsv" "$T/s/results.tsv"
 nchecks=$((nchecks + 1))
 [ -s "$cell/figures.tsv" ] || fail "the cell was not redone"
 
+# --cpus: in every job's command line; one CPU is not the recording's two
+expect_status 0 "$SR" sweep "$M" --policy o11int --cpus 1 -o "$T/c1" \
+	--sequential -q
+expect_status 0 grep -c ' sweep-job --chunk 1 --cpus 1 ' "$T/c1/jobs.txt"
+expect_status 0 "$SR" sweep "$M" --policy o11int -o "$T/c2" --sequential -q
+nchecks=$((nchecks + 1))
+! cmp -s "$T/c1/results.tsv" "$T/c2/results.tsv" ||
+	fail "--cpus 1 gave the table of the recording's 2 CPUs"
+
 # a job that fails: named with its command line; its cells say failed
 printf 'not a trace\n' >"$T/bad.txt"
 expect_status 65 "$SR" sweep "$H" "$T/bad.txt" --policy stock -o "$T/f" -j 2

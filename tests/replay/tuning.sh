@@ -44,6 +44,29 @@ expect_status 0 "$SR" diff "$T/r" --policy o11int:TIMESLICE_GRANULARITY=25 \
 expect_status 0 "$SR" diff "$T/r" --policy g3 --policy o11int:MAX_SLEEP_AVG=200 \
 	--set TIMESLICE_GRANULARITY=25
 
+# cache_decay_ticks, a knob of the O(1) policies on SMP: set, it wins over
+# --cache-decay; --cache-decay 0 and the knob at 0 are one replay, and not
+# the replay of the default 10
+expect_status 0 "$SR" replay "$F" -o "$T/cd" --cpus 2 --policy o11int \
+	--policy o11int:cache_decay_ticks=0 --policy g3:cache_decay_ticks=0 -q
+expect_status 0 "$SR" replay "$F" -o "$T/cd2" --cpus 2 --policy o11int \
+	--cache-decay 0 -q
+expect_same "$T/cd/o11int:cache_decay_ticks=0/timeline.tsv" \
+	"$T/cd2/o11int/timeline.tsv"
+expect_status 0 "$SR" replay "$F" -o "$T/cd3" --cpus 2 \
+	--policy o11int:cache_decay_ticks=0 --cache-decay 50 -q
+expect_same "$T/cd/o11int:cache_decay_ticks=0/timeline.tsv" \
+	"$T/cd3/o11int:cache_decay_ticks=0/timeline.tsv"
+nchecks=$((nchecks + 1))
+! cmp -s "$T/cd/o11int/timeline.tsv" \
+	"$T/cd/o11int:cache_decay_ticks=0/timeline.tsv" ||
+	fail "cache_decay_ticks=0 replays as the default"
+# eevdf's sched_migration_cost_ns
+expect_status 0 "$SR" replay "$F" -o "$T/mc" --cpus 2 --policy eevdf \
+	--set sched_migration_cost_ns=0 -q
+[ -f "$T/mc/eevdf:sched_migration_cost_ns=0/cpus.tsv" ] ||
+	fail "no eevdf:sched_migration_cost_ns=0 run"
+
 expect_status 64 "$SR" replay "$F" -o "$T/e" --set FOO=1
 expect_err 'no policy has a knob FOO'
 expect_status 64 "$SR" replay "$F" -o "$T/e" --policy stock --set ON_RUNQUEUE_WEIGHT=1

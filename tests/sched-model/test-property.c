@@ -3,7 +3,9 @@
  * or two CPUs, through the whole policy API (ticks, clock jumps, wakeups
  * sync or not, blocks, exits, reaps, forks with every flag, yields, nice
  * and policy changes valid or not, migrations, schedule() at once or
- * deferred), checking after every step:
+ * deferred; on two CPUs the policy's balancer at every tick and on
+ * every CPU that goes idle, and its wakeup placement), checking after
+ * every step:
  *  - the policy's check() on every runqueue: prio in range, sleep_avg
  *    within the bound the spec allows, slices in 1..MAX_TIMESLICE, array
  *    counts equal list lengths, bitmap bit set exactly for non-empty
@@ -18,6 +20,7 @@
  */
 #include "sched-model/knobs.h"
 #include "sched-model/policy.h"
+#include "sched-model/smp.h"
 #include "tests/lib/test.h"
 
 #define SEQS		2000
@@ -51,6 +54,8 @@ struct world {
 	const struct sm_policy *pol;
 	struct sm_rq *rq[2];
 	int ncpu;
+	const struct sm_balancer_ops *bops;	/* on two CPUs */
+	void *bal;
 	unsigned long jiffies;
 	uint64_t clock;		/* ns, monotonic, within jiffy `jiffies` */
 	struct ptask task[MAX_TASKS];
@@ -286,8 +291,11 @@ static void step(struct world *w, struct rng *r)
 	case 0: case 1: case 2: case 3: case 4:	/* a jiffy passes */
 		w->jiffies++;
 		new_jiffy(w, r);
-		for (int k = 0; k < w->ncpu; k++)
+		for (int k = 0; k < w->ncpu; k++) {
 			w->pol->tick(w->rq[k]);
+			if (w->bal)
+				w->bops->tick(w->bal, k);
+		}
 		for (int k = 0; k < w->ncpu; k++)
 			settle(w, k);
 		return;
@@ -297,8 +305,20 @@ static void step(struct world *w, struct rng *r)
 		break;
 	case 6: case 7:			/* a wakeup */
 		i = pick(w, r, is_asleep);
-		if (i >= 0)
-			w->pol->wake(w->rq[c], w->task[i].t, rnd(r, 4) == 0);
+		if (i >= 0) {
+			bool sync = rnd(r, 4) == 0;
+			int to = c;
+
+			if (w->bal && w->bops->wake_cpu) {
+				enum sm_migrate_why why;
+
+				to = w->bops->wake_cpu(w->bal, w->task[i].t,
+						       rnd(r, 2), sync,
+						       rnd(r, 3) - 1, &why);
+			}
+			w->pol->wake(w->rq[to], w->task[i].t,
+				     sync ? SM_WAKE_SYNC : 0);
+		}
 		break;
 	case 8:				/* current blocks */
 		if (curr)
@@ -391,6 +411,14 @@ static void run_sequence(const struct sm_policy *pol, int pidx, int seq)
 	w.clock = w.jiffies * SM_NSEC_PER_JIFFY;
 	for (int c = 0; c < w.ncpu; c++)
 		w.rq[c] = pol->rq_new(sched, c, w.jiffies, &obs);
+	if (w.ncpu == 2) {
+		w.bops = sm_balancer_of(pol);
+		if (!w.bops || w.bops->create(&w.bal, pol, w.rq, 2,
+					      10, NULL)) {
+			fprintf(stderr, "%s: no balancer\n", pol->name);
+			exit(2);
+		}
+	}
 	for (int k = 0, n = 1 + rnd(&r, 6); k < n; k++)
 		add_task(&w, &r, rnd(&r, w.ncpu));
 	for (int s = 0; s < STEPS && w.failed < 3; s++) {
@@ -402,6 +430,8 @@ static void run_sequence(const struct sm_policy *pol, int pidx, int seq)
 	for (int i = 0; i < w.n; i++)
 		if (w.task[i].t)
 			pol->task_free(w.rq[0], w.task[i].t);
+	if (w.bal)
+		w.bops->destroy(w.bal);
 	for (int c = 0; c < w.ncpu; c++)
 		pol->rq_free(w.rq[c]);
 	sm_sched_free(sched);
