@@ -157,6 +157,8 @@ int effective_prio(const struct o1_task *p)
 	const struct o1_rq *rq = p->rq;
 	int bonus, prio;
 
+	if (rq->rules->prio_override && rq->rules->prio_override(p, &prio))
+		return prio;
 	if (rt_task(p))
 		return p->prio;
 
@@ -265,6 +267,8 @@ void o1_tick_task(struct o1_rq *rq, struct o1_task *p)
 	}
 	if (p->sleep_avg && !rq->rules->sleep_avg_ns)
 		p->sleep_avg--;
+	if (rq->rules->tick_task && rq->rules->tick_task(rq, p))
+		return;
 	if (rt_task(p)) {
 		if (p->policy == SM_SCHED_RR && !--p->time_slice) {
 			p->time_slice = task_timeslice(p);
@@ -439,6 +443,8 @@ static void set_policy_fields(struct o1_task *p, int policy, int rtp)
 	p->rt_priority = (unsigned long)rtp;
 	p->prio = policy != SM_SCHED_NORMAL ?
 		MAX_USER_RT_PRIO - 1 - rtp : p->static_prio;
+	if (p->rq->rules->policy_set)
+		p->rq->rules->policy_set(p);
 }
 
 /* A valid (policy, rt_priority) pair, as sys_sched_setscheduler checks. */
@@ -962,7 +968,9 @@ static int check_task(const struct o1_rq *rq, const struct o1_task *p,
 	if (p->state != TASK_RUNNING && !p->base.on_cpu)
 		FAIL("task %lu: queued, not running, state %d", id, p->state);
 	if (p->policy == SM_SCHED_NORMAL) {
-		if (p->prio < MAX_RT_PRIO || p->prio > MAX_PRIO - 1)
+		/* SCHED_ISO within its quota: MAX_RT_PRIO - 1 */
+		if (p->prio < MAX_RT_PRIO - (p->iso && !p->isoref) ||
+		    p->prio > MAX_PRIO - 1)
 			FAIL("task %lu: normal task with prio %d", id, p->prio);
 	} else if (p->prio != MAX_USER_RT_PRIO - 1 - (int)p->rt_priority) {
 		FAIL("task %lu: RT prio %d, rt_priority %lu", id, p->prio,

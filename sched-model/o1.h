@@ -135,6 +135,8 @@ struct o1_task {
 	unsigned long interactive_credit; /* O11 */
 	unsigned long long timestamp;	/* G3, A3: sched_clock() ns of the
 					   last wakeup or switch */
+	bool iso, isoref;		/* SCHED_ISO (iso.c): the class, and
+					   PF_ISOREF (its quota used up) */
 
 	struct sm_view reported;	/* last view sent to the observer */
 	bool reported_once;
@@ -147,6 +149,8 @@ struct o1_rq {
 	unsigned long nr_running;	/* queued tasks, current included */
 	unsigned long expired_timestamp;
 	struct prio_array *active, *expired, arrays[2];
+	unsigned long iso_ticks;	/* SCHED_ISO: the decaying RT share */
+	bool iso_refractory;
 };
 
 /*
@@ -165,6 +169,8 @@ struct o1_consts {
 	long exit_weight;		/* EXIT_WEIGHT */
 	long on_runqueue_weight;	/* ON_RUNQUEUE_WEIGHT, % (A3) */
 	long cache_decay_ticks;		/* SMP: the balancer's (smp.h) */
+	long iso_cpu;			/* SCHED_ISO: iso_cpu, % */
+	long iso_period;		/* SCHED_ISO: iso_period, s */
 	unsigned long sleep_avg_bound;	/* largest sleep_avg reachable, for
 					   check(): O11's uncapped JIS */
 };
@@ -215,6 +221,13 @@ struct o1_rules {
 			       const struct o1_task *child);
 	/* EXPIRED_STARVING(rq) (NULL: the limit times nr_running, + 1) */
 	bool (*expired_starving)(const struct o1_rq *rq);
+	/* SCHED_ISO (iso.c): after a class change sets p's policy fields
+	   (may make an RT request the policy's own class); effective_prio's
+	   answer for p if it has one; scheduler_tick's first look at the
+	   running p (true: the tick is done) */
+	void (*policy_set)(struct o1_task *p);
+	bool (*prio_override)(const struct o1_task *p, int *prio);
+	bool (*tick_task)(struct o1_rq *rq, struct o1_task *p);
 	/* k.sleep_avg_bound of a tuning (NULL: MAX_SLEEP_AVG) */
 	unsigned long (*sleep_avg_bound)(const struct o1_consts *k);
 };
@@ -345,6 +358,7 @@ void o11_activate_task(struct o1_rq *rq, struct o1_task *p, bool irq);
 void o11_forked_process(struct o1_rq *rq, struct o1_task *parent,
 			struct o1_task *child);
 void o11_slice_continues(struct o1_rq *rq, struct o1_task *p);
+void o11_slice_expired(struct o1_rq *rq, struct o1_task *p);
 unsigned long o11_sleep_avg_bound(const struct o1_consts *k);
 /* G3's pieces A3 keeps (g3.c) */
 void g3_forked_process(struct o1_rq *rq, struct o1_task *parent,

@@ -83,7 +83,7 @@ void o11_forked_process(struct o1_rq *rq, struct o1_task *parent,
 }
 
 /* scheduler_tick(), slice used up (after dequeue, prio, refill). */
-static void slice_expired(struct o1_rq *rq, struct o1_task *p)
+void o11_slice_expired(struct o1_rq *rq, struct o1_task *p)
 {
 	/* tasks that slept once long enough do not keep acting
 	   interactive */
@@ -129,7 +129,7 @@ static const struct o1_rules o11_rules = {
 	.activate_task = o11_activate_task,
 	.preempts_curr = o1_task_preempts_curr,
 	.forked_process = o11_forked_process,
-	.slice_expired = slice_expired,
+	.slice_expired = o11_slice_expired,
 	.slice_continues = o11_slice_continues,
 	.schedule_prev = o10_schedule_charge,
 	.schedule_next = o10_schedule_recalc,

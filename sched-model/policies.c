@@ -15,6 +15,7 @@ extern const struct sm_policy sm_policy_o11_1;
 extern const struct sm_policy sm_policy_o11_2;
 extern const struct sm_policy sm_policy_g3;
 extern const struct sm_policy sm_policy_a3;
+extern const struct sm_policy sm_policy_iso;
 extern const struct sm_policy sm_policy_24;
 extern const struct sm_policy sm_policy_cfs;
 extern const struct sm_policy sm_policy_eevdf;
@@ -27,6 +28,7 @@ const struct sm_policy *const sm_policies[] = {
 	&sm_policy_o11_2,
 	&sm_policy_g3,
 	&sm_policy_a3,
+	&sm_policy_iso,
 	&sm_policy_24,
 	&sm_policy_cfs,
 	&sm_policy_eevdf,

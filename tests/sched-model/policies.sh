@@ -14,12 +14,14 @@ expect_out '^o11\.2 +high +O11\.1 without the credit exemption'
 expect_out '^g3 +high +Ingo Molnar.s G3'
 expect_out '^a3 +medium +Ingo Molnar.s A3'
 expect_out '^ +reconstructed: activate_task'
+expect_out '^iso +medium +O11int \+ SCHED_ISO'
 expect_out '^2\.4 +high +Linux 2\.4\.22: goodness'
 expect_out '^cfs +model +Linux 2\.6\.23.s CFS'
 expect_out '^eevdf +model +Linux 6\.6.s EEVDF'
 # every policy once, every first line with a known confidence
 names=$(grep -v '^ ' "$T/out" | awk '{print $1}' | sort | tr '\n' ' ')
-want=$(printf '%s\n' stock test2-mm1 o11int o11.1 o11.2 g3 a3 2.4 cfs eevdf | sort |
+want=$(printf '%s\n' stock test2-mm1 o11int o11.1 o11.2 g3 a3 iso 2.4 cfs eevdf |
+	sort |
 	tr '\n' ' ')
 nchecks=$((nchecks + 1))
 [ "$names" = "$want" ] || fail "policies lists '$names', want '$want'"

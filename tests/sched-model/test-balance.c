@@ -21,7 +21,7 @@
 /* the O(1) policies that keep the stock pull rule and jiffy last_run (G3
    and A3: tests/sched-model/test-smp-policies.c) */
 static const char *const all[] = { "stock", "test2-mm1", "o11int", "o11.1",
-				   "o11.2" };
+				   "o11.2", "iso" };
 #define NALL (sizeof(all) / sizeof(all[0]))
 
 struct mig {

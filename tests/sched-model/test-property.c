@@ -394,8 +394,22 @@ static void run_sequence(const struct sm_policy *pol, int pidx, int seq)
 	struct rng r = { 0x9E3779B97F4A7C15ULL ^
 			 ((uint64_t)(pidx + 1) << 40) ^ (uint64_t)seq };
 	struct sm_observer obs;
-	/* one configured policy per machine: the CPUs' runqueues share it */
-	struct sm_sched *sched = sm_sched_new(pol, NULL);
+	/* one configured policy per machine: the CPUs' runqueues share it;
+	   SCHED_ISO's quota, every other sequence, small enough to run out
+	   and come back within a sequence */
+	struct sm_tuning tune;
+	struct sr_diag dg = SR_DIAG_INIT;
+	bool small_iso = (seq & 1) && sm_knob_find(pol, "iso_cpu") >= 0;
+	struct sm_sched *sched;
+
+	sm_tuning_init(&tune, pol);
+	if (small_iso && (sm_tuning_set(&tune, "iso_cpu", "2", &dg) ||
+			  sm_tuning_set(&tune, "iso_period", "1", &dg) ||
+			  sm_tuning_finish(&tune, &dg))) {
+		fprintf(stderr, "%s: %s\n", pol->name, dg.msg);
+		exit(2);
+	}
+	sched = sm_sched_new(pol, small_iso ? &tune : NULL);
 
 	if (!sched) {
 		fprintf(stderr, "sm_sched_new failed\n");
