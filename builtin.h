@@ -51,6 +51,8 @@ int cmd_report(int argc, char **argv, struct sr_diag *d);
 int cmd_export(int argc, char **argv, struct sr_diag *d);
 int cmd_help(int argc, char **argv, struct sr_diag *d);
 int cmd_version(int argc, char **argv, struct sr_diag *d);
+int cmd_sweep(int argc, char **argv, struct sr_diag *d);
+int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 
 /* Option-table rows several commands share. */
 
@@ -69,7 +71,8 @@ int cmd_version(int argc, char **argv, struct sr_diag *d);
 	OPT_GROUP("the replay"), \
 	OPT_LIST(0, "policy", (pol), (npol), SR_REPLAY_MAX_POLICIES, "P", \
 		 "a policy (`schedreplay policies`) or observed; repeat " \
-		 "for several (default: stock, o11int, observed)"), \
+		 "for several (default: stock, o11int, observed); " \
+		 "P:NAME=VALUE,... tunes it (e.g. o11int:MAX_SLEEP_AVG=2000)"), \
 	OPT_STRING(0, "exclude", &(o)->exclude, "REGEX", \
 		   "leave out tasks whose name matches (pcre2), e.g. " \
 		   "'^perf$'"), \
@@ -124,7 +127,21 @@ int cmd_version(int argc, char **argv, struct sr_diag *d);
 		   "how headings name the trace (default: its file name)"), \
 	OPT_NUMBER(0, "cpus", &(o)->cpus, "N", \
 		   "CPUs to replay on (default: as many as the recording " \
-		   "used)", 1, SR_SIM_MAX_CPUS, NULL)
+		   "used)", 1, SR_SIM_MAX_CPUS, NULL), \
+	OPT_TUNE((o)->sets, &(o)->nsets, (o)->rt, &(o)->nrt, \
+		 CMP_MAX_TUNE_OPTS)
+
+/* --set and --rt: the policies' tuning and the soft-realtime rule of a
+ * replay (struct sr_replay_tuning, replay/replay.h). */
+#define OPT_TUNE(sets, nsets, rt, nrt, max) \
+	OPT_LIST(0, "set", (sets), (nsets), (max), "NAME=VALUE", \
+		 "set kernel constant NAME of every policy that has it " \
+		 "(`schedreplay policies --knobs`); POLICY:NAME=VALUE,... " \
+		 "tunes one policy; repeatable"), \
+	OPT_LIST(0, "rt", (rt), (nrt), (max), "REGEX[:PRIO]", \
+		 "tasks whose name matches (pcre2) run SCHED_RR at PRIO " \
+		 "(1-99, default 50) under every simulated policy; " \
+		 "repeatable")
 
 /* How plot and report draw (struct pl_plot_opts *po, plots/plot.h). */
 #define OPT_DRAW(po) \

@@ -28,6 +28,7 @@ build pkg-config      cmd:pkg-config
 build libpcre2-dev    hdr:pcre2.h:PCRE2_UNSET
 build zlib1g-dev      hdr:zlib.h:ZLIB_VERSION
 run   gnuplot-nox     cmd:gnuplot
+run   parallel        cmd:parallel
 test  valgrind        cmd:valgrind
 test,fuzz clang       cmd:clang
 fuzz  libclang-rt-14-dev deb:libclang-rt-14-dev

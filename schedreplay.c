@@ -20,6 +20,8 @@ const struct sr_cmd sr_commands[] = {
 	{ "plot", cmd_plot, "gnuplot plots of priorities and scheduling delays" },
 	{ "report", cmd_report, "one self-contained HTML page: the diff and the plots" },
 	{ "export", cmd_export, "the replayed schedules as a Chrome JSON trace (Perfetto)" },
+	{ "sweep", cmd_sweep, "a grid of replays (traces x policies x knob values) on GNU parallel, one table" },
+	{ "sweep-job", cmd_sweep_job, "one job of a sweep (what its jobs.txt runs)" },
 	{ NULL, NULL, NULL },
 };
 

@@ -40,7 +40,7 @@ RB=$BUILD/bench/replay-bench
 GEN=$BUILD/bench/trace-gen
 tmp=$BENCH_TMP/replay
 mkdir -p "$tmp"
-POLICIES=$("$SR" policies | awk '{ print $1 }')
+POLICIES=$("$SR" policies | awk '/^[^ ]/ { print $1 }')
 SECS=${SR_BENCH_REPLAY_SECONDS:-60}
 CPUS=${SR_BENCH_CPUS:-1,2,4,8}
 

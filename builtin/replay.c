@@ -63,7 +63,8 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 {
 	struct sr_replay_opts o = { .outdir = DEFAULT_OUTDIR };
 	const char *policies[SR_REPLAY_MAX_POLICIES];
-	size_t npolicies = 0, n;
+	const char *sets[SR_REPLAY_MAX_TUNE], *rt[SR_REPLAY_MAX_TUNE];
+	size_t npolicies = 0, nsets = 0, nrt = 0, n;
 	const char *trace;
 	bool quiet = false, memory = false;
 	int64_t cache_decay = -1;
@@ -80,6 +81,7 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 			 "falling behind the recording) and the rows held to "
 			 "put them in order"),
 		OPT_REPLAY(&o, policies, &npolicies),
+		OPT_TUNE(sets, &nsets, rt, &nrt, SR_REPLAY_MAX_TUNE),
 		OPT_CHOICE(0, "timeline", &o.timeline, sr_tl_mode_names, "WHICH",
 			   "simulated timeline rows: changes (default: where "
 			   "a task's prio, array, state or CPU changed), all"),
@@ -116,6 +118,7 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 		o.has_cache_decay = true;
 		o.cache_decay_ticks = (unsigned long)cache_decay;
 	}
+	o.tune = (struct sr_replay_tuning){ sets, nsets, rt, nrt };
 	if ((rc = builtin_replay(&o, "replay", trace, policies, npolicies,
 				 quiet, &r, d)))
 		return rc;

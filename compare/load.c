@@ -9,6 +9,7 @@
 
 #include "compare/behave.h"
 #include "compare/load.h"
+#include "replay/replay.h"
 #include "compare/select.h"
 #include "compare/source.h"
 #include "compare/tree.h"
@@ -44,6 +45,8 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	struct cmp_source_opts so = { 0 };
 	struct cmp_taskre *root = NULL;
 	int rc;
+	struct sr_replay_tuning tune;
+	const char *labels[CMP_MAX_RUNS];
 
 	memset(src, 0, sizeof(*src));
 	memset(set, 0, sizeof(*set));
@@ -66,6 +69,16 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 			       o->cmd, o->npolicies);
 	if (o->tree && cmp_taskre_new(&root, o->tree, d))
 		return d->code;
+	tune = (struct sr_replay_tuning){ o->sets, o->nsets, o->rt, o->nrt };
+	for (size_t i = 0; i < o->npolicies; i++) {
+		/* a run's name and directory: its tuned label */
+		if (sr_replay_label(o->policies[i], &tune, o->labels[i],
+				    sizeof(o->labels[i]), d)) {
+			cmp_taskre_free(root);
+			return d->code;
+		}
+		labels[i] = o->labels[i];
+	}
 	so.trace = o->trace;
 	so.policies = o->policies;
 	so.npolicies = o->npolicies;
@@ -74,7 +87,11 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	so.title = o->title;
 	so.tree = o->tree != NULL;
 	so.progress = o->progress;
+	so.tune = &tune;
+	so.labels = labels;
 	rc = cmp_source_open(src, &so, d);
+	for (size_t i = 0; i < o->npolicies; i++)
+		o->policies[i] = o->labels[i];
 	if (rc == SR_OK)
 		rc = cmp_set_of(set, src, d);
 	if (rc == SR_OK) {

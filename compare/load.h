@@ -17,6 +17,7 @@
 #include "replay/sim.h"   /* SR_SIM_MAX_CPUS, for --cpus */
 
 #define CMP_MAX_PERIOD_OPTS 32
+#define CMP_MAX_TUNE_OPTS 32
 
 struct sr_progress;
 
@@ -30,6 +31,12 @@ struct cmp_load_opts {
 	const char *exclude;
 	const char *tree;
 	int cpus;           /* --cpus: 0 = the recording's */
+	const char *sets[CMP_MAX_TUNE_OPTS];	/* --set NAME=VALUE */
+	size_t nsets;
+	const char *rt[CMP_MAX_TUNE_OPTS];	/* --rt REGEX[:PRIO] */
+	size_t nrt;
+	/* the policies as the replay labels them (their tuning) */
+	char labels[CMP_MAX_RUNS][CMP_POLICY_MAX];
 	const char *trace;
 	const char *cmd;    /* the command, for messages */
 	struct sr_progress *progress; /* while a trace is replayed, or NULL */

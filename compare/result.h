@@ -22,7 +22,7 @@
 #include "lib/strpool.h"
 #include "replay/replay.h"
 
-#define CMP_POLICY_MAX 64
+#define CMP_POLICY_MAX 256 /* a policy's label: its tuning too */
 
 /* What a timeline row says happened to its task. */
 enum cmp_tl_event {

@@ -89,6 +89,8 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 	ro.cpus = o->cpus;
 	ro.sink = &sink;
 	ro.read.progress = o->progress;
+	if (o->tune)
+		ro.tune = *o->tune;
 	rc = sr_replay_run(&ro, &r, d);
 	sr_progress_end(o->progress);
 	if (rc)
@@ -124,27 +126,29 @@ static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
 		return sr_fail(d, SR_EUSAGE, "--cpus needs the trace file, not "
 			       "the replay directory %s (replayed already)",
 			       o->trace);
+	const char *const *name = o->labels ? o->labels : o->policies;
+
 	for (size_t i = 0; i < o->npolicies; i++) {
-		const char *p = o->policies[i];
+		const char *p = name[i];
 
 		if (strlen(p) >= CMP_POLICY_MAX || strchr(p, '/'))
 			return sr_fail(d, SR_EUSAGE, "expected a policy name, "
 				       "got '%s'", p);
 		for (size_t j = 0; j < i; j++)
-			if (!strcmp(o->policies[j], p))
+			if (!strcmp(name[j], p))
 				return sr_fail(d, SR_EUSAGE, "policy '%s' "
 					       "given twice", p);
 		if (!strcmp(p, SR_REPLAY_OBSERVED))
 			src->ref = &src->run[i];
 	}
 	for (size_t i = 0; i < o->npolicies && rc == SR_OK; i++) {
-		if (!(dir = sr_path_join(o->trace, o->policies[i], NULL)))
+		if (!(dir = sr_path_join(o->trace, name[i], NULL)))
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		rc = cmp_result_check(dir, o->policies[i], d);
+		rc = cmp_result_check(dir, name[i], d);
 		free(dir);
 	}
 	for (size_t i = 0; i < o->npolicies && rc == SR_OK; i++) {
-		if (!(dir = sr_path_join(o->trace, o->policies[i], NULL)))
+		if (!(dir = sr_path_join(o->trace, name[i], NULL)))
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		rc = cmp_result_read(&src->run[i], dir, CMP_READ_ALL, d);
 		free(dir);

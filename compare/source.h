@@ -16,6 +16,7 @@
 #include "compare/result.h"
 #include "compare/tree.h"
 #include "lib/diag.h"
+#include "replay/replay.h"
 
 struct sr_progress;
 
@@ -30,6 +31,10 @@ struct cmp_source_opts {
 	bool tree;                     /* the trace's tasks are wanted */
 	struct sr_progress *progress;  /* told of the replay and ended after
 					  it (lib/progress.h); NULL: none */
+	const struct sr_replay_tuning *tune; /* --set, --rt; NULL: none */
+	/* a replay directory: the runs' directories (their tuned labels,
+	   sr_replay_label); NULL: the policy names */
+	const char *const *labels;
 };
 
 struct cmp_source {

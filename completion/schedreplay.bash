@@ -7,8 +7,10 @@
 
 _schedreplay_policies()
 {
-	"$1" policies 2>/dev/null | while read -r name _; do
-		printf '%s\n' "$name"
+	# a policy per line; its notes are the indented lines under it
+	"$1" policies 2>/dev/null | while IFS= read -r line; do
+		case $line in ''|' '*) continue ;; esac
+		printf '%s\n' "${line%% *}"
 	done
 	echo observed
 }

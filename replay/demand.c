@@ -519,6 +519,7 @@ static void fill_info(struct sr_demand *dm, struct ent *e,
 		      const struct sr_task *r)
 {
 	e->t.pid = r->pid;
+	e->t.tgid = r->tgid > 0 ? r->tgid : r->pid;
 	e->t.has_mm = !r->kthread;
 	e->t.nice = r->nice;
 	e->t.policy = SR_SCHED_NORMAL;

@@ -85,6 +85,7 @@ struct sr_dtask {
 	uint32_t id;        /* the reader's thread id */
 	uint32_t parent;    /* forking task's id, SR_TID_NONE if unknown */
 	int32_t pid;
+	int32_t tgid;       /* its process (threads share it); pid if unknown */
 	uint32_t comm;      /* name pool index at birth */
 	int nice;
 	int policy;         /* enum sr_sched_policy_id */

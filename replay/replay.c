@@ -28,6 +28,8 @@ const char *const sr_replay_default_policies[] = {
 struct prun {
 	struct sr_replay_policy pub;
 	size_t idx;                   /* in the replay's order */
+	char label[SM_LABEL_MAX];
+	struct sm_sched *sched;       /* the tuned policy (simulated runs) */
 	struct sr_replay *r;
 	struct sr_sim *sim;           /* or */
 	struct sr_observed *obs;
@@ -46,6 +48,7 @@ struct seen_mark {
 
 struct sr_replay {
 	struct sr_replay_opts o;
+	struct sr_rtrules *rt;
 	struct prun *p;
 	size_t n;
 	struct sr_reader *rd;
@@ -409,11 +412,41 @@ static int open_rows(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 	return SR_OK;
 }
 
-static int add_policies(struct sr_replay *r, struct sr_diag *d)
+/* A policy spec tuned by the run's --set: its tuning, finished. */
+static int tune_spec(const char *spec, const struct sr_replay_tuning *tune,
+		     struct sm_tuning *t, struct sr_diag *d)
+{
+	if (sm_tuning_parse(t, spec, d) ||
+	    sm_tuning_apply_sets(t, tune->sets, tune->nsets, false, d) ||
+	    sm_tuning_finish(t, d))
+		return d->code;
+	return SR_OK;
+}
+
+int sr_replay_label(const char *spec, const struct sr_replay_tuning *tune,
+		    char *buf, size_t len, struct sr_diag *d)
+{
+	static const struct sr_replay_tuning none;
+	struct sm_tuning t;
+
+	if (!strcmp(spec, SR_REPLAY_OBSERVED)) {
+		snprintf(buf, len, "%s", spec);
+		return SR_OK;
+	}
+	if (tune_spec(spec, tune ? tune : &none, &t, d))
+		return d->code;
+	if (strlen(t.label) >= len)
+		return sr_fail(d, SR_EUSAGE, "%s: label too long", spec);
+	snprintf(buf, len, "%s", t.label);
+	return SR_OK;
+}
+
+/* The runs asked for; *nsims: how many are simulated. */
+static int add_policies(struct sr_replay *r, int *nsims, struct sr_diag *d)
 {
 	const char *const *names = r->o.policies;
-	size_t n = r->o.npolicies;
-	int nsims = 0;
+	const struct sm_policy *pols[SR_REPLAY_MAX_POLICIES];
+	size_t n = r->o.npolicies, npols = 0;
 
 	if (!names || !n) {
 		names = sr_replay_default_policies;
@@ -428,29 +461,34 @@ static int add_policies(struct sr_replay *r, struct sr_diag *d)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		struct prun *p = &r->p[i];
+		struct sm_tuning t;
 
 		p->r = r;
 		p->idx = i;
+		r->n = i + 1;
 		if (!strcmp(names[i], SR_REPLAY_OBSERVED)) {
 			p->pub.name = SR_REPLAY_OBSERVED;
 			p->pub.observed = true;
 		} else {
-			p->pub.policy = sm_policy_find(names[i]);
-			if (!p->pub.policy)
-				return sr_fail(d, SR_EUSAGE, "unknown policy "
-					       "'%s' (`schedreplay policies` "
-					       "lists them, or 'observed')",
-					       names[i]);
-			p->pub.name = p->pub.policy->name;
-			nsims++;
+			if (tune_spec(names[i], &r->o.tune, &t, d))
+				return d->code;
+			p->pub.policy = t.policy;
+			pols[npols++] = t.policy;
+			snprintf(p->label, sizeof(p->label), "%s", t.label);
+			p->pub.name = p->label;
+			p->sched = sm_sched_new(t.policy, &t);
+			if (!p->sched)
+				return sr_fail(d, SR_EINTERNAL, "out of memory");
+			(*nsims)++;
 		}
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(r->p[j].pub.name, p->pub.name))
 				return sr_fail(d, SR_EUSAGE, "policy '%s' "
-					       "given twice", names[i]);
-		r->n = i + 1;
+					       "given twice", p->pub.name);
 	}
-	return nsims;
+	if (sm_sets_check(r->o.tune.sets, r->o.tune.nsets, pols, npols, d))
+		return d->code;
+	return SR_OK;
 }
 
 /* One simulator per policy, once the cpu count is known. */
@@ -462,13 +500,15 @@ static int start_sims(struct sr_replay *r, struct sr_diag *d)
 	for (size_t i = 0; i < r->n; i++) {
 		struct prun *p = &r->p[i];
 		struct sr_sim_opts so = {
-			.policy = p->pub.policy, .cpus = r->o.cpus,
+			.policy = p->pub.policy, .sched = p->sched,
+			.cpus = r->o.cpus,
 			.has_cache_decay = r->o.has_cache_decay,
 			.cache_decay_ticks = r->o.cache_decay_ticks,
 			.external = r->o.external,
 			.cs_cost_ns = r->o.cs_cost_ns,
 			.init_sleep_pct = r->o.init_sleep_pct,
 			.check = r->o.check,
+			.rt = r->o.tune.nrt ? r->rt : NULL,
 		};
 		struct sr_sim_hooks h = { .row = sim_row, .wait = sim_wait,
 					  .ctx = p };
@@ -490,7 +530,7 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 	struct sr_task_view view;
 	struct sr_observed_opts oopts = { .compat = r->o.compat };
 	struct stat st;
-	int nsims, rc;
+	int nsims = 0, rc;
 
 	if (r->o.outdir && sr_outpath_check("output directory", r->o.outdir, d))
 		return d->code;
@@ -499,7 +539,9 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 			       r->o.cpus, SR_SIM_MAX_CPUS);
 	if (!r->o.batch)
 		r->o.batch = SR_REPLAY_DEFAULT_BATCH;
-	if ((nsims = add_policies(r, d)) < 0)
+	if (add_policies(r, &nsims, d))
+		return d->code;
+	if (sr_rtrules_new(&r->rt, r->o.tune.rt, r->o.tune.nrt, d))
 		return d->code;
 	if (r->o.cpus == 0 && nsims > 0) {
 		/*
@@ -942,6 +984,7 @@ void sr_replay_free(struct sr_replay *r)
 		sr_tlfilter_free(p->tlfil);
 		sr_latw_free(p->latw);
 		sr_sim_free(p->sim);
+		sm_sched_free(p->sched);
 		sr_observed_free(p->obs);
 		free(p->pub.rows);
 		free(p->pub.cpu);
@@ -950,6 +993,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->mark);
 	free(r->seen);
 	sr_strpool_free(&r->names);
+	sr_rtrules_free(r->rt);
 	sr_madedirs_forget(&r->made);
 	sr_demand_free(r->dm);
 	if (r->rd)

@@ -44,6 +44,7 @@
 
 #define SR_REPLAY_OBSERVED "observed"
 #define SR_REPLAY_MAX_POLICIES 16
+#define SR_REPLAY_MAX_TUNE 32    /* --set, --rt: at most this many each */
 #define SR_REPLAY_DEFAULT_BATCH 4096
 
 /* The default policies, in order: stock, o11int, observed. */
@@ -88,13 +89,26 @@ struct sr_replay_hooks {
 	void *ctx;
 };
 
+/* What --set and --rt ask of every replaying command. */
+struct sr_replay_tuning {
+	/* NAME=VALUE: set kernel constant NAME of every policy that has it
+	   (sched-model/knobs.h); one policy at least must */
+	const char *const *sets;
+	size_t nsets;
+	/* REGEX[:PRIO]: tasks whose comm matches run SCHED_RR at PRIO
+	   (default SR_RT_DEFAULT_PRIO) under every policy (replay/sim.h) */
+	const char *const *rt;
+	size_t nrt;
+};
+
 struct sr_replay_opts {
 	const char *trace;            /* path, "-" for stdin */
 	struct sr_read_opts read;     /* input format, lenient */
 	/* names or aliases (sched-model/policies.c) or "observed";
 	   NULL/0: sr_replay_default_policies */
-	const char *const *policies;
+	const char *const *policies;  /* POLICY[:NAME=VALUE,...] too */
 	size_t npolicies;
+	struct sr_replay_tuning tune; /* --set, --rt */
 	const char *outdir;           /* write DIR/P/ files; NULL: none */
 	const struct sr_replay_sink *sink; /* rows as they come; NULL: none */
 	bool no_timeline, no_latency; /* skip those files */
@@ -133,7 +147,9 @@ struct sr_replay_row {
 };
 
 struct sr_replay_policy {
-	const char *name;             /* canonical name, or "observed" */
+	const char *name;             /* label: canonical name and tuning
+					 ("o11int:MAX_SLEEP_AVG=2000"), or
+					 "observed"; its output directory */
 	const struct sm_policy *policy; /* NULL for observed */
 	bool observed;
 	struct sr_replay_row *rows;   /* sorted by pid (then comm, id) */
@@ -194,5 +210,13 @@ sr_tid sr_replay_seen_at(const struct sr_replay *r, size_t i,
 			 const char **comm);
 
 void sr_replay_free(struct sr_replay *r);
+
+/*
+ * The label `spec` (POLICY[:NAME=VALUE,...] or observed) gets in a replay
+ * with tune: its output directory under -o.  Bad names or values:
+ * SR_EUSAGE.
+ */
+int sr_replay_label(const char *spec, const struct sr_replay_tuning *tune,
+		    char *buf, size_t len, struct sr_diag *d);
 
 #endif

@@ -18,6 +18,7 @@
 #include "replay/affinity.h"
 #include "replay/sim.h"
 #include "sched-model/balance.h"
+#include "sched-model/smp.h"
 
 enum tstate {
 	T_NONE,     /* not born yet */
@@ -49,6 +50,9 @@ struct stask {
 	int32_t cpu;        /* its runqueue (task_cpu), -1 before the first */
 	int32_t pin;        /* the CPU its name pins it to, -1: any */
 	int last_prio;
+	int8_t rec_policy;  /* the trace's scheduling class (SM_SCHED_*) */
+	int8_t rec_rtprio;  /* and rt priority, as last recorded */
+	int8_t rt_forced;   /* --rt made it SCHED_RR at this prio (0: no) */
 	int64_t blocked_at; /* sim time it went to sleep */
 	int64_t rec_block;  /* recorded start of that sleep */
 	uint32_t *pend;     /* causal wakes that came before their block */
@@ -87,7 +91,8 @@ struct sr_sim {
 	size_t nt, capt;
 	struct scpu *cpu;
 	int ncpu, nbusy;
-	struct sm_balancer *bal;   /* NULL on one CPU */
+	const struct sm_balancer_ops *bops; /* the policy's (smp.h) */
+	void *bal;                 /* its balancer; NULL on one CPU */
 	unsigned long cache_decay_ticks;
 	uint32_t *rh;              /* run-end heap: CPU numbers */
 	size_t nrh;
@@ -346,13 +351,20 @@ static unsigned long jiffies_at(const struct sr_sim *s, int64_t t)
 	return (unsigned long)(floor_div(t, SR_NSEC_PER_JIFFY) - s->jbase);
 }
 
-static void set_jiffies(struct sr_sim *s, unsigned long j)
+/* sched_clock() at t: ns on the same origin as jiffies_at() */
+static uint64_t clock_at(const struct sr_sim *s, int64_t t)
 {
-	if (j == s->jiffies)
-		return;
-	s->jiffies = j;
+	return (uint64_t)(t - s->jbase * SR_NSEC_PER_JIFFY);
+}
+
+/* Every runqueue's jiffies and clock at t. */
+static void set_clock(struct sr_sim *s, int64_t t)
+{
+	uint64_t ns = clock_at(s, t);
+
+	s->jiffies = jiffies_at(s, t);
 	for (int c = 0; c < s->ncpu; c++)
-		sm_rq_set_jiffies(s->cpu[c].rq, j);
+		sm_rq_set_clock(s->cpu[c].rq, s->jiffies, ns);
 }
 
 /* ---- observer: timeline rows -------------------------------------------- */
@@ -446,6 +458,11 @@ static void bal_moving(void *ctx, const struct sm_task *pt, int from, int to,
 	bit_set(s->touched, to);
 }
 
+static void bal_kick(void *ctx, int c)
+{
+	mark(ctx, c);
+}
+
 /* ---- setup -------------------------------------------------------------- */
 
 int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
@@ -453,18 +470,17 @@ int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
 	       const struct sr_sim_hooks *hooks, struct sr_diag *d)
 {
 	struct sr_sim *s;
+	const struct sm_policy *pol = o->sched ? o->sched->policy : o->policy;
 
 	*out = NULL;
-	if (!o->policy)
+	if (!pol)
 		return sr_fail(d, SR_EINTERNAL, "sim: no policy");
 	if (o->cpus < 1 || o->cpus > SR_SIM_MAX_CPUS)
 		return sr_fail(d, SR_EUSAGE, "--cpus %d: expected 1 to %d",
 			       o->cpus, SR_SIM_MAX_CPUS);
-	if (o->cpus > 1 && (!o->policy->nr_running ||
-			    !o->policy->balance_walk ||
-			    !o->policy->last_run || !o->policy->migrate))
+	if (o->cpus > 1 && !sm_balancer_of(pol))
 		return sr_fail(d, SR_EUSAGE, "policy %s runs on one CPU only: "
-			       "use --cpus 1", o->policy->name);
+			       "use --cpus 1", pol->name);
 	if (o->cs_cost_ns < 0 || o->cs_cost_ns > SR_CS_COST_MAX)
 		return sr_fail(d, SR_EUSAGE, "--cs-cost: expected 0 to 1ms (a "
 			       "switch costing a tick would let tick-driven "
@@ -474,12 +490,19 @@ int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
 	if (!s)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	s->o = *o;
-	s->pol = o->policy;
+	s->pol = pol;
+	s->bops = sm_balancer_of(pol);
 	s->dm = dm;
 	s->cid = consumer;
 	s->ncpu = o->cpus;
-	s->cache_decay_ticks = o->has_cache_decay ? o->cache_decay_ticks
-						  : SM_CACHE_DECAY_TICKS_DEFAULT;
+	/* the policy's knob if set, else --cache-decay, else the default */
+	if (o->sched && sm_tuning_is_set(&o->sched->tuning,
+					 "cache_decay_ticks"))
+		s->cache_decay_ticks = (unsigned long)sm_tuning_get(
+			&o->sched->tuning, "cache_decay_ticks", 0);
+	else
+		s->cache_decay_ticks = o->has_cache_decay ?
+			o->cache_decay_ticks : SM_CACHE_DECAY_TICKS_DEFAULT;
 	if (hooks)
 		s->h = *hooks;
 	s->nw = ((size_t)s->ncpu + 63) / 64;
@@ -523,7 +546,8 @@ void sr_sim_free(struct sr_sim *s)
 			s->pol->task_free(rq_of_task(s, &s->t[i]), s->t[i].pt);
 		free(s->t[i].pend);
 	}
-	sm_balancer_free(s->bal);
+	if (s->bal)
+		s->bops->destroy(s->bal);
 	for (int c = 0; s->cpu && c < s->ncpu; c++)
 		if (s->cpu[c].rq)
 			s->pol->rq_free(s->cpu[c].rq);
@@ -580,9 +604,10 @@ static int start(struct sr_sim *s, struct sr_diag *d)
 	s->jbase = floor_div(s->start, SR_NSEC_PER_JIFFY) - 1;
 	s->jiffies = jiffies_at(s, s->start);
 	for (int c = 0; c < s->ncpu; c++) {
-		s->cpu[c].rq = s->pol->rq_new(c, s->jiffies, &obs);
+		s->cpu[c].rq = s->pol->rq_new(s->o.sched, c, s->jiffies, &obs);
 		if (!s->cpu[c].rq)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		sm_rq_set_clock(s->cpu[c].rq, s->jiffies, clock_at(s, s->start));
 		s->cpu[c].charged_to = s->start;
 		s->cpu[c].busy_until = s->start;
 		s->cpu[c].progress_at = s->start;
@@ -590,14 +615,15 @@ static int start(struct sr_sim *s, struct sr_diag *d)
 	if (s->ncpu > 1) {
 		struct sm_rq **rqs = malloc((size_t)s->ncpu * sizeof(*rqs));
 		struct sm_balance_hooks bh = { .allowed = bal_allowed,
-					       .moving = bal_moving, .ctx = s };
+					       .moving = bal_moving,
+					       .kick = bal_kick, .ctx = s };
 		int rc;
 
 		if (!rqs)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		for (int c = 0; c < s->ncpu; c++)
 			rqs[c] = s->cpu[c].rq;
-		rc = sm_balancer_new(&s->bal, s->pol, rqs, s->ncpu,
+		rc = s->bops->create(&s->bal, s->pol, rqs, s->ncpu,
 				     s->cache_decay_ticks, &bh);
 		free(rqs);
 		if (rc)
@@ -692,7 +718,7 @@ static void task_done(struct sr_sim *s, uint32_t id, int64_t when)
 	s->live--;
 }
 
-static void info_of(const struct sr_sim *s, const struct sr_dtask *dt,
+static void info_of(struct sr_sim *s, const struct sr_dtask *dt,
 		    struct sm_task_info *info)
 {
 	memset(info, 0, sizeof(*info));
@@ -713,7 +739,17 @@ static void info_of(const struct sr_sim *s, const struct sr_dtask *dt,
 		info->rt_priority = dt->rt_priority < 1 ? 1 :
 				    dt->rt_priority > 99 ? 99 :
 				    dt->rt_priority;
+	s->t[dt->id].rec_policy = (int8_t)info->policy;
+	s->t[dt->id].rec_rtprio = (int8_t)info->rt_priority;
+	s->t[dt->id].rt_forced = (int8_t)sr_rtrules_match(s->o.rt,
+		sr_demand_comm(s->dm, dt->comm));
+	if (s->t[dt->id].rt_forced) {
+		/* --rt: SCHED_RR from birth */
+		info->policy = SM_SCHED_RR;
+		info->rt_priority = s->t[dt->id].rt_forced;
+	}
 	info->has_mm = dt->has_mm;
+	info->mm = dt->has_mm ? dt->tgid : 0;
 	/* tasks alive at the start may be warmed up; forks inherit */
 	info->init_sleep_pct = dt->forked ? 0 : s->o.init_sleep_pct;
 }
@@ -791,6 +827,28 @@ static void arrive(struct sr_sim *s, uint32_t id)
 	make_ready(s, id, SR_CAUSE_WAKEUP);
 }
 
+/*
+ * --rt after a fork or a change of name: exactly the tasks whose name
+ * matches run SCHED_RR at the rule's prio; one that stops matching goes
+ * back to the class the trace gave it.  c: the task's CPU; `inherited`:
+ * what the policy's fork copied from the parent (its forced prio, 0 if
+ * none).
+ */
+static void apply_rt(struct sr_sim *s, int c, uint32_t id, int inherited)
+{
+	struct stask *t = &s->t[id];
+	int want = sr_rtrules_match(s->o.rt, comm_of(s, t));
+
+	if (!s->o.rt || want == inherited)
+		return;
+	if (want)
+		s->pol->setscheduler(s->cpu[c].rq, t->pt, SM_SCHED_RR, want);
+	else
+		s->pol->setscheduler(s->cpu[c].rq, t->pt, t->rec_policy,
+				     t->rec_rtprio);
+	t->rt_forced = (int8_t)want;
+}
+
 /* A fork by the task current on CPU c: the child starts there. */
 static void fork_child(struct sr_sim *s, int c, uint32_t parent,
 		       uint32_t child)
@@ -808,6 +866,8 @@ static void fork_child(struct sr_sim *s, int c, uint32_t parent,
 		return;
 	}
 	mark(s, c);
+	/* the policy's fork gave it its parent's class (sched_fork) */
+	apply_rt(s, c, child, s->t[parent].rt_forced);
 	make_ready(s, child, SR_CAUSE_FORK);
 }
 
@@ -822,6 +882,18 @@ static int wake_cpu(struct sr_sim *s, const struct stask *t, bool sync,
 {
 	int c = t->cpu >= 0 ? t->cpu : 0;
 
+	if (s->bal && s->bops->wake_cpu) {
+		enum sm_migrate_why why = SM_MIG_SYNC_WAKE;
+		int to = s->bops->wake_cpu(s->bal, t->pt, c, sync, waker, &why);
+
+		if (!allowed(s, t, to)) {
+			s->mig_why = SM_MIG_AFFINITY;
+			return t->pin;
+		}
+		if (to != c)
+			s->mig_why = why;
+		return to;
+	}
 	if (sync && waker >= 0 && waker != c && allowed(s, t, waker)) {
 		s->mig_why = SM_MIG_SYNC_WAKE;
 		return waker;
@@ -834,15 +906,16 @@ static int wake_cpu(struct sr_sim *s, const struct stask *t, bool sync,
 }
 
 /* Wake a task asleep in its current block: it passes the BLOCK op. */
-static void wake_task(struct sr_sim *s, uint32_t id, bool sync, int waker)
+static void wake_task(struct sr_sim *s, uint32_t id, unsigned flags,
+		      int waker)
 {
 	struct stask *t = &s->t[id];
 	int c;
 
 	set_op(s, id, t->op + 1);
 	t->next_block = t->block + 1;
-	c = wake_cpu(s, t, sync, waker);
-	s->pol->wake(s->cpu[c].rq, t->pt, sync);
+	c = wake_cpu(s, t, flags & SM_WAKE_SYNC, waker);
+	s->pol->wake(s->cpu[c].rq, t->pt, flags);
 	mark(s, c);
 	make_ready(s, id, SR_CAUSE_WAKEUP);
 }
@@ -887,7 +960,7 @@ static void causal_wake(struct sr_sim *s, uint32_t id, uint32_t block,
 	t = &s->t[id];
 	if (t->state == T_BLOCKED && t->block == block) {
 		s->st.wakes++;
-		wake_task(s, id, sync, waker);
+		wake_task(s, id, sync ? SM_WAKE_SYNC : 0, waker);
 	} else if (t->next_block <= block && t->state != T_DONE) {
 		/* it has not reached that block yet: keep the wake */
 		if (pend_add(t, block))
@@ -1063,7 +1136,7 @@ static bool probe(void *ctx, struct sm_task *pt)
 
 	if (pt->on_cpu || pt->info.id >= s->nt ||
 	    !allowed(s, &s->t[pt->info.id], p->cpu) ||
-	    s->jiffies - s->pol->last_run(pt) <= s->cache_decay_ticks)
+	    sm_task_hot(s->pol, s->cpu[p->cpu].rq, pt, s->cache_decay_ticks))
 		return true;
 	p->found = pt->info.id;
 	return false;
@@ -1250,7 +1323,8 @@ static void do_schedule(struct sr_sim *s, int c)
 	k->switches++;
 	s->nbusy += (next != SR_TID_NONE) - (prev != SR_TID_NONE);
 	k->cur = next;
-	if (next == SR_TID_NONE && s->bal && s->o.check)
+	if (next == SR_TID_NONE && s->bal && s->o.check &&
+	    s->bops->idle_pull_check)
 		check_idle_pull(s, c);
 }
 
@@ -1282,6 +1356,7 @@ static void exec_op(struct sr_sim *s, int c, uint32_t id,
 	case SR_OP_COMM:
 		set_op(s, id, t->op + 1);
 		t->comm = op.task;
+		apply_rt(s, c, id, t->rt_forced);
 		if (s->ncpu > 1)
 			t->pin = pin_of(s, comm_of(s, t));
 		break;
@@ -1295,7 +1370,11 @@ static void exec_op(struct sr_sim *s, int c, uint32_t id,
 		      op.a == SR_SCHED_RR ? SM_SCHED_RR : SM_SCHED_NORMAL;
 		rt = cls == SM_SCHED_NORMAL ? 0 :
 		     op.b < 1 ? 1 : op.b > 99 ? 99 : (int)op.b;
-		s->pol->setscheduler(rq, t->pt, cls, rt);
+		t->rec_policy = (int8_t)cls;
+		t->rec_rtprio = (int8_t)rt;
+		/* --rt wins over the recorded class while the name matches */
+		if (!t->rt_forced)
+			s->pol->setscheduler(rq, t->pt, cls, rt);
 		break;
 	case SR_OP_BLOCK:
 		reach_block(s, c, id, &op);
@@ -1401,7 +1480,7 @@ static void ticks(struct sr_sim *s)
 		}
 		return;
 	}
-	if (!s->nbusy && sm_balancer_quiet(s->bal))
+	if (!s->nbusy && s->bops->quiet(s->bal))
 		return; /* nothing can change: every CPU idle, loads 0 */
 	for (int c = 0; c < s->ncpu && !s->err; c++) {
 		int pulled;
@@ -1413,9 +1492,10 @@ static void ticks(struct sr_sim *s)
 			s->st.idle_ticks++;
 		}
 		s->st.ticks++;
-		pulled = sm_rebalance_tick(s->bal, c);
+		pulled = s->bops->tick(s->bal, c);
 		mark(s, c);
-		if (!pulled && s->cpu[c].cur == SR_TID_NONE && s->o.check)
+		if (!pulled && s->cpu[c].cur == SR_TID_NONE && s->o.check &&
+		    s->bops->idle_pull_check)
 			check_idle_pull(s, c);
 	}
 }
@@ -1437,7 +1517,7 @@ static bool wake_due(struct sr_sim *s)
 		timer_pop(s);
 		if (s->t[id].state == T_BLOCKED &&
 		    s->t[id].blk == SR_BLOCK_EXTERNAL)
-			wake_task(s, id, false, -1);
+			wake_task(s, id, SM_WAKE_IRQ, -1);
 		return true;
 	}
 	s->arr++;
@@ -1563,7 +1643,7 @@ static bool ticking(const struct sr_sim *s)
 {
 	if (!s->bal)
 		return s->cpu[0].cur != SR_TID_NONE;
-	return s->nbusy > 0 || !sm_balancer_quiet(s->bal);
+	return s->nbusy > 0 || !s->bops->quiet(s->bal);
 }
 
 int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
@@ -1632,7 +1712,7 @@ int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
 		if (t >= s->hz)
 			break;          /* something not read yet may come first */
 		s->now = t;
-		set_jiffies(s, jiffies_at(s, t));
+		set_clock(s, t);
 		s->st.instants++;
 		s->acts = s->st.ops + s->st.wakes + s->st.schedules + s->pops;
 		s->tick_instant = false;
@@ -1642,8 +1722,8 @@ int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
 	s->st.events = s->st.ticks + s->st.ops + s->st.wakes +
 		       s->st.schedules;
 	if (s->err)
-		return sr_fail(d, s->err, "replay under %s: %s", s->pol->name,
-			       s->errmsg);
+		return sr_fail(d, s->err, "replay under %s: %s",
+			       sr_sim_policy_name(s), s->errmsg);
 	return SR_OK;
 }
 
@@ -1656,7 +1736,7 @@ int sr_sim_finish(struct sr_sim *s, struct sr_diag *d)
 {
 	if (!s->finished)
 		return sr_fail(d, SR_EINTERNAL, "replay under %s: not finished",
-			       s->pol->name);
+			       sr_sim_policy_name(s));
 	if (sr_acct_finish(s->acct, s->st.end, d))
 		return d->code;
 	for (size_t i = 0; i < s->nt; i++) {
@@ -1687,8 +1767,8 @@ void sr_sim_stats(const struct sr_sim *s, struct sr_sim_stats *st)
 	st->cpus = s->ncpu;
 	st->balances = st->pulls = 0;
 	for (int c = 0; s->bal && c < s->ncpu; c++) {
-		st->balances += sm_balancer_stats(s->bal, c)->balances;
-		st->pulls += sm_balancer_stats(s->bal, c)->pulls;
+		st->balances += s->bops->stats(s->bal, c)->balances;
+		st->pulls += s->bops->stats(s->bal, c)->pulls;
 	}
 }
 
@@ -1710,8 +1790,8 @@ void sr_sim_cpu_stats(const struct sr_sim *s, int c, struct sr_cpu_figs *out)
 	out->idle_ns = span > k->busy_ns ? span - k->busy_ns : 0;
 	out->switches = k->switches;
 	if (s->bal) {
-		out->balances = (int64_t)sm_balancer_stats(s->bal, c)->balances;
-		out->pulls = (int64_t)sm_balancer_stats(s->bal, c)->pulls;
+		out->balances = (int64_t)s->bops->stats(s->bal, c)->balances;
+		out->pulls = (int64_t)s->bops->stats(s->bal, c)->pulls;
 	}
 }
 
@@ -1727,5 +1807,5 @@ int32_t sr_sim_pid(const struct sr_sim *s, uint32_t id)
 
 const char *sr_sim_policy_name(const struct sr_sim *s)
 {
-	return s->pol->name;
+	return s->o.sched ? s->o.sched->tuning.label : s->pol->name;
 }

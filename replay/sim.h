@@ -25,6 +25,8 @@
 #include "lib/diag.h"
 #include "replay/demand.h"
 #include "replay/metrics.h"
+#include "replay/rtrules.h"
+#include "sched-model/knobs.h"
 #include "sched-model/policy.h"
 
 #define SR_NSEC_PER_JIFFY (1000000000LL / SM_HZ)
@@ -46,6 +48,8 @@ extern const char *const sr_external_names[];
 
 struct sr_sim_opts {
 	const struct sm_policy *policy;
+	struct sm_sched *sched;   /* the policy tuned (sched-model/knobs.h);
+				     NULL: policy with its defaults */
 	int cpus;                 /* CPUs simulated, 1..SR_SIM_MAX_CPUS */
 	/* cache_decay_ticks for the balancer (SMP spec section 5); without
 	   has_cache_decay, SM_CACHE_DECAY_TICKS_DEFAULT (10 jiffies) */
@@ -57,6 +61,8 @@ struct sr_sim_opts {
 				     as % of MAX_SLEEP_AVG (0 = cold) */
 	bool check;               /* run the policy's invariant check after
 				     every instant (tests) */
+	struct sr_rtrules *rt;    /* --rt: tasks whose name matches run
+				     SCHED_RR (NULL: none) */
 };
 
 /* One timeline row (replay/writers.h formats it). */

@@ -26,6 +26,8 @@ static const char *const why_names[SM_MIG__COUNT] = {
 	[SM_MIG_TICK_BALANCE] = "tick-balance",
 	[SM_MIG_SYNC_WAKE] = "sync-wake",
 	[SM_MIG_AFFINITY] = "affinity",
+	[SM_MIG_GLOBAL_PICK] = "global-runqueue",
+	[SM_MIG_WAKE_IDLE] = "wake-idle",
 };
 
 const char *sm_migrate_why_name(enum sm_migrate_why why)
@@ -162,7 +164,8 @@ static bool try_pull(void *ctx, struct sm_task *t)
 	if (b->h.allowed && !b->h.allowed(b->h.ctx, t, p->this_cpu))
 		return true;
 	/* cache-hot, tested only when idle (spec, from the test1 text) */
-	if (p->idle && p->jiffies - b->pol->last_run(t) <= b->cache_decay_ticks)
+	if (p->idle && sm_task_hot(b->pol, b->rq[p->this_cpu], t,
+				   b->cache_decay_ticks))
 		return true;
 	if (b->h.moving)
 		b->h.moving(b->h.ctx, t, p->busiest, p->this_cpu,

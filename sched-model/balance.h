@@ -44,6 +44,10 @@ enum sm_migrate_why {
 				 every BUSY_REBALANCE_TICK jiffies */
 	SM_MIG_SYNC_WAKE,     /* try_to_wake_up's sync fast migration */
 	SM_MIG_AFFINITY,      /* woken on the CPU its name pins it to */
+	SM_MIG_GLOBAL_PICK,   /* 2.4: schedule() on another CPU took it
+				 from the one global runqueue */
+	SM_MIG_WAKE_IDLE,     /* a fair class's wakeup onto an idle CPU
+				 (6.6's select_idle_sibling) */
 	SM_MIG__COUNT
 };
 
@@ -56,6 +60,9 @@ struct sm_balance_hooks {
 	void (*moving)(void *ctx, const struct sm_task *t, int from, int to,
 		       enum sm_migrate_why why);
 	void *ctx;
+	/* a call on one CPU's runqueue may have set cpu's need_resched
+	   (2.4's reschedule_idle); NULL: only the CPU called on */
+	void (*kick)(void *ctx, int cpu);
 };
 
 struct sm_balance_stats {
@@ -64,6 +71,17 @@ struct sm_balance_stats {
 };
 
 struct sm_balancer;
+
+/* CAN_MIGRATE_TASK's cache-hot test for a pull onto rq's CPU: the
+   policy's task_hot, or jiffies - last_run <= cache_decay_ticks. */
+static inline bool sm_task_hot(const struct sm_policy *pol,
+			       const struct sm_rq *rq, const struct sm_task *t,
+			       unsigned long cache_decay_ticks)
+{
+	if (pol->task_hot)
+		return pol->task_hot(rq, t, cache_decay_ticks);
+	return rq->jiffies - pol->last_run(t) <= cache_decay_ticks;
+}
 
 /*
  * rqs[i] is CPU i's runqueue (rqs[i]->cpu == i), all of one policy that

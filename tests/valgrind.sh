@@ -39,7 +39,7 @@ echo "PASS valgrind stats $sample"
 
 # the simulators and the diff on the same sample (every policy)
 vg "$SCHEDREPLAY" replay "$sample" -o "$tmp/replay" -q \
-	$("$SCHEDREPLAY" policies | awk '{ printf " --policy %s", $1 }') \
+	$("$SCHEDREPLAY" policies | awk '/^[^ ]/ { printf " --policy %s", $1 }') \
 	--policy observed >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ $rc -ne 0 ]; then
@@ -51,7 +51,7 @@ if [ $rc -ne 0 ]; then
 	echo "FAIL valgrind diff $sample (exit $rc)"; head -n 40 "$tmp/err"; exit 1
 fi
 vg "$SCHEDREPLAY" export "$sample" -q -o "$tmp/export.json" \
-	$("$SCHEDREPLAY" policies | awk '{ printf " --policy %s", $1 }') \
+	$("$SCHEDREPLAY" policies | awk '/^[^ ]/ { printf " --policy %s", $1 }') \
 	--policy observed >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ $rc -ne 0 ]; then

@@ -66,7 +66,7 @@ while read -r c; do
 			fail "man page: section $C does not name $o"
 	done <"$T/opts"
 done <"$T/cmds"
-for p in $(schedreplay policies | awk '{ print $1 }'); do
+for p in $(schedreplay policies | awk '/^[^ ]/ { print $1 }'); do
 	nchecks=$((nchecks + 1))
 	grep -Eq "^ +$p( |\$)" "$T/man.txt" || fail "man page: policy $p missing"
 done
@@ -96,7 +96,7 @@ expect_out '^export$'
 nchecks=$((nchecks + 1))
 [ "$(wc -l <"$T/out")" -eq 1 ] || fail "'ex' completes to more than export"
 complete_bash schedreplay replay --policy ""
-for p in $(schedreplay policies | awk '{ print $1 }') observed; do
+for p in $(schedreplay policies | awk '/^[^ ]/ { print $1 }') observed; do
 	expect_out "^$p\$"
 done
 complete_bash schedreplay export --policy = o

@@ -56,7 +56,7 @@ expect_err "stats: --tsv takes no value"
 expect_status 64 "$SR" convert "$small" "$small"
 expect_err "convert: expected one TRACE, got '$small' and '$small'"
 expect_status 64 "$SR" policies extra
-expect_err "policies: unexpected argument 'extra' \(it takes none\)"
+expect_err "policies: unexpected argument 'extra' \(it takes none; POLICY names go with --knobs\)"
 # names are exact: no abbreviations
 expect_status 64 "$SR" stats --so p99 "$small"
 expect_err "unknown option '--so'"

@@ -68,7 +68,7 @@ for args in "stats $small" "stats $small --json" "convert $small" \
 	expect_same "$T/stdout" "$T/out"
 done
 # diff -o: a failed diff leaves no file; an unwritable one is 74
-expect_status 66 "$SR" diff "$runs" --policy stock --policy nosuch -o "$T/d.txt"
+expect_status 64 "$SR" diff "$runs" --policy stock --policy nosuch -o "$T/d.txt"
 nchecks=$((nchecks + 1))
 [ ! -e "$T/d.txt" ] || fail "a failed diff left its file"
 expect_status 74 "$SR" diff "$runs" -o "$T/no/such/dir/d.txt"

@@ -12,7 +12,7 @@
 . tests/lib/lib.sh
 need python3 python3
 CHK=tests/replay/check-trace-event.py
-SIMS=$("$SR" policies | awk '{ print $1 }')
+SIMS=$("$SR" policies | awk '/^[^ ]/ { print $1 }')
 POL="--policy observed"
 for p in $SIMS; do POL="$POL --policy $p"; done
 

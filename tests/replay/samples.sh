@@ -13,7 +13,7 @@
 # rejects as bad data must be rejected the same way.
 . tests/lib/lib.sh
 CHK=tests/replay/check-replay.awk
-SIMS=$("$SR" policies | awk '{ print $1 }')
+SIMS=$("$SR" policies | awk '/^[^ ]/ { print $1 }')
 POL="--policy observed"
 for p in $SIMS; do POL="$POL --policy $p"; done
 

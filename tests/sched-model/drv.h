@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched-model/knobs.h"
 #include "sched-model/policy.h"
 #include "tests/lib/test.h"
 
@@ -155,6 +156,17 @@ static inline unsigned long drv_jiffies(const struct drv *d)
 	return DRV_J0 + (unsigned long)(d->t / MS);
 }
 
+/* sched_clock() now: ns on the same origin as the jiffies */
+static inline uint64_t drv_clock(const struct drv *d)
+{
+	return DRV_J0 * SM_NSEC_PER_JIFFY + (uint64_t)d->t * 1000;
+}
+
+static inline void drv_set_time(struct drv *d)
+{
+	sm_rq_set_clock(d->rq, drv_jiffies(d), drv_clock(d));
+}
+
 static inline void drv_check(struct drv *d)
 {
 	char why[256];
@@ -169,17 +181,25 @@ static inline void drv_check(struct drv *d)
 	}
 }
 
-static inline void drv_init(struct drv *d, const struct sm_policy *pol)
+/* A configured policy (sched-model/knobs.h; NULL: pol's defaults); the
+   caller frees it after drv_free(). */
+static inline void drv_init_sched(struct drv *d, const struct sm_policy *pol,
+				  struct sm_sched *s)
 {
 	struct sm_observer obs = { drv_observe, d };
 
 	memset(d, 0, sizeof(*d));
 	d->pol = pol;
-	d->rq = pol->rq_new(0, DRV_J0, &obs);
+	d->rq = pol->rq_new(s, 0, DRV_J0, &obs);
 	if (!d->rq) {
 		fprintf(stderr, "drv: rq_new failed\n");
 		exit(2);
 	}
+}
+
+static inline void drv_init(struct drv *d, const struct sm_policy *pol)
+{
+	drv_init_sched(d, pol, NULL);
 }
 
 static inline void drv_free(struct drv *d)
@@ -240,7 +260,7 @@ static inline int drv_add_info(struct drv *d, struct sm_task_info info,
 	struct sm_task *t;
 
 	info.id = (uint32_t)d->n;
-	sm_rq_set_jiffies(d->rq, drv_jiffies(d));
+	drv_set_time(d);
 	t = d->pol->task_new(d->rq, &info);
 	if (!t) {
 		fprintf(stderr, "drv: task_new failed\n");
@@ -260,7 +280,7 @@ static inline int drv_add_info(struct drv *d, struct sm_task_info info,
 static inline int drv_add(struct drv *d, int nice, bool has_mm,
 			  const struct drv_op *prog, long start_us)
 {
-	struct sm_task_info info = { 0, nice, SM_SCHED_NORMAL, 0, has_mm, 0 };
+	struct sm_task_info info = { 0, nice, SM_SCHED_NORMAL, 0, has_mm, 0, 0 };
 
 	return drv_add_info(d, info, prog, start_us);
 }
@@ -410,7 +430,7 @@ static inline void drv_instant(struct drv *d)
 {
 	int c = drv_curr(d);
 
-	sm_rq_set_jiffies(d->rq, drv_jiffies(d));
+	drv_set_time(d);
 	/* 1. a burst ending now ends first, and gives way at once */
 	if (c >= 0 && d->task[c].in_burst && d->task[c].rem == 0) {
 		d->task[c].in_burst = false;
@@ -435,7 +455,9 @@ static inline void drv_instant(struct drv *d)
 			break;
 		k->wake_at = -1;
 		before = d->rq->need_resched;
-		d->pol->wake(d->rq, k->t, k->wake_sync);
+		/* a timer's wakeup comes from interrupt context */
+		d->pol->wake(d->rq, k->t,
+			     k->wake_sync ? SM_WAKE_SYNC : SM_WAKE_IRQ);
 		k->wakes = drv_grow(k->wakes, &k->capwakes, k->nwakes + 1,
 				    sizeof(*k->wakes));
 		k->wakes[k->nwakes++] = (struct drv_wake){
@@ -459,7 +481,7 @@ static inline void drv_instant(struct drv *d)
 static inline void drv_run(struct drv *d, long until_us)
 {
 	if (d->t == 0 && d->rq->need_resched) {
-		sm_rq_set_jiffies(d->rq, drv_jiffies(d));
+		drv_set_time(d);
 		drv_settle(d);
 		drv_check(d);
 	}
@@ -528,7 +550,7 @@ static inline void check_spans(struct drv *d, const struct span *want,
 static inline void drv_at_jiffy(struct drv *d, long j)
 {
 	d->t = j * MS;
-	sm_rq_set_jiffies(d->rq, drv_jiffies(d));
+	drv_set_time(d);
 }
 
 /* schedule() while need_resched, then check the invariants */
@@ -556,6 +578,16 @@ static inline void api_wake(struct drv *d, int i, long j)
 	api_settle(d);
 }
 
+/* A wakeup with SM_WAKE_* flags at driver time t_us. */
+static inline void api_wake_at(struct drv *d, int i, long t_us,
+			       unsigned flags)
+{
+	d->t = t_us;
+	drv_set_time(d);
+	d->pol->wake(d->rq, d->task[i].t, flags);
+	api_settle(d);
+}
+
 static inline void api_block(struct drv *d, int i, long j)
 {
 	drv_at_jiffy(d, j);
@@ -576,7 +608,7 @@ static inline void api_tick_wake(struct drv *d, long j, int i)
 static inline int api_add(struct drv *d, int nice, bool has_mm, int pct)
 {
 	static const struct drv_op none[] = { END };
-	struct sm_task_info info = { 0, nice, SM_SCHED_NORMAL, 0, has_mm, pct };
+	struct sm_task_info info = { 0, nice, SM_SCHED_NORMAL, 0, has_mm, pct, 0 };
 
 	return drv_add_info(d, info, none, FOREVER);
 }
@@ -585,7 +617,7 @@ static inline int api_add(struct drv *d, int nice, bool has_mm, int pct)
 static inline int api_fork(struct drv *d, int i, bool has_mm, unsigned fl)
 {
 	struct sm_task_info info = { (uint32_t)d->n, 0, SM_SCHED_NORMAL, 0,
-				     has_mm, 0 };
+				     has_mm, 0, 0 };
 	struct sm_task *c = d->pol->fork(d->rq, d->task[i].t, &info, fl);
 
 	if (!c) {

@@ -18,7 +18,11 @@
 #define NCPU 3
 #define MAXT 16
 
-static const char *const all[] = { "stock", "test2-mm1", "o11int" };
+/* the O(1) policies that keep the stock pull rule and jiffy last_run (G3
+   and A3: tests/sched-model/test-smp-policies.c) */
+static const char *const all[] = { "stock", "test2-mm1", "o11int", "o11.1",
+				   "o11.2", "iso" };
+#define NALL (sizeof(all) / sizeof(all[0]))
 
 struct mig {
 	uint32_t task;
@@ -56,12 +60,13 @@ static void moving(void *ctx, const struct sm_task *t, int from, int to,
 
 static void m_init(struct m *m, const char *policy, unsigned long decay)
 {
-	struct sm_balance_hooks h = { allowed, moving, m };
+	struct sm_balance_hooks h = { .allowed = allowed, .moving = moving,
+				      .ctx = m };
 
 	memset(m, 0, sizeof(*m));
 	m->pol = sm_policy_find(policy);
 	for (int c = 0; c < NCPU; c++)
-		m->rq[c] = m->pol->rq_new(c, J0, NULL);
+		m->rq[c] = m->pol->rq_new(NULL, c, J0, NULL);
 	for (int i = 0; i < MAXT; i++)
 		m->pinned[i] = -1;
 	if (sm_balancer_new(&m->b, m->pol, m->rq, NCPU, decay, &h))
@@ -87,8 +92,9 @@ static void at(struct m *m, unsigned long j)
 /* A task woken on cpu's queue (its tail); nice sets the prio. */
 static int add(struct m *m, int cpu, int nice)
 {
-	struct sm_task_info info = { (uint32_t)m->nt, nice, SM_SCHED_NORMAL,
-				     0, true, 0 };
+	struct sm_task_info info = { .id = (uint32_t)m->nt, .nice = nice,
+				     .policy = SM_SCHED_NORMAL,
+				     .has_mm = true };
 	struct sm_task *t = m->pol->task_new(m->rq[cpu], &info);
 
 	m->pol->wake(m->rq[cpu], t, false);
@@ -156,7 +162,7 @@ static void test_threshold(void)
 		{ 6, 0, 3, 3 },
 	};
 
-	for (size_t p = 0; p < 3; p++)
+	for (size_t p = 0; p < NALL; p++)
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 			struct m m;
 			unsigned long imb;
@@ -221,7 +227,7 @@ static void test_cache_hot(void)
 		{ 3, J0 + 3, 0 }, { 3, J0 + 4, 1 },
 	};
 
-	for (size_t p = 0; p < 3; p++)
+	for (size_t p = 0; p < NALL; p++)
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 			struct m m;
 
@@ -264,7 +270,7 @@ static void expire_current(struct m *m, int cpu, unsigned long *j)
  */
 static void test_scan_order(void)
 {
-	for (size_t p = 0; p < 3; p++) {
+	for (size_t p = 0; p < NALL; p++) {
 		struct m m;
 		unsigned long j = J0;
 		int a, b, c, dd, e;
@@ -314,7 +320,7 @@ static void test_scan_order(void)
  */
 static void test_pinned(void)
 {
-	for (size_t p = 0; p < 3; p++) {
+	for (size_t p = 0; p < NALL; p++) {
 		struct m m;
 
 		CHECK_CTX("%s", all[p]);
@@ -341,7 +347,7 @@ static void test_pinned(void)
  */
 static void test_pull_preempt(void)
 {
-	for (size_t p = 0; p < 3; p++)
+	for (size_t p = 0; p < NALL; p++)
 		for (int nice = -1; nice <= 1; nice++) {
 			struct m m;
 			unsigned long j = J0;
@@ -380,7 +386,7 @@ static void test_pull_preempt(void)
  */
 static void test_rebalance_tick(void)
 {
-	for (size_t p = 0; p < 3; p++) {
+	for (size_t p = 0; p < NALL; p++) {
 		struct m m;
 		unsigned long imb;
 

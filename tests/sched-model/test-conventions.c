@@ -522,13 +522,13 @@ static void test_migrate(void)
 			struct sm_observer obs = { NULL, NULL };
 			struct sm_rq *rq1;
 			struct sm_task_info ci = { 9, 0, SM_SCHED_NORMAL, 0,
-						   true, 0 };
+						   true, 0, 0 };
 			struct sm_task *c;
 			char why[200];
 			int q;
 
 			drv_init(&d0, sm_policy_find(all[p]));
-			rq1 = d0.pol->rq_new(1, DRV_J0, &obs);
+			rq1 = d0.pol->rq_new(NULL, 1, DRV_J0, &obs);
 			c = d0.pol->task_new(rq1, &ci);
 			d0.pol->wake(rq1, c, false);
 			d0.pol->schedule(rq1);
