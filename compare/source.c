@@ -57,12 +57,19 @@ static int sink_lat(void *ctx, size_t i, const struct sr_lat_row *row)
 	return k->lat[i] ? cmp_result_add_lat(k->res[i], row) : SR_OK;
 }
 
+static int sink_wait(void *ctx, size_t i, const struct sr_wait_row *row)
+{
+	struct sink *k = ctx;
+
+	return k->lat[i] ? cmp_result_add_wait(k->res[i], row) : SR_OK;
+}
+
 static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 		      struct sr_diag *d)
 {
 	const char *names[CMP_MAX_RUNS + 1];
 	struct sink k = { { 0 }, { 0 } };
-	struct sr_replay_sink sink = { sink_tl, sink_lat, &k };
+	struct sr_replay_sink sink = { sink_tl, sink_lat, &k, sink_wait };
 	struct sr_replay_opts ro = { 0 };
 	struct sr_replay *r = NULL;
 	size_t n = 0;
@@ -106,6 +113,8 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 		k.res[i]->cpus = (int)p->ncpu;
 		if (k.lat[i] && cmp_result_add_sums(k.res[i], p))
 			rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		else if (k.lat[i])
+			rc = cmp_result_link(k.res[i], d);
 	}
 	if (rc == SR_OK && o->tree)
 		rc = cmp_procs_from_replay(&src->procs, r, d);

@@ -62,6 +62,9 @@ struct sr_replay_sink {
 	int (*timeline)(void *ctx, size_t policy, const struct sr_tl_row *r);
 	int (*latency)(void *ctx, size_t policy, const struct sr_lat_row *r);
 	void *ctx;
+	/* the segments of each wait (waits.tsv's rows), simulated policies
+	   with attribution only */
+	int (*waits)(void *ctx, size_t policy, const struct sr_wait_row *r);
 };
 
 /* A wait as it ends (latency.tsv's row), for sr_replay_hooks. */
@@ -112,6 +115,9 @@ struct sr_replay_opts {
 	const char *outdir;           /* write DIR/P/ files; NULL: none */
 	const struct sr_replay_sink *sink; /* rows as they come; NULL: none */
 	bool no_timeline, no_latency; /* skip those files */
+	bool no_why;                  /* no attribution of waits: no
+					 waits.tsv, latency.tsv's why and
+					 behind_pid "-" (timing) */
 	enum sr_tl_mode timeline;     /* simulated rows: changes (0) or all */
 	const char *exclude;          /* pcre2 on comm: tasks left out */
 	enum sr_causal_mode causal;   /* which task wakes are causal */
