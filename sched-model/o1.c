@@ -359,9 +359,9 @@ static void note_entry(struct o1_task *p, enum sm_change why, int entry)
 		[SM_CH_WAKE] = O1_IN_WAKE, [SM_CH_PREEMPT] = O1_IN_PREEMPT,
 		[SM_CH_REQUEUE] = O1_IN_REQUEUE, [SM_CH_EXPIRE] = O1_IN_EXPIRE,
 		[SM_CH_YIELD] = O1_IN_YIELD, [SM_CH_MIGRATE] = O1_IN_PULL,
-		[SM_CH_BLOCK] = -2, [SM_CH_EXIT] = -2,
+		[SM_CH_BLOCK] = -2, [SM_CH_EXIT] = -2, [SM_CH_RUN] = O1_IN_RAN,
 		/* the others leave it where it is */
-		[SM_CH_RUN] = -1, [SM_CH_REAP] = -1, [SM_CH_STATE] = -1,
+		[SM_CH_REAP] = -1, [SM_CH_STATE] = -1,
 		[SM_CH_TICK] = -1, [SM_CH_RECALC] = -1, [SM_CH_CHARGE] = -1,
 		[SM_CH_SWAP] = -1, [SM_CH_NICE] = -1, [SM_CH_SETSCHED] = -1,
 		[SM_CH_REFUND] = -1,
@@ -370,6 +370,9 @@ static void note_entry(struct o1_task *p, enum sm_change why, int entry)
 
 	if (why == SM_CH_FORK && p->base.on_cpu)
 		return; /* the parent: it stays where it is */
+	if (why == SM_CH_PREEMPT && p->entry != O1_IN_RAN)
+		return; /* moved while it ran (requeued, expired): that says
+			   why it is where it is */
 	if (e == -2) {
 		p->credit_kept = false; /* off the queue */
 		return;
@@ -642,7 +645,10 @@ void o1_wake(struct sm_rq *srq, struct sm_task *t, unsigned flags)
 						 (flags & SM_WAKE_IRQ) != 0);
 			if (rq->rules->preempts_curr(rq, p)) {
 				resched_curr(rq);
-				p->wake_sub = SM_WHYSUB_HEAD;
+				/* onto an idle CPU no rule decides: if another
+				   task takes it first, p just queued behind */
+				p->wake_sub = rq->base.curr ? SM_WHYSUB_HEAD
+							    : SM_WHYSUB_NONE;
 			} else {
 				p->wake_sub = rq->rules->preempts_curr ==
 					o1_prio_preempts ? SM_WHYSUB_STRICT
@@ -987,14 +993,21 @@ void o1_balance_walk(struct sm_rq *srq, sm_walk_fn fn, void *ctx)
 		walk_array(rq->active, fn, ctx);
 }
 
-/* Tasks before p in its priority list (the running one included). */
-static int32_t ahead_in_list(const struct o1_task *p)
+/* Tasks of p's priority list that run before it: those ahead of it, and
+   the running one wherever it is (O10's pick-time recalc re-enqueues the
+   task it picks at the tail). */
+static int32_t ahead_in_list(const struct o1_task *p,
+			     const struct o1_task *curr)
 {
 	const struct o1_list *head = &p->array->queue[p->prio], *l;
 	int32_t n = 0;
 
 	for (l = head->next; l != head && l != &p->run_list; l = l->next)
 		n++;
+	if (curr && curr->array == p->array && curr->prio == p->prio)
+		for (l = p->run_list.next; l != head; l = l->next)
+			if (l == &curr->run_list)
+				n++;
 	return n;
 }
 
@@ -1035,10 +1048,11 @@ void o1_why_waiting(const struct sm_rq *srq, const struct sm_task *t,
 		return;
 	}
 	if (p->prio == curr->prio && curr->array == p->array) {
-		w->ahead = ahead_in_list(p);
+		w->ahead = ahead_in_list(p, curr);
 		if (p->entry == O1_IN_GRAN) {
 			w->code = SM_WHY_GRANULARITY;
-		} else if (p->entry == O1_IN_WAKE || p->entry == O1_IN_PULL) {
+		} else if ((p->entry == O1_IN_WAKE && p->wake_sub) ||
+			   p->entry == O1_IN_PULL) {
 			w->code = SM_WHY_NO_PREEMPT;
 			w->sub = p->entry == O1_IN_PULL ? SM_WHYSUB_PULL
 							: p->wake_sub;

@@ -163,6 +163,8 @@ enum o1_entry {
 	O1_IN_CREDIT,		/* kept active at expiry by its credit */
 	O1_IN_YIELD,
 	O1_IN_PULL,		/* pulled by the balancer */
+	O1_IN_RAN,		/* picked: at its place since before it ran
+				   (a switch-out then keeps it: PREEMPT) */
 };
 
 struct o1_rq {
