@@ -46,6 +46,7 @@ int cmd_stats(int argc, char **argv, struct sr_diag *d);
 int cmd_convert(int argc, char **argv, struct sr_diag *d);
 int cmd_replay(int argc, char **argv, struct sr_diag *d);
 int cmd_diff(int argc, char **argv, struct sr_diag *d);
+int cmd_explain(int argc, char **argv, struct sr_diag *d);
 int cmd_plot(int argc, char **argv, struct sr_diag *d);
 int cmd_report(int argc, char **argv, struct sr_diag *d);
 int cmd_export(int argc, char **argv, struct sr_diag *d);

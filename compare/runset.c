@@ -347,7 +347,7 @@ int cmp_latency_pass(struct cmp_set *s, const struct cmp_result *res,
 	for (size_t i = 0; i < res->nlat; i++) {
 		const struct cmp_lat *x = &res->lat[i];
 		const char *comm = cmp_result_comm(res, x->comm);
-		struct cmp_lat_row row = { x->wake_ns, x->delay_ns, -1 };
+		struct cmp_lat_row row = { x->wake_ns, x->delay_ns, -1, x };
 		long k = cmp_set_find(s, x->pid, comm, 1);
 
 		if (k < 0)

@@ -157,6 +157,7 @@ int cmp_timeline_pass(struct cmp_set *s, const struct cmp_result *res,
 struct cmp_lat_row {
 	int64_t wake_ns, delay_ns;
 	long task;
+	const struct cmp_lat *lat;  /* the row itself (its attribution) */
 };
 typedef int (*cmp_lat_fn)(void *ctx, const struct cmp_lat_row *r,
 			 struct sr_diag *d);
