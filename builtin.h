@@ -132,6 +132,15 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 	OPT_TUNE((o)->sets, &(o)->nsets, (o)->rt, &(o)->nrt, \
 		 CMP_MAX_TUNE_OPTS)
 
+/* The verdict's groups (struct cmp_load_opts *o, compare/verdict.h):
+ * diff and report. */
+#define OPT_GROUPS(o) \
+	OPT_CALLBACK(0, "group", &(o)->groups, "NAME=REGEX", \
+		     "the verdict's group NAME: the tasks whose comm matches " \
+		     "REGEX (tried before the defaults: audio, display, " \
+		     "terminal, build, other; a default's NAME replaces it); " \
+		     "repeatable", cmp_opt_group)
+
 /* --set and --rt: the policies' tuning and the soft-realtime rule of a
  * replay (struct sr_replay_tuning, replay/replay.h). */
 #define OPT_TUNE(sets, nsets, rt, nrt, max) \

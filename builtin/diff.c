@@ -24,6 +24,7 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 		OPT_COMPARE(&o, "the two policies compared, A then B "
 				"(default: stock, o11int)",
 			    "only tasks whose comm matches this pcre2 regex"),
+		OPT_GROUPS(&o),
 		OPT_GROUP("output"),
 		OPT_FLAG('q', "quiet", &quiet, "no progress line on a terminal"),
 		OPT_PATH('o', "output", &out, "FILE",
@@ -45,6 +46,7 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 	struct cmp_set set;
 	struct cmp_taskre *re = NULL;
 	struct cmp_diff df = { 0 };
+	struct cmp_verdicts v = { 0 };
 	struct sr_outfile *f = NULL;
 	size_t n;
 	int rc;
@@ -59,6 +61,8 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 	rc = cmp_cmd_load(&o, 2, 2, &src, &set, &re, d);
 	if (rc == SR_OK)
 		rc = cmp_diff_build(&df, &set, 0, 1, re, d);
+	if (rc == SR_OK && (rc = cmp_verdict_build(&v, &set, 0, 1, d)) == SR_OK)
+		df.verdict = &v;
 	if (rc == SR_OK)
 		rc = sr_outfile_open(&f, out, d);
 	if (rc == SR_OK) {
@@ -79,6 +83,7 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 		}
 	}
 	cmp_diff_free(&df);
+	cmp_verdict_free(&v);
 	cmp_set_free(&set);
 	cmp_source_close(&src);
 	cmp_taskre_free(re);

@@ -22,6 +22,7 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 		OPT_COMPARE(&o, "the two policies compared, A then B "
 				"(default: stock, o11int)",
 			    "tasks whose comm matches this pcre2 regex"),
+		OPT_GROUPS(&o),
 		OPT_GROUP("output"),
 		OPT_FLAG('q', "quiet", &quiet, "no progress line on a terminal"),
 		OPT_PATH('o', "output", &po.outdir, "DIR",
@@ -41,6 +42,7 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 	struct cmp_set set;
 	struct cmp_taskre *re = NULL;
 	struct cmp_diff df = { 0 };
+	struct cmp_verdicts v = { 0 };
 	struct pl_plot_files pf = { 0 };
 	struct sr_diag pd = SR_DIAG_INIT;
 	size_t n;
@@ -55,6 +57,8 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 	rc = cmp_cmd_load(&o, 2, 2, &src, &set, &re, d);
 	if (rc == SR_OK)
 		rc = cmp_diff_build(&df, &set, 0, 1, re, d);
+	if (rc == SR_OK && (rc = cmp_verdict_build(&v, &set, 0, 1, d)) == SR_OK)
+		df.verdict = &v;
 	if (rc == SR_OK) {
 		po.re = re;
 		prc = pl_plot_all(&set, &po, &pf, &pd);
@@ -83,6 +87,7 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 		}
 	}
 	cmp_diff_free(&df);
+	cmp_verdict_free(&v);
 	cmp_set_free(&set);
 	cmp_source_close(&src);
 	cmp_taskre_free(re);

@@ -507,6 +507,10 @@ int cmp_diff_write_table(const struct cmp_diff *df, FILE *f, bool all)
 		fprintf(f, "only the process tree of the first task matching '%s' (%zu tasks); the others were replayed too\n",
 			s->focus_regex, s->focus_tasks);
 	fputc('\n', f);
+	if (df->verdict) {
+		cmp_verdict_lines(df->verdict, print_line, f);
+		fputc('\n', f);
+	}
 	cmp_diff_headline(df, print_line, f);
 	periodic_table(df, f);
 	/*
@@ -729,6 +733,10 @@ int cmp_diff_write_json(const struct cmp_diff *df, FILE *f)
 	}
 	fputs("\n  },\n  \"headline_text\": [", f);
 	cmp_diff_headline(df, json_line, &jl);
+	fputs("\n  ],\n  \"verdict_text\": [", f);
+	jl.first = true;
+	if (df->verdict)
+		cmp_verdict_lines(df->verdict, json_line, &jl);
 	fputs("\n  ],\n  \"tasks\": [", f);
 	for (size_t i = 0; i < df->nrows; i++) {
 		const struct cmp_task *t = &s->tasks[df->rows[i]];

@@ -14,6 +14,7 @@
 
 #include "compare/runset.h"
 #include "compare/select.h"
+#include "compare/verdict.h"
 #include "lib/diag.h"
 
 /* A replay that ends this much (% of the trace) after the recording: late. */
@@ -47,6 +48,9 @@ struct cmp_diff {
 	/* how much CPU the whole trace asks for, and when each run ended */
 	int64_t demand_ns;        /* every task's runtime under A */
 	int64_t end_a, end_b;     /* last finish under A, B (trace clock) */
+	/* the verdict per group (compare/verdict.h), written first; NULL:
+	   none (set by the caller) */
+	const struct cmp_verdicts *verdict;
 };
 
 int cmp_diff_build(struct cmp_diff *df, const struct cmp_set *s, size_t a,

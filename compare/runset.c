@@ -99,6 +99,8 @@ static long task_get(struct cmp_set *s, int32_t pid, const char *comm,
 	t->occ = occ;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	t->static_prio = -1;
+	t->parent = -1;
+	t->group = -1;
 	t->figs = calloc(s->nruns ? s->nruns : 1, sizeof(*t->figs));
 	if (!t->figs)
 		return sr_fail(d, SR_EINTERNAL, "out of memory"), -1;

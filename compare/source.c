@@ -116,8 +116,11 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 		else if (k.lat[i])
 			rc = cmp_result_link(k.res[i], d);
 	}
-	if (rc == SR_OK && o->tree)
+	if (rc == SR_OK && (o->tree || o->procs))
 		rc = cmp_procs_from_replay(&src->procs, r, d);
+	src->left_known = sr_replay_info(r)->left_known;
+	src->left_tasks = sr_replay_info(r)->left_tasks;
+	src->left_cpu_ns = sr_replay_info(r)->left_cpu_ns;
 	sr_replay_free(r);
 	return rc;
 }
@@ -176,8 +179,16 @@ static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
 		}
 		free(dir);
 	}
-	if (rc == SR_OK && o->tree)
+	if (rc == SR_OK && o->procs && !o->tree) {
+		/* wanted, not needed: a directory of before tasks.tsv has none */
+		if (!(dir = sr_path_join(o->trace, "tasks.tsv", NULL)))
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		if (stat(dir, &st) == 0)
+			rc = cmp_procs_read(&src->procs, o->trace, d);
+		free(dir);
+	} else if (rc == SR_OK && o->tree) {
 		rc = cmp_procs_read(&src->procs, o->trace, d);
+	}
 	return rc;
 }
 

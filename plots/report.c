@@ -264,7 +264,13 @@ int pl_report_write(const struct cmp_diff *df, const struct pl_plot_files *pf,
 		sr_html_str(f, s->focus_regex);
 		fprintf(f, "</code> (%zu tasks); every task was replayed.", s->focus_tasks);
 	}
-	fputs("</p>\n<h2>Headline</h2>\n<ul class=\"head\" id=\"headline\">\n", f);
+	fputs("</p>\n", f);
+	if (df->verdict) {
+		fputs("<h2>Verdict</h2>\n<ul class=\"head\" id=\"verdict\">\n", f);
+		cmp_verdict_lines(df->verdict, li_line, f);
+		fputs("</ul>\n", f);
+	}
+	fputs("<h2>Headline</h2>\n<ul class=\"head\" id=\"headline\">\n", f);
 	cmp_diff_headline(df, li_line, f);
 	fputs("</ul>\n", f);
 	write_periodic(f, df);

@@ -730,9 +730,18 @@ static int collect(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 
 		if ((rc = sr_observed_rows(p->obs, &ms, &n, d)))
 			return rc;
-		for (size_t i = 0; i < n; i++)
-			if (sr_demand_included(r->dm, ms[i]->id))
+		r->info.left_known = true;
+		r->info.left_tasks = 0;
+		r->info.left_cpu_ns = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (sr_demand_included(r->dm, ms[i]->id)) {
 				ms[k++] = ms[i];
+			} else {
+				/* left out (--exclude, --only, --tree) */
+				r->info.left_tasks++;
+				r->info.left_cpu_ns += ms[i]->runtime_ns;
+			}
+		}
 		n = k;
 	} else {
 		struct sr_acct *a = sr_sim_acct(p->sim);

@@ -184,6 +184,11 @@ struct sr_replay_info {
 					  behind the recording */
 	const struct sr_read_stats *read; /* lost events, skipped lines */
 	long lost_tasks;              /* marked lost in observed, -1: none */
+	/* what the replay left out (--exclude, --only, --tree), as the
+	   recording ran it; known when observed was replayed */
+	bool left_known;
+	size_t left_tasks;
+	int64_t left_cpu_ns;
 };
 
 struct sr_replay;
