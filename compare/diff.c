@@ -176,8 +176,8 @@ static void batch_summary(struct cmp_diff *df)
 	}
 	df->batch_done_known = df->nbatch && known && s->have_t;
 	if (df->batch_done_known) {
-		df->batch_done_a = fa - s->t0;
-		df->batch_done_b = fb - s->t0;
+		df->batch_done_a = fa - s->origin;
+		df->batch_done_b = fb - s->origin;
 	}
 	df->batch_names[0] = '\0';
 	if (nc) {
