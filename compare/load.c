@@ -131,7 +131,11 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 		set->nperiod_opts = o->nperiods;
 		set->sel = sr_sel_any(&o->sel) ? &o->sel : NULL;
 		rc = cmp_set_load(set, d);
-		set->origin = src->have_start ? src->trace_start : set->t0;
+		/* in a window the first row is not the trace's start (a
+		 * replay directory, never windowed, keeps t0: the same
+		 * figures as the trace it came from) */
+		if (src->have_start && sr_sel_windowed(&o->sel))
+			set->origin = src->trace_start;
 	}
 	if (rc == SR_OK && sr_sel_has_pids(&o->sel))
 		rc = pids_found(set, &o->sel, d);
@@ -159,6 +163,7 @@ int cmp_set_load(struct cmp_set *s, struct sr_diag *d)
 {
 	if (cmp_set_read_summaries(s, d) || cmp_behave_reference(s, d))
 		return d->code;
+	s->origin = s->t0; /* cmp_cmd_load: the trace's start, if known */
 	cmp_behave_classify(s);
 	for (size_t r = 0; r < s->nruns; r++) {
 		if (cmp_behave_spread(s, r, d) || cmp_behave_periodic(s, r, d))
