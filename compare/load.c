@@ -80,9 +80,8 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	*re = NULL;
 	if (o->npolicies && o->npolicies > max_policies)
 		return sr_fail(d, SR_EUSAGE,
-			       "%s: expected %s --policy, got %zu", o->cmd,
-			       max_policies == 2 ? "two (A and B)" : "fewer",
-			       o->npolicies);
+			       "%s: expected at most %zu --policy, got %zu",
+			       o->cmd, max_policies, o->npolicies);
 	if (o->task && cmp_taskre_new(re, o->task, d))
 		return d->code;
 	if (!o->npolicies) {
@@ -92,8 +91,9 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	}
 	if (o->npolicies < min_policies)
 		return sr_fail(d, SR_EUSAGE,
-			       "%s: expected two --policy (A and B), got %zu",
-			       o->cmd, o->npolicies);
+			       "%s: expected two --policy or more (A, the "
+			       "baseline, then B...), got %zu", o->cmd,
+			       o->npolicies);
 	if (o->tree && cmp_taskre_new(&root, o->tree, d))
 		return d->code;
 	tune = (struct sr_replay_tuning){ o->sets, o->nsets, o->rt, o->nrt };
