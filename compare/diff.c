@@ -514,25 +514,38 @@ static void indent_line(void *ctx, const char *line)
 	in->fn(in->ctx, buf);
 }
 
-void cmp_ndiff_headline(const struct cmp_ndiff *nd, cmp_line_fn fn, void *ctx)
+void cmp_ndiff_headline_common(const struct cmp_ndiff *nd, cmp_line_fn fn,
+			       void *ctx)
 {
-	const struct cmp_set *s = nd->s;
 	size_t runs[CMP_MAX_RUNS];
 	int64_t ends[CMP_MAX_RUNS];
-	struct indent in = { fn, ctx };
 
-	if (nd->npairs == 1) {
-		cmp_diff_headline(&nd->pair[0], fn, ctx);
-		return;
-	}
 	runs[0] = 0;
 	ends[0] = nd->pair[0].end_a;
 	for (size_t k = 0; k < nd->npairs; k++) {
 		runs[k + 1] = nd->pair[k].b;
 		ends[k + 1] = nd->pair[k].end_b;
 	}
-	headline_common(s, runs, ends, nd->npairs + 1, nd->pair[0].demand_ns,
-			fn, ctx);
+	headline_common(nd->s, runs, ends, nd->npairs + 1,
+			nd->pair[0].demand_ns, fn, ctx);
+}
+
+void cmp_diff_headline_policy(const struct cmp_diff *df, cmp_line_fn fn,
+			      void *ctx)
+{
+	headline_policy(df, fn, ctx);
+}
+
+void cmp_ndiff_headline(const struct cmp_ndiff *nd, cmp_line_fn fn, void *ctx)
+{
+	const struct cmp_set *s = nd->s;
+	struct indent in = { fn, ctx };
+
+	if (nd->npairs == 1) {
+		cmp_diff_headline(&nd->pair[0], fn, ctx);
+		return;
+	}
+	cmp_ndiff_headline_common(nd, fn, ctx);
 	for (size_t k = 0; k < nd->npairs; k++) {
 		char line[2 * CMP_POLICY_MAX + 32];
 

@@ -87,6 +87,12 @@ void cmp_ndiff_free(struct cmp_ndiff *nd);
  * then for each policy a line "POLICY against BASELINE:" and its lines.
  */
 void cmp_ndiff_headline(const struct cmp_ndiff *nd, cmp_line_fn fn, void *ctx);
+/* Its parts, for a page that lays them out itself: what every policy
+ * shares (the CPUs, the note), and one pair's own lines. */
+void cmp_ndiff_headline_common(const struct cmp_ndiff *nd, cmp_line_fn fn,
+			       void *ctx);
+void cmp_diff_headline_policy(const struct cmp_diff *df, cmp_line_fn fn,
+			      void *ctx);
 
 /* Table (policy names coloured when color), TSV (one row per task and
  * compared policy: policy_a is the baseline), JSON. */
