@@ -136,6 +136,8 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 		 * figures as the trace it came from) */
 		if (src->have_start && sr_sel_windowed(&o->sel))
 			set->origin = src->trace_start;
+		if (src->have_start)
+			set->trace_end = src->trace_end;
 	}
 	if (rc == SR_OK && sr_sel_has_pids(&o->sel))
 		rc = pids_found(set, &o->sel, d);

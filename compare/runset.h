@@ -111,6 +111,7 @@ struct cmp_set {
 	/* where the trace starts (its first event): "time since the trace
 	   start" counts from here; without it (a replay directory), t0 */
 	int64_t origin;
+	int64_t trace_end;      /* its last event, 0 if not known */
 };
 
 /*

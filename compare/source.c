@@ -105,6 +105,7 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 	sr_replay_warn(r);
 	src->have_start = true;
 	src->trace_start = sr_replay_info(r)->first_ts;
+	src->trace_end = sr_replay_info(r)->last_ts;
 	for (size_t i = 0; i < n && rc == SR_OK; i++) {
 		const struct sr_replay_policy *p = sr_replay_get(r, i);
 

@@ -49,8 +49,9 @@ struct cmp_source {
 					  the first run is) */
 	struct cmp_result ref_own;     /* ref when observed is not compared */
 	struct cmp_procs procs;        /* with opts.tree */
-	bool have_start;               /* a trace: where it starts */
+	bool have_start;               /* a trace: where it starts, ends */
 	int64_t trace_start;           /* its first event, trace clock */
+	int64_t trace_end;             /* its last */
 };
 
 int cmp_source_open(struct cmp_source *src, const struct cmp_source_opts *o,

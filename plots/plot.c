@@ -1390,8 +1390,13 @@ static void x_extent(struct ctx *x)
 		sr_sel_window(s->sel, s->origin, &lo, &hi);
 		if (lo != INT64_MIN && lo > s->origin)
 			x->xmin_ns = lo - s->origin;
-		if (hi != INT64_MAX && hi - s->origin < x->xmax_ns)
-			x->xmax_ns = hi - s->origin;
+		/* to the window's end, or the trace's if it ends first */
+		if (hi != INT64_MAX) {
+			int64_t end = s->trace_end - s->origin > x->xmax_ns ?
+				      s->trace_end - s->origin : x->xmax_ns;
+
+			x->xmax_ns = hi - s->origin < end ? hi - s->origin : end;
+		}
 	}
 	if (x->xmax_ns <= x->xmin_ns)
 		x->xmax_ns = x->xmin_ns + 1000000000;
