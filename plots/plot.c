@@ -294,11 +294,14 @@ static void multiplot_title(FILE *f, const struct ctx *x, const char *what,
 	char title[512];
 	size_t o = 0;
 
+	/* each piece only while there is room: a long --title or tuned
+	 * labels cut the heading, never write past it */
 	o += (size_t)snprintf(title + o, sizeof(title) - o, "%s: %s (", x->s->title, what);
-	for (size_t r = 0; r < x->s->nruns; r++)
+	for (size_t r = 0; r < x->s->nruns && o < sizeof(title); r++)
 		o += (size_t)snprintf(title + o, sizeof(title) - o, "%s%s",
 				      r ? ", " : "", x->s->runs[r].policy);
-	snprintf(title + o, sizeof(title) - o, ")");
+	if (o < sizeof(title))
+		snprintf(title + o, sizeof(title) - o, ")");
 	fprintf(f, "set multiplot layout %d,%d title ", rows, cols);
 	sr_gp_str(f, title);
 	fputs(" font ',13'\n", f);
