@@ -385,6 +385,8 @@ static void multiplot_title(FILE *f, const struct ctx *x, const char *what,
 	char title[512];
 	size_t o = 0;
 
+	/* each piece only while there is room: a long --title or tuned
+	 * labels cut the heading, never write past it */
 	o += (size_t)snprintf(title + o, sizeof(title) - o, "%s: %s (", x->s->title, what);
 	for (size_t r = 0; r < x->s->nruns && o < sizeof(title); r++)
 		o += (size_t)snprintf(title + o, sizeof(title) - o, "%s%s",
