@@ -35,6 +35,9 @@ struct cmp_source_opts {
 	/* a replay directory: the runs' directories (their tuned labels,
 	   sr_replay_label); NULL: the policy names */
 	const char *const *labels;
+	/* --start, --end: the window of the replay (a trace only); --pid is
+	   the run set's (runset.h), NULL: none */
+	const struct sr_selection *sel;
 };
 
 struct cmp_source {
@@ -46,6 +49,9 @@ struct cmp_source {
 					  the first run is) */
 	struct cmp_result ref_own;     /* ref when observed is not compared */
 	struct cmp_procs procs;        /* with opts.tree */
+	bool have_start;               /* a trace: where it starts, ends */
+	int64_t trace_start;           /* its first event, trace clock */
+	int64_t trace_end;             /* its last */
 };
 
 int cmp_source_open(struct cmp_source *src, const struct cmp_source_opts *o,
