@@ -25,8 +25,7 @@
 #define EXPLAIN_NAMES 8        /* tasks named in the heading */
 
 struct sel {
-	const struct cmp_taskre *re;
-	int64_t pid;            /* -1: by --task */
+	const struct cmp_taskre *re; /* NULL: by --pid alone */
 	const struct cmp_set *s;
 };
 
@@ -36,7 +35,7 @@ static bool wanted(const struct cmp_task *t, void *ctx)
 
 	if (!cmp_task_shown(x->s, t))
 		return false;
-	return x->pid >= 0 ? t->pid == x->pid : cmp_taskre_match(x->re, t->comm);
+	return !x->re || cmp_taskre_match(x->re, t->comm);
 }
 
 struct explain {
@@ -433,7 +432,7 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 	struct cmp_load_opts o = { .cmd = "explain" };
 	struct sr_progress pg;
 	bool quiet = false, tsv = false, json = false;
-	int64_t pid = -1, top = EXPLAIN_TOP;
+	int64_t top = EXPLAIN_TOP;
 	const char *out = "-";
 	const struct po_option opts[] = {
 		OPT_COMPARE(&o, "a policy to explain the waits under; repeat "
@@ -441,8 +440,6 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 				"o11int)",
 			    "the tasks to explain: those whose comm matches "
 			    "this pcre2 regex"),
-		OPT_NUMBER(0, "pid", &pid, "N", "the task to explain: pid N "
-			   "(instead of --task)", 0, INT32_MAX, NULL),
 		OPT_NUMBER(0, "top", &top, "N", "the N worst waits under each "
 			   "policy (default 5)", 0, 1000, NULL),
 		OPT_GROUP("output"),
@@ -474,21 +471,28 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 
 	if ((rc = po_parse(&cmd, argc, argv, &o.trace, &n, d)))
 		return rc == PO_HELP ? SR_OK : rc;
-	if ((!o.task) == (pid < 0))
+	if (!o.task && !sr_sel_has_pids(&o.sel))
 		return sr_fail(d, SR_EUSAGE, "explain: expected --task REGEX or "
-			       "--pid N (one of them)");
+			       "--pid N (or both: the tasks of those pids whose "
+			       "comm matches)");
 	if (tsv && json)
 		return sr_fail(d, SR_EUSAGE, "explain: --tsv and --json exclude "
 			       "each other");
 	sr_progress_init(&pg, "explain", quiet);
 	o.progress = &pg;
 	rc = cmp_cmd_load(&o, 1, CMP_MAX_RUNS, &src, &set, &re, d);
-	if (pid >= 0)
-		snprintf(what, sizeof(what), "with pid %lld", (long long)pid);
-	else
+	if (sr_sel_has_pids(&o.sel)) {
+		char sel[200];
+
+		sr_sel_describe(&o.sel, sel, sizeof(sel));
+		snprintf(what, sizeof(what), "%s%s%s%s", sel,
+			 o.task ? " matching '" : "", o.task ? o.task : "",
+			 o.task ? "'" : "");
+	} else {
 		snprintf(what, sizeof(what), "matching '%s'", o.task);
+	}
 	x.s = &set;
-	x.sel = (struct sel){ re, pid, &set };
+	x.sel = (struct sel){ o.task ? re : NULL, &set };
 	x.what = what;
 	x.top = (size_t)top;
 	if (rc == SR_OK)

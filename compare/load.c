@@ -60,6 +60,33 @@ static int mark_cmd(struct cmp_set *s, const char *tree, struct sr_diag *d)
 	return rc;
 }
 
+/* --pid: an error when no task has any pid given, a warning for a pid
+ * that no task has. */
+static int pids_found(const struct cmp_set *s, const struct sr_selection *sel,
+		      struct sr_diag *d)
+{
+	size_t found = 0;
+
+	for (size_t k = 0; k < sel->npids; k++) {
+		bool has = false;
+
+		for (size_t i = 0; i < s->ntasks && !has; i++)
+			has = s->tasks[i].pid == sel->pids[k];
+		if (has)
+			found++;
+		else if (sel->npids > 1)
+			sr_warn("--pid %d: no task has this pid in the trace",
+				(int)sel->pids[k]);
+	}
+	if (found)
+		return SR_OK;
+	if (sel->npids > 1)
+		return sr_fail(d, SR_EUSAGE, "--pid: no task has any of these "
+			       "pids in the trace");
+	return sr_fail(d, SR_EUSAGE, "--pid %d: no task has this pid in the "
+		       "trace", (int)sel->pids[0]);
+}
+
 int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_policies,
 		struct cmp_source *src, struct cmp_set *set, struct cmp_taskre **re,
 		struct sr_diag *d)
@@ -76,9 +103,8 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	*re = NULL;
 	if (o->npolicies && o->npolicies > max_policies)
 		return sr_fail(d, SR_EUSAGE,
-			       "%s: expected %s --policy, got %zu", o->cmd,
-			       max_policies == 2 ? "two (A and B)" : "fewer",
-			       o->npolicies);
+			       "%s: expected at most %zu --policy, got %zu",
+			       o->cmd, max_policies, o->npolicies);
 	if (o->task && cmp_taskre_new(re, o->task, d))
 		return d->code;
 	if (!o->npolicies) {
@@ -88,8 +114,9 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	}
 	if (o->npolicies < min_policies)
 		return sr_fail(d, SR_EUSAGE,
-			       "%s: expected two --policy (A and B), got %zu",
-			       o->cmd, o->npolicies);
+			       "%s: expected two --policy or more (A, the "
+			       "baseline, then B...), got %zu", o->cmd,
+			       o->npolicies);
 	if (o->tree && cmp_taskre_new(&root, o->tree, d))
 		return d->code;
 	tune = (struct sr_replay_tuning){ o->sets, o->nsets, o->rt, o->nrt };
@@ -113,6 +140,11 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	so.progress = o->progress;
 	so.tune = &tune;
 	so.labels = labels;
+	so.sel = &o->sel;
+	if (sr_sel_check(&o->sel, d)) {
+		cmp_taskre_free(root);
+		return d->code;
+	}
 	rc = cmp_source_open(src, &so, d);
 	for (size_t i = 0; i < o->npolicies; i++)
 		o->policies[i] = o->labels[i];
@@ -126,8 +158,18 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 		set->left_cpu_ns = src->left_cpu_ns;
 		set->period_opts = o->periods;
 		set->nperiod_opts = o->nperiods;
+		set->sel = sr_sel_any(&o->sel) ? &o->sel : NULL;
 		rc = cmp_set_load(set, d);
+		/* in a window the first row is not the trace's start (a
+		 * replay directory, never windowed, keeps t0: the same
+		 * figures as the trace it came from) */
+		if (src->have_start && sr_sel_windowed(&o->sel))
+			set->origin = src->trace_start;
+		if (src->have_start)
+			set->trace_end = src->trace_end;
 	}
+	if (rc == SR_OK && sr_sel_has_pids(&o->sel))
+		rc = pids_found(set, &o->sel, d);
 	if (rc == SR_OK && root) {
 		rc = cmp_tree_mark(set, &src->procs, o->trace, root,
 				   &set->focus_tasks, d);
@@ -154,6 +196,7 @@ int cmp_set_load(struct cmp_set *s, struct sr_diag *d)
 {
 	if (cmp_set_read_summaries(s, d) || cmp_behave_reference(s, d))
 		return d->code;
+	s->origin = s->t0; /* cmp_cmd_load: the trace's start, if known */
 	if (s->procs && (cmp_tree_parents(s, s->procs, d) ||
 			 cmp_behave_descendants(s, d)))
 		return d->code;

@@ -15,6 +15,7 @@
 #include "compare/verdict.h"
 #include "lib/diag.h"
 #include "lib/parse-options.h"
+#include "replay/selection.h"
 #include "replay/sim.h"   /* SR_SIM_MAX_CPUS, for --cpus */
 
 #define CMP_MAX_PERIOD_OPTS 32
@@ -26,6 +27,7 @@ struct cmp_load_opts {
 	const char *policies[CMP_MAX_RUNS];
 	size_t npolicies;
 	const char *task;
+	struct sr_selection sel;	/* --pid, --start, --end */
 	struct cmp_period_opt periods[CMP_MAX_PERIOD_OPTS];
 	size_t nperiods;
 	const char *title;

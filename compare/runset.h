@@ -24,6 +24,7 @@
 
 #include "compare/result.h"
 #include "lib/diag.h"
+#include "replay/selection.h"
 
 #define CMP_COMM_MAX 64
 #define CMP_MAX_RUNS 8
@@ -119,6 +120,13 @@ struct cmp_set {
 	bool focus;             /* only tasks in_focus count (--tree) */
 	const char *focus_regex;/* the --tree regex, for headings */
 	size_t focus_tasks;     /* tasks in the focus */
+	/* --pid (only those tasks are shown) and the window the runs were
+	   replayed with (--start, --end), for headings; NULL: none */
+	const struct sr_selection *sel;
+	/* where the trace starts (its first event): "time since the trace
+	   start" counts from here; without it (a replay directory), t0 */
+	int64_t origin;
+	int64_t trace_end;      /* its last event, 0 if not known */
 };
 
 /*
@@ -137,10 +145,11 @@ void cmp_set_free(struct cmp_set *s);
 long cmp_set_find(const struct cmp_set *s, int32_t pid, const char *comm,
 		 uint32_t occ);
 
-/* The task is shown: in the --tree focus, or no focus is set. */
+/* The task is shown: in the --tree focus (or no focus is set), and its
+ * pid selected (or no --pid). */
 static inline bool cmp_task_shown(const struct cmp_set *s, const struct cmp_task *t)
 {
-	return !s->focus || t->in_focus;
+	return (!s->focus || t->in_focus) && sr_sel_pid(s->sel, t->pid);
 }
 
 /* "comm (pid)", with "#occ" when occ > 1. */

@@ -72,6 +72,7 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 	struct sr_replay_sink sink = { sink_tl, sink_lat, &k, sink_wait };
 	struct sr_replay_opts ro = { 0 };
 	struct sr_replay *r = NULL;
+	struct sr_selection win;
 	size_t n = 0;
 	int rc = SR_OK;
 
@@ -96,6 +97,12 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 	ro.cpus = o->cpus;
 	ro.sink = &sink;
 	ro.read.progress = o->progress;
+	if (sr_sel_windowed(o->sel)) {
+		/* the window only: --pid chooses what the run set shows */
+		win = *o->sel;
+		win.npids = 0;
+		ro.sel = &win;
+	}
 	if (o->tune)
 		ro.tune = *o->tune;
 	rc = sr_replay_run(&ro, &r, d);
@@ -103,6 +110,9 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 	if (rc)
 		return rc;
 	sr_replay_warn(r);
+	src->have_start = true;
+	src->trace_start = sr_replay_info(r)->first_ts;
+	src->trace_end = sr_replay_info(r)->last_ts;
 	for (size_t i = 0; i < n && rc == SR_OK; i++) {
 		const struct sr_replay_policy *p = sr_replay_get(r, i);
 
@@ -138,6 +148,11 @@ static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
 		return sr_fail(d, SR_EUSAGE, "--cpus needs the trace file, not "
 			       "the replay directory %s (replayed already)",
 			       o->trace);
+	if (sr_sel_windowed(o->sel))
+		return sr_fail(d, SR_EUSAGE, "--start and --end need the trace "
+			       "file, not the replay directory %s (its figures "
+			       "cover what it was replayed with: give them to "
+			       "schedreplay replay)", o->trace);
 	const char *const *name = o->labels ? o->labels : o->policies;
 
 	for (size_t i = 0; i < o->npolicies; i++) {

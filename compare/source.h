@@ -37,6 +37,9 @@ struct cmp_source_opts {
 	/* a replay directory: the runs' directories (their tuned labels,
 	   sr_replay_label); NULL: the policy names */
 	const char *const *labels;
+	/* --start, --end: the window of the replay (a trace only); --pid is
+	   the run set's (runset.h), NULL: none */
+	const struct sr_selection *sel;
 };
 
 struct cmp_source {
@@ -51,6 +54,9 @@ struct cmp_source {
 	bool left_known;               /* what the replay left out: */
 	size_t left_tasks;             /* tasks (--exclude, --only, ...) */
 	int64_t left_cpu_ns;           /* their CPU in the recording */
+	bool have_start;               /* a trace: where it starts, ends */
+	int64_t trace_start;           /* its first event, trace clock */
+	int64_t trace_end;             /* its last */
 };
 
 int cmp_source_open(struct cmp_source *src, const struct cmp_source_opts *o,

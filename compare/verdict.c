@@ -160,6 +160,7 @@ struct pool {
 	int64_t *v;
 	size_t n, cap;
 	int group;
+	bool no_batch;          /* leave the batch tasks' waits out */
 	struct cmp_set *s;
 };
 
@@ -168,7 +169,8 @@ static int pool_row(void *ctx, const struct cmp_lat_row *row, struct sr_diag *d)
 	struct pool *p = ctx;
 	const struct cmp_task *t = &p->s->tasks[row->task];
 
-	if (t->group != p->group || !cmp_task_shown(p->s, t))
+	if (t->group != p->group || !cmp_task_shown(p->s, t) ||
+	    (p->no_batch && t->cls == CMP_CLASS_BATCH))
 		return SR_OK;
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? 2 * p->cap : 1024;
@@ -191,10 +193,10 @@ static int cmp_i64(const void *a, const void *b)
 }
 
 /* p99 (nearest rank) and max of the group's waits under run r. */
-static int pooled(struct cmp_set *s, size_t r, int group, int64_t *p99,
-		  int64_t *max, struct sr_diag *d)
+static int pooled(struct cmp_set *s, size_t r, int group, bool no_batch,
+		  int64_t *p99, int64_t *max, struct sr_diag *d)
 {
-	struct pool p = { .group = group, .s = s };
+	struct pool p = { .group = group, .no_batch = no_batch, .s = s };
 	int rc = cmp_latency_pass(s, s->runs[r].res, pool_row, &p, d);
 
 	*p99 = *max = 0;
@@ -300,11 +302,15 @@ static void decide(struct cmp_verdict_group *g)
 {
 	switch (g->kind) {
 	case CMP_VK_PERIODIC: {
-		double dm = g->met[1] - g->met[0];
+		/* by the share of deadlines missed: a change of at least
+		   CMP_VERDICT_MISSED_PTS points and CMP_VERDICT_MISSED_PCT % */
+		double ma = 100.0 - g->met[0], mb = 100.0 - g->met[1];
+		double dm = mb - ma, ad = dm < 0 ? -dm : dm;
+		double base = ma > mb ? ma : mb;
 
-		g->verdict = dm >= CMP_VERDICT_DEADLINE_PTS ? CMP_BETTER :
-			     dm <= -CMP_VERDICT_DEADLINE_PTS ? CMP_WORSE :
-			     CMP_SAME;
+		g->verdict = ad < CMP_VERDICT_MISSED_PTS ||
+			     ad * 100 < base * CMP_VERDICT_MISSED_PCT ? CMP_SAME :
+			     dm < 0 ? CMP_BETTER : CMP_WORSE;
 		break;
 	}
 	case CMP_VK_BATCH: {
@@ -396,17 +402,25 @@ static void reasons(struct cmp_verdicts *v, struct cmp_verdict_group *g,
 	}
 }
 
+/*
+ * The figure that decides a group (docs/why.md, "The verdict"): the
+ * completion time when batch tasks used at least half of its CPU; else
+ * deadlines met on the replay's own clock when its periodic tasks had at
+ * least half of its waits; else p99 and max delay, every wait of its
+ * tasks that are not batch pooled.
+ */
 static int build_group(struct cmp_verdicts *v, struct cmp_set *s, int group,
 		       struct sr_diag *d)
 {
 	struct cmp_verdict_group *g = &v->g[v->ng];
 	struct gpred pred = { s, group };
 	struct cmp_why wa, wb;
-	uint64_t per[2] = { 0 }, met[2] = { 0 };
+	uint64_t per[2] = { 0 }, met[2] = { 0 }, waits = 0, per_waits = 0;
 	int64_t batch_cpu = 0, cpu = 0, fin[2] = { 0 };
 	size_t r[2] = { v->a, v->b };
 	int rc;
 
+	memset(g, 0, sizeof(*g));
 	for (size_t i = 0; i < s->ntasks; i++) {
 		const struct cmp_task *t = &s->tasks[i];
 
@@ -416,28 +430,37 @@ static int build_group(struct cmp_verdicts *v, struct cmp_set *s, int group,
 			continue;
 		g->ntasks++;
 		cpu += t->run_ns;
-		if (t->cls == CMP_CLASS_BATCH)
+		waits += t->figs[v->a].ndelays;
+		if (t->cls == CMP_CLASS_BATCH) {
 			batch_cpu += t->run_ns;
+			g->nbatch++;
+		}
 		for (int k = 0; k < 2; k++) {
 			const struct cmp_figs *f = &t->figs[r[k]];
 
 			if (t->period_ns > 0 && f->periods) {
 				per[k] += f->periods;
 				met[k] += f->deadlines_met_own;
+				if (k == 0)
+					per_waits += f->ndelays;
 			}
-			if (f->finish_ns > fin[k])
+			if (t->cls == CMP_CLASS_BATCH && f->finish_ns > fin[k])
 				fin[k] = f->finish_ns;
 		}
 	}
 	if (!g->ntasks)
 		return SR_OK;
-	g->kind = per[0] && per[1] ? CMP_VK_PERIODIC :
-		  batch_cpu * 2 >= cpu && cpu > 0 && fin[0] && fin[1] &&
-		  s->have_t ? CMP_VK_BATCH : CMP_VK_LATENCY;
+	if (cpu > 0 && batch_cpu * 2 >= cpu && fin[0] && fin[1] && s->have_t)
+		g->kind = CMP_VK_BATCH;
+	else if (per[0] && per[1] && per_waits * 2 >= waits)
+		g->kind = CMP_VK_PERIODIC;
+	else
+		g->kind = CMP_VK_LATENCY;
 	for (int k = 0; k < 2; k++) {
 		g->met[k] = per[k] ? 100.0 * (double)met[k] / (double)per[k] : 0;
-		g->done[k] = s->have_t ? fin[k] - s->t0 : 0;
-		if ((rc = pooled(s, r[k], group, &g->p99[k], &g->max[k], d)))
+		g->done[k] = s->have_t && fin[k] ? fin[k] - s->origin : 0;
+		if ((rc = pooled(s, r[k], group, g->nbatch < g->ntasks,
+				 &g->p99[k], &g->max[k], d)))
 			return rc;
 	}
 	decide(g);
@@ -558,6 +581,11 @@ static void group_line(const struct cmp_verdicts *v,
 		o = put(buf, len, o, "done %s -> %s s after the start",
 			sr_fmt_s(x, sizeof(x), g->done[0], 3),
 			sr_fmt_s(y, sizeof(y), g->done[1], 3));
+		if (g->nbatch < g->ntasks)
+			o = put(buf, len, o, " (its %zu tasks not batch: p99 "
+				"%s -> %s ms)", g->ntasks - g->nbatch,
+				sr_fmt_ms(z, sizeof(z), g->p99[0], 2),
+				sr_fmt_ms(w, sizeof(w), g->p99[1], 2));
 		break;
 	default:
 		o = put(buf, len, o, "p99 %s -> %s ms, max %s -> %s ms",
@@ -576,18 +604,25 @@ static void group_line(const struct cmp_verdicts *v,
 		sr_fmt_ms(y, sizeof(y), g->wait[1], 1));
 	if (g->nbehind && g->behind_total) {
 		int64_t sum = 0;
+		double pct;
 
 		for (size_t i = 0; i < g->nbehind; i++)
 			sum += g->behind[i].change;
-		o = put(buf, len, o, ", %.0f%% of the %s wait behind ",
-			100.0 * (double)sum / (double)g->behind_total,
-			g->behind_total > 0 ? "added" : "saved");
+		o = put(buf, len, o, "; behind ");
 		for (size_t i = 0; i < g->nbehind; i++)
-			o = put(buf, len, o, "%s%s (%d%s)",
+			o = put(buf, len, o, "%s%s (%d%s) %s%s ms",
 				i ? (i + 1 == g->nbehind ? " and " : ", ") : "",
 				g->behind[i].comm, (int)g->behind[i].pid,
 				g->behind[i].outside ? ", outside the recorded "
-				"command" : "");
+				"command" : "",
+				g->behind[i].change > 0 ? "+" : "",
+				sr_fmt_ms(x, sizeof(x), g->behind[i].change, 1));
+		/* a share only when they explain part of the change (other
+		   tasks may have moved the other way) */
+		pct = 100.0 * (double)sum / (double)g->behind_total;
+		if (pct > 0 && pct <= 100)
+			o = put(buf, len, o, " (%.0f%% of the %s wait)", pct,
+				g->behind_total > 0 ? "added" : "saved");
 	}
 	put(buf, len, o, "; mostly %s %s (%s)",
 	    sm_why_name(g->main_why), g->why_change > 0 ? "up" : "down",
@@ -597,8 +632,7 @@ static void group_line(const struct cmp_verdicts *v,
 void cmp_verdict_lines(const struct cmp_verdicts *v, cmp_verdict_line_fn fn,
 		       void *ctx)
 {
-	char line[1024], a[SR_FMT_NUM], b[SR_FMT_NUM];
-	int64_t all;
+	char line[1024];
 
 	snprintf(line, sizeof(line), "verdict: %s against %s, by what the "
 		 "tasks are for a person", v->s->runs[v->b].policy,
@@ -608,9 +642,16 @@ void cmp_verdict_lines(const struct cmp_verdicts *v, cmp_verdict_line_fn fn,
 		group_line(v, &v->g[i], line, sizeof(line));
 		fn(ctx, line);
 	}
-	all = v->cmd_cpu_ns + v->out_cpu_ns +
-	      (v->left_known ? v->left_cpu_ns : 0);
-	if (v->cmd_root) {
+}
+
+void cmp_verdict_scope(const struct cmp_verdicts *v, cmp_verdict_line_fn fn,
+		       void *ctx)
+{
+	char line[1024], a[SR_FMT_NUM], b[SR_FMT_NUM];
+	int64_t all = v->cmd_cpu_ns + v->out_cpu_ns +
+		      (v->left_known ? v->left_cpu_ns : 0);
+
+	if (v->cmd_root && (v->out_tasks || !v->left_tasks)) {
 		snprintf(line, sizeof(line), "  outside the recorded command "
 			 "(the tree of %s): %zu tasks, %s s of CPU (%.1f%% of "
 			 "the recording's), replayed with it: they competed for "
@@ -621,10 +662,38 @@ void cmp_verdict_lines(const struct cmp_verdicts *v, cmp_verdict_line_fn fn,
 	}
 	if (v->left_known && v->left_tasks) {
 		snprintf(line, sizeof(line), "  left out of the replay (--only, "
-			 "--only-tree, --exclude): %zu tasks, %s s of CPU "
-			 "(%.1f%% of the recording's)", v->left_tasks,
+			 "--tree, --exclude): %zu tasks, %s s of CPU (%.1f%% of "
+			 "the recording's); the verdict is without them",
+			 v->left_tasks,
 			 sr_fmt_s(b, sizeof(b), v->left_cpu_ns, 3),
 			 all ? 100.0 * (double)v->left_cpu_ns / (double)all : 0);
 		fn(ctx, line);
 	}
+}
+
+int cmp_verdict_build_n(struct cmp_ndiff *nd, struct cmp_set *s,
+			struct sr_diag *d)
+{
+	free(nd->verdicts);
+	nd->verdicts = calloc(nd->npairs ? nd->npairs : 1,
+			      sizeof(*nd->verdicts));
+	if (!nd->verdicts)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	for (size_t k = 0; k < nd->npairs; k++) {
+		if (cmp_verdict_build(&nd->verdicts[k], s, nd->pair[k].a,
+				      nd->pair[k].b, d))
+			return d->code;
+		nd->pair[k].verdict = &nd->verdicts[k];
+	}
+	return SR_OK;
+}
+
+void cmp_ndiff_verdict(const struct cmp_ndiff *nd, cmp_verdict_line_fn fn,
+		       void *ctx)
+{
+	if (!nd->verdicts || !nd->npairs)
+		return;
+	for (size_t k = 0; k < nd->npairs; k++)
+		cmp_verdict_lines(&nd->verdicts[k], fn, ctx);
+	cmp_verdict_scope(&nd->verdicts[0], fn, ctx);
 }

@@ -32,9 +32,11 @@
 
 #define CMP_MAX_GROUPS 16
 #define CMP_GROUP_NAME_MAX 32
-/* A change that counts: p99 as diff's (compare/diff.h); deadlines met
- * by at least a point; a completion time by 1 % and 10 ms. */
-#define CMP_VERDICT_DEADLINE_PTS 1.0
+/* A change that counts: p99 as diff's (compare/diff.h); the share of
+ * deadlines missed by at least half a point and 25 % of the larger; a
+ * completion time by 1 % and 10 ms. */
+#define CMP_VERDICT_MISSED_PTS 0.5
+#define CMP_VERDICT_MISSED_PCT 25
 #define CMP_VERDICT_DONE_PCT 1
 #define CMP_VERDICT_DONE_MIN_NS 10000000LL
 #define CMP_VERDICT_BEHIND 2       /* tasks named per line */
@@ -72,11 +74,12 @@ enum cmp_verdict_kind {
 struct cmp_verdict_group {
 	char name[CMP_GROUP_NAME_MAX];
 	const char *what;
-	size_t ntasks;
+	size_t ntasks, nbatch;    /* its tasks, the batch ones */
 	char names[160];          /* "mpv/ao, mpv x2, ..." */
 	enum cmp_verdict_kind kind;
 	int verdict;              /* enum cmp_verdict (compare/diff.h) */
-	int64_t p99[2], max[2];   /* the pooled delays, under A and B */
+	int64_t p99[2], max[2];   /* the pooled delays, under A and B (of
+				     the tasks not batch, if any) */
 	double met[2];            /* deadlines met on the replay's own clock */
 	int64_t done[2];          /* completion, after the trace's start */
 	int64_t wait[2];          /* the group's total wait */
@@ -101,7 +104,7 @@ struct cmp_verdicts {
 	const char *cmd_root;     /* NULL: no tree to speak of */
 	size_t cmd_tasks, out_tasks;
 	int64_t cmd_cpu_ns, out_cpu_ns;
-	/* left out of the replay (--only, --only-tree, --exclude) */
+	/* left out of the replay (--only, --tree, --exclude) */
 	bool left_known;
 	size_t left_tasks;
 	int64_t left_cpu_ns;
@@ -115,7 +118,20 @@ int cmp_verdict_build(struct cmp_verdicts *v, struct cmp_set *s, size_t a,
 typedef void (*cmp_verdict_line_fn)(void *ctx, const char *line);
 void cmp_verdict_lines(const struct cmp_verdicts *v, cmp_verdict_line_fn fn,
 		       void *ctx);
+/* What the verdict covers: the CPU outside the recorded command's tree,
+ * what the replay left out (the same for every pair). */
+void cmp_verdict_scope(const struct cmp_verdicts *v, cmp_verdict_line_fn fn,
+		       void *ctx);
 void cmp_verdict_free(struct cmp_verdicts *v);
+
+/* Every pair of a diff (the baseline against each other run): its
+ * verdict in nd->verdicts[k], pair[k].verdict; and their lines, the
+ * scope's once at the end. */
+struct cmp_ndiff;
+int cmp_verdict_build_n(struct cmp_ndiff *nd, struct cmp_set *s,
+			struct sr_diag *d);
+void cmp_ndiff_verdict(const struct cmp_ndiff *nd, cmp_verdict_line_fn fn,
+		       void *ctx);
 
 /* "better", "worse", "unchanged" */
 const char *cmp_verdict_name(int verdict);

@@ -65,6 +65,8 @@ struct sr_replay {
 	struct sr_strpool names;
 	bool held;                    /* simulators wait for the cpu count */
 	int32_t ran;                  /* highest cpu that ran a task + 1 */
+	bool win_known;               /* the window is on the trace's clock */
+	int64_t lo, hi;               /* the window (--start, --end) */
 };
 
 static const struct sr_task *view_get(const void *ctx, sr_tid id)
@@ -77,6 +79,34 @@ static size_t view_count(const void *ctx)
 	return sr_tasks_count(ctx);
 }
 
+/* ---- the selection (--pid, --start, --end) --------------------------------- */
+
+/* A row at t of pid is reported. */
+static bool keep(const struct sr_replay *r, int64_t t, int32_t pid)
+{
+	return sr_sel_in(r->lo, r->hi, t) && sr_sel_pid(r->o.sel, pid);
+}
+
+/* The accounting of p counts the window only. */
+static void window_to(const struct sr_replay *r, struct prun *p)
+{
+	if (!r->win_known || !sr_sel_windowed(r->o.sel))
+		return;
+	if (p->obs)
+		sr_acct_window(sr_observed_acct(p->obs), r->lo, r->hi);
+	if (p->sim)
+		sr_acct_window(sr_sim_acct(p->sim), r->lo, r->hi);
+}
+
+/* The first event says where the trace starts: the window on its clock. */
+static void window_set(struct sr_replay *r, int64_t first_ts)
+{
+	sr_sel_window(r->o.sel, first_ts, &r->lo, &r->hi);
+	r->win_known = true;
+	for (size_t i = 0; i < r->n; i++)
+		window_to(r, &r->p[i]);
+}
+
 /* ---- rows: to the files and to the caller's sink, as they come ------------ */
 
 static int emit_tl(void *ctx, const struct sr_tl_row *row)
@@ -84,6 +114,8 @@ static int emit_tl(void *ctx, const struct sr_tl_row *row)
 	struct prun *p = ctx;
 	const struct sr_replay_sink *k = p->r->o.sink;
 
+	if (!keep(p->r, row->t, row->pid))
+		return SR_OK;
 	if (p->tlf)
 		sr_timeline_row(p->tlf, row);
 	if (k && k->timeline)
@@ -96,6 +128,8 @@ static int emit_lat(void *ctx, const struct sr_lat_row *row)
 	struct prun *p = ctx;
 	const struct sr_replay_sink *k = p->r->o.sink;
 
+	if (!keep(p->r, row->wake, row->pid))
+		return SR_OK;
 	if (p->latf)
 		sr_latency_row(p->latf, row);
 	if (k && k->latency)
@@ -549,6 +583,7 @@ static int start_sims(struct sr_replay *r, struct sr_diag *d)
 			continue;
 		if ((rc = sr_sim_new(&p->sim, &so, r->dm, k++, &h, d)))
 			return rc;
+		window_to(r, p);
 		if (p->want_lat && (rc = sr_latw_new(&p->latw,
 				sr_sim_acct(p->sim), emit_lat,
 				p->want_waits ? emit_wait : NULL, p, d)))
@@ -572,6 +607,10 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 			       r->o.cpus, SR_SIM_MAX_CPUS);
 	if (!r->o.batch)
 		r->o.batch = SR_REPLAY_DEFAULT_BATCH;
+	r->lo = INT64_MIN;
+	r->hi = INT64_MAX;
+	if (sr_sel_check(r->o.sel, d))
+		return d->code;
 	if (add_policies(r, &nsims, d))
 		return d->code;
 	if (sr_rtrules_new(&r->rt, r->o.tune.rt, r->o.tune.nrt, d))
@@ -651,6 +690,8 @@ static int pass(struct sr_replay *r, struct sr_diag *d)
 	int rc;
 
 	while ((rc = sr_reader_next(r->rd, &ev, d)) == 1) {
+		if (!r->win_known)
+			window_set(r, ev.ts);
 		if (event_seen(r, &ev))
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		note_ran(&r->ran, r->tasks, &ev);
@@ -714,9 +755,25 @@ static int cmp_rows_done(struct sr_replay *r, struct prun *p,
 			row->x.migrations = (int64_t)sr_observed_migrations(
 				p->obs, id);
 		}
+		if (sr_sel_windowed(r->o.sel)) {
+			/* counted over the whole replay: unknown in a window */
+			row->x.expired = -1;
+			row->x.late_wakeups = -1;
+			row->x.migrations = -1;
+		}
 	}
 	p->pub.nrows = n;
 	return SR_OK;
+}
+
+/* A task's summary row is reported: its pid selected, and, with a
+ * window, something of it counted there. */
+static bool selected(const struct sr_replay *r, const struct sr_task_metrics *m)
+{
+	if (!sr_sel_pid(r->o.sel, m->pid))
+		return false;
+	return !sr_sel_windowed(r->o.sel) || m->runtime_ns || m->ndelays ||
+	       m->wakeups;
 }
 
 static int collect(struct sr_replay *r, struct prun *p, struct sr_diag *d)
@@ -734,12 +791,12 @@ static int collect(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 		r->info.left_tasks = 0;
 		r->info.left_cpu_ns = 0;
 		for (size_t i = 0; i < n; i++) {
-			if (sr_demand_included(r->dm, ms[i]->id)) {
-				ms[k++] = ms[i];
-			} else {
+			if (!sr_demand_included(r->dm, ms[i]->id)) {
 				/* left out (--exclude, --only, --tree) */
 				r->info.left_tasks++;
 				r->info.left_cpu_ns += ms[i]->runtime_ns;
+			} else if (selected(r, ms[i])) {
+				ms[k++] = ms[i];
 			}
 		}
 		n = k;
@@ -754,7 +811,8 @@ static int collect(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 			struct sr_task_metrics *m =
 				sr_acct_metrics(a, (uint32_t)i);
 
-			if (m && sr_sim_task(p->sim, (uint32_t)i))
+			if (m && sr_sim_task(p->sim, (uint32_t)i) &&
+			    selected(r, m))
 				ms[n++] = m;
 		}
 	}
@@ -880,6 +938,11 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 	r->info.read = st;
 	r->info.lost_tasks = -1;
 	r->info.ran_cpus = r->ran;
+	r->info.windowed = sr_sel_windowed(r->o.sel);
+	r->info.win_lo = r->lo;
+	r->info.win_hi = r->hi;
+	if ((rc = sr_sel_check_span(r->o.sel, t0, t1, d)))
+		return rc;
 	if ((rc = sr_demand_finish(r->dm, t1, d)))
 		return rc;
 	if (r->held) {
@@ -911,6 +974,11 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 		}
 		if ((rc = collect(r, p, d)) || (rc = collect_cpus(p, d)))
 			return rc;
+		/* the span reported: the window's part of the replay's */
+		if (r->lo > p->pub.start)
+			p->pub.start = r->lo < p->pub.end ? r->lo : p->pub.end;
+		if (r->hi < p->pub.end)
+			p->pub.end = r->hi > p->pub.start ? r->hi : p->pub.start;
 		if (p->latw) {
 			struct sr_sortbuf_stats ls;
 

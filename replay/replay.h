@@ -39,6 +39,7 @@
 #include "replay/demand.h"
 #include "replay/metrics.h"
 #include "replay/observed.h"
+#include "replay/selection.h"
 #include "replay/sim.h"
 #include "replay/writers.h"
 
@@ -134,6 +135,10 @@ struct sr_replay_opts {
 					 results do not depend on it */
 	bool check;                   /* policy invariants every instant */
 	const struct sr_replay_hooks *hooks; /* NULL: none */
+	/* --pid, --start, --end (replay/selection.h): the summary rows,
+	   timeline and latency rows (files and sink) of the tasks and the
+	   window selected; the hooks still see everything.  NULL: all */
+	const struct sr_selection *sel;
 	/* the progress line (lib/progress.h) is read.progress: told the
 	 * input read and the policies replayed */
 };
@@ -160,7 +165,9 @@ struct sr_replay_policy {
 	bool observed;
 	struct sr_replay_row *rows;   /* sorted by pid (then comm, id) */
 	size_t nrows;
-	int64_t start, end;           /* replay span, trace clock */
+	int64_t start, end;           /* the span reported, trace clock: the
+					 replay's, or the window's part of
+					 it (--start, --end) */
 	struct sr_sim_stats sim;      /* zero for observed */
 	/* memory: rows held for ordering (not demand, sr_replay_info) */
 	uint64_t latency_rows_held;   /* most latency rows held to sort */
@@ -189,6 +196,9 @@ struct sr_replay_info {
 	bool left_known;
 	size_t left_tasks;
 	int64_t left_cpu_ns;
+	bool windowed;                /* --start or --end given */
+	int64_t win_lo, win_hi;       /* the window, trace clock (open ends:
+					 INT64_MIN, INT64_MAX) */
 };
 
 struct sr_replay;

@@ -114,9 +114,10 @@ expect_out '^stock: 10 waits, [0-9.]+ ms in all; not attributed'
 
 # errors
 expect_status 64 "$SR" explain "$T/s.txt" --cpus 1
-expect_err 'explain: expected --task REGEX or --pid N \(one of them\)'
+expect_err 'explain: expected --task REGEX or --pid N'
+# both: the tasks of that pid whose comm matches (none here)
 expect_status 64 "$SR" explain "$T/s.txt" --cpus 1 --pid 300 --task hog
-expect_err 'one of them'
+expect_err "explain: no task pid 300 matching 'hog' in s.txt"
 expect_status 64 "$SR" explain "$T/s.txt" --cpus 1 --pid 300 --tsv --json
 expect_err 'exclude each other'
 expect_status 64 "$SR" explain "$T/s.txt" --cpus 1 --task nosuchtask
