@@ -47,6 +47,7 @@ int cmd_stats(int argc, char **argv, struct sr_diag *d);
 int cmd_convert(int argc, char **argv, struct sr_diag *d);
 int cmd_replay(int argc, char **argv, struct sr_diag *d);
 int cmd_diff(int argc, char **argv, struct sr_diag *d);
+int cmd_explain(int argc, char **argv, struct sr_diag *d);
 int cmd_plot(int argc, char **argv, struct sr_diag *d);
 int cmd_report(int argc, char **argv, struct sr_diag *d);
 int cmd_export(int argc, char **argv, struct sr_diag *d);
@@ -151,6 +152,15 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 		   "used)", 1, SR_SIM_MAX_CPUS, NULL), \
 	OPT_TUNE((o)->sets, &(o)->nsets, (o)->rt, &(o)->nrt, \
 		 CMP_MAX_TUNE_OPTS)
+
+/* The verdict's groups (struct cmp_load_opts *o, compare/verdict.h):
+ * diff and report. */
+#define OPT_GROUPS(o) \
+	OPT_CALLBACK(0, "group", &(o)->groups, "NAME=REGEX", \
+		     "the verdict's group NAME: the tasks whose comm matches " \
+		     "REGEX (tried before the defaults: audio, display, " \
+		     "terminal, build, other; a default's NAME replaces it); " \
+		     "repeatable", cmp_opt_group)
 
 /* --set and --rt: the policies' tuning and the soft-realtime rule of a
  * replay (struct sr_replay_tuning, replay/replay.h). */

@@ -17,6 +17,7 @@ const struct sr_cmd sr_commands[] = {
 	{ "stats", cmd_stats, "per-task runtime, switches and scheduling delays (like perf sched latency)" },
 	{ "replay", cmd_replay, "replay a trace under each policy: timelines, latencies, summaries" },
 	{ "diff", cmd_diff, "what policy B (or each policy) changed against A, task by task" },
+	{ "explain", cmd_explain, "why a task waited, under each policy: its worst waits in words, the wait by reason and by the task it waited behind" },
 	{ "plot", cmd_plot, "gnuplot plots of priorities and scheduling delays" },
 	{ "report", cmd_report, "one self-contained HTML page: the verdict, a task table, the plots" },
 	{ "export", cmd_export, "the replayed schedules as a Chrome JSON trace (Perfetto)" },

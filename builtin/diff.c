@@ -27,6 +27,7 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 				"baseline) against each of the others "
 				"(default: stock, o11int); repeat for up to 8",
 			    "only tasks whose comm matches this pcre2 regex"),
+		OPT_GROUPS(&o),
 		OPT_GROUP("output"),
 		OPT_FLAG('q', "quiet", &quiet, "no progress line on a terminal"),
 		OPT_PATH('o', "output", &out, "FILE",
@@ -66,6 +67,8 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 	rc = cmp_cmd_load(&o, 2, CMP_MAX_RUNS, &src, &set, &re, d);
 	if (rc == SR_OK)
 		rc = cmp_ndiff_build(&nd, &set, re, d);
+	if (rc == SR_OK)
+		rc = cmp_verdict_build_n(&nd, &set, d);
 	if (rc == SR_OK)
 		rc = sr_outfile_open(&f, out, d);
 	if (rc == SR_OK) {

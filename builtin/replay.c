@@ -101,6 +101,10 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 		OPT_FLAG(0, "check", &o.check,
 			 "check the policies' invariants at every instant "
 			 "(slow)"),
+		OPT_FLAG(0, "no-why", &o.no_why,
+			 "do not attribute the waits (no waits.tsv; "
+			 "latency.tsv's why and behind_pid are -): what the "
+			 "attribution costs"),
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {

@@ -25,6 +25,7 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 				"baseline) against each of the others "
 				"(default: stock, o11int); repeat for up to 8",
 			    "tasks whose comm matches this pcre2 regex"),
+		OPT_GROUPS(&o),
 		OPT_GROUP("output"),
 		OPT_FLAG('q', "quiet", &quiet, "no progress line on a terminal"),
 		OPT_PATH('o', "output", &po.outdir, "DIR",
@@ -60,6 +61,8 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 	rc = cmp_cmd_load(&o, 2, CMP_MAX_RUNS, &src, &set, &re, d);
 	if (rc == SR_OK)
 		rc = cmp_ndiff_build(&nd, &set, re, d);
+	if (rc == SR_OK)
+		rc = cmp_verdict_build_n(&nd, &set, d);
 	if (rc == SR_OK) {
 		po.re = re;
 		prc = pl_plot_all(&set, &po, &pf, &pd);

@@ -309,6 +309,7 @@ void cmp_ndiff_free(struct cmp_ndiff *nd)
 	for (size_t k = 0; k < nd->npairs; k++)
 		cmp_diff_free(&nd->pair[k]);
 	free(nd->rows);
+	free(nd->verdicts);
 	memset(nd, 0, sizeof(*nd));
 }
 
@@ -707,6 +708,10 @@ int cmp_ndiff_write_table(const struct cmp_ndiff *nd, FILE *f, bool all,
 	if (*sel)
 		fprintf(f, "only %s; the replay ran over the whole trace\n", sel);
 	fputc('\n', f);
+	if (nd->verdicts) {
+		cmp_ndiff_verdict(nd, print_line, f);
+		fputc('\n', f);
+	}
 	cmp_ndiff_headline(nd, print_line, f);
 	periodic_table(nd, f, color);
 	/*

@@ -16,6 +16,7 @@
 
 #include "compare/runset.h"
 #include "compare/select.h"
+#include "compare/verdict.h"
 #include "lib/diag.h"
 
 /* A replay that ends this much (% of the trace) after the recording: late. */
@@ -49,6 +50,9 @@ struct cmp_diff {
 	/* how much CPU the whole trace asks for, and when each run ended */
 	int64_t demand_ns;        /* every task's runtime under A */
 	int64_t end_a, end_b;     /* last finish under A, B (trace clock) */
+	/* the verdict per group (compare/verdict.h), written first; NULL:
+	   none (set by the caller) */
+	const struct cmp_verdicts *verdict;
 };
 
 int cmp_diff_build(struct cmp_diff *df, const struct cmp_set *s, size_t a,
@@ -75,6 +79,9 @@ struct cmp_ndiff {
 	long *rows;               /* tasks present in any run, in the order
 				     of cmp_diff_order_all */
 	size_t nrows;
+	/* the verdict of each pair (pair[k].verdict points into it), NULL:
+	   none; cmp_verdict_build_n (compare/verdict.h) */
+	struct cmp_verdicts *verdicts;
 };
 
 int cmp_ndiff_build(struct cmp_ndiff *nd, const struct cmp_set *s,

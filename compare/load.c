@@ -37,6 +37,29 @@ int cmp_opt_period(const struct po_option *opt, const char *arg,
 	return SR_OK;
 }
 
+/*
+ * The recorded command's tree (the verdict's "outside the recorded
+ * command"): --tree's root, or perf-exec's when the trace has one (what
+ * `perf sched record` runs the command as).
+ */
+#define CMD_ROOT_DEFAULT "^perf-exec$"
+
+static int mark_cmd(struct cmp_set *s, const char *tree, struct sr_diag *d)
+{
+	const char *regex = tree ? tree : CMD_ROOT_DEFAULT;
+	struct cmp_taskre *re;
+	size_t n = 0;
+	int rc;
+
+	if (cmp_taskre_new(&re, regex, d))
+		return d->code;
+	rc = cmp_tree_mark_cmd(s, s->procs, re, &n, d);
+	cmp_taskre_free(re);
+	s->has_cmd = rc == SR_OK && n > 0;
+	s->cmd_root = tree ? tree : "perf-exec";
+	return rc;
+}
+
 /* --pid: an error when no task has any pid given, a warning for a pid
  * that no task has. */
 static int pids_found(const struct cmp_set *s, const struct sr_selection *sel,
@@ -113,6 +136,7 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	so.cpus = o->cpus;
 	so.title = o->title;
 	so.tree = o->tree != NULL;
+	so.procs = true;
 	so.progress = o->progress;
 	so.tune = &tune;
 	so.labels = labels;
@@ -127,6 +151,11 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	if (rc == SR_OK)
 		rc = cmp_set_of(set, src, d);
 	if (rc == SR_OK) {
+		set->procs = src->procs.n ? &src->procs : NULL;
+		set->groups = &o->groups;
+		set->left_known = src->left_known;
+		set->left_tasks = src->left_tasks;
+		set->left_cpu_ns = src->left_cpu_ns;
 		set->period_opts = o->periods;
 		set->nperiod_opts = o->nperiods;
 		set->sel = sr_sel_any(&o->sel) ? &o->sel : NULL;
@@ -146,6 +175,8 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 				   &set->focus_tasks, d);
 		set->focus_regex = o->tree;
 	}
+	if (rc == SR_OK && set->procs)
+		rc = mark_cmd(set, o->tree, d);
 	cmp_taskre_free(root);
 	return rc;
 }
@@ -166,6 +197,9 @@ int cmp_set_load(struct cmp_set *s, struct sr_diag *d)
 	if (cmp_set_read_summaries(s, d) || cmp_behave_reference(s, d))
 		return d->code;
 	s->origin = s->t0; /* cmp_cmd_load: the trace's start, if known */
+	if (s->procs && (cmp_tree_parents(s, s->procs, d) ||
+			 cmp_behave_descendants(s, d)))
+		return d->code;
 	cmp_behave_classify(s);
 	for (size_t r = 0; r < s->nruns; r++) {
 		if (cmp_behave_spread(s, r, d) || cmp_behave_periodic(s, r, d))

@@ -12,6 +12,7 @@
 
 #include "compare/runset.h"
 #include "compare/source.h"
+#include "compare/verdict.h"
 #include "lib/diag.h"
 #include "lib/parse-options.h"
 #include "replay/selection.h"
@@ -39,6 +40,7 @@ struct cmp_load_opts {
 	size_t nrt;
 	/* the policies as the replay labels them (their tuning) */
 	char labels[CMP_MAX_RUNS][CMP_POLICY_MAX];
+	struct cmp_group_opts groups;		/* --group NAME=REGEX */
 	const char *trace;
 	const char *cmd;    /* the command, for messages */
 	struct sr_progress *progress; /* while a trace is replayed, or NULL */

@@ -29,6 +29,9 @@
 #define CMP_COMM_MAX 64
 #define CMP_MAX_RUNS 8
 
+struct cmp_procs;
+struct cmp_group_opts;
+
 enum cmp_class {
 	CMP_CLASS_OTHER,
 	CMP_CLASS_INTERACTIVE, /* sleeps most of its life and wakes often */
@@ -71,6 +74,10 @@ struct cmp_task {
 	struct cmp_figs *figs;   /* [set->nruns] */
 	bool selected;          /* for plots */
 	bool in_focus;          /* in the --tree focus (compare/tree.h) */
+	bool in_cmd;            /* in the recorded command's tree */
+	long parent;            /* the task that forked it, -1 (tree.h) */
+	int64_t desc_busy_ns;   /* asleep while a descendant was busy */
+	int group;              /* compare/verdict.h, -1: none */
 };
 
 struct cmp_run {
@@ -102,6 +109,14 @@ struct cmp_set {
 	const struct cmp_period_opt *period_opts;
 	size_t nperiod_opts;
 	uint64_t unknown_events;/* timeline events we do not interpret */
+	const struct cmp_procs *procs; /* the trace's task table, NULL:
+					  none (compare/tree.h) */
+	bool has_cmd;           /* tasks[].in_cmd is marked */
+	const char *cmd_root;   /* the regex it was marked by */
+	const struct cmp_group_opts *groups; /* --group (verdict.h), NULL */
+	bool left_known;        /* the replay said what it left out */
+	size_t left_tasks;      /* tasks left out of the replay */
+	int64_t left_cpu_ns;    /* and their CPU in the recording */
 	bool focus;             /* only tasks in_focus count (--tree) */
 	const char *focus_regex;/* the --tree regex, for headings */
 	size_t focus_tasks;     /* tasks in the focus */
@@ -166,6 +181,7 @@ int cmp_timeline_pass(struct cmp_set *s, const struct cmp_result *res,
 struct cmp_lat_row {
 	int64_t wake_ns, delay_ns;
 	long task;
+	const struct cmp_lat *lat;  /* the row itself (its attribution) */
 };
 typedef int (*cmp_lat_fn)(void *ctx, const struct cmp_lat_row *r,
 			 struct sr_diag *d);

@@ -57,12 +57,19 @@ static int sink_lat(void *ctx, size_t i, const struct sr_lat_row *row)
 	return k->lat[i] ? cmp_result_add_lat(k->res[i], row) : SR_OK;
 }
 
+static int sink_wait(void *ctx, size_t i, const struct sr_wait_row *row)
+{
+	struct sink *k = ctx;
+
+	return k->lat[i] ? cmp_result_add_wait(k->res[i], row) : SR_OK;
+}
+
 static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 		      struct sr_diag *d)
 {
 	const char *names[CMP_MAX_RUNS + 1];
 	struct sink k = { { 0 }, { 0 } };
-	struct sr_replay_sink sink = { sink_tl, sink_lat, &k };
+	struct sr_replay_sink sink = { sink_tl, sink_lat, &k, sink_wait };
 	struct sr_replay_opts ro = { 0 };
 	struct sr_replay *r = NULL;
 	struct sr_selection win;
@@ -116,9 +123,14 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 		k.res[i]->cpus = (int)p->ncpu;
 		if (k.lat[i] && cmp_result_add_sums(k.res[i], p))
 			rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		else if (k.lat[i])
+			rc = cmp_result_link(k.res[i], d);
 	}
-	if (rc == SR_OK && o->tree)
+	if (rc == SR_OK && (o->tree || o->procs))
 		rc = cmp_procs_from_replay(&src->procs, r, d);
+	src->left_known = sr_replay_info(r)->left_known;
+	src->left_tasks = sr_replay_info(r)->left_tasks;
+	src->left_cpu_ns = sr_replay_info(r)->left_cpu_ns;
 	sr_replay_free(r);
 	return rc;
 }
@@ -182,8 +194,16 @@ static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
 		}
 		free(dir);
 	}
-	if (rc == SR_OK && o->tree)
+	if (rc == SR_OK && o->procs && !o->tree) {
+		/* wanted, not needed: a directory of before tasks.tsv has none */
+		if (!(dir = sr_path_join(o->trace, "tasks.tsv", NULL)))
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		if (stat(dir, &st) == 0)
+			rc = cmp_procs_read(&src->procs, o->trace, d);
+		free(dir);
+	} else if (rc == SR_OK && o->tree) {
 		rc = cmp_procs_read(&src->procs, o->trace, d);
+	}
 	return rc;
 }
 

@@ -203,6 +203,11 @@ static void write_top(FILE *f, const struct cmp_ndiff *nd)
 	fputs("<a href=\"#task-table\">Tasks</a><a href=\"#plots\">Plots</a></nav>\n</header>\n", f);
 
 	fputs("<section id=\"verdict\">\n<h2>Verdict</h2>\n", f);
+	if (nd->verdicts) {
+		fputs("<ul class=\"head\" id=\"groups\">\n", f);
+		cmp_ndiff_verdict(nd, li_line, f);
+		fputs("</ul>\n", f);
+	}
 	if (nd->npairs == 1) {
 		fputs("<ul class=\"head\" id=\"headline\">\n", f);
 		cmp_diff_headline(&nd->pair[0], li_line, f);

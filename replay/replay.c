@@ -33,9 +33,10 @@ struct prun {
 	struct sr_replay *r;
 	struct sr_sim *sim;           /* or */
 	struct sr_observed *obs;
-	struct sr_outfile *tl, *lat;
-	FILE *tlf, *latf;             /* the files, when written */
+	struct sr_outfile *tl, *lat, *waits;
+	FILE *tlf, *latf, *waitsf;    /* the files, when written */
 	bool want_tl, want_lat;       /* a file or the sink takes the rows */
+	bool want_waits;
 	struct sr_latw *latw;         /* latency rows in wake order */
 	struct sr_tlfilter *tlfil;    /* simulated runs' rows (tlfilter.h) */
 };
@@ -136,6 +137,18 @@ static int emit_lat(void *ctx, const struct sr_lat_row *row)
 	return SR_OK;
 }
 
+static int emit_wait(void *ctx, const struct sr_wait_row *row)
+{
+	struct prun *p = ctx;
+	const struct sr_replay_sink *k = p->r->o.sink;
+
+	if (p->waitsf)
+		sr_waits_row(p->waitsf, row);
+	if (k && k->waits)
+		return k->waits(k->ctx, p->idx, row);
+	return SR_OK;
+}
+
 /* ---- hooks ---------------------------------------------------------------- */
 
 /* The caller's hooks (sr_replay_opts.hooks) told of a row or a wait. */
@@ -170,6 +183,11 @@ static int sim_row(void *ctx, const struct sr_tl_row *row)
 	return rc;
 }
 
+static const char *sim_name(const void *ctx, uint32_t comm)
+{
+	return sr_sim_name(ctx, comm);
+}
+
 static int sim_wait(void *ctx, uint32_t task, int64_t from, int64_t to,
 		    enum sr_acct_cause cause)
 {
@@ -177,10 +195,14 @@ static int sim_wait(void *ctx, uint32_t task, int64_t from, int64_t to,
 	int32_t pid = sr_sim_pid(p->sim, task);
 	const char *comm = sr_sim_comm(p->sim, task);
 	int rc = hook_wait(p, task, pid, comm, from, to, cause);
+	struct sr_lat_why why = { .name = sim_name, .name_ctx = p->sim };
 
 	if (rc || !p->latw)
 		return rc;
-	return sr_latw_add(p->latw, from, to, pid, comm, cause);
+	if (p->r->o.no_why)
+		return sr_latw_add(p->latw, from, to, pid, comm, cause, NULL);
+	why.segs = sr_sim_wait_segs(p->sim, task, &why.nsegs);
+	return sr_latw_add(p->latw, from, to, pid, comm, cause, &why);
 }
 
 static int obs_wait(void *ctx, uint32_t task, int64_t from, int64_t to,
@@ -201,7 +223,7 @@ static int obs_wait(void *ctx, uint32_t task, int64_t from, int64_t to,
 	comm = sr_demand_last_comm(r->dm, task);
 	if ((rc = hook_wait(p, task, pid, comm, from, to, cause)) || !p->latw)
 		return rc;
-	return sr_latw_add(p->latw, from, to, pid, comm, cause);
+	return sr_latw_add(p->latw, from, to, pid, comm, cause, NULL);
 }
 
 static void resolved(void *ctx, uint32_t task, uint32_t block,
@@ -427,6 +449,13 @@ static int open_outputs(struct sr_replay *r, struct prun *p,
 			goto out;
 		p->latf = sr_outfile_fp(p->lat);
 		sr_latency_header(p->latf);
+		if (!p->pub.observed && !r->o.no_why) {
+			if ((rc = sr_outfile_open_in(&p->waits, dir,
+						     "waits.tsv", NULL, d)))
+				goto out;
+			p->waitsf = sr_outfile_fp(p->waits);
+			sr_waits_header(p->waitsf);
+		}
 	}
 out:
 	free(dir);
@@ -439,7 +468,9 @@ static int open_rows(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 	const struct sr_replay_sink *k = r->o.sink;
 
 	p->want_tl = p->tlf || (k && k->timeline);
-	p->want_lat = p->latf || (k && k->latency);
+	p->want_waits = !p->pub.observed && !r->o.no_why &&
+			(p->waitsf || (k && k->waits));
+	p->want_lat = p->latf || (k && k->latency) || p->want_waits;
 	if (p->want_tl && !p->pub.observed &&
 	    sr_tlfilter_new(&p->tlfil, r->o.timeline, emit_tl, p, d))
 		return d->code;
@@ -543,6 +574,7 @@ static int start_sims(struct sr_replay *r, struct sr_diag *d)
 			.init_sleep_pct = r->o.init_sleep_pct,
 			.check = r->o.check,
 			.rt = r->o.tune.nrt ? r->rt : NULL,
+			.no_why = r->o.no_why,
 		};
 		struct sr_sim_hooks h = { .row = sim_row, .wait = sim_wait,
 					  .ctx = p };
@@ -553,7 +585,8 @@ static int start_sims(struct sr_replay *r, struct sr_diag *d)
 			return rc;
 		window_to(r, p);
 		if (p->want_lat && (rc = sr_latw_new(&p->latw,
-				sr_sim_acct(p->sim), emit_lat, p, d)))
+				sr_sim_acct(p->sim), emit_lat,
+				p->want_waits ? emit_wait : NULL, p, d)))
 			return rc;
 	}
 	return SR_OK;
@@ -623,8 +656,8 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 				return rc;
 			sr_acct_on_wait(sr_observed_acct(p->obs), obs_wait, p);
 			if (p->want_lat && (rc = sr_latw_new(&p->latw,
-					sr_observed_acct(p->obs), emit_lat, p,
-					d)))
+					sr_observed_acct(p->obs), emit_lat,
+					NULL, p, d)))
 				return rc;
 		}
 	}
@@ -754,10 +787,18 @@ static int collect(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 
 		if ((rc = sr_observed_rows(p->obs, &ms, &n, d)))
 			return rc;
-		for (size_t i = 0; i < n; i++)
-			if (sr_demand_included(r->dm, ms[i]->id) &&
-			    selected(r, ms[i]))
+		r->info.left_known = true;
+		r->info.left_tasks = 0;
+		r->info.left_cpu_ns = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!sr_demand_included(r->dm, ms[i]->id)) {
+				/* left out (--exclude, --only, --tree) */
+				r->info.left_tasks++;
+				r->info.left_cpu_ns += ms[i]->runtime_ns;
+			} else if (selected(r, ms[i])) {
 				ms[k++] = ms[i];
+			}
+		}
 		n = k;
 	} else {
 		struct sr_acct *a = sr_sim_acct(p->sim);
@@ -969,6 +1010,13 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 			if (rc)
 				return rc;
 		}
+		if (p->waits) {
+			rc = sr_outfile_commit(p->waits, d);
+			p->waits = NULL;
+			p->waitsf = NULL;
+			if (rc)
+				return rc;
+		}
 		if (r->o.outdir && ((rc = write_summary(r, p, d)) ||
 				    (rc = write_cpus(r, p, d))))
 			return rc;
@@ -1050,6 +1098,7 @@ void sr_replay_free(struct sr_replay *r)
 
 		sr_outfile_abort(p->tl);
 		sr_outfile_abort(p->lat);
+		sr_outfile_abort(p->waits);
 		sr_tlfilter_free(p->tlfil);
 		sr_latw_free(p->latw);
 		sr_sim_free(p->sim);

@@ -63,6 +63,9 @@ struct sr_replay_sink {
 	int (*timeline)(void *ctx, size_t policy, const struct sr_tl_row *r);
 	int (*latency)(void *ctx, size_t policy, const struct sr_lat_row *r);
 	void *ctx;
+	/* the segments of each wait (waits.tsv's rows), simulated policies
+	   with attribution only */
+	int (*waits)(void *ctx, size_t policy, const struct sr_wait_row *r);
 };
 
 /* A wait as it ends (latency.tsv's row), for sr_replay_hooks. */
@@ -113,6 +116,9 @@ struct sr_replay_opts {
 	const char *outdir;           /* write DIR/P/ files; NULL: none */
 	const struct sr_replay_sink *sink; /* rows as they come; NULL: none */
 	bool no_timeline, no_latency; /* skip those files */
+	bool no_why;                  /* no attribution of waits: no
+					 waits.tsv, latency.tsv's why and
+					 behind_pid "-" (timing) */
 	enum sr_tl_mode timeline;     /* simulated rows: changes (0) or all */
 	const char *exclude;          /* pcre2 on comm: tasks left out */
 	enum sr_causal_mode causal;   /* which task wakes are causal */
@@ -185,6 +191,11 @@ struct sr_replay_info {
 					  behind the recording */
 	const struct sr_read_stats *read; /* lost events, skipped lines */
 	long lost_tasks;              /* marked lost in observed, -1: none */
+	/* what the replay left out (--exclude, --only, --tree), as the
+	   recording ran it; known when observed was replayed */
+	bool left_known;
+	size_t left_tasks;
+	int64_t left_cpu_ns;
 	bool windowed;                /* --start or --end given */
 	int64_t win_lo, win_hi;       /* the window, trace clock (open ends:
 					 INT64_MIN, INT64_MAX) */
