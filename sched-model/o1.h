@@ -329,8 +329,9 @@ static int prefix##_sched_init(struct sm_sched *s) \
 	return o1_sched_init(s, &(rules)); \
 }
 
-/* O11int's tunables (also O11.1's and O11.2's): test2-mm1's */
-#define O11_CONSTS { \
+/* test2-mm1's tunables, which O11int and its successors keep, then the
+   bound on sleep_avg (.sleep_avg_bound = ...) and any other constant */
+#define MM1_CONSTS(...) { \
 	.max_sleep_avg = MM1_MAX_SLEEP_AVG, \
 	.starvation_limit = MM1_STARVATION_LIMIT, \
 	.min_timeslice = MIN_TIMESLICE_DEFAULT, \
@@ -339,9 +340,45 @@ static int prefix##_sched_init(struct sm_sched *s) \
 	.child_penalty = MM1_CHILD_PENALTY, \
 	.parent_penalty = PARENT_PENALTY_DEFAULT, \
 	.exit_weight = EXIT_WEIGHT_DEFAULT, \
-	/* JUST_INTERACTIVE_SLEEP of nice -20, never capped */ \
-	.sleep_avg_bound = MM1_MAX_SLEEP_AVG + 3 * AVG_TIMESLICE_DEFAULT, \
+	__VA_ARGS__ \
 }
+
+/* O11int's: sleep_avg bounded by JUST_INTERACTIVE_SLEEP of nice -20, never
+   capped */
+#define O11_CONSTS(...) \
+	MM1_CONSTS(.sleep_avg_bound = MM1_MAX_SLEEP_AVG + \
+		   3 * AVG_TIMESLICE_DEFAULT, __VA_ARGS__)
+
+/*
+ * The rules of O11int and the policies built on it (O11.1, O11.2, iso):
+ * POLICY, what a used-up slice does (slice_expired), then the constants
+ * (.k = O11_CONSTS(...)) and any rule of the policy's own.
+ */
+#define O11_RULES(pol, expired, ...) { \
+	.policy = (pol), \
+	.has_credit = true, \
+	.has_activated = true, \
+	.activate_task = o11_activate_task, \
+	.preempts_curr = o1_task_preempts_curr, \
+	.forked_process = o11_forked_process, \
+	.slice_expired = (expired), \
+	.slice_continues = o11_slice_continues, \
+	.schedule_prev = o10_schedule_charge, \
+	.schedule_next = o10_schedule_recalc, \
+	.recalc_task_prio = o11_recalc_task_prio, \
+	.sleep_avg_bound = o11_sleep_avg_bound, \
+	__VA_ARGS__ \
+}
+
+/* The sm_policy rows of test2-mm1's family after their names: PREFIX's
+   glue (O1_POLICY_GLUE), the entry points, test2-mm1's derived knobs and
+   MAX_SLEEP_AVG. */
+#define O1_MM1_POLICY(prefix) \
+	.rq_new = prefix##_rq_new, \
+	O1_POLICY_OPS, \
+	.sched_init = prefix##_sched_init, \
+	.knob_derive = o1_derive_mm1, \
+	.max_sleep_avg = MM1_MAX_SLEEP_AVG
 
 /* ---- priority arrays (runqueue primitives) ---- */
 void dequeue_task(struct o1_task *p, struct prio_array *array);
@@ -384,6 +421,9 @@ void o11_forked_process(struct o1_rq *rq, struct o1_task *parent,
 			struct o1_task *child);
 void o11_slice_continues(struct o1_rq *rq, struct o1_task *p);
 void o11_slice_expired(struct o1_rq *rq, struct o1_task *p);
+/* O11int's expiry with a task with credit and no sleep_avg left going to
+   the head of expired (O11int) or its tail (O11.1) */
+void o11_expire(struct o1_rq *rq, struct o1_task *p, bool head);
 unsigned long o11_sleep_avg_bound(const struct o1_consts *k);
 /* G3's pieces A3 keeps (g3.c) */
 void g3_forked_process(struct o1_rq *rq, struct o1_task *parent,

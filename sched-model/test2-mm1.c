@@ -140,17 +140,7 @@ static void slice_continues(struct o1_rq *rq, struct o1_task *p)
 
 static const struct o1_rules mm1_rules = {
 	.policy = &sm_policy_test2_mm1,
-	.k = {
-		.max_sleep_avg = MM1_MAX_SLEEP_AVG,
-		.starvation_limit = MM1_STARVATION_LIMIT,
-		.min_timeslice = MIN_TIMESLICE_DEFAULT,
-		.max_timeslice = MAX_TIMESLICE_DEFAULT,
-		.timeslice_granularity = MM1_TIMESLICE_GRANULARITY,
-		.child_penalty = MM1_CHILD_PENALTY,
-		.parent_penalty = PARENT_PENALTY_DEFAULT,
-		.exit_weight = EXIT_WEIGHT_DEFAULT,
-		.sleep_avg_bound = MM1_MAX_SLEEP_AVG,
-	},
+	.k = MM1_CONSTS(.sleep_avg_bound = MM1_MAX_SLEEP_AVG),
 	.has_credit = false,
 	.has_activated = true,
 	.activate_task = activate_task,
@@ -186,11 +176,7 @@ const struct sm_policy sm_policy_test2_mm1 = {
 	.confidence = "high",
 	.reconstructed = "what O11int's seed patch changed, undone from its "
 			 "'-' lines (docs/models.md)",
-	.rq_new = mm1_rq_new,
-	O1_POLICY_OPS,
-	.sched_init = mm1_sched_init,
+	O1_MM1_POLICY(mm1),
 	.knobs = o1_mm1_knobs,
-	.knob_derive = o1_derive_mm1,
-	.max_sleep_avg = MM1_MAX_SLEEP_AVG,
 	.has_credit = false,
 };
