@@ -43,7 +43,6 @@ static void activate_task(struct o1_rq *rq, struct o1_task *p, bool irq)
    task. */
 static void schedule_next(struct o1_rq *rq, struct o1_task *next)
 {
-	struct prio_array *array;
 	unsigned long long delta;
 
 	if (!next->activated)
@@ -52,12 +51,8 @@ static void schedule_next(struct o1_rq *rq, struct o1_task *next)
 	if (next->activated == 1)
 		delta = delta * (unsigned long long)(ON_RUNQUEUE_WEIGHT *
 						     128 / 100) / 128;
-	next->activated = 0;
-	array = next->array;
-	dequeue_task(next, array);
-	g3_recalc_task_prio(rq, next, next->timestamp + delta);
-	enqueue_task(next, array);
-	o1_note(next, SM_CH_RECALC);
+	o1_pick_recalc(rq, next, g3_recalc_task_prio,
+		       next->timestamp + delta);
 }
 
 /* EXPIRED_STARVING: one limit, whatever the queue's length. */
@@ -90,13 +85,8 @@ static void slice_continues(struct o1_rq *rq, struct o1_task *p)
 	if (TIMESLICE_GRANULARITY &&
 	    !((task_timeslice(p) - p->time_slice) %
 	      (unsigned int)TIMESLICE_GRANULARITY) &&
-	    p->array == rq->active) {
-		dequeue_task(p, rq->active);
-		resched_curr(rq);
-		p->prio = effective_prio(p);
-		enqueue_task(p, rq->active);
-		o1_note_entry(p, SM_CH_REQUEUE, O1_IN_GRAN);
-	}
+	    p->array == rq->active)
+		o1_granularity_requeue(rq, p, true);
 }
 
 static const struct o1_rules a3_rules = {

@@ -67,16 +67,9 @@ static void activate_task(struct o1_rq *rq, struct o1_task *p, bool irq)
 /* schedule(), the picked task: credit its wait since the wakeup. */
 static void schedule_next(struct o1_rq *rq, struct o1_task *next)
 {
-	struct prio_array *array;
-
-	if (!next->activated)
-		return;
-	next->activated = 0;
-	array = next->array;
-	dequeue_task(next, array);
-	g3_recalc_task_prio(rq, next, sched_clock_of(rq));
-	enqueue_task(next, array);
-	o1_note(next, SM_CH_RECALC);
+	if (next->activated)
+		o1_pick_recalc(rq, next, g3_recalc_task_prio,
+			       sched_clock_of(rq));
 }
 
 /*
@@ -133,13 +126,8 @@ static void slice_continues(struct o1_rq *rq, struct o1_task *p)
 {
 	if (TIMESLICE_GRANULARITY &&
 	    !(p->time_slice % (unsigned int)TIMESLICE_GRANULARITY) &&
-	    p->array == rq->active) {
-		dequeue_task(p, rq->active);
-		resched_curr(rq);
-		p->prio = effective_prio(p);
-		enqueue_task(p, rq->active);
-		o1_note_entry(p, SM_CH_REQUEUE, O1_IN_GRAN);
-	}
+	    p->array == rq->active)
+		o1_granularity_requeue(rq, p, true);
 }
 
 static const struct o1_rules g3_rules = {

@@ -254,6 +254,39 @@ void o1_expire_plain(struct o1_rq *rq, struct o1_task *p)
 }
 
 /*
+ * The mid-slice round-robin (TIMESLICE_GRANULARITY, O10 and G3 on): p to
+ * the tail of its active list, its prio recomputed first with NEW_PRIO
+ * (G3, A3) or kept (O10 and O11int).
+ */
+void o1_granularity_requeue(struct o1_rq *rq, struct o1_task *p,
+			    bool new_prio)
+{
+	dequeue_task(p, rq->active);
+	resched_curr(rq);
+	if (new_prio)
+		p->prio = effective_prio(p);
+	enqueue_task(p, rq->active);
+	o1_note_entry(p, SM_CH_REQUEUE, O1_IN_GRAN);
+}
+
+/*
+ * schedule(), the picked task activated by a wakeup: its runqueue wait
+ * credited now, by RECALC at NOW, off its list and back at the tail of the
+ * same list.
+ */
+void o1_pick_recalc(struct o1_rq *rq, struct o1_task *next,
+		    o1_recalc_fn recalc, unsigned long long now)
+{
+	struct prio_array *array = next->array;
+
+	next->activated = 0;
+	dequeue_task(next, array);
+	recalc(rq, next, now);
+	enqueue_task(next, array);
+	o1_note(next, SM_CH_RECALC);
+}
+
+/*
  * scheduler_tick() for task p, which is current (or the forking parent
  * whose slice split left nothing: copy_process ticks it at once).
  */

@@ -407,13 +407,19 @@ bool o1_task_preempts_curr(const struct o1_rq *rq, const struct o1_task *p);
 bool o1_task_hot(const struct sm_rq *rq, const struct sm_task *t,
 		 unsigned long cache_decay_ticks);
 void o1_expire_plain(struct o1_rq *rq, struct o1_task *p);
+void o1_granularity_requeue(struct o1_rq *rq, struct o1_task *p,
+			    bool new_prio);
+/* a recalc_task_prio at a time (G3's form; O10's ignores it) */
+typedef void (*o1_recalc_fn)(struct o1_rq *rq, struct o1_task *p,
+			     unsigned long long now);
+void o1_pick_recalc(struct o1_rq *rq, struct o1_task *next,
+		    o1_recalc_fn recalc, unsigned long long now);
 /* the O10 pieces test2-mm1 introduced and O11int keeps (test2-mm1.c) */
 void o10_schedule_charge(struct o1_rq *rq, struct o1_task *prev);
 void o10_schedule_recalc(struct o1_rq *rq, struct o1_task *next);
 void o10_forked_sleep_avg(struct o1_rq *rq, struct o1_task *parent,
 			  struct o1_task *child);
 bool o10_granularity_due(const struct o1_rq *rq, const struct o1_task *p);
-void o10_granularity_requeue(struct o1_rq *rq, struct o1_task *p);
 /* O11int's pieces O11.1 and O11.2 keep (o11int.c) */
 void o11_recalc_task_prio(struct o1_rq *rq, struct o1_task *p);
 void o11_activate_task(struct o1_rq *rq, struct o1_task *p, bool irq);

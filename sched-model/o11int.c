@@ -126,7 +126,7 @@ void o11_slice_expired(struct o1_rq *rq, struct o1_task *p)
 void o11_slice_continues(struct o1_rq *rq, struct o1_task *p)
 {
 	if (task_mm(p) && o10_granularity_due(rq, p))
-		o10_granularity_requeue(rq, p);
+		o1_granularity_requeue(rq, p, false);
 }
 
 static const struct o1_rules o11_rules =

@@ -32,18 +32,17 @@ void o10_schedule_charge(struct o1_rq *rq, struct o1_task *prev)
 
 /* schedule(): the picked task was woken after a sleep of <= 1 jiffy;
    credit it now for the time it waited on the runqueue. */
+static void rules_recalc(struct o1_rq *rq, struct o1_task *p,
+			 unsigned long long now)
+{
+	(void)now;
+	rq->rules->recalc_task_prio(rq, p);
+}
+
 void o10_schedule_recalc(struct o1_rq *rq, struct o1_task *next)
 {
-	struct prio_array *array;
-
-	if (!next->activated)
-		return;
-	next->activated = 0;
-	array = next->array;
-	dequeue_task(next, array);
-	rq->rules->recalc_task_prio(rq, next);
-	enqueue_task(next, array);
-	o1_note(next, SM_CH_RECALC);
+	if (next->activated)
+		o1_pick_recalc(rq, next, rules_recalc, 0);
 }
 
 /* wake_up_forked_process: snap the parent down to its bonus level, drop
@@ -70,15 +69,6 @@ bool o10_granularity_due(const struct o1_rq *rq, const struct o1_task *p)
 		!((task_timeslice(p) - p->time_slice) %
 		  (unsigned int)TIMESLICE_GRANULARITY) &&
 		p->time_slice > MIN_TIMESLICE && p->array == rq->active;
-}
-
-/* ...then to the tail of its active list, prio unchanged. */
-void o10_granularity_requeue(struct o1_rq *rq, struct o1_task *p)
-{
-	dequeue_task(p, rq->active);
-	resched_curr(rq);
-	enqueue_task(p, rq->active);
-	o1_note_entry(p, SM_CH_REQUEUE, O1_IN_GRAN);
 }
 
 /* ---- test2-mm1 only ---- */
@@ -135,7 +125,7 @@ static void forked_process(struct o1_rq *rq, struct o1_task *parent,
 static void slice_continues(struct o1_rq *rq, struct o1_task *p)
 {
 	if (o10_granularity_due(rq, p))
-		o10_granularity_requeue(rq, p);
+		o1_granularity_requeue(rq, p, false);
 }
 
 static const struct o1_rules mm1_rules = {
