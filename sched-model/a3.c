@@ -89,34 +89,18 @@ static void slice_continues(struct o1_rq *rq, struct o1_task *p)
 		o1_granularity_requeue(rq, p, true);
 }
 
-static const struct o1_rules a3_rules = {
-	.policy = &sm_policy_a3,
-	.k = {
-		.max_sleep_avg = A3_MAX_SLEEP_AVG,
-		.starvation_limit = A3_STARVATION_LIMIT,
-		.min_timeslice = MIN_TIMESLICE_DEFAULT,
-		.max_timeslice = MAX_TIMESLICE_DEFAULT,
-		.timeslice_granularity = A3_TIMESLICE_GRANULARITY,
-		.child_penalty = A3_CHILD_PENALTY,
-		.parent_penalty = PARENT_PENALTY_DEFAULT,
-		.exit_weight = EXIT_WEIGHT_DEFAULT,
-		.on_runqueue_weight = A3_ON_RUNQUEUE_WEIGHT,
-		.sleep_avg_bound = A3_MAX_SLEEP_AVG,
-	},
-	.has_credit = false,
-	.has_activated = true,
-	.sleep_avg_ns = true,
+static const struct o1_rules a3_rules = G3_RULES(&sm_policy_a3,
+	.k = O1_CONSTS(.max_sleep_avg = A3_MAX_SLEEP_AVG,
+		       .starvation_limit = A3_STARVATION_LIMIT,
+		       .timeslice_granularity = A3_TIMESLICE_GRANULARITY,
+		       .child_penalty = A3_CHILD_PENALTY,
+		       .on_runqueue_weight = A3_ON_RUNQUEUE_WEIGHT,
+		       .sleep_avg_bound = A3_MAX_SLEEP_AVG),
 	.activate_task = activate_task,
-	.preempts_curr = o1_task_preempts_curr,
-	.pull_preempts = o1_task_preempts_curr,
-	.forked_process = g3_forked_process,
 	.slice_expired = slice_expired,
 	.slice_continues = slice_continues,
 	.schedule_next = schedule_next,
-	.schedule_switch = g3_schedule_switch,
-	.exit_sleep_avg = g3_exit_sleep_avg,
-	.expired_starving = a3_expired_starving,
-};
+	.expired_starving = a3_expired_starving);
 
 static const struct sm_knob a3_knobs[] = {
 	O1_KNOB_MAX_SLEEP_AVG_NS(A3_MAX_SLEEP_AVG),

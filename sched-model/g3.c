@@ -130,32 +130,16 @@ static void slice_continues(struct o1_rq *rq, struct o1_task *p)
 		o1_granularity_requeue(rq, p, true);
 }
 
-static const struct o1_rules g3_rules = {
-	.policy = &sm_policy_g3,
-	.k = {
-		.max_sleep_avg = G3_MAX_SLEEP_AVG,
-		.starvation_limit = G3_STARVATION_LIMIT,
-		.min_timeslice = MIN_TIMESLICE_DEFAULT,
-		.max_timeslice = MAX_TIMESLICE_DEFAULT,
-		.timeslice_granularity = G3_TIMESLICE_GRANULARITY,
-		.child_penalty = STOCK_CHILD_PENALTY,
-		.parent_penalty = PARENT_PENALTY_DEFAULT,
-		.exit_weight = EXIT_WEIGHT_DEFAULT,
-		.sleep_avg_bound = G3_MAX_SLEEP_AVG,
-	},
-	.has_credit = false,
-	.has_activated = true,
-	.sleep_avg_ns = true,
+static const struct o1_rules g3_rules = G3_RULES(&sm_policy_g3,
+	.k = O1_CONSTS(.max_sleep_avg = G3_MAX_SLEEP_AVG,
+		       .starvation_limit = G3_STARVATION_LIMIT,
+		       .timeslice_granularity = G3_TIMESLICE_GRANULARITY,
+		       .child_penalty = STOCK_CHILD_PENALTY,
+		       .sleep_avg_bound = G3_MAX_SLEEP_AVG),
 	.activate_task = activate_task,
-	.preempts_curr = o1_task_preempts_curr,
-	.pull_preempts = o1_task_preempts_curr,
-	.forked_process = g3_forked_process,
 	.slice_expired = o1_expire_plain,
 	.slice_continues = slice_continues,
-	.schedule_next = schedule_next,
-	.schedule_switch = g3_schedule_switch,
-	.exit_sleep_avg = g3_exit_sleep_avg,
-};
+	.schedule_next = schedule_next);
 
 static const struct sm_knob g3_knobs[] = {
 	O1_KNOB_MAX_SLEEP_AVG_NS(G3_MAX_SLEEP_AVG),

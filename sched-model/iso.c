@@ -132,16 +132,7 @@ static const struct o1_rules iso_rules =
 O1_POLICY_GLUE(iso, iso_rules)
 
 static const struct sm_knob iso_knobs[] = {
-	O1_KNOB_MAX_SLEEP_AVG(MM1_MAX_SLEEP_AVG, "AVG_TIMESLICE * MAX_BONUS"),
-	O1_KNOB_STARVATION_LIMIT(MM1_STARVATION_LIMIT, "MAX_SLEEP_AVG",
-		"an expired task waits at most this times nr_running (+1); "
-		"0: no limit"),
-	O1_KNOB_TIMESLICES,
-	O1_KNOB_GRANULARITY(MM1_TIMESLICE_GRANULARITY,
-		"the mid-slice round-robin: every this much of the slice"),
-	O1_KNOB_CHILD_PENALTY(MM1_CHILD_PENALTY),
-	O1_KNOB_PARENT_EXIT,
-	O1_KNOB_CACHE_DECAY("jiffies"),
+	O1_MM1_KNOBS,
 	O1_KNOB("iso_cpu", "%", 70, 0, 100, iso_cpu, NULL,
 		"SCHED_ISO tasks run as realtime up to this share of a CPU"),
 	O1_KNOB("iso_period", "s", 5, 1, 1000, iso_period, NULL,

@@ -329,17 +329,52 @@ static int prefix##_sched_init(struct sm_sched *s) \
 	return o1_sched_init(s, &(rules)); \
 }
 
-/* test2-mm1's tunables, which O11int and its successors keep, then the
-   bound on sleep_avg (.sleep_avg_bound = ...) and any other constant */
-#define MM1_CONSTS(...) { \
-	.max_sleep_avg = MM1_MAX_SLEEP_AVG, \
-	.starvation_limit = MM1_STARVATION_LIMIT, \
+/* The constants no O(1) policy changed, then the policy's own */
+#define O1_CONSTS(...) { \
 	.min_timeslice = MIN_TIMESLICE_DEFAULT, \
 	.max_timeslice = MAX_TIMESLICE_DEFAULT, \
-	.timeslice_granularity = MM1_TIMESLICE_GRANULARITY, \
-	.child_penalty = MM1_CHILD_PENALTY, \
 	.parent_penalty = PARENT_PENALTY_DEFAULT, \
 	.exit_weight = EXIT_WEIGHT_DEFAULT, \
+	__VA_ARGS__ \
+}
+
+/* test2-mm1's tunables, which O11int and its successors keep, then the
+   bound on sleep_avg (.sleep_avg_bound = ...) and any other constant */
+#define MM1_CONSTS(...) O1_CONSTS( \
+	.max_sleep_avg = MM1_MAX_SLEEP_AVG, \
+	.starvation_limit = MM1_STARVATION_LIMIT, \
+	.timeslice_granularity = MM1_TIMESLICE_GRANULARITY, \
+	.child_penalty = MM1_CHILD_PENALTY, \
+	__VA_ARGS__)
+
+/* test2-mm1's knobs (the rows of o1_mm1_knobs, which iso extends) */
+#define O1_MM1_KNOBS \
+	O1_KNOB_MAX_SLEEP_AVG(MM1_MAX_SLEEP_AVG, "AVG_TIMESLICE * MAX_BONUS"), \
+	O1_KNOB_STARVATION_LIMIT(MM1_STARVATION_LIMIT, "MAX_SLEEP_AVG", \
+		"an expired task waits at most this times nr_running (+1); " \
+		"0: no limit"), \
+	O1_KNOB_TIMESLICES, \
+	O1_KNOB_GRANULARITY(MM1_TIMESLICE_GRANULARITY, \
+		"the mid-slice round-robin: every this much of the slice"), \
+	O1_KNOB_CHILD_PENALTY(MM1_CHILD_PENALTY), \
+	O1_KNOB_PARENT_EXIT, \
+	O1_KNOB_CACHE_DECAY("jiffies")
+
+/*
+ * The rules G3 and A3 share: POLICY, then the constants (.k =
+ * O1_CONSTS(...)) and the rules of the policy's own (activate_task,
+ * slice_expired, slice_continues, schedule_next, ...).
+ */
+#define G3_RULES(pol, ...) { \
+	.policy = (pol), \
+	.has_credit = false, \
+	.has_activated = true, \
+	.sleep_avg_ns = true, \
+	.preempts_curr = o1_task_preempts_curr, \
+	.pull_preempts = o1_task_preempts_curr, \
+	.forked_process = g3_forked_process, \
+	.schedule_switch = g3_schedule_switch, \
+	.exit_sleep_avg = g3_exit_sleep_avg, \
 	__VA_ARGS__ \
 }
 
