@@ -148,6 +148,37 @@ struct fair_task *fair_q_last(const struct fair_rq *rq)
 	return best;
 }
 
+void fair_put_prev(struct fair_rq *rq)
+{
+	struct fair_task *prev = rq->curr_se;
+
+	if (!prev)
+		return;
+	if (prev->on_rq) {
+		CLS(rq)->update_curr(rq);
+		fair_q_add(rq, prev);
+	}
+	rq->curr_se = NULL;
+}
+
+void fair_set_next(struct fair_rq *rq, struct fair_task *p)
+{
+	fair_q_del(rq, p);
+	p->exec_start = fair_now(rq);
+	rq->curr_se = p;
+	p->prev_sum_exec_runtime = p->sum_exec_runtime;
+}
+
+void fair_why_ahead(struct sm_why *w, enum sm_why_code code, int32_t n)
+{
+	if (n) {
+		w->code = code;
+		w->ahead = n;
+	} else {
+		w->code = SM_WHY_TICK;
+	}
+}
+
 void fair_resched(struct fair_rq *rq)
 {
 	rq->base.need_resched = true;

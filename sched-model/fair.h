@@ -191,6 +191,13 @@ void fair_q_del(struct fair_rq *rq, struct fair_task *p);
 /* leftmost by vruntime (ties: first queued); NULL if empty */
 struct fair_task *fair_q_first(const struct fair_rq *rq);
 struct fair_task *fair_q_last(const struct fair_rq *rq);
+/* put_prev_entity: the running entity, brought up to date (the class's
+   update_curr), back into the tree if still queued; none running */
+void fair_put_prev(struct fair_rq *rq);
+/* set_next_entity: p out of the tree, running from now */
+void fair_set_next(struct fair_rq *rq, struct fair_task *p);
+/* a class's why: N tasks ahead for reason CODE, or none: the tick */
+void fair_why_ahead(struct sm_why *w, enum sm_why_code code, int32_t n);
 /* the fair class's clock and ticks */
 static inline uint64_t fair_now(const struct fair_rq *rq)
 {
@@ -272,6 +279,10 @@ static int prefix##_sched_init(struct sm_sched *s) \
 #define FAIR_KNOB(name, unit, def, min, max, field, derived, what) \
 	{ name, unit, def, min, max, offsetof(struct fair_consts, field), \
 	  derived, what }
+/* SCHED_RR's slice, a knob of both fair policies */
+#define FAIR_KNOB_RR_TIMESLICE(what) \
+	FAIR_KNOB("sched_rr_timeslice_ms", "ms", 100, 1, 1000, \
+		  sched_rr_timeslice_ms, NULL, what)
 
 static inline struct fair_task *fair_task_of(struct sm_task *t)
 {
