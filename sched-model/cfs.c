@@ -256,18 +256,10 @@ static void why(const struct fair_rq *rq, const struct fair_task *p,
 }
 
 static const struct fair_class cfs_class = {
-	.update_curr = update_curr,
-	.enqueue = enqueue,
-	.dequeue = dequeue,
-	.pick = pick,
-	.put_prev = fair_put_prev,
-	.tick = tick,
-	.wakeup_preempt = wakeup_preempt,
-	.fork = fork_child,
-	.yield = yield,
+	FAIR_CLASS_OPS,
 	.migrate = migrate,
-	.why = why,
-	.sync_wake_preempts = false,	.balance = &cfs_balance,
+	.sync_wake_preempts = false,
+	.balance = &cfs_balance,
 };
 
 static const struct fair_rules cfs_rules = {

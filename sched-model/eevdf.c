@@ -336,19 +336,11 @@ static void why(const struct fair_rq *rq, const struct fair_task *p,
 }
 
 static const struct fair_class eevdf_class = {
-	.update_curr = update_curr,
-	.enqueue = enqueue,
-	.dequeue = dequeue,
-	.pick = pick,
-	.put_prev = fair_put_prev,
-	.tick = tick,
-	.wakeup_preempt = wakeup_preempt,
-	.fork = fork_child,
-	.yield = yield,
+	FAIR_CLASS_OPS,
 	.migrate = NULL,
 	.view_slice = view_slice,
-	.why = why,
-	.sync_wake_preempts = true,	.balance = &eevdf_balance,
+	.sync_wake_preempts = true,
+	.balance = &eevdf_balance,
 };
 
 static const struct fair_rules eevdf_rules = {

@@ -279,6 +279,21 @@ static int prefix##_sched_init(struct sm_sched *s) \
 #define FAIR_KNOB(name, unit, def, min, max, field, derived, what) \
 	{ name, unit, def, min, max, offsetof(struct fair_consts, field), \
 	  derived, what }
+/* A class's entry points, by the names each class file gives its own
+   (update_curr, enqueue, dequeue, pick, tick, wakeup_preempt, fork_child,
+   yield, why) */
+#define FAIR_CLASS_OPS \
+	.update_curr = update_curr, \
+	.enqueue = enqueue, \
+	.dequeue = dequeue, \
+	.pick = pick, \
+	.put_prev = fair_put_prev, \
+	.tick = tick, \
+	.wakeup_preempt = wakeup_preempt, \
+	.fork = fork_child, \
+	.yield = yield, \
+	.why = why
+
 /* SCHED_RR's slice, a knob of both fair policies */
 #define FAIR_KNOB_RR_TIMESLICE(what) \
 	FAIR_KNOB("sched_rr_timeslice_ms", "ms", 100, 1, 1000, \
