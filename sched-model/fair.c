@@ -350,46 +350,15 @@ static void view_of(const struct fair_task *p, struct sm_view *v)
 	v->last_run = p->last_run;
 }
 
-static bool view_equal(const struct sm_view *a, const struct sm_view *b)
-{
-	return a->prio == b->prio && a->static_prio == b->static_prio &&
-		a->sleep_avg == b->sleep_avg && a->credit == b->credit &&
-		a->time_slice == b->time_slice && a->array == b->array &&
-		a->state == b->state && a->on_cpu == b->on_cpu &&
-		a->interactive == b->interactive &&
-		a->first_time_slice == b->first_time_slice &&
-		a->activated == b->activated && a->last_run == b->last_run;
-}
-
-static bool is_event(enum sm_change why)
-{
-	switch (why) {
-	case SM_CH_STATE:
-	case SM_CH_TICK:
-	case SM_CH_CHARGE:
-	case SM_CH_NICE:
-	case SM_CH_SETSCHED:
-	case SM_CH_REFUND:
-	case SM_CH_RECALC:
-		return false;
-	default:
-		return true;
-	}
-}
-
 void fair_note(struct fair_task *p, enum sm_change why)
 {
 	struct fair_rq *rq = p->rq;
 	struct sm_view v;
 
 	view_of(p, &v);
-	if (!is_event(why) && p->reported_once && view_equal(&v, &p->reported))
-		return;
-	p->reported = v;
-	p->reported_once = true;
-	if (rq->base.obs.changed)
-		rq->base.obs.changed(rq->base.obs.ctx, &rq->base, &p->base,
-				     why, &v);
+	/* the pick-time recalc is passive here */
+	sm_report(&rq->base, &p->base, &p->reported, why,
+		  sm_change_passive(why) || why == SM_CH_RECALC, &v);
 }
 
 /* ---- sm_policy entry points ---- */

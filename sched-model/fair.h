@@ -90,8 +90,7 @@ struct fair_task {
 	uint64_t sum_exec_runtime, prev_sum_exec_runtime;
 	uint64_t mru;			/* its last enqueue or pick (rq->seq) */
 
-	struct sm_view reported;
-	bool reported_once;
+	struct sm_reported reported;
 };
 
 /* What a fair class supplies. */

@@ -88,8 +88,7 @@ struct g24_task {
 	long counter;
 	int32_t mm;			/* 0: none (a kernel thread) */
 	unsigned long last_run;
-	struct sm_view reported;
-	bool reported_once;
+	struct sm_reported reported;
 };
 
 #define K(sh)	((sh)->k)
@@ -292,30 +291,15 @@ static void view_of(const struct g24_task *p, struct sm_view *v)
 	v->last_run = p->last_run;
 }
 
-static bool view_equal(const struct sm_view *a, const struct sm_view *b)
-{
-	return a->prio == b->prio && a->static_prio == b->static_prio &&
-		a->time_slice == b->time_slice && a->array == b->array &&
-		a->state == b->state && a->on_cpu == b->on_cpu &&
-		a->last_run == b->last_run;
-}
-
 static void note(struct g24_task *p, enum sm_change why)
 {
 	struct g24_rq *rq = p->rq;
 	struct sm_view v;
-	bool event = why != SM_CH_STATE && why != SM_CH_TICK &&
-		     why != SM_CH_NICE && why != SM_CH_SETSCHED &&
-		     why != SM_CH_REFUND && why != SM_CH_RECALC;
 
 	view_of(p, &v);
-	if (!event && p->reported_once && view_equal(&v, &p->reported))
-		return;
-	p->reported = v;
-	p->reported_once = true;
-	if (rq && rq->base.obs.changed)
-		rq->base.obs.changed(rq->base.obs.ctx, &rq->base, &p->base,
-				     why, &v);
+	/* no charge here; the pick-time recalc is passive */
+	sm_report(rq ? &rq->base : NULL, &p->base, &p->reported, why,
+		  sm_change_passive(why) || why == SM_CH_RECALC, &v);
 }
 
 /* ---- setup ---- */

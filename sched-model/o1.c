@@ -357,33 +357,6 @@ void o1_view(const struct o1_task *p, struct sm_view *v)
 		(unsigned long)(p->timestamp / NSEC_PER_JIFFY) : p->last_run;
 }
 
-static bool view_equal(const struct sm_view *a, const struct sm_view *b)
-{
-	return a->prio == b->prio && a->static_prio == b->static_prio &&
-		a->sleep_avg == b->sleep_avg && a->credit == b->credit &&
-		a->time_slice == b->time_slice && a->array == b->array &&
-		a->state == b->state && a->on_cpu == b->on_cpu &&
-		a->interactive == b->interactive &&
-		a->first_time_slice == b->first_time_slice &&
-		a->activated == b->activated && a->last_run == b->last_run;
-}
-
-/* Reasons that are events: reported even when the view did not change. */
-static bool is_event(enum sm_change why)
-{
-	switch (why) {
-	case SM_CH_STATE:
-	case SM_CH_TICK:
-	case SM_CH_CHARGE:
-	case SM_CH_NICE:
-	case SM_CH_SETSCHED:
-	case SM_CH_REFUND:
-		return false;
-	default:
-		return true;
-	}
-}
-
 /* Where an event leaves a task in its queue (for why_waiting). */
 static void note_entry(struct o1_task *p, enum sm_change why, int entry)
 {
@@ -445,13 +418,8 @@ static void report(struct o1_task *p, enum sm_change why)
 	struct sm_view v;
 
 	o1_view(p, &v);
-	if (!is_event(why) && p->reported_once && view_equal(&v, &p->reported))
-		return;
-	p->reported = v;
-	p->reported_once = true;
-	if (rq->base.obs.changed)
-		rq->base.obs.changed(rq->base.obs.ctx, &rq->base, &p->base,
-				     why, &v);
+	sm_report(&rq->base, &p->base, &p->reported, why,
+		  sm_change_passive(why), &v);
 }
 
 /* ---- tunings ---- */
@@ -615,7 +583,7 @@ struct sm_task *o1_fork(struct sm_rq *srq, struct sm_task *sparent,
 	p->base.on_cpu = false;
 	p->array = NULL;
 	list_init(&p->run_list);
-	p->reported_once = false;
+	p->reported.once = false;
 
 	/* copy_process: share the slice */
 	p->time_slice = (parent->time_slice + 1) >> 1;

@@ -145,8 +145,7 @@ struct o1_task {
 	uint8_t wake_sub;		/* enum sm_why_sub */
 	bool credit_kept;
 
-	struct sm_view reported;	/* last view sent to the observer */
-	bool reported_once;
+	struct sm_reported reported;	/* last view sent to the observer */
 };
 
 /* How a task came to its place in its queue (o1_note sets it from the

@@ -75,6 +75,43 @@ static const char *const change_names[SM_CH__COUNT] = {
 	[SM_CH_MIGRATE] = "migrate",
 };
 
+bool sm_change_passive(enum sm_change why)
+{
+	switch (why) {
+	case SM_CH_STATE:
+	case SM_CH_TICK:
+	case SM_CH_CHARGE:
+	case SM_CH_NICE:
+	case SM_CH_SETSCHED:
+	case SM_CH_REFUND:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool view_equal(const struct sm_view *a, const struct sm_view *b)
+{
+	return a->prio == b->prio && a->static_prio == b->static_prio &&
+		a->sleep_avg == b->sleep_avg && a->credit == b->credit &&
+		a->time_slice == b->time_slice && a->array == b->array &&
+		a->state == b->state && a->on_cpu == b->on_cpu &&
+		a->interactive == b->interactive &&
+		a->first_time_slice == b->first_time_slice &&
+		a->activated == b->activated && a->last_run == b->last_run;
+}
+
+void sm_report(struct sm_rq *rq, struct sm_task *t, struct sm_reported *last,
+	       enum sm_change why, bool passive, const struct sm_view *v)
+{
+	if (passive && last->once && view_equal(v, &last->v))
+		return;
+	last->v = *v;
+	last->once = true;
+	if (rq && rq->obs.changed)
+		rq->obs.changed(rq->obs.ctx, rq, t, why, v);
+}
+
 const char *sm_change_name(enum sm_change why)
 {
 	if ((unsigned)why >= SM_CH__COUNT || !change_names[why])

@@ -130,6 +130,24 @@ enum sm_change {
 /* Name of a change reason ("tick", "expire", ...), for timelines. */
 const char *sm_change_name(enum sm_change why);
 
+/*
+ * What a task last told the observer.  sm_report tells rq's observer of
+ * task t's view v after a change `why`, unless the change is passive
+ * (sm_change_passive, or a policy's own: fair and 2.4 take the pick-time
+ * recalc as one) and the view is as last reported: events (a wakeup, a
+ * run, an expiry, ...) are always told.
+ */
+struct sm_rq;
+struct sm_task;
+struct sm_reported {
+	struct sm_view v;
+	bool once;
+};
+/* state, tick, charge, nice, setsched, refund */
+bool sm_change_passive(enum sm_change why);
+void sm_report(struct sm_rq *rq, struct sm_task *t, struct sm_reported *last,
+	       enum sm_change why, bool passive, const struct sm_view *v);
+
 struct sm_task;   /* a policy's per-task block starts with this */
 struct sm_rq;     /* a policy's per-cpu runqueue starts with this */
 struct sm_knob;   /* sched-model/knobs.h */
