@@ -371,13 +371,9 @@ struct sm_rq *fair_rq_new(const struct fair_rules *rules, int cpu,
 	if (!rq)
 		return NULL;
 	rq->rules = rules;
-	rq->base.policy = rules->policy;
-	rq->base.cpu = cpu;
+	sm_rq_init(&rq->base, rules->policy, cpu, j, obs);
 	/* init_cfs_rq: just below the wrap, to catch wraparound bugs */
 	rq->min_vruntime = (uint64_t)(-(1LL << 20));
-	sm_rq_set_jiffies(&rq->base, j);
-	if (obs)
-		rq->base.obs = *obs;
 	return &rq->base;
 }
 
@@ -391,16 +387,6 @@ void fair_rq_free(struct sm_rq *srq)
 		free(rq->rt[i]);
 	free(rq->q);
 	free(rq);
-}
-
-static bool valid_policy(int policy, int rtp)
-{
-	if (policy != SM_SCHED_NORMAL && policy != SM_SCHED_FIFO &&
-	    policy != SM_SCHED_RR)
-		return false;
-	if (rtp < 0 || rtp > FAIR_MAX_RT_PRIO - 1)
-		return false;
-	return (policy == SM_SCHED_NORMAL) == (rtp == 0);
 }
 
 static void set_class(struct fair_task *p, int policy, int rtp)
@@ -426,7 +412,8 @@ struct sm_task *fair_task_new(struct sm_rq *srq, const struct sm_task_info *in)
 	p->rq = rq;
 	p->state = SM_STATE_SLEEPING;
 	p->static_prio = FAIR_NICE_TO_PRIO(nice);
-	if (valid_policy(in->policy, in->rt_priority))
+	if (sm_policy_valid(in->policy, in->rt_priority,
+			     FAIR_MAX_RT_PRIO - 1))
 		set_class(p, in->policy, in->rt_priority);
 	else
 		set_class(p, SM_SCHED_NORMAL, 0);
@@ -693,7 +680,7 @@ void fair_setscheduler(struct sm_rq *srq, struct sm_task *t, int policy,
 	struct fair_rq *rq = p->rq;
 	bool was = queued(p), running = p->base.on_cpu;
 
-	if (!valid_policy(policy, rtp))
+	if (!sm_policy_valid(policy, rtp, FAIR_MAX_RT_PRIO - 1))
 		return;
 	if (was) {
 		if (running && !fair_is_rt(p))
@@ -870,18 +857,10 @@ int fair_check(const struct sm_rq *srq, char *why, size_t whylen)
 
 int fair_sched_init(struct sm_sched *s, const struct fair_rules *base)
 {
-	struct fair_rules *r = malloc(sizeof(*r));
+	struct fair_rules *r = sm_sched_priv_copy(s, base, sizeof(*base));
 
 	if (!r)
 		return -1;
-	*r = *base;
 	sm_tuning_store(&s->tuning, &r->k);
-	s->priv = r;
 	return 0;
-}
-
-void fair_sched_fini(struct sm_sched *s)
-{
-	free(s->priv);
-	s->priv = NULL;
 }

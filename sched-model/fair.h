@@ -228,7 +228,6 @@ void fair_task_free(struct sm_rq *rq, struct sm_task *t);
 int fair_check(const struct sm_rq *rq, char *why, size_t whylen);
 void fair_migrate(struct sm_rq *src, struct sm_rq *dst, struct sm_task *t);
 int fair_sched_init(struct sm_sched *s, const struct fair_rules *base);
-void fair_sched_fini(struct sm_sched *s);
 /* SMP (fair-balance.c) */
 extern const struct sm_balancer_ops fair_balancer_ops;
 unsigned long fair_nr_running(const struct sm_rq *rq);
@@ -254,7 +253,6 @@ void fair_why_waiting(const struct sm_rq *rq, const struct sm_task *t,
 	.task_free = fair_task_free, \
 	.check = fair_check, \
 	.migrate = fair_migrate, \
-	.sched_fini = fair_sched_fini, \
 	.nr_running = fair_nr_running, \
 	.balance_walk = fair_balance_walk, \
 	.last_run = fair_last_run, \

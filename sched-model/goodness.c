@@ -328,12 +328,6 @@ static int g24_sched_init(struct sm_sched *s)
 	return 0;
 }
 
-static void g24_sched_fini(struct sm_sched *s)
-{
-	free(s->priv);
-	s->priv = NULL;
-}
-
 static struct sm_rq *g24_rq_new(struct sm_sched *s, int cpu, unsigned long j,
 				const struct sm_observer *obs)
 {
@@ -350,11 +344,7 @@ static struct sm_rq *g24_rq_new(struct sm_sched *s, int cpu, unsigned long j,
 	}
 	sh->lone = !s;
 	rq->sh = sh;
-	rq->base.policy = &sm_policy_24;
-	rq->base.cpu = cpu;
-	sm_rq_set_jiffies(&rq->base, j);
-	if (obs)
-		rq->base.obs = *obs;
+	sm_rq_init(&rq->base, &sm_policy_24, cpu, j, obs);
 	sh->cpu[cpu] = rq;
 	if (cpu >= sh->ncpus)
 		sh->ncpus = cpu + 1;
@@ -371,16 +361,6 @@ static void g24_rq_free(struct sm_rq *srq)
 	if (rq->sh->lone)
 		free(rq->sh);
 	free(rq);
-}
-
-static bool valid_policy(int policy, int rtp)
-{
-	if (policy != SM_SCHED_NORMAL && policy != SM_SCHED_FIFO &&
-	    policy != SM_SCHED_RR)
-		return false;
-	if (rtp < 0 || rtp > 99)
-		return false;
-	return (policy == SM_SCHED_NORMAL) == (rtp == 0);
 }
 
 static int32_t mm_of(const struct sm_task_info *in)
@@ -410,7 +390,7 @@ static struct sm_task *g24_task_new(struct sm_rq *srq,
 	p->rq = rq;
 	p->nice = in->nice < -20 ? -20 : in->nice > 19 ? 19 : in->nice;
 	p->base.info.nice = p->nice;
-	if (valid_policy(in->policy, in->rt_priority)) {
+	if (sm_policy_valid(in->policy, in->rt_priority, 99)) {
 		p->policy = in->policy;
 		p->rt_priority = in->rt_priority;
 	}
@@ -732,7 +712,7 @@ static void g24_setscheduler(struct sm_rq *srq, struct sm_task *t, int policy,
 {
 	struct g24_task *p = task_of(t);
 
-	if (!valid_policy(policy, rtp))
+	if (!sm_policy_valid(policy, rtp, 99))
 		return;
 	p->policy = policy;
 	p->rt_priority = rtp;
@@ -932,7 +912,6 @@ const struct sm_policy sm_policy_24 = {
 	.has_credit = false,
 	.knobs = g24_knobs,
 	.sched_init = g24_sched_init,
-	.sched_fini = g24_sched_fini,
 	.balancer = &g24_balancer,
 	.why_waiting = g24_why_waiting,
 	.why_at_tick = true,

@@ -450,22 +450,14 @@ int o1_knob_check(const struct sm_tuning *t, char *why, size_t len)
 
 int o1_sched_init(struct sm_sched *s, const struct o1_rules *base)
 {
-	struct o1_rules *r = malloc(sizeof(*r));
+	struct o1_rules *r = sm_sched_priv_copy(s, base, sizeof(*base));
 
 	if (!r)
 		return -1;
-	*r = *base;
 	sm_tuning_store(&s->tuning, &r->k);
 	r->k.sleep_avg_bound = r->sleep_avg_bound ? r->sleep_avg_bound(&r->k) :
 		(unsigned long)r->k.max_sleep_avg;
-	s->priv = r;
 	return 0;
-}
-
-void o1_sched_fini(struct sm_sched *s)
-{
-	free(s->priv);
-	s->priv = NULL;
 }
 
 /* ---- sm_policy entry points ---- */
@@ -478,11 +470,7 @@ struct sm_rq *o1_rq_new(const struct o1_rules *rules, int cpu,
 	if (!rq)
 		return NULL;
 	rq->rules = rules;
-	rq->base.policy = rules->policy;
-	rq->base.cpu = cpu;
-	sm_rq_set_jiffies(&rq->base, j);
-	if (obs)
-		rq->base.obs = *obs;
+	sm_rq_init(&rq->base, rules->policy, cpu, j, obs);
 	prio_array_init(&rq->arrays[0]);
 	prio_array_init(&rq->arrays[1]);
 	rq->active = &rq->arrays[0];
@@ -506,16 +494,6 @@ static void set_policy_fields(struct o1_task *p, int policy, int rtp)
 }
 
 /* A valid (policy, rt_priority) pair, as sys_sched_setscheduler checks. */
-static bool valid_policy(int policy, int rtp)
-{
-	if (policy != SM_SCHED_NORMAL && policy != SM_SCHED_FIFO &&
-	    policy != SM_SCHED_RR)
-		return false;
-	if (rtp < 0 || rtp > MAX_USER_RT_PRIO - 1)
-		return false;
-	return (policy == SM_SCHED_NORMAL) == (rtp == 0);
-}
-
 /*
  * A task alive before the trace starts (docs/models.md, "Defaults"):
  * asleep and not queued, sleep_avg 0 (or init_sleep_pct of MAX_SLEEP_AVG),
@@ -543,7 +521,8 @@ struct sm_task *o1_task_new(struct sm_rq *srq, const struct sm_task_info *info)
 	list_init(&p->run_list);
 	p->state = TASK_SLEEPING;
 	p->static_prio = NICE_TO_PRIO(nice);
-	if (valid_policy(info->policy, info->rt_priority))
+	if (sm_policy_valid(info->policy, info->rt_priority,
+			     MAX_USER_RT_PRIO - 1))
 		set_policy_fields(p, info->policy, info->rt_priority);
 	else
 		set_policy_fields(p, SM_SCHED_NORMAL, 0);
@@ -874,7 +853,7 @@ void o1_setscheduler(struct sm_rq *srq, struct sm_task *t, int policy,
 	struct o1_rq *rq = p->rq;
 	struct prio_array *array;
 
-	if (!valid_policy(policy, rt_priority))
+	if (!sm_policy_valid(policy, rt_priority, MAX_USER_RT_PRIO - 1))
 		return; /* -EINVAL */
 	array = p->array;
 	if (array)

@@ -311,7 +311,6 @@ void o1_derive_mm1(struct sm_tuning *t);
 int o1_knob_check(const struct sm_tuning *t, char *why, size_t len);
 /* sched_init: s->priv = a copy of `base` with the tuning's values */
 int o1_sched_init(struct sm_sched *s, const struct o1_rules *base);
-void o1_sched_fini(struct sm_sched *s);
 
 /* A policy's rq_new and sched_init over its rules: PREFIX_rq_new,
    PREFIX_sched_init. */
@@ -532,7 +531,6 @@ void o1_why_waiting(const struct sm_rq *rq, const struct sm_task *t,
 	.check = o1_check, \
 	.migrate = o1_migrate, \
 	.knob_check = o1_knob_check, \
-	.sched_fini = o1_sched_fini, \
 	.nr_running = o1_nr_running, \
 	.balance_walk = o1_balance_walk, \
 	.last_run = o1_last_run, \

@@ -75,6 +75,26 @@ static const char *const change_names[SM_CH__COUNT] = {
 	[SM_CH_MIGRATE] = "migrate",
 };
 
+void sm_rq_init(struct sm_rq *rq, const struct sm_policy *policy, int cpu,
+		unsigned long j, const struct sm_observer *obs)
+{
+	rq->policy = policy;
+	rq->cpu = cpu;
+	sm_rq_set_jiffies(rq, j);
+	if (obs)
+		rq->obs = *obs;
+}
+
+bool sm_policy_valid(int policy, int rt_priority, int max_rt)
+{
+	if (policy != SM_SCHED_NORMAL && policy != SM_SCHED_FIFO &&
+	    policy != SM_SCHED_RR)
+		return false;
+	if (rt_priority < 0 || rt_priority > max_rt)
+		return false;
+	return (policy == SM_SCHED_NORMAL) == (rt_priority == 0);
+}
+
 bool sm_change_passive(enum sm_change why)
 {
 	switch (why) {

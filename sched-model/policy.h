@@ -363,7 +363,8 @@ struct sm_policy {
 	void (*knob_derive)(struct sm_tuning *t);
 	/* constraints between knobs: 0 ok, else writes why */
 	int (*knob_check)(const struct sm_tuning *t, char *why, size_t len);
-	/* build / free s->priv from s->tuning (may be NULL) */
+	/* build s->priv from s->tuning (may be NULL); sched_fini frees
+	   it (NULL: sm_sched_free frees it as one block) */
 	int (*sched_init)(struct sm_sched *s);
 	void (*sched_fini)(struct sm_sched *s);
 
@@ -409,6 +410,14 @@ static inline void sm_rq_set_jiffies(struct sm_rq *rq, unsigned long j)
 {
 	sm_rq_set_clock(rq, j, (uint64_t)j * SM_NSEC_PER_JIFFY);
 }
+
+/* A runqueue's common part: its policy, CPU, clock at jiffy j, observer
+   (obs may be NULL). */
+void sm_rq_init(struct sm_rq *rq, const struct sm_policy *policy, int cpu,
+		unsigned long j, const struct sm_observer *obs);
+/* sched_setscheduler's test: NORMAL with rt_priority 0, FIFO or RR with
+   1..max_rt */
+bool sm_policy_valid(int policy, int rt_priority, int max_rt);
 
 /* The table: NULL-terminated, in `schedreplay policies` order. */
 extern const struct sm_policy *const sm_policies[];
