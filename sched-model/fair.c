@@ -495,52 +495,45 @@ void fair_wake(struct sm_rq *srq, struct sm_task *t, unsigned flags)
 	fair_note(p, SM_CH_WAKE);
 }
 
-static void leave_now(struct fair_task *p, enum sm_change why)
+/* sm_task_step's ways */
+static void step_resched(struct sm_task *t)
 {
+	fair_resched(fair_task_of(t)->rq);
+}
+
+static void step_note(struct sm_task *t, enum sm_change why)
+{
+	fair_note(fair_task_of(t), why);
+}
+
+static void step_leave(struct sm_task *t, enum sm_change why)
+{
+	struct fair_task *p = fair_task_of(t);
+
 	if (queued(p) && !p->base.on_cpu) {
 		deactivate_task(p->rq, p, 0);
 		fair_note(p, why);
 	}
 }
 
+static const struct sm_step_ops fair_steps = {
+	step_resched, step_note, step_leave
+};
+
 void fair_block(struct sm_rq *srq, struct sm_task *t)
 {
-	struct fair_task *p = fair_task_of(t);
-
-	if (p->state != SM_STATE_RUNNABLE)
-		return;
-	p->state = SM_STATE_SLEEPING;
-	if (p->base.on_cpu)
-		fair_resched(p->rq);
-	fair_note(p, SM_CH_STATE);
-	leave_now(p, SM_CH_BLOCK);
+	sm_task_step(t, &fair_task_of(t)->state, SM_STEP_BLOCK, &fair_steps);
 }
 
 void fair_exit(struct sm_rq *srq, struct sm_task *t)
 {
-	struct fair_task *p = fair_task_of(t);
-
-	if (p->state == SM_STATE_ZOMBIE || p->state == SM_STATE_DEAD)
-		return;
-	p->state = SM_STATE_ZOMBIE;
-	if (p->base.on_cpu)
-		fair_resched(p->rq);
-	fair_note(p, SM_CH_EXIT);
-	leave_now(p, SM_CH_EXIT);
+	sm_task_step(t, &fair_task_of(t)->state, SM_STEP_EXIT, &fair_steps);
 }
 
 /* No sched_exit in these kernels: reaping gives nothing back. */
 void fair_reap(struct sm_rq *srq, struct sm_task *sparent, struct sm_task *t)
 {
-	struct fair_task *p = fair_task_of(t);
-
-	if (p->state == SM_STATE_DEAD)
-		return;
-	p->state = SM_STATE_DEAD;
-	if (p->base.on_cpu)
-		fair_resched(p->rq);
-	leave_now(p, SM_CH_EXIT);
-	fair_note(p, SM_CH_REAP);
+	sm_task_step(t, &fair_task_of(t)->state, SM_STEP_REAP, &fair_steps);
 }
 
 /* scheduler_tick: the running task's class. */

@@ -472,38 +472,39 @@ static void g24_wake(struct sm_rq *srq, struct sm_task *t, unsigned flags)
 	note(p, SM_CH_WAKE);
 }
 
-static void leave_now(struct g24_task *p, enum sm_change why)
+/* sm_task_step's ways */
+static void step_resched(struct sm_task *t)
 {
+	resched(task_of(t)->rq);
+}
+
+static void step_note(struct sm_task *t, enum sm_change why)
+{
+	note(task_of(t), why);
+}
+
+static void step_leave(struct sm_task *t, enum sm_change why)
+{
+	struct g24_task *p = task_of(t);
+
 	if (p->on_runqueue && !p->base.on_cpu) {
 		del_from_runqueue(p);
 		note(p, why);
 	}
 }
 
+static const struct sm_step_ops g24_steps = {
+	step_resched, step_note, step_leave
+};
+
 static void g24_block(struct sm_rq *srq, struct sm_task *t)
 {
-	struct g24_task *p = task_of(t);
-
-	if (p->state != SM_STATE_RUNNABLE)
-		return;
-	p->state = SM_STATE_SLEEPING;
-	if (p->base.on_cpu)
-		resched(p->rq);
-	note(p, SM_CH_STATE);
-	leave_now(p, SM_CH_BLOCK);
+	sm_task_step(t, &task_of(t)->state, SM_STEP_BLOCK, &g24_steps);
 }
 
 static void g24_exit(struct sm_rq *srq, struct sm_task *t)
 {
-	struct g24_task *p = task_of(t);
-
-	if (p->state == SM_STATE_ZOMBIE || p->state == SM_STATE_DEAD)
-		return;
-	p->state = SM_STATE_ZOMBIE;
-	if (p->base.on_cpu)
-		resched(p->rq);
-	note(p, SM_CH_EXIT);
-	leave_now(p, SM_CH_EXIT);
+	sm_task_step(t, &task_of(t)->state, SM_STEP_EXIT, &g24_steps);
 }
 
 /* release_task: the child's counter goes back to the parent. */
@@ -521,11 +522,7 @@ static void g24_reap(struct sm_rq *srq, struct sm_task *sparent,
 			parent->counter = K(p->sh).max_counter;
 		note(parent, SM_CH_REFUND);
 	}
-	p->state = SM_STATE_DEAD;
-	if (p->base.on_cpu)
-		resched(p->rq);
-	leave_now(p, SM_CH_EXIT);
-	note(p, SM_CH_REAP);
+	sm_task_step(t, &p->state, SM_STEP_REAP, &g24_steps);
 }
 
 /*

@@ -641,41 +641,41 @@ void o1_wake(struct sm_rq *srq, struct sm_task *t, unsigned flags)
 	o1_note(p, SM_CH_WAKE);
 }
 
-/* Leave the CPU at once: only for tasks that are queued but not running,
-   which the kernel never blocks; kept so a confused caller cannot leave a
-   sleeping task on a queue. */
-static void leave_queue_now(struct o1_task *p, enum sm_change why)
+/* sm_task_step's ways.  leave: only for tasks that are queued but not
+   running, which the kernel never blocks; kept so a confused caller cannot
+   leave a sleeping task on a queue. */
+static void step_resched(struct sm_task *t)
 {
+	resched_curr(o1_task_of(t)->rq);
+}
+
+static void step_note(struct sm_task *t, enum sm_change why)
+{
+	o1_note(o1_task_of(t), why);
+}
+
+static void step_leave(struct sm_task *t, enum sm_change why)
+{
+	struct o1_task *p = o1_task_of(t);
+
 	if (p->array && !p->base.on_cpu) {
 		deactivate_task(p->rq, p);
 		o1_note(p, why);
 	}
 }
 
+static const struct sm_step_ops o1_steps = {
+	step_resched, step_note, step_leave
+};
+
 void o1_block(struct sm_rq *srq, struct sm_task *t)
 {
-	struct o1_task *p = o1_task_of(t);
-
-	if (p->state != TASK_RUNNING)
-		return;
-	p->state = TASK_SLEEPING;
-	if (p->base.on_cpu)
-		resched_curr(p->rq);
-	o1_note(p, SM_CH_STATE);
-	leave_queue_now(p, SM_CH_BLOCK);
+	sm_task_step(t, &o1_task_of(t)->state, SM_STEP_BLOCK, &o1_steps);
 }
 
 void o1_exit(struct sm_rq *srq, struct sm_task *t)
 {
-	struct o1_task *p = o1_task_of(t);
-
-	if (p->state == TASK_ZOMBIE || p->state == TASK_DEAD)
-		return;
-	p->state = TASK_ZOMBIE;
-	if (p->base.on_cpu)
-		resched_curr(p->rq);
-	o1_note(p, SM_CH_EXIT);
-	leave_queue_now(p, SM_CH_EXIT);
+	sm_task_step(t, &o1_task_of(t)->state, SM_STEP_EXIT, &o1_steps);
 }
 
 /* release_task -> sched_exit(child): refunds to the parent. */
@@ -704,11 +704,7 @@ void o1_reap(struct sm_rq *srq, struct sm_task *sparent, struct sm_task *t)
 				(unsigned long)(EXIT_WEIGHT + 1);
 		o1_note(parent, SM_CH_REFUND);
 	}
-	p->state = TASK_DEAD;
-	if (p->base.on_cpu)
-		resched_curr(p->rq);
-	leave_queue_now(p, SM_CH_EXIT);
-	o1_note(p, SM_CH_REAP);
+	sm_task_step(t, &p->state, SM_STEP_REAP, &o1_steps);
 }
 
 void o1_tick(struct sm_rq *srq)

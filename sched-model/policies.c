@@ -85,6 +85,39 @@ void sm_rq_init(struct sm_rq *rq, const struct sm_policy *policy, int cpu,
 		rq->obs = *obs;
 }
 
+void sm_task_step(struct sm_task *t, int *state, enum sm_step step,
+		  const struct sm_step_ops *ops)
+{
+	/* from which states, to which, the observer told before leaving
+	   the queue and after (-1: not) */
+	static const struct step_row {
+		unsigned from;
+		int to;
+		int before;
+		enum sm_change leave;
+		int after;
+	} rows[] = {
+		[SM_STEP_BLOCK] = { 1u << SM_STATE_RUNNABLE, SM_STATE_SLEEPING,
+				    SM_CH_STATE, SM_CH_BLOCK, -1 },
+		[SM_STEP_EXIT] = { ~(1u << SM_STATE_ZOMBIE | 1u << SM_STATE_DEAD),
+				   SM_STATE_ZOMBIE, SM_CH_EXIT, SM_CH_EXIT, -1 },
+		[SM_STEP_REAP] = { ~(1u << SM_STATE_DEAD), SM_STATE_DEAD,
+				   -1, SM_CH_EXIT, SM_CH_REAP },
+	};
+	const struct step_row *r = &rows[step];
+
+	if (*state < 0 || *state > SM_STATE_DEAD || !(r->from & 1u << *state))
+		return;
+	*state = r->to;
+	if (t->on_cpu)
+		ops->resched(t);
+	if (r->before >= 0)
+		ops->note(t, (enum sm_change)r->before);
+	ops->leave(t, r->leave);
+	if (r->after >= 0)
+		ops->note(t, (enum sm_change)r->after);
+}
+
 bool sm_policy_valid(int policy, int rt_priority, int max_rt)
 {
 	if (policy != SM_SCHED_NORMAL && policy != SM_SCHED_FIFO &&

@@ -415,6 +415,26 @@ static inline void sm_rq_set_jiffies(struct sm_rq *rq, unsigned long j)
    (obs may be NULL). */
 void sm_rq_init(struct sm_rq *rq, const struct sm_policy *policy, int cpu,
 		unsigned long j, const struct sm_observer *obs);
+/*
+ * The state steps every policy takes alike (sched-model/policies.c): a
+ * task blocks (runnable -> sleeping), exits (-> zombie), is reaped (->
+ * dead, after what the policy gives back); its CPU is told to reschedule
+ * if it runs there, the observer is told, and a task queued but not
+ * running leaves its queue at once.  A family gives its own ways to do
+ * the three.
+ */
+enum sm_step { SM_STEP_BLOCK, SM_STEP_EXIT, SM_STEP_REAP };
+struct sm_step_ops {
+	void (*resched)(struct sm_task *t);
+	void (*note)(struct sm_task *t, enum sm_change why);
+	/* off its queue now (and told WHY) if queued and not running */
+	void (*leave)(struct sm_task *t, enum sm_change why);
+};
+/* *state is the task's enum sm_state; nothing if the step does not apply
+   (block: not runnable; exit: exited already; reap: reaped already) */
+void sm_task_step(struct sm_task *t, int *state, enum sm_step step,
+		  const struct sm_step_ops *ops);
+
 /* sched_setscheduler's test: NORMAL with rt_priority 0, FIFO or RR with
    1..max_rt */
 bool sm_policy_valid(int policy, int rt_priority, int max_rt);
