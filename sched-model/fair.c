@@ -495,40 +495,13 @@ void fair_wake(struct sm_rq *srq, struct sm_task *t, unsigned flags)
 	fair_note(p, SM_CH_WAKE);
 }
 
-/* sm_task_step's ways */
-static void step_resched(struct sm_task *t)
+static void fair_dequeue(struct fair_task *p)
 {
-	fair_resched(fair_task_of(t)->rq);
+	deactivate_task(p->rq, p, 0);
 }
 
-static void step_note(struct sm_task *t, enum sm_change why)
-{
-	fair_note(fair_task_of(t), why);
-}
-
-static void step_leave(struct sm_task *t, enum sm_change why)
-{
-	struct fair_task *p = fair_task_of(t);
-
-	if (queued(p) && !p->base.on_cpu) {
-		deactivate_task(p->rq, p, 0);
-		fair_note(p, why);
-	}
-}
-
-static const struct sm_step_ops fair_steps = {
-	step_resched, step_note, step_leave
-};
-
-void fair_block(struct sm_rq *srq, struct sm_task *t)
-{
-	sm_task_step(t, &fair_task_of(t)->state, SM_STEP_BLOCK, &fair_steps);
-}
-
-void fair_exit(struct sm_rq *srq, struct sm_task *t)
-{
-	sm_task_step(t, &fair_task_of(t)->state, SM_STEP_EXIT, &fair_steps);
-}
+SM_TASK_STEPS(, fair, struct fair_task, fair_task_of, fair_note, fair_resched,
+	      queued, fair_dequeue)
 
 /* No sched_exit in these kernels: reaping gives nothing back. */
 void fair_reap(struct sm_rq *srq, struct sm_task *sparent, struct sm_task *t)

@@ -472,40 +472,13 @@ static void g24_wake(struct sm_rq *srq, struct sm_task *t, unsigned flags)
 	note(p, SM_CH_WAKE);
 }
 
-/* sm_task_step's ways */
-static void step_resched(struct sm_task *t)
+static bool g24_queued(const struct g24_task *p)
 {
-	resched(task_of(t)->rq);
+	return p->on_runqueue;
 }
 
-static void step_note(struct sm_task *t, enum sm_change why)
-{
-	note(task_of(t), why);
-}
-
-static void step_leave(struct sm_task *t, enum sm_change why)
-{
-	struct g24_task *p = task_of(t);
-
-	if (p->on_runqueue && !p->base.on_cpu) {
-		del_from_runqueue(p);
-		note(p, why);
-	}
-}
-
-static const struct sm_step_ops g24_steps = {
-	step_resched, step_note, step_leave
-};
-
-static void g24_block(struct sm_rq *srq, struct sm_task *t)
-{
-	sm_task_step(t, &task_of(t)->state, SM_STEP_BLOCK, &g24_steps);
-}
-
-static void g24_exit(struct sm_rq *srq, struct sm_task *t)
-{
-	sm_task_step(t, &task_of(t)->state, SM_STEP_EXIT, &g24_steps);
-}
+SM_TASK_STEPS(static, g24, struct g24_task, task_of, note, resched,
+	      g24_queued, del_from_runqueue)
 
 /* release_task: the child's counter goes back to the parent. */
 static void g24_reap(struct sm_rq *srq, struct sm_task *sparent,

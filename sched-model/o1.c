@@ -641,42 +641,18 @@ void o1_wake(struct sm_rq *srq, struct sm_task *t, unsigned flags)
 	o1_note(p, SM_CH_WAKE);
 }
 
-/* sm_task_step's ways.  leave: only for tasks that are queued but not
-   running, which the kernel never blocks; kept so a confused caller cannot
-   leave a sleeping task on a queue. */
-static void step_resched(struct sm_task *t)
+static bool o1_queued(const struct o1_task *p)
 {
-	resched_curr(o1_task_of(t)->rq);
+	return p->array != NULL;
 }
 
-static void step_note(struct sm_task *t, enum sm_change why)
+static void o1_dequeue(struct o1_task *p)
 {
-	o1_note(o1_task_of(t), why);
+	deactivate_task(p->rq, p);
 }
 
-static void step_leave(struct sm_task *t, enum sm_change why)
-{
-	struct o1_task *p = o1_task_of(t);
-
-	if (p->array && !p->base.on_cpu) {
-		deactivate_task(p->rq, p);
-		o1_note(p, why);
-	}
-}
-
-static const struct sm_step_ops o1_steps = {
-	step_resched, step_note, step_leave
-};
-
-void o1_block(struct sm_rq *srq, struct sm_task *t)
-{
-	sm_task_step(t, &o1_task_of(t)->state, SM_STEP_BLOCK, &o1_steps);
-}
-
-void o1_exit(struct sm_rq *srq, struct sm_task *t)
-{
-	sm_task_step(t, &o1_task_of(t)->state, SM_STEP_EXIT, &o1_steps);
-}
+SM_TASK_STEPS(, o1, struct o1_task, o1_task_of, o1_note, resched_curr,
+	      o1_queued, o1_dequeue)
 
 /* release_task -> sched_exit(child): refunds to the parent. */
 void o1_reap(struct sm_rq *srq, struct sm_task *sparent, struct sm_task *t)

@@ -435,6 +435,46 @@ struct sm_step_ops {
 void sm_task_step(struct sm_task *t, int *state, enum sm_step step,
 		  const struct sm_step_ops *ops);
 
+/*
+ * A family's ways for sm_task_step (PREFIX_steps) and its block and exit
+ * entry points (PREFIX_block, PREFIX_exit; SCOPE: static, or empty),
+ * from its task type T, OF (T * of a struct sm_task *), NOTE(T *, why)
+ * (its observer call), RESCHED(its rq), QUEUED(T *) (on its queue) and
+ * DEQUEUE(T *) (off it).  The leave is only for tasks that are queued but
+ * not running, which the kernel never blocks; kept so a confused caller
+ * cannot leave a sleeping task on a queue.
+ */
+#define SM_TASK_STEPS(scope, prefix, T, OF, NOTE, RESCHED, QUEUED, DEQUEUE) \
+static void prefix##_step_resched(struct sm_task *t) \
+{ \
+	RESCHED(OF(t)->rq); \
+} \
+static void prefix##_step_note(struct sm_task *t, enum sm_change why) \
+{ \
+	NOTE(OF(t), why); \
+} \
+static void prefix##_step_leave(struct sm_task *t, enum sm_change why) \
+{ \
+	T *p = OF(t); \
+	if (QUEUED(p) && !p->base.on_cpu) { \
+		DEQUEUE(p); \
+		NOTE(p, why); \
+	} \
+} \
+static const struct sm_step_ops prefix##_steps = { \
+	prefix##_step_resched, prefix##_step_note, prefix##_step_leave \
+}; \
+scope void prefix##_block(struct sm_rq *srq, struct sm_task *t) \
+{ \
+	(void)srq; \
+	sm_task_step(t, &OF(t)->state, SM_STEP_BLOCK, &prefix##_steps); \
+} \
+scope void prefix##_exit(struct sm_rq *srq, struct sm_task *t) \
+{ \
+	(void)srq; \
+	sm_task_step(t, &OF(t)->state, SM_STEP_EXIT, &prefix##_steps); \
+}
+
 /* sched_setscheduler's test: NORMAL with rt_priority 0, FIFO or RR with
    1..max_rt */
 bool sm_policy_valid(int policy, int rt_priority, int max_rt);
