@@ -258,8 +258,8 @@ static int by_cpu(const void *pa, const void *pb)
 }
 
 /* "mpv/ao, mpv x2, ..." by CPU used in the reference run */
-static void group_names(const struct cmp_set *s, int group, char *buf,
-			size_t len)
+static void group_names(const struct cmp_set *s, int group, size_t a,
+			char *buf, size_t len)
 {
 	struct name_n *v = calloc(s->ntasks + 1, sizeof(*v));
 	size_t n = 0, o = 0;
@@ -271,14 +271,15 @@ static void group_names(const struct cmp_set *s, int group, char *buf,
 		const struct cmp_task *t = &s->tasks[i];
 		size_t k;
 
-		if (t->group != group || !cmp_task_shown(s, t))
+		if (t->group != group || !cmp_task_shown(s, t) ||
+		    !t->figs[a].present)
 			continue;
 		for (k = 0; k < n && strcmp(v[k].comm, t->comm); k++)
 			;
 		if (k == n)
 			v[n++].comm = t->comm;
 		v[k].n++;
-		v[k].cpu += t->run_ns;
+		v[k].cpu += t->figs[a].runtime_ns;
 	}
 	qsort(v, n, sizeof(*v), by_cpu);
 	for (size_t k = 0; k < n && k < CMP_VERDICT_NAMES; k++) {
@@ -429,10 +430,10 @@ static int build_group(struct cmp_verdicts *v, struct cmp_set *s, int group,
 		if (!t->figs[v->a].present && !t->figs[v->b].present)
 			continue;
 		g->ntasks++;
-		cpu += t->run_ns;
+		cpu += t->figs[v->a].runtime_ns;
 		waits += t->figs[v->a].ndelays;
 		if (t->cls == CMP_CLASS_BATCH) {
-			batch_cpu += t->run_ns;
+			batch_cpu += t->figs[v->a].runtime_ns;
 			g->nbatch++;
 		}
 		for (int k = 0; k < 2; k++) {
@@ -475,7 +476,7 @@ static int build_group(struct cmp_verdicts *v, struct cmp_set *s, int group,
 	reasons(v, g, &wa, &wb);
 	cmp_why_free(&wa);
 	cmp_why_free(&wb);
-	group_names(s, group, g->names, sizeof(g->names));
+	group_names(s, group, v->a, g->names, sizeof(g->names));
 	v->ng++;
 	return SR_OK;
 }
@@ -520,14 +521,15 @@ int cmp_verdict_build(struct cmp_verdicts *v, struct cmp_set *s, size_t a,
 		for (size_t i = 0; i < s->ntasks; i++) {
 			const struct cmp_task *x = &s->tasks[i];
 
-			if (!x->in_ref)
+			/* the CPU it asked for: its runtime under A */
+			if (!x->figs[a].present)
 				continue;
 			if (x->in_cmd) {
 				v->cmd_tasks++;
-				v->cmd_cpu_ns += x->run_ns;
+				v->cmd_cpu_ns += x->figs[a].runtime_ns;
 			} else {
 				v->out_tasks++;
-				v->out_cpu_ns += x->run_ns;
+				v->out_cpu_ns += x->figs[a].runtime_ns;
 			}
 		}
 	}
@@ -648,6 +650,8 @@ void cmp_verdict_scope(const struct cmp_verdicts *v, cmp_verdict_line_fn fn,
 		       void *ctx)
 {
 	char line[1024], a[SR_FMT_NUM], b[SR_FMT_NUM];
+	/* the replayed tasks' CPU under A, and what was left out as the
+	   recording ran it (the same demand) */
 	int64_t all = v->cmd_cpu_ns + v->out_cpu_ns +
 		      (v->left_known ? v->left_cpu_ns : 0);
 
@@ -658,6 +662,13 @@ void cmp_verdict_scope(const struct cmp_verdicts *v, cmp_verdict_line_fn fn,
 			 "the CPU", v->cmd_root, v->out_tasks,
 			 sr_fmt_s(a, sizeof(a), v->out_cpu_ns, 3),
 			 all ? 100.0 * (double)v->out_cpu_ns / (double)all : 0);
+		fn(ctx, line);
+	}
+	if (!v->left_known && v->left_tasks) {
+		snprintf(line, sizeof(line), "  left out of the replay (--only, "
+			 "--tree, --exclude): %zu tasks (their CPU is known "
+			 "when observed is replayed too); the verdict is "
+			 "without them", v->left_tasks);
 		fn(ctx, line);
 	}
 	if (v->left_known && v->left_tasks) {
