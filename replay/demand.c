@@ -331,17 +331,6 @@ static bool excluded(struct sr_demand *dm, const struct ent *e,
 	return dm->tree_re && !e->in_tree;
 }
 
-/* --tree: the first task whose name matches is the root (by its name
- * at first sight or after a rename: perf-exec), then what it forks. */
-static void tree_root(struct sr_demand *dm, struct ent *e, const char *comm)
-{
-	if (dm->tree_re && !dm->tree_found &&
-	    matches(dm->tree_re, dm->tree_md, comm)) {
-		e->in_tree = 1;
-		dm->tree_found = true;
-	}
-}
-
 static const struct sr_task *rec_of(const struct sr_demand *dm, sr_tid id)
 {
 	return id == SR_TID_NONE ? NULL : dm->o.task_get(dm->o.task_ctx, id);
@@ -368,6 +357,61 @@ static int grow_ents(struct sr_demand *dm, uint32_t id)
 	}
 	if (dm->ne <= id)
 		dm->ne = (size_t)id + 1; /* grown as zeros */
+	return SR_OK;
+}
+
+/*
+ * --tree: task th (record r, named comm) is in the tree when the task
+ * that forked it is.  The root is the first task whose name matches (at
+ * first sight or renamed: perf-exec); a child can be seen before the
+ * task that forked it (its fork event names the child first), so the
+ * root is the oldest of its ancestors whose name matches too, and the
+ * tasks between them are in the tree.
+ */
+static int tree_mark(struct sr_demand *dm, uint32_t th,
+		     const struct sr_task *r, const char *comm)
+{
+	uint32_t path[64], n = 0, root = th;
+	const struct sr_task *x;
+
+	if (!dm->tree_re)
+		return SR_OK;
+	if (!dm->e[th].in_tree && r->parent != SR_TID_NONE) {
+		uint32_t p = thread_of(dm, r->parent);
+
+		if (p != SR_TID_NONE && p < dm->ne && dm->e[p].in_tree)
+			dm->e[th].in_tree = 1;
+	}
+	if (dm->tree_found || !matches(dm->tree_re, dm->tree_md, comm))
+		return SR_OK;
+	dm->tree_found = true;
+	/* up the forks from th's first record */
+	x = rec_of(dm, th);
+	while (x && x->parent != SR_TID_NONE && n < 64) {
+		uint32_t p = thread_of(dm, x->parent);
+		const struct sr_task *px = rec_of(dm, x->parent);
+
+		if (p == SR_TID_NONE || !px)
+			break;
+		path[n++] = p;
+		if (matches(dm->tree_re, dm->tree_md, px->comm))
+			root = p;
+		x = rec_of(dm, p);
+	}
+	dm->e[th].in_tree = 1;
+	for (uint32_t i = 0; i < n && root != th; i++) {
+		struct ent *a;
+
+		if (grow_ents(dm, path[i]))
+			return SR_EINTERNAL;
+		a = &dm->e[path[i]];
+		a->in_tree = 1;
+		if (a->known && !a->included && a->state == R_UNSEEN &&
+		    !excluded(dm, a, sr_demand_comm(dm, a->comm)))
+			a->included = a->ever = 1;
+		if (path[i] == root)
+			break;
+	}
 	return SR_OK;
 }
 
@@ -651,14 +695,9 @@ static struct ent *ent_of(struct sr_demand *dm, sr_tid id, int64_t ts,
 		e->t.parent = SR_TID_NONE;
 		e->last_rec = id;
 		e->state = R_UNSEEN;
-		if (dm->tree_re && r->parent != SR_TID_NONE) {
-			uint32_t p = thread_of(dm, r->parent);
-
-			if (p != SR_TID_NONE && p < dm->ne && dm->e[p].known &&
-			    dm->e[p].in_tree)
-				e->in_tree = 1;
-		}
-		tree_root(dm, e, r->comm);
+		if ((*err = tree_mark(dm, th, r, r->comm)))
+			return NULL;
+		e = &dm->e[th]; /* tree_mark may have grown them */
 		e->included = !excluded(dm, e, r->comm);
 		e->ever = e->included;
 		if ((*err = sr_strpool_add(&dm->names, r->comm, &e->comm)))
@@ -673,7 +712,9 @@ static struct ent *ent_of(struct sr_demand *dm, sr_tid id, int64_t ts,
 		bool inc;
 		struct sr_op op = { .kind = SR_OP_COMM };
 
-		tree_root(dm, e, r->comm);
+		if ((*err = tree_mark(dm, th, r, r->comm)))
+			return NULL;
+		e = &dm->e[th];
 		inc = !excluded(dm, e, r->comm);
 
 		e->last_rec = id;
