@@ -194,11 +194,12 @@ static int cmp_i64(const void *a, const void *b)
 
 /* p99 (nearest rank) and max of the group's waits under run r. */
 static int pooled(struct cmp_set *s, size_t r, int group, bool no_batch,
-		  int64_t *p99, int64_t *max, struct sr_diag *d)
+		  int64_t *p99, int64_t *max, size_t *n, struct sr_diag *d)
 {
 	struct pool p = { .group = group, .no_batch = no_batch, .s = s };
 	int rc = cmp_latency_pass(s, s->runs[r].res, pool_row, &p, d);
 
+	*n = p.n;
 	*p99 = *max = 0;
 	if (rc == SR_OK && p.n) {
 		size_t k = (p.n * 99 + 99) / 100;
@@ -324,6 +325,12 @@ static void decide(struct cmp_verdict_group *g)
 	}
 	default: {
 		int64_t dp = g->p99[1] - g->p99[0], ad = dp < 0 ? -dp : dp;
+
+		if (g->npooled[0] < CMP_VERDICT_MIN_WAITS ||
+		    g->npooled[1] < CMP_VERDICT_MIN_WAITS) {
+			g->verdict = CMP_SAME; /* too few waits to judge */
+			break;
+		}
 		int64_t base = g->p99[0] > g->p99[1] ? g->p99[0] : g->p99[1];
 
 		g->verdict = ad < CMP_CHANGE_MIN_NS ||
@@ -461,7 +468,7 @@ static int build_group(struct cmp_verdicts *v, struct cmp_set *s, int group,
 		g->met[k] = per[k] ? 100.0 * (double)met[k] / (double)per[k] : 0;
 		g->done[k] = s->have_t && fin[k] ? fin[k] - s->origin : 0;
 		if ((rc = pooled(s, r[k], group, g->nbatch < g->ntasks,
-				 &g->p99[k], &g->max[k], d)))
+				 &g->p99[k], &g->max[k], &g->npooled[k], d)))
 			return rc;
 	}
 	decide(g);
@@ -595,6 +602,10 @@ static void group_line(const struct cmp_verdicts *v,
 			sr_fmt_ms(y, sizeof(y), g->p99[1], 2),
 			sr_fmt_ms(z, sizeof(z), g->max[0], 1),
 			sr_fmt_ms(w, sizeof(w), g->max[1], 1));
+		if (g->npooled[0] < CMP_VERDICT_MIN_WAITS ||
+		    g->npooled[1] < CMP_VERDICT_MIN_WAITS)
+			o = put(buf, len, o, " (%zu and %zu waits: too few to "
+				"judge)", g->npooled[0], g->npooled[1]);
 		break;
 	}
 	if (g->main_why == SM_WHY_NONE || g->wait[0] == g->wait[1]) {
