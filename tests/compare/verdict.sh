@@ -190,7 +190,25 @@ nchecks=$((nchecks + 1))
 [ "$(grep -c '^  outside the recorded command' "$T/out")" = 1 ] ||
 	fail "three policies: the scope not once"
 
-# the report page: the verdict first in its Verdict section
+# the wait by reason: why-bars.dat, a row per task drawn and policy, whose
+# sums by reason end at the task's total wait (the reasons tile it) and
+# whose total is the latency rows' (explain's); none without attribution
+expect_status 69 "$SR" plot "$T/v.txt" --cpus 1 -o "$T/pl" --gnuplot /nonexistent/gnuplot
+nchecks=$((nchecks + 1))
+awk -F'\t' '!/^#/ { n++; if ($5 != $NF) bad = bad " " $1 } END { exit !(n == 14 && bad == "") }' "$T/pl/why-bars.dat" ||
+	fail "why-bars.dat: the sums do not end at the total (rows$(awk -F'\t' '!/^#/ && $5 != $NF { printf " %s", $1 }' "$T/pl/why-bars.dat")), or not 14 rows"
+expect_status 0 "$SR" explain "$T/v.txt" --cpus 1 --task "^mpv/ao$" --tsv
+nchecks=$((nchecks + 1))
+[ "$(awk -F'\t' '$1 == "total" { printf "%.1f %.1f", $5 / 1e6, $6 / 1e6 }' "$T/out")" = \
+  "$(awk -F'\t' '$4 == "\"stock\"" && $2 == 0 { a = $5 } $4 == "\"o11int\"" && $2 == 0 { b = $5 } END { printf "%.1f %.1f", a, b }' "$T/pl/why-bars.dat")" ] ||
+	fail "mpv/ao's wait: explain and why-bars.dat differ"
+expect_status 0 "$SR" replay "$T/v.txt" --cpus 1 --policy stock --policy o11int --policy observed --no-why -o "$T/nw" -q
+expect_status 69 "$SR" plot "$T/nw" -o "$T/pl2" --gnuplot /nonexistent/gnuplot
+nchecks=$((nchecks + 1))
+[ -f "$T/pl2/why-bars.dat" ] && [ ! -f "$T/pl2/why-bars.gp" ] || fail "--no-why: a why-bars plot"
+
+# the report page: the verdict first in its Verdict section; a panel of
+# the wait by reason for each task drawn, and its worst waits in words
 if command -v gnuplot >/dev/null 2>&1; then
 	expect_status 0 "$SR" report "$T/v.txt" --cpus 1 -o "$T/rep" -q
 	nchecks=$((nchecks + 1))
@@ -199,5 +217,11 @@ if command -v gnuplot >/dev/null 2>&1; then
 	nchecks=$((nchecks + 1))
 	sed -n '/id="groups"/,/<\/ul>/p' "$T/rep/index.html" | grep -q '<li>audio (mpv/ao): ' ||
 		fail "report: no audio line"
+	nchecks=$((nchecks + 1))
+	[ "$(grep -c '<figure id="plot-why-[0-9]*">' "$T/rep/index.html")" -eq 7 ] ||
+		fail "report: not a wait-by-reason panel per task"
+	nchecks=$((nchecks + 1))
+	grep -q '<li>waited [0-9.]* ms from [0-9.]* s:<ul>' "$T/rep/index.html" ||
+		fail "report: no worst waits in words"
 fi
 done_ok
