@@ -608,8 +608,13 @@ static void group_line(const struct cmp_verdicts *v,
 				"judge)", g->npooled[0], g->npooled[1]);
 		break;
 	}
-	if (g->main_why == SM_WHY_NONE || g->wait[0] == g->wait[1]) {
-		put(buf, len, o, ".");
+	/* a change of the wait under diff's least (0.1 ms): nothing to
+	   explain */
+	if (g->main_why == SM_WHY_NONE ||
+	    llabs((long long)(g->wait[1] - g->wait[0])) < CMP_CHANGE_MIN_NS) {
+		o = put(buf, len, o, "; waits %s -> %s ms.",
+			sr_fmt_ms(x, sizeof(x), g->wait[0], 1),
+			sr_fmt_ms(y, sizeof(y), g->wait[1], 1));
 		return;
 	}
 	o = put(buf, len, o, "; waits %s -> %s ms",
