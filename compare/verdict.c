@@ -105,8 +105,16 @@ static int table_of(struct table *t, const struct cmp_group_opts *o,
 				what = cmp_groups_default[k].what;
 		snprintf(t->name[t->n], CMP_GROUP_NAME_MAX, "%s", o->name[i]);
 		t->what[t->n] = what;
-		if (cmp_taskre_new(&t->re[t->n], o->regex[i], d))
-			return d->code;
+		if (cmp_taskre_new(&t->re[t->n], o->regex[i], d)) {
+			/* say it is --group's regex, not --task's */
+			char m[SR_DIAG_MSG_MAX];
+			const char *why;
+
+			snprintf(m, sizeof(m), "%s", d->msg);
+			why = strstr(m, "expected");
+			return sr_fail(d, SR_EUSAGE, "--group %s=%s: %s",
+				       o->name[i], o->regex[i], why ? why : m);
+		}
 		t->n++;
 	}
 	for (size_t k = 0; cmp_groups_default[k].name; k++) {

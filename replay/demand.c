@@ -315,8 +315,15 @@ void sr_demand_arrivals_consumed(struct sr_demand *dm, int c, uint64_t idx)
 
 static bool matches(pcre2_code *re, pcre2_match_data *md, const char *comm)
 {
-	return pcre2_match(re, (PCRE2_SPTR)comm, PCRE2_ZERO_TERMINATED, 0, 0,
-			   md, NULL) >= 0;
+	/* zeros after the name: the JIT may read a word past its end */
+	char buf[96] = { 0 };
+	size_t n = strlen(comm);
+
+	if (n < sizeof(buf) - 16) {
+		memcpy(buf, comm, n);
+		comm = buf;
+	}
+	return pcre2_match(re, (PCRE2_SPTR)comm, n, 0, 0, md, NULL) >= 0;
 }
 
 /* Task e, named comm, is left out: --exclude matches, --only does not,
