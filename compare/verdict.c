@@ -112,6 +112,7 @@ static int table_of(struct table *t, const struct cmp_group_opts *o,
 
 			snprintf(m, sizeof(m), "%s", d->msg);
 			why = strstr(m, "expected");
+			d->code = SR_OK; /* the first message stays: replace it */
 			return sr_fail(d, SR_EUSAGE, "--group %s=%s: %s",
 				       o->name[i], o->regex[i], why ? why : m);
 		}
