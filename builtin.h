@@ -78,6 +78,13 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 	OPT_STRING(0, "exclude", &(o)->exclude, "REGEX", \
 		   "leave out tasks whose name matches (pcre2), e.g. " \
 		   "'^perf$'"), \
+	OPT_STRING(0, "only", &(o)->only, "REGEX", \
+		   "replay only the tasks whose name matches (pcre2); " \
+		   "the others' CPU is left out (said after the replay)"), \
+	OPT_STRING(0, "tree", &(o)->tree, "REGEX", \
+		   "replay only the process tree of the first task whose " \
+		   "name matches (pcre2; e.g. '^perf-exec$', the command " \
+		   "perf sched record ran): it and what it forked"), \
 	OPT_CHOICE(0, "causal", &(o)->causal, sr_causal_names, "MODE", \
 		   "which wakes a task gets in the trace it causes in " \
 		   "the replay: known (default: where the trace tells " \
@@ -144,7 +151,13 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 	OPT_STRING(0, "tree", &(o)->tree, "REGEX", \
 		   "show only the process tree of the first task whose " \
 		   "comm matches this regex (e.g. perf-exec: the command " \
-		   "perf sched record ran)"), \
+		   "perf sched record ran); the others are replayed too"), \
+	OPT_STRING(0, "only", &(o)->only, "REGEX", \
+		   "replay only the tasks whose comm matches this pcre2 " \
+		   "regex, as replay --only"), \
+	OPT_STRING(0, "only-tree", &(o)->only_tree, "REGEX", \
+		   "replay only the process tree of the first task whose " \
+		   "comm matches this regex, as replay --tree"), \
 	OPT_STRING(0, "title", &(o)->title, "TEXT", \
 		   "how headings name the trace (default: its file name)"), \
 	OPT_NUMBER(0, "cpus", &(o)->cpus, "N", \

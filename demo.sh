@@ -2,9 +2,11 @@
 # demo.sh (`make demo`): the main job, end to end, on the bundled sample
 # recorded with X, an audio player and `make -j4` running at once:
 #   1. install what is missing (deps.sh: as root through apt-get, or say
-#      exactly what to run), 2. build, 3. replay the sample under stock and o11int
-#   (and the recorded schedule, observed), 4. print the diff, 5. write the
-#   plots and the HTML report under out/, 6. say where they are.
+#      exactly what to run), 2. build, 3. print the verdict per group of
+#   tasks (is o11int better than stock for this workload, and why), 4. replay
+#   the sample under stock and o11int (and the recorded schedule, observed),
+#   5. print the diff, 6. write the plots and the HTML report under out/,
+#   7. say where they are.
 # Runs on a fresh Debian machine.  SAMPLE=path/to/trace overrides the sample.
 set -eu
 cd "$(dirname "$0")"
@@ -30,28 +32,34 @@ sh ./deps.sh ensure build run || exit 1
 step "building ./schedreplay"
 make --no-print-directory >/dev/null || die "the build failed: run make to see why"
 
-# ---- 3. replay ---------------------------------------------------------
+# ---- 3. the verdict ------------------------------------------------------
 
 [ -f "$SAMPLE" ] || die "no sample trace at $SAMPLE (traces/README.md says how to record one: traces/record.sh mixed)"
 name=$(basename "$SAMPLE")
+mkdir -p "$OUT"
+focus=""
+[ -z "$TREE" ] || focus="--tree $TREE"
+step "the verdict: is o11int better than stock for $name${TREE:+ (the process tree of $TREE)}, and why"
+# shellcheck disable=SC2086
+./schedreplay diff "$SAMPLE" $focus >"$OUT/diff.txt"
+sed -n '/^verdict: /,/^$/{/^$/!p}' "$OUT/diff.txt"
+
+# ---- 4. replay ---------------------------------------------------------
+
 step "replaying $SAMPLE under stock, o11int and observed (the recorded schedule)"
 ./schedreplay replay "$SAMPLE" --policy stock --policy o11int --policy observed \
 	-o "$OUT/replay"
 
-# ---- 4. diff -----------------------------------------------------------
+# ---- 5. diff -----------------------------------------------------------
 
-focus=""
-[ -z "$TREE" ] || focus="--tree $TREE"
-step "what o11int changed against stock${TREE:+ (the process tree of $TREE)}"
-# shellcheck disable=SC2086
-./schedreplay diff "$SAMPLE" $focus >"$OUT/diff.txt"
+step "what o11int changed against stock${TREE:+ (the process tree of $TREE)}, task by task"
 cat "$OUT/diff.txt"
 # shellcheck disable=SC2086
 ./schedreplay diff "$SAMPLE" $focus --tsv >"$OUT/diff.tsv"
 # shellcheck disable=SC2086
 ./schedreplay diff "$SAMPLE" $focus --json >"$OUT/diff.json"
 
-# ---- 5. plots and report -----------------------------------------------
+# ---- 6. plots and report -----------------------------------------------
 
 step "plots and report"
 rc=0
@@ -62,7 +70,7 @@ rc=0
 ./schedreplay report "$SAMPLE" $focus -o "$OUT/report" >/dev/null || rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 69 ] || die "report failed (status $rc)"
 
-# ---- 6. where ----------------------------------------------------------
+# ---- 7. where ----------------------------------------------------------
 
 step "done"
 say "replay (timelines, latencies, summaries per policy): $OUT/replay/"

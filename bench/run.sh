@@ -27,6 +27,7 @@ section "parse throughput (parse/)" sh bench/parse.sh
 section "stats vs perf sched latency, stats on a long trace (replay/)" sh bench/stats-vs-perf.sh
 section "scheduler models (sched-model/)" sh bench/models.sh
 section "replay: simulated events per second and peak RSS per policy (replay/)" sh bench/replay.sh
+section "why it waited: the attribution's cost (replay/, issue 12)" sh bench/why.sh
 section "export: the Chrome JSON trace, time, memory and size (replay/trace-event)" sh bench/export.sh
 
 exit $failed

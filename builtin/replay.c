@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "lib/fmt.h"
 #include "lib/progress.h"
 #include "replay/replay.h"
 #include "replay/tlfilter.h"
@@ -137,6 +138,22 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 		       (unsigned long long)in->events, (int)in->ncpus,
 		       in->ncpus == 1 ? "" : "s", in->cpus,
 		       in->cpus == 1 ? "" : "s");
+		if (in->left_tasks && in->left_known) {
+			char a[SR_FMT_NUM], b[SR_FMT_NUM];
+
+			printf("left out (--exclude, --only, --tree): %zu "
+			       "tasks, %s s of the recording's %s s of CPU "
+			       "(%.1f%%)\n", in->left_tasks,
+			       sr_fmt_s(a, sizeof(a), in->left_cpu_ns, 3),
+			       sr_fmt_s(b, sizeof(b), in->total_cpu_ns, 3),
+			       in->total_cpu_ns ? 100.0 *
+			       (double)in->left_cpu_ns /
+			       (double)in->total_cpu_ns : 0.0);
+		} else if (in->left_tasks) {
+			printf("left out (--exclude, --only, --tree): %zu "
+			       "tasks (their CPU: replay observed too)\n",
+			       in->left_tasks);
+		}
 		for (size_t i = 0; i < sr_replay_count(r); i++)
 			printf("wrote %s/%s/{timeline,latency,summary,cpus}"
 			       ".tsv\n", o.outdir, sr_replay_get(r, i)->name);

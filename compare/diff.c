@@ -1005,7 +1005,10 @@ int cmp_ndiff_write_json(const struct cmp_ndiff *nd, FILE *f)
 		sr_json_str(f, sel);
 	else
 		fputs("null", f);
-	fputs(",\n  \"headline_text\": [", f);
+	fputs(",\n  \"verdict_text\": [", f);
+	cmp_ndiff_verdict(nd, json_line, &jl);
+	jl.first = true;
+	fputs("\n  ],\n  \"headline_text\": [", f);
 	cmp_ndiff_headline(nd, json_line, &jl);
 	fputs("\n  ],\n  \"comparisons\": [", f);
 	for (size_t k = 0; k < nd->npairs; k++) {

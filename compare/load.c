@@ -133,6 +133,8 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	so.policies = o->policies;
 	so.npolicies = o->npolicies;
 	so.exclude = o->exclude;
+	so.only = o->only;
+	so.only_tree = o->only_tree;
 	so.cpus = o->cpus;
 	so.title = o->title;
 	so.tree = o->tree != NULL;
@@ -156,6 +158,7 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 		set->left_known = src->left_known;
 		set->left_tasks = src->left_tasks;
 		set->left_cpu_ns = src->left_cpu_ns;
+		set->total_cpu_ns = src->total_cpu_ns;
 		set->period_opts = o->periods;
 		set->nperiod_opts = o->nperiods;
 		set->sel = sr_sel_any(&o->sel) ? &o->sel : NULL;

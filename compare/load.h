@@ -32,6 +32,8 @@ struct cmp_load_opts {
 	size_t nperiods;
 	const char *title;
 	const char *exclude;
+	const char *only;       /* --only: replay only these tasks */
+	const char *only_tree;  /* --only-tree: only this tree */
 	const char *tree;
 	int cpus;           /* --cpus: 0 = the recording's */
 	const char *sets[CMP_MAX_TUNE_OPTS];	/* --set NAME=VALUE */

@@ -117,6 +117,7 @@ struct cmp_set {
 	bool left_known;        /* the replay said what it left out */
 	size_t left_tasks;      /* tasks left out of the replay */
 	int64_t left_cpu_ns;    /* and their CPU in the recording */
+	int64_t total_cpu_ns;   /* every task's (left_known) */
 	bool focus;             /* only tasks in_focus count (--tree) */
 	const char *focus_regex;/* the --tree regex, for headings */
 	size_t focus_tasks;     /* tasks in the focus */

@@ -94,6 +94,8 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 	ro.policies = names;
 	ro.npolicies = n;
 	ro.exclude = o->exclude;
+	ro.only = o->only;
+	ro.tree = o->only_tree;
 	ro.cpus = o->cpus;
 	ro.sink = &sink;
 	ro.read.progress = o->progress;
@@ -131,6 +133,7 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 	src->left_known = sr_replay_info(r)->left_known;
 	src->left_tasks = sr_replay_info(r)->left_tasks;
 	src->left_cpu_ns = sr_replay_info(r)->left_cpu_ns;
+	src->total_cpu_ns = sr_replay_info(r)->total_cpu_ns;
 	sr_replay_free(r);
 	return rc;
 }
@@ -148,6 +151,11 @@ static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
 		return sr_fail(d, SR_EUSAGE, "--cpus needs the trace file, not "
 			       "the replay directory %s (replayed already)",
 			       o->trace);
+	if (o->only || o->only_tree)
+		return sr_fail(d, SR_EUSAGE, "--%s needs the trace file, not "
+			       "the replay directory %s (replayed already: give "
+			       "it to schedreplay replay)",
+			       o->only ? "only" : "only-tree", o->trace);
 	if (sr_sel_windowed(o->sel))
 		return sr_fail(d, SR_EUSAGE, "--start and --end need the trace "
 			       "file, not the replay directory %s (its figures "

@@ -25,6 +25,8 @@ struct cmp_source_opts {
 	const char *const *policies;   /* compared, in order */
 	size_t npolicies;
 	const char *exclude;           /* pcre2 on comm, as replay --exclude */
+	const char *only;              /* ... as replay --only */
+	const char *only_tree;         /* ... as replay --tree */
 	int cpus;                      /* as replay --cpus (0: the
 					  recording's); a directory: only 0 */
 	const char *title;             /* NULL: the trace's file name */
@@ -54,6 +56,7 @@ struct cmp_source {
 	bool left_known;               /* what the replay left out: */
 	size_t left_tasks;             /* tasks (--exclude, --only, ...) */
 	int64_t left_cpu_ns;           /* their CPU in the recording */
+	int64_t total_cpu_ns;          /* every task's */
 	bool have_start;               /* a trace: where it starts, ends */
 	int64_t trace_start;           /* its first event, trace clock */
 	int64_t trace_end;             /* its last */

@@ -301,44 +301,79 @@ static uint32_t find_root(const struct cmp_procs *pr,
 }
 
 /*
- * The set's task of every record (-1: none), naming each record as the
- * replay does, (pid, comm, occ): occ counts the earlier records with the
+ * The set's tasks of the records: every name a record was shown under
+ * (seen, and its last name) is a task of the set, named as the replay
+ * names it, (pid, comm, occ): occ counts the earlier records with the
  * same pid and comm, in id order (the order of appearance).  Sorting by
- * (pid, comm, id) puts them in runs.
+ * (pid, comm, id) puts them in runs.  rec_task[id]: the task of record
+ * id under its last name (else under any), -1: none.
  */
-static long *task_of_records(const struct cmp_set *s, const struct cmp_procs *pr)
+struct rec_tasks {
+	struct rec_key *e;      /* (pid, comm, id), then the task in .task */
+	long *task;             /* by entry */
+	size_t n;
+	long *rec_task;         /* by record */
+};
+
+static void rec_tasks_free(struct rec_tasks *rt)
 {
-	size_t n = pr->n;
-	struct rec_key *keys = malloc((n + 1) * sizeof(*keys));
-	uint32_t *occ = calloc(n + 1, sizeof(*occ));
-	long *task = malloc((n + 1) * sizeof(*task));
+	free(rt->e);
+	free(rt->task);
+	free(rt->rec_task);
+}
 
-	if (!keys || !occ || !task) {
-		free(keys);
-		free(occ);
-		free(task);
-		return NULL;
-	}
-	for (size_t i = 0; i < n; i++) {
-		keys[i].pid = pr->p[i].pid;
-		keys[i].comm = sr_strpool_get(&pr->names, pr->p[i].comm);
-		keys[i].id = (uint32_t)i;
-	}
-	qsort(keys, n, sizeof(*keys), cmp_key);
-	for (size_t i = 0; i < n; i++) {
-		bool same = i && keys[i].pid == keys[i - 1].pid &&
-			    !strcmp(keys[i].comm, keys[i - 1].comm);
+static int rec_tasks_of(struct rec_tasks *rt, const struct cmp_set *s,
+			const struct cmp_procs *pr)
+{
+	size_t n = 0, m = 0, cap = pr->n + pr->nseen + 1;
+	uint32_t occ = 0;
 
-		occ[keys[i].id] = same ? occ[keys[i - 1].id] + 1 : 1;
+	memset(rt, 0, sizeof(*rt));
+	rt->e = malloc(cap * sizeof(*rt->e));
+	rt->task = malloc(cap * sizeof(*rt->task));
+	rt->rec_task = malloc((pr->n + 1) * sizeof(*rt->rec_task));
+	if (!rt->e || !rt->task || !rt->rec_task) {
+		rec_tasks_free(rt);
+		return SR_EINTERNAL;
 	}
-	for (size_t i = 0; i < n; i++)
-		task[i] = pr->p[i].idle ? -1 :
-			cmp_set_find(s, pr->p[i].pid,
-				     sr_strpool_get(&pr->names, pr->p[i].comm),
-				     occ[i]);
-	free(keys);
-	free(occ);
-	return task;
+	for (size_t i = 0; i < pr->n; i++) {
+		rt->rec_task[i] = -1;
+		if (pr->p[i].idle)
+			continue;
+		rt->e[n++] = (struct rec_key){ pr->p[i].pid,
+			sr_strpool_get(&pr->names, pr->p[i].comm), (uint32_t)i };
+	}
+	for (size_t j = 0; j < pr->nseen; j++) {
+		uint32_t id = pr->seen[j].id;
+
+		if (id >= pr->n || pr->p[id].idle)
+			continue;
+		rt->e[n++] = (struct rec_key){ pr->p[id].pid,
+			sr_strpool_get(&pr->names, pr->seen[j].comm), id };
+	}
+	qsort(rt->e, n, sizeof(*rt->e), cmp_key);
+	for (size_t i = 0; i < n; i++) {
+		const struct rec_key *k = &rt->e[i];
+		bool same = m && k->pid == rt->e[m - 1].pid &&
+			    !strcmp(k->comm, rt->e[m - 1].comm);
+
+		if (same && k->id == rt->e[m - 1].id)
+			continue; /* the same name of the same record */
+		occ = same ? occ + 1 : 1;
+		rt->e[m] = *k;
+		rt->task[m] = cmp_set_find(s, k->pid, k->comm, occ);
+		m++;
+	}
+	rt->n = m;
+	for (size_t i = 0; i < m; i++) {
+		uint32_t id = rt->e[i].id;
+		bool last = !strcmp(rt->e[i].comm,
+				    sr_strpool_get(&pr->names, pr->p[id].comm));
+
+		if (rt->task[i] >= 0 && (rt->rec_task[id] < 0 || last))
+			rt->rec_task[id] = rt->task[i];
+	}
+	return SR_OK;
 }
 
 /* Mark the set's tasks of root's tree: in_focus (focus) or in_cmd. */
@@ -348,11 +383,11 @@ static int mark(struct cmp_set *s, const struct cmp_procs *pr,
 {
 	unsigned char *st = calloc(pr->n + 1, 1);
 	uint32_t *stack = malloc((pr->n + 1) * sizeof(*stack));
-	long *task = task_of_records(s, pr);
+	struct rec_tasks rt = { 0 };
 	int rc = SR_OK;
 
 	*nmarked = 0;
-	if (!st || !stack || !task) {
+	if (!st || !stack || rec_tasks_of(&rt, s, pr)) {
 		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
 		goto out;
 	}
@@ -362,13 +397,13 @@ static int mark(struct cmp_set *s, const struct cmp_procs *pr,
 		else
 			s->tasks[i].in_cmd = false;
 	}
-	for (size_t i = 0; i < pr->n; i++) {
+	for (size_t i = 0; i < rt.n; i++) {
 		struct cmp_task *t;
 
-		if (task[i] < 0 ||
-		    in_tree(pr, root_thread, (uint32_t)i, st, stack) != T_IN)
+		if (rt.task[i] < 0 ||
+		    in_tree(pr, root_thread, rt.e[i].id, st, stack) != T_IN)
 			continue;
-		t = &s->tasks[task[i]];
+		t = &s->tasks[rt.task[i]];
 		if (focus ? t->in_focus : t->in_cmd)
 			continue;
 		if (focus)
@@ -380,7 +415,7 @@ static int mark(struct cmp_set *s, const struct cmp_procs *pr,
 out:
 	free(st);
 	free(stack);
-	free(task);
+	rec_tasks_free(&rt);
 	return rc;
 }
 
@@ -416,21 +451,24 @@ int cmp_tree_mark_cmd(struct cmp_set *s, const struct cmp_procs *pr,
 int cmp_tree_parents(struct cmp_set *s, const struct cmp_procs *pr,
 		     struct sr_diag *d)
 {
-	long *task = task_of_records(s, pr);
+	struct rec_tasks rt;
 
-	if (!task)
+	if (rec_tasks_of(&rt, s, pr))
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	for (size_t i = 0; i < s->ntasks; i++)
 		s->tasks[i].parent = -1;
-	for (size_t i = 0; i < pr->n; i++) {
-		uint32_t base = pr->p[i].thread, par;
+	for (size_t i = 0; i < rt.n; i++) {
+		uint32_t base = pr->p[rt.e[i].id].thread, par;
+		long pt;
 
-		if (task[i] < 0 || base >= pr->n)
+		if (rt.task[i] < 0 || base >= pr->n)
 			continue;
 		par = pr->p[base].parent;
-		if (par < pr->n && task[par] >= 0 && task[par] != task[i])
-			s->tasks[task[i]].parent = task[par];
+		if (par >= pr->n || (pt = rt.rec_task[par]) < 0 ||
+		    pt == rt.task[i])
+			continue;
+		s->tasks[rt.task[i]].parent = pt;
 	}
-	free(task);
+	rec_tasks_free(&rt);
 	return SR_OK;
 }

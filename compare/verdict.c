@@ -105,8 +105,17 @@ static int table_of(struct table *t, const struct cmp_group_opts *o,
 				what = cmp_groups_default[k].what;
 		snprintf(t->name[t->n], CMP_GROUP_NAME_MAX, "%s", o->name[i]);
 		t->what[t->n] = what;
-		if (cmp_taskre_new(&t->re[t->n], o->regex[i], d))
-			return d->code;
+		if (cmp_taskre_new(&t->re[t->n], o->regex[i], d)) {
+			/* say it is --group's regex, not --task's */
+			char m[SR_DIAG_MSG_MAX];
+			const char *why;
+
+			snprintf(m, sizeof(m), "%s", d->msg);
+			why = strstr(m, "expected");
+			d->code = SR_OK; /* the first message stays: replace it */
+			return sr_fail(d, SR_EUSAGE, "--group %s=%s: %s",
+				       o->name[i], o->regex[i], why ? why : m);
+		}
 		t->n++;
 	}
 	for (size_t k = 0; cmp_groups_default[k].name; k++) {
@@ -194,11 +203,12 @@ static int cmp_i64(const void *a, const void *b)
 
 /* p99 (nearest rank) and max of the group's waits under run r. */
 static int pooled(struct cmp_set *s, size_t r, int group, bool no_batch,
-		  int64_t *p99, int64_t *max, struct sr_diag *d)
+		  int64_t *p99, int64_t *max, size_t *n, struct sr_diag *d)
 {
 	struct pool p = { .group = group, .no_batch = no_batch, .s = s };
 	int rc = cmp_latency_pass(s, s->runs[r].res, pool_row, &p, d);
 
+	*n = p.n;
 	*p99 = *max = 0;
 	if (rc == SR_OK && p.n) {
 		size_t k = (p.n * 99 + 99) / 100;
@@ -258,8 +268,8 @@ static int by_cpu(const void *pa, const void *pb)
 }
 
 /* "mpv/ao, mpv x2, ..." by CPU used in the reference run */
-static void group_names(const struct cmp_set *s, int group, char *buf,
-			size_t len)
+static void group_names(const struct cmp_set *s, int group, size_t a,
+			char *buf, size_t len)
 {
 	struct name_n *v = calloc(s->ntasks + 1, sizeof(*v));
 	size_t n = 0, o = 0;
@@ -271,14 +281,15 @@ static void group_names(const struct cmp_set *s, int group, char *buf,
 		const struct cmp_task *t = &s->tasks[i];
 		size_t k;
 
-		if (t->group != group || !cmp_task_shown(s, t))
+		if (t->group != group || !cmp_task_shown(s, t) ||
+		    !t->figs[a].present)
 			continue;
 		for (k = 0; k < n && strcmp(v[k].comm, t->comm); k++)
 			;
 		if (k == n)
 			v[n++].comm = t->comm;
 		v[k].n++;
-		v[k].cpu += t->run_ns;
+		v[k].cpu += t->figs[a].runtime_ns;
 	}
 	qsort(v, n, sizeof(*v), by_cpu);
 	for (size_t k = 0; k < n && k < CMP_VERDICT_NAMES; k++) {
@@ -323,6 +334,12 @@ static void decide(struct cmp_verdict_group *g)
 	}
 	default: {
 		int64_t dp = g->p99[1] - g->p99[0], ad = dp < 0 ? -dp : dp;
+
+		if (g->npooled[0] < CMP_VERDICT_MIN_WAITS ||
+		    g->npooled[1] < CMP_VERDICT_MIN_WAITS) {
+			g->verdict = CMP_SAME; /* too few waits to judge */
+			break;
+		}
 		int64_t base = g->p99[0] > g->p99[1] ? g->p99[0] : g->p99[1];
 
 		g->verdict = ad < CMP_CHANGE_MIN_NS ||
@@ -429,10 +446,10 @@ static int build_group(struct cmp_verdicts *v, struct cmp_set *s, int group,
 		if (!t->figs[v->a].present && !t->figs[v->b].present)
 			continue;
 		g->ntasks++;
-		cpu += t->run_ns;
+		cpu += t->figs[v->a].runtime_ns;
 		waits += t->figs[v->a].ndelays;
 		if (t->cls == CMP_CLASS_BATCH) {
-			batch_cpu += t->run_ns;
+			batch_cpu += t->figs[v->a].runtime_ns;
 			g->nbatch++;
 		}
 		for (int k = 0; k < 2; k++) {
@@ -460,7 +477,7 @@ static int build_group(struct cmp_verdicts *v, struct cmp_set *s, int group,
 		g->met[k] = per[k] ? 100.0 * (double)met[k] / (double)per[k] : 0;
 		g->done[k] = s->have_t && fin[k] ? fin[k] - s->origin : 0;
 		if ((rc = pooled(s, r[k], group, g->nbatch < g->ntasks,
-				 &g->p99[k], &g->max[k], d)))
+				 &g->p99[k], &g->max[k], &g->npooled[k], d)))
 			return rc;
 	}
 	decide(g);
@@ -475,7 +492,7 @@ static int build_group(struct cmp_verdicts *v, struct cmp_set *s, int group,
 	reasons(v, g, &wa, &wb);
 	cmp_why_free(&wa);
 	cmp_why_free(&wb);
-	group_names(s, group, g->names, sizeof(g->names));
+	group_names(s, group, v->a, g->names, sizeof(g->names));
 	v->ng++;
 	return SR_OK;
 }
@@ -520,14 +537,15 @@ int cmp_verdict_build(struct cmp_verdicts *v, struct cmp_set *s, size_t a,
 		for (size_t i = 0; i < s->ntasks; i++) {
 			const struct cmp_task *x = &s->tasks[i];
 
-			if (!x->in_ref)
+			/* the CPU it asked for: its runtime under A */
+			if (!x->figs[a].present)
 				continue;
 			if (x->in_cmd) {
 				v->cmd_tasks++;
-				v->cmd_cpu_ns += x->run_ns;
+				v->cmd_cpu_ns += x->figs[a].runtime_ns;
 			} else {
 				v->out_tasks++;
-				v->out_cpu_ns += x->run_ns;
+				v->out_cpu_ns += x->figs[a].runtime_ns;
 			}
 		}
 	}
@@ -593,10 +611,19 @@ static void group_line(const struct cmp_verdicts *v,
 			sr_fmt_ms(y, sizeof(y), g->p99[1], 2),
 			sr_fmt_ms(z, sizeof(z), g->max[0], 1),
 			sr_fmt_ms(w, sizeof(w), g->max[1], 1));
+		if (g->npooled[0] < CMP_VERDICT_MIN_WAITS ||
+		    g->npooled[1] < CMP_VERDICT_MIN_WAITS)
+			o = put(buf, len, o, " (%zu and %zu waits: too few to "
+				"judge)", g->npooled[0], g->npooled[1]);
 		break;
 	}
-	if (g->main_why == SM_WHY_NONE || g->wait[0] == g->wait[1]) {
-		put(buf, len, o, ".");
+	/* a change of the wait under diff's least (0.1 ms): nothing to
+	   explain */
+	if (g->main_why == SM_WHY_NONE ||
+	    llabs((long long)(g->wait[1] - g->wait[0])) < CMP_CHANGE_MIN_NS) {
+		o = put(buf, len, o, "; waits %s -> %s ms.",
+			sr_fmt_ms(x, sizeof(x), g->wait[0], 1),
+			sr_fmt_ms(y, sizeof(y), g->wait[1], 1));
 		return;
 	}
 	o = put(buf, len, o, "; waits %s -> %s ms",
@@ -648,6 +675,8 @@ void cmp_verdict_scope(const struct cmp_verdicts *v, cmp_verdict_line_fn fn,
 		       void *ctx)
 {
 	char line[1024], a[SR_FMT_NUM], b[SR_FMT_NUM];
+	/* the replayed tasks' CPU under A, and what was left out as the
+	   recording ran it (the same demand) */
 	int64_t all = v->cmd_cpu_ns + v->out_cpu_ns +
 		      (v->left_known ? v->left_cpu_ns : 0);
 
@@ -658,6 +687,13 @@ void cmp_verdict_scope(const struct cmp_verdicts *v, cmp_verdict_line_fn fn,
 			 "the CPU", v->cmd_root, v->out_tasks,
 			 sr_fmt_s(a, sizeof(a), v->out_cpu_ns, 3),
 			 all ? 100.0 * (double)v->out_cpu_ns / (double)all : 0);
+		fn(ctx, line);
+	}
+	if (!v->left_known && v->left_tasks) {
+		snprintf(line, sizeof(line), "  left out of the replay (--only, "
+			 "--tree, --exclude): %zu tasks (their CPU is known "
+			 "when observed is replayed too); the verdict is "
+			 "without them", v->left_tasks);
 		fn(ctx, line);
 	}
 	if (v->left_known && v->left_tasks) {

@@ -39,6 +39,7 @@
 #define CMP_VERDICT_MISSED_PCT 25
 #define CMP_VERDICT_DONE_PCT 1
 #define CMP_VERDICT_DONE_MIN_NS 10000000LL
+#define CMP_VERDICT_MIN_WAITS 20  /* pooled waits to judge a p99 by */
 #define CMP_VERDICT_BEHIND 2       /* tasks named per line */
 #define CMP_VERDICT_NAMES 3        /* tasks named as the group's */
 
@@ -80,6 +81,7 @@ struct cmp_verdict_group {
 	int verdict;              /* enum cmp_verdict (compare/diff.h) */
 	int64_t p99[2], max[2];   /* the pooled delays, under A and B (of
 				     the tasks not batch, if any) */
+	size_t npooled[2];        /* how many */
 	double met[2];            /* deadlines met on the replay's own clock */
 	int64_t done[2];          /* completion, after the trace's start */
 	int64_t wait[2];          /* the group's total wait */

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 
 #include "compare/style.h"
+#include "compare/why.h"
 #include "lib/grow.h"
 #include "lib/fmt.h"
 #include "lib/outfile.h"
@@ -1354,6 +1355,242 @@ static int write_diff_bars(struct ctx *x, const long *tasks, size_t n,
 			    : write_bars_multi(x, tasks, n, ymax, d);
 }
 
+/* ---- the wait by reason ------------------------------------------------------ */
+
+/* A colour per reason (enum sm_why_code; NONE: waits not attributed). */
+static const char *const why_rgb[SM_WHY__COUNT] = {
+	[SM_WHY_NONE] = "#bdbdbd",
+	[SM_WHY_LOWER_PRIO] = "#1f77b4",
+	[SM_WHY_SAME_PRIO_QUEUE] = "#ff7f0e",
+	[SM_WHY_NO_PREEMPT] = "#d62728",
+	[SM_WHY_EXPIRED] = "#9467bd",
+	[SM_WHY_STARVING_SWITCH] = "#8c564b",
+	[SM_WHY_GRANULARITY] = "#e377c2",
+	[SM_WHY_CREDIT] = "#2ca02c",
+	[SM_WHY_TICK] = "#bcbd22",
+	[SM_WHY_OTHER_CPU] = "#17becf",
+	[SM_WHY_GOODNESS] = "#aec7e8",
+	[SM_WHY_COUNTER_OUT] = "#ffbb78",
+	[SM_WHY_VRUNTIME] = "#98df8a",
+	[SM_WHY_NOT_ELIGIBLE] = "#ff9896",
+	[SM_WHY_DEADLINE] = "#c5b0d5",
+};
+
+static const char *why_colour(int c)
+{
+	return c >= 0 && c < SM_WHY__COUNT && why_rgb[c] ? why_rgb[c] : "#7f7f7f";
+}
+
+static bool is_task(const struct cmp_task *t, void *ctx)
+{
+	return t == ctx;
+}
+
+/*
+ * why-bars.dat: a row per drawn task and policy (task-major): its wait
+ * under that policy by reason, each column the sum so far (a stacked bar
+ * is drawn from the column before to its own).  Only when some run
+ * attributed its waits (*any).
+ */
+static int write_why_data(struct ctx *x, bool *any, int64_t *total,
+			  bool *used, struct sr_diag *d)
+{
+	struct cmp_set *s = x->s;
+	struct sr_outfile *od;
+	FILE *f;
+	char a[40];
+	int rc = SR_OK;
+
+	*any = false;
+	if (open_out(&od, x, "why-bars", "dat", d))
+		return d->code;
+	f = sr_outfile_fp(od);
+	fputs("# schedreplay plot: each drawn task's wait by reason under each policy\n", f);
+	fputs("# row task_no policy_no label total_ms then, per reason, the sum up to it (ms):", f);
+	for (int c = 1; c <= SM_WHY__COUNT; c++)
+		fprintf(f, " %s", sm_why_name(c % SM_WHY__COUNT));
+	fputc('\n', f);
+	for (size_t i = 0; i < x->nsel && rc == SR_OK; i++) {
+		struct cmp_task *t = &s->tasks[x->sel[i]];
+
+		for (size_t r = 0; r < s->nruns && rc == SR_OK; r++) {
+			struct cmp_why w;
+			char lab[160], tl[128];
+			int64_t sum = 0;
+
+			if ((rc = cmp_why_run(s, r, is_task, t, 0, &w, d)))
+				break;
+			*any |= w.attributed;
+			for (int c = 0; c < SM_WHY__COUNT; c++)
+				used[c] |= w.by_why[c] > 0;
+			cmp_task_label(t, tl, sizeof(tl));
+			snprintf(lab, sizeof(lab), "%s", s->runs[r].policy);
+			for (char *q = lab; *q; q++)
+				if (*q == '"' || *q == '\t')
+					*q = '\'';
+			fprintf(f, "%zu\t%zu\t%zu\t\"%s\"\t%s", i * s->nruns + r, i,
+				r, lab, sr_fmt_ms(a, sizeof(a), w.total_ns, 6));
+			/* the reasons in their order, the unattributed last */
+			for (int c = 1; c <= SM_WHY__COUNT; c++) {
+				sum += w.by_why[c % SM_WHY__COUNT];
+				fprintf(f, "\t%s", sr_fmt_ms(a, sizeof(a), sum, 6));
+			}
+			fputc('\n', f);
+			total[i * s->nruns + r] = w.total_ns;
+			cmp_why_free(&w);
+		}
+	}
+	if (rc) {
+		sr_outfile_abort(od);
+		return rc;
+	}
+	return sr_outfile_commit(od, d);
+}
+
+/*
+ * The stacked bars: why-bars (one image, every task) for plot, why-K (a
+ * panel per task, a bar per policy) for the report.  Column 6 + c - 1
+ * holds the sum up to reason c.
+ */
+static int write_why_script(struct ctx *x, const char *name, long task,
+			    size_t first, size_t nrows, int64_t xmax,
+			    const bool *used, struct sr_diag *d)
+{
+	struct cmp_set *s = x->s;
+	struct sr_outfile *og;
+	struct pl_figure *fig;
+	const char *sep = "plot ";
+	char lab[128], a[40];
+	int label_chars = 8, height;
+	FILE *f;
+
+	for (size_t k = 0; k < nrows; k++) {
+		size_t i = (first + k) / s->nruns, r = (first + k) % s->nruns;
+		int len = (int)strlen(s->runs[r].policy);
+
+		if (task < 0) {
+			cmp_task_label(&s->tasks[x->sel[i]], lab, sizeof(lab));
+			len += (int)strlen(lab) + 3;
+		}
+		if (len > label_chars)
+			label_chars = len;
+	}
+	height = 170 + (int)nrows * 22;
+	if (x->o->panels && height < PL_PANEL_HEIGHT)
+		height = PL_PANEL_HEIGHT;
+	if (!(fig = fig_add(x, name, "why-bars", task)))
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	if (task >= 0) {
+		cmp_task_label(&s->tasks[task], lab, sizeof(lab));
+		snprintf(fig->title, sizeof(fig->title), "%s: wait by reason", lab);
+		snprintf(fig->caption, sizeof(fig->caption), "What %s waited for under each policy: its total scheduling delay split by the reason the policy did not run it (docs/why.md).", lab);
+	} else {
+		snprintf(fig->title, sizeof(fig->title), "wait by reason per task and policy");
+		snprintf(fig->caption, sizeof(fig->caption), "Each task's total scheduling delay under each policy, split by the reason the policy did not run it (docs/why.md).");
+	}
+	if (open_out(&og, x, name, "gp", d))
+		return d->code;
+	f = sr_outfile_fp(og);
+	gp_header(f, x, name, fig->title, x->o->panels ? PL_PANEL_WIDTH : 1000,
+		  height);
+	fputs("# the data: why-bars.dat\n", f);
+	fprintf(f, "set lmargin %d\n", label_chars + 2);
+	if (!x->o->panels)
+		fputs("set rmargin 24\n", f);
+	fputs("set title ", f);
+	sr_gp_str(f, fig->title);
+	fputc('\n', f);
+	fprintf(f, "set xrange [0:%s]\n", sr_fmt_ms(a, sizeof(a),
+		xmax > 0 ? xmax + xmax / 8 : 1000000, 3));
+	/* the first row at the top */
+	fprintf(f, "set yrange [%.1f:%.1f]\n", (double)(first + nrows) - 0.4,
+		(double)first - 0.6);
+	fputs("set grid xtics noytics\n", f);
+	fputs("set xlabel 'wait (ms, summed)'\n", f);
+	fputs("set ytics nomirror (", f);
+	for (size_t k = 0; k < nrows; k++) {
+		size_t i = (first + k) / s->nruns, r = (first + k) % s->nruns;
+		char yl[200];
+
+		if (task < 0) {
+			cmp_task_label(&s->tasks[x->sel[i]], lab, sizeof(lab));
+			snprintf(yl, sizeof(yl), "%s, %s", lab, s->runs[r].policy);
+		} else {
+			snprintf(yl, sizeof(yl), "%s", s->runs[r].policy);
+		}
+		fputs(k ? ", " : "", f);
+		sr_gp_str(f, yl);
+		fprintf(f, " %zu", first + k);
+	}
+	fputs(")\n", f);
+	fputs("set style fill solid 0.9 border rgb '#303030'\n", f);
+	for (int c = 1; c <= SM_WHY__COUNT; c++) {
+		int code = c % SM_WHY__COUNT;
+		char from[16];
+
+		if (!used[code])
+			continue; /* in no row drawn: not in the key either */
+		/* from the sum before this reason (none: 0) to its own */
+		if (c == 1)
+			snprintf(from, sizeof(from), "(0)");
+		else
+			snprintf(from, sizeof(from), "%d", 5 + c - 1);
+		fprintf(f, "%s'why-bars.dat' every ::%zu::%zu using %d:1:%s:%d:($1-0.35):($1+0.35) with boxxyerror lc rgb '%s' title ",
+			sep, first, first + nrows - 1, 5 + c, from, 5 + c,
+			why_colour(code));
+		sr_gp_str(f, code ? sm_why_name(code) : "not attributed");
+		sep = ", \\\n     ";
+		tip(fig, "%s: %s", code ? sm_why_name(code) : "not attributed",
+		    code ? cmp_why_meaning(code) : "waits without segments");
+	}
+	if (*sep == 'p')
+		fputs("plot NaN notitle", f); /* no wait at all */
+	fputc('\n', f);
+	return sr_outfile_commit(og, d);
+}
+
+/* The largest of n totals. */
+static int64_t max_of(const int64_t *v, size_t n)
+{
+	int64_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i] > m)
+			m = v[i];
+	return m;
+}
+
+static int write_why_bars(struct ctx *x, struct sr_diag *d)
+{
+	struct cmp_set *s = x->s;
+	bool any, used[SM_WHY__COUNT] = { false };
+	size_t nrows = x->nsel * s->nruns;
+	int64_t *total = calloc(nrows ? nrows : 1, sizeof(*total));
+	int rc = SR_OK;
+
+	if (!total)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	if ((rc = write_why_data(x, &any, total, used, d)) || !any)
+		goto out; /* !any: no run was attributed, nothing to split */
+	if (!x->o->panels) {
+		rc = write_why_script(x, "why-bars", -1, 0, nrows,
+				      max_of(total, nrows), used, d);
+		goto out;
+	}
+	/* a panel per task, on its own scale */
+	for (size_t i = 0; i < x->nsel && rc == SR_OK; i++) {
+		char name[40];
+
+		snprintf(name, sizeof(name), "why-%zu", i + 1);
+		rc = write_why_script(x, name, x->sel[i], i * s->nruns,
+				      s->nruns, max_of(total + i * s->nruns,
+						       s->nruns), used, d);
+	}
+out:
+	free(total);
+	return rc;
+}
+
 /* Tasks for the bars: interactive ones first, then the largest p99 changes. */
 static int bar_tasks(struct cmp_set *s, const struct pl_plot_opts *o,
 		     long **out, size_t *n, struct sr_diag *d)
@@ -1453,6 +1690,8 @@ static int plot_all(struct cmp_set *s, const struct pl_plot_opts *o,
 		rc = write_scripts(&x, &kind_delay_cdf, d);
 	if (rc == SR_OK && s->nruns > 1)
 		rc = write_diff_bars(&x, bars, nbars, d);
+	if (rc == SR_OK)
+		rc = write_why_bars(&x, d);
 	collect_free(&c);
 	free(bars);
 	if (rc)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compare/style.h"
+#include "compare/why.h"
 #include "lib/grow.h"
 #include "lib/fmt.h"
 #include "lib/outfile.h"
@@ -620,12 +621,95 @@ static int write_figure(FILE *f, const char *dir, const struct pl_figure *fig,
 	return SR_OK;
 }
 
+/* ---- a task's worst waits, in words ------------------------------------------ */
+
+#define WORST_WAITS 3           /* per task and policy */
+#define WORST_SEGS 4            /* segments in words per wait */
+
+static bool is_task(const struct cmp_task *t, void *ctx)
+{
+	return t == ctx;
+}
+
+static int by_dur(const void *pa, const void *pb)
+{
+	const struct cmp_seg *a = pa, *b = pb;
+
+	if (a->dur_ns != b->dur_ns)
+		return a->dur_ns > b->dur_ns ? -1 : 1;
+	return (a->start_ns > b->start_ns) - (a->start_ns < b->start_ns);
+}
+
+/* Task t's worst waits under each policy, each with its longest
+ * segments in words (as explain says them); nothing when no run was
+ * attributed. */
+static int write_worst(FILE *f, const struct cmp_set *cs, long task,
+		       struct sr_diag *d)
+{
+	struct cmp_set *s = (struct cmp_set *)cs; /* read only: the passes */
+	struct cmp_task *t = &s->tasks[task];
+	bool open = false;
+
+	for (size_t r = 0; r < s->nruns; r++) {
+		const struct cmp_result *res = s->runs[r].res;
+		struct cmp_why w;
+
+		if (cmp_why_run(s, r, is_task, t, WORST_WAITS, &w, d))
+			return d->code;
+		if (!w.attributed || !w.nworst) {
+			cmp_why_free(&w);
+			continue;
+		}
+		if (!open) {
+			fputs("<details class=\"worst\"><summary>Its worst waits, in words</summary>\n", f);
+			open = true;
+		}
+		fputs("<p>", f);
+		swatch(f, s->runs[r].policy);
+		sr_html_str(f, s->runs[r].policy);
+		fputs(":</p>\n<ol>\n", f);
+		for (size_t i = 0; i < w.nworst; i++) {
+			const struct cmp_lat *l = w.worst[i].lat;
+			struct cmp_seg *g = calloc(l->nseg ? l->nseg : 1, sizeof(*g));
+			char ms[SR_FMT_NUM], at[SR_FMT_NUM], words[512];
+
+			if (!g) {
+				cmp_why_free(&w);
+				return sr_fail(d, SR_EINTERNAL, "out of memory");
+			}
+			for (uint32_t k = 0; k < l->nseg; k++)
+				g[k] = res->seg[l->seg0 + k];
+			qsort(g, l->nseg, sizeof(*g), by_dur);
+			fprintf(f, "<li>waited %s ms from %s s",
+				sr_fmt_ms(ms, sizeof(ms), l->delay_ns, 3),
+				sr_fmt_s(at, sizeof(at), l->wake_ns - s->origin, 6));
+			fputs(l->nseg ? ":<ul>\n" : " (not attributed)", f);
+			for (uint32_t k = 0; k < l->nseg && k < WORST_SEGS; k++) {
+				fputs("<li>", f);
+				sr_html_str(f, cmp_why_words(words, sizeof(words), res, &g[k]));
+				fputs("</li>\n", f);
+			}
+			if (l->nseg > WORST_SEGS)
+				fprintf(f, "<li>and %u shorter segments</li>\n",
+					l->nseg - WORST_SEGS);
+			fputs(l->nseg ? "</ul></li>\n" : "</li>\n", f);
+			free(g);
+		}
+		fputs("</ol>\n", f);
+		cmp_why_free(&w);
+	}
+	if (open)
+		fputs("</details>\n", f);
+	return SR_OK;
+}
+
 static int write_plots(FILE *f, const struct cmp_ndiff *nd,
 		       const struct pl_plot_files *pf, const char *dir,
 		       const char *plots_note, struct sr_diag *d)
 {
 	const struct cmp_set *s = nd->s;
-	static const char *const kinds[] = { "priority", "delay-time", "delay-cdf" };
+	static const char *const kinds[] = { "priority", "delay-time", "delay-cdf",
+					     "why" };
 	const struct pl_figure *fig;
 
 	fputs("<section id=\"plots\">\n<h2>Plots</h2>\n", f);
@@ -638,10 +722,12 @@ static int write_plots(FILE *f, const struct cmp_ndiff *nd,
 		fputs("</section>\n", f);
 		return SR_OK;
 	}
-	fputs("<p>Hover over a line, a bar or a legend entry to see whose it is. Each task drawn has three panels: "
+	fputs("<p>Hover over a line, a bar or a legend entry to see whose it is. Each task drawn has its panels: "
 	      "its <b>priority</b> over time (higher priority up; dashed: the interactive threshold; circles: a move to another CPU), "
 	      "the <b>longest scheduling delay</b> of the waits begun in each slice of the time shown (log scale: spikes are the stalls a user notices), "
-	      "and the <b>distribution</b> of its delays (CDF, each policy's p99 marked). The scripts and data beside this page re-draw each panel: "
+	      "the <b>distribution</b> of its delays (CDF, each policy's p99 marked), "
+	      "and, when the replay attributed the waits, its <b>wait by reason</b> under each policy (a stacked bar: what the policy's rules made it wait for, docs/why.md), "
+	      "with its worst waits in words below. The scripts and data beside this page re-draw each panel: "
 	      "<code>gnuplot NAME.gp</code>.</p>\n", f);
 	fputs("<div class=\"figs\" id=\"bars\">\n", f);
 	if (write_figure(f, dir, find_fig(pf, "diff-bars-p99"), d) ||
@@ -665,7 +751,10 @@ static int write_plots(FILE *f, const struct cmp_ndiff *nd,
 			if (write_figure(f, dir, fig, d))
 				return d->code;
 		}
-		fputs("</div>\n</section>\n", f);
+		fputs("</div>\n", f);
+		if (write_worst(f, s, pf->tasks[i], d))
+			return d->code;
+		fputs("</section>\n", f);
 	}
 	fputs("</section>\n", f);
 	return SR_OK;

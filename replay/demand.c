@@ -29,7 +29,9 @@ struct ent {
 	struct sr_dtask t;
 	uint8_t known;      /* slot initialised */
 	uint8_t state;      /* enum rstate */
-	uint8_t included;   /* comm does not match --exclude (now) */
+	uint8_t included;   /* comm does not match --exclude (now), matches
+			       --only, in --tree's tree */
+	uint8_t in_tree;    /* in the tree of --tree's root */
 	uint8_t ever;       /* was included at some point */
 	uint8_t exit_seen;  /* sched_process_exit seen, not switched out */
 	uint8_t block_open; /* its last op is a BLOCK not yet resolved */
@@ -66,8 +68,13 @@ struct cpu {
 
 struct sr_demand {
 	struct sr_demand_opts o;
-	pcre2_code *re;
+	pcre2_code *re;         /* --exclude */
 	pcre2_match_data *md;
+	pcre2_code *only_re;    /* --only */
+	pcre2_match_data *only_md;
+	pcre2_code *tree_re;    /* --tree */
+	pcre2_match_data *tree_md;
+	bool tree_found;        /* its root seen */
 	struct ent *e;
 	size_t ne, cape;
 	struct cpu *cpus;
@@ -107,6 +114,33 @@ static int oom(struct sr_diag *d)
 	return sr_fail(d, SR_EINTERNAL, "out of memory");
 }
 
+/* A pcre2 pattern of an option (NULL or empty: none). */
+static int regex_new(const char *pat, const char *what, pcre2_code **re,
+		     pcre2_match_data **md, struct sr_diag *d)
+{
+	int err;
+	PCRE2_SIZE off;
+
+	*re = NULL;
+	*md = NULL;
+	if (!pat || !pat[0])
+		return SR_OK;
+	*re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, 0, &err,
+			    &off, NULL);
+	if (!*re) {
+		PCRE2_UCHAR msg[256];
+
+		pcre2_get_error_message(err, msg, sizeof(msg));
+		return sr_fail(d, SR_EUSAGE, "%s '%s': at offset %zu: %s",
+			       what, pat, (size_t)off, (char *)msg);
+	}
+	pcre2_jit_compile(*re, PCRE2_JIT_COMPLETE);
+	*md = pcre2_match_data_create_from_pattern(*re, NULL);
+	if (!*md)
+		return oom(d);
+	return SR_OK;
+}
+
 int sr_demand_new(struct sr_demand **out, const struct sr_demand_opts *o,
 		  struct sr_diag *d)
 {
@@ -119,28 +153,11 @@ int sr_demand_new(struct sr_demand **out, const struct sr_demand_opts *o,
 	if (!dm)
 		return oom(d);
 	dm->o = *o;
-	if (o->exclude && o->exclude[0]) {
-		int err;
-		PCRE2_SIZE off;
-
-		dm->re = pcre2_compile((PCRE2_SPTR)o->exclude,
-				       PCRE2_ZERO_TERMINATED, 0, &err, &off,
-				       NULL);
-		if (!dm->re) {
-			PCRE2_UCHAR msg[256];
-
-			pcre2_get_error_message(err, msg, sizeof(msg));
-			sr_demand_free(dm);
-			return sr_fail(d, SR_EUSAGE,
-				       "--exclude '%s': at offset %zu: %s",
-				       o->exclude, (size_t)off, (char *)msg);
-		}
-		pcre2_jit_compile(dm->re, PCRE2_JIT_COMPLETE);
-		dm->md = pcre2_match_data_create_from_pattern(dm->re, NULL);
-		if (!dm->md) {
-			sr_demand_free(dm);
-			return oom(d);
-		}
+	if (regex_new(o->exclude, "--exclude", &dm->re, &dm->md, d) ||
+	    regex_new(o->only, "--only", &dm->only_re, &dm->only_md, d) ||
+	    regex_new(o->tree, "--tree", &dm->tree_re, &dm->tree_md, d)) {
+		sr_demand_free(dm);
+		return d->code;
 	}
 	dm->arrcur = calloc((size_t)o->nconsumers + 1, sizeof(*dm->arrcur));
 	if (!dm->arrcur) {
@@ -169,6 +186,14 @@ void sr_demand_free(struct sr_demand *dm)
 		pcre2_match_data_free(dm->md);
 	if (dm->re)
 		pcre2_code_free(dm->re);
+	if (dm->only_md)
+		pcre2_match_data_free(dm->only_md);
+	if (dm->only_re)
+		pcre2_code_free(dm->only_re);
+	if (dm->tree_md)
+		pcre2_match_data_free(dm->tree_md);
+	if (dm->tree_re)
+		pcre2_code_free(dm->tree_re);
 	free(dm);
 }
 
@@ -288,12 +313,29 @@ void sr_demand_arrivals_consumed(struct sr_demand *dm, int c, uint64_t idx)
 
 /* ---- tasks -------------------------------------------------------------- */
 
-static bool excluded(struct sr_demand *dm, const char *comm)
+static bool matches(pcre2_code *re, pcre2_match_data *md, const char *comm)
 {
-	if (!dm->re)
-		return false;
-	return pcre2_match(dm->re, (PCRE2_SPTR)comm, PCRE2_ZERO_TERMINATED, 0,
-			   0, dm->md, NULL) >= 0;
+	/* zeros after the name: the JIT may read a word past its end */
+	char buf[96] = { 0 };
+	size_t n = strlen(comm);
+
+	if (n < sizeof(buf) - 16) {
+		memcpy(buf, comm, n);
+		comm = buf;
+	}
+	return pcre2_match(re, (PCRE2_SPTR)comm, n, 0, 0, md, NULL) >= 0;
+}
+
+/* Task e, named comm, is left out: --exclude matches, --only does not,
+ * or it is not in --tree's tree. */
+static bool excluded(struct sr_demand *dm, const struct ent *e,
+		     const char *comm)
+{
+	if (dm->re && matches(dm->re, dm->md, comm))
+		return true;
+	if (dm->only_re && !matches(dm->only_re, dm->only_md, comm))
+		return true;
+	return dm->tree_re && !e->in_tree;
 }
 
 static const struct sr_task *rec_of(const struct sr_demand *dm, sr_tid id)
@@ -322,6 +364,61 @@ static int grow_ents(struct sr_demand *dm, uint32_t id)
 	}
 	if (dm->ne <= id)
 		dm->ne = (size_t)id + 1; /* grown as zeros */
+	return SR_OK;
+}
+
+/*
+ * --tree: task th (record r, named comm) is in the tree when the task
+ * that forked it is.  The root is the first task whose name matches (at
+ * first sight or renamed: perf-exec); a child can be seen before the
+ * task that forked it (its fork event names the child first), so the
+ * root is the oldest of its ancestors whose name matches too, and the
+ * tasks between them are in the tree.
+ */
+static int tree_mark(struct sr_demand *dm, uint32_t th,
+		     const struct sr_task *r, const char *comm)
+{
+	uint32_t path[64], n = 0, root = th;
+	const struct sr_task *x;
+
+	if (!dm->tree_re)
+		return SR_OK;
+	if (!dm->e[th].in_tree && r->parent != SR_TID_NONE) {
+		uint32_t p = thread_of(dm, r->parent);
+
+		if (p != SR_TID_NONE && p < dm->ne && dm->e[p].in_tree)
+			dm->e[th].in_tree = 1;
+	}
+	if (dm->tree_found || !matches(dm->tree_re, dm->tree_md, comm))
+		return SR_OK;
+	dm->tree_found = true;
+	/* up the forks from th's first record */
+	x = rec_of(dm, th);
+	while (x && x->parent != SR_TID_NONE && n < 64) {
+		uint32_t p = thread_of(dm, x->parent);
+		const struct sr_task *px = rec_of(dm, x->parent);
+
+		if (p == SR_TID_NONE || !px)
+			break;
+		path[n++] = p;
+		if (matches(dm->tree_re, dm->tree_md, px->comm))
+			root = p;
+		x = rec_of(dm, p);
+	}
+	dm->e[th].in_tree = 1;
+	for (uint32_t i = 0; i < n && root != th; i++) {
+		struct ent *a;
+
+		if (grow_ents(dm, path[i]))
+			return SR_EINTERNAL;
+		a = &dm->e[path[i]];
+		a->in_tree = 1;
+		if (a->known && !a->included && a->state == R_UNSEEN &&
+		    !excluded(dm, a, sr_demand_comm(dm, a->comm)))
+			a->included = a->ever = 1;
+		if (path[i] == root)
+			break;
+	}
 	return SR_OK;
 }
 
@@ -605,7 +702,10 @@ static struct ent *ent_of(struct sr_demand *dm, sr_tid id, int64_t ts,
 		e->t.parent = SR_TID_NONE;
 		e->last_rec = id;
 		e->state = R_UNSEEN;
-		e->included = !excluded(dm, r->comm);
+		if ((*err = tree_mark(dm, th, r, r->comm)))
+			return NULL;
+		e = &dm->e[th]; /* tree_mark may have grown them */
+		e->included = !excluded(dm, e, r->comm);
 		e->ever = e->included;
 		if ((*err = sr_strpool_add(&dm->names, r->comm, &e->comm)))
 			return NULL;
@@ -616,8 +716,13 @@ static struct ent *ent_of(struct sr_demand *dm, sr_tid id, int64_t ts,
 	if (id == e->last_rec ? strcmp(r->comm, sr_demand_comm(dm, e->comm))
 			      : id > e->last_rec) {
 		/* exec into a new record, or renamed in place */
-		bool inc = !excluded(dm, r->comm);
+		bool inc;
 		struct sr_op op = { .kind = SR_OP_COMM };
+
+		if ((*err = tree_mark(dm, th, r, r->comm)))
+			return NULL;
+		e = &dm->e[th];
+		inc = !excluded(dm, e, r->comm);
 
 		e->last_rec = id;
 		if ((*err = sr_strpool_add(&dm->names, r->comm, &e->comm)))
@@ -1226,6 +1331,15 @@ int64_t sr_demand_open(const struct sr_demand *dm, uint32_t task)
 bool sr_demand_included(const struct sr_demand *dm, uint32_t id)
 {
 	return id < dm->ne && dm->e[id].known && dm->e[id].ever;
+}
+
+size_t sr_demand_left_out(const struct sr_demand *dm)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < dm->ne; i++)
+		n += dm->e[i].known && !dm->e[i].ever;
+	return n;
 }
 
 int32_t sr_demand_last_pid(const struct sr_demand *dm, uint32_t id)

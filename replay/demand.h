@@ -126,7 +126,13 @@ enum sr_causal_mode {
 extern const char *const sr_causal_names[];
 
 struct sr_demand_opts {
-	const char *exclude;   /* pcre2 pattern on comm, NULL for none */
+	/* pcre2 patterns on comm, NULL for none: tasks whose comm matches
+	   exclude are left out, and those whose comm does not match only;
+	   with tree, all but the first task whose comm matches it (at first
+	   sight or renamed) and the tasks it forks, directly or not */
+	const char *exclude;
+	const char *only;
+	const char *tree;
 	enum sr_causal_mode causal;
 	/* how to look up the reader's task records */
 	const struct sr_task *(*task_get)(const void *ctx, sr_tid id);
@@ -168,6 +174,8 @@ int32_t sr_demand_last_pid(const struct sr_demand *dm, uint32_t id);
 const char *sr_demand_last_comm(const struct sr_demand *dm, uint32_t id);
 /* Was the task ever included (not left out by --exclude)? */
 bool sr_demand_included(const struct sr_demand *dm, uint32_t id);
+/* Tasks seen so far that never were (exclude, only, tree). */
+size_t sr_demand_left_out(const struct sr_demand *dm);
 
 /*
  * Op number idx of task (numbers start at 0 and never change), NULL if

@@ -640,6 +640,8 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 		return rc;
 	r->tasks = sr_reader_tasks(r->rd);
 	dopts = (struct sr_demand_opts){ .exclude = r->o.exclude,
+					 .only = r->o.only,
+					 .tree = r->o.tree,
 					 .causal = r->o.causal,
 					 .task_get = view_get,
 					 .task_ctx = r->tasks,
@@ -791,12 +793,12 @@ static int collect(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 		if ((rc = sr_observed_rows(p->obs, &ms, &n, d)))
 			return rc;
 		r->info.left_known = true;
-		r->info.left_tasks = 0;
 		r->info.left_cpu_ns = 0;
+		r->info.total_cpu_ns = 0;
 		for (size_t i = 0; i < n; i++) {
+			r->info.total_cpu_ns += ms[i]->runtime_ns;
 			if (!sr_demand_included(r->dm, ms[i]->id)) {
 				/* left out (--exclude, --only, --tree) */
-				r->info.left_tasks++;
 				r->info.left_cpu_ns += ms[i]->runtime_ns;
 			} else if (selected(r, ms[i])) {
 				ms[k++] = ms[i];
@@ -958,6 +960,7 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 	if ((rc = step(r, true, d)))
 		return rc;
 	sr_demand_stats(r->dm, &r->info.demand);
+	r->info.left_tasks = sr_demand_left_out(r->dm);
 	for (size_t i = 0; i < r->n; i++) {
 		struct prun *p = &r->p[i];
 

@@ -121,6 +121,9 @@ struct sr_replay_opts {
 					 behind_pid "-" (timing) */
 	enum sr_tl_mode timeline;     /* simulated rows: changes (0) or all */
 	const char *exclude;          /* pcre2 on comm: tasks left out */
+	const char *only;             /* pcre2 on comm: only those tasks */
+	const char *tree;             /* pcre2 on comm: only the tree of the
+					 first task matching (demand.h) */
 	enum sr_causal_mode causal;   /* which task wakes are causal */
 	/* CPUs to replay on; 0: the recording's (its highest cpu that ran
 	   a task, + 1); 1: the uniprocessor of 2003 */
@@ -191,11 +194,12 @@ struct sr_replay_info {
 					  behind the recording */
 	const struct sr_read_stats *read; /* lost events, skipped lines */
 	long lost_tasks;              /* marked lost in observed, -1: none */
-	/* what the replay left out (--exclude, --only, --tree), as the
-	   recording ran it; known when observed was replayed */
-	bool left_known;
+	/* what the replay left out (--exclude, --only, --tree): tasks, and
+	   their CPU as the recording ran them and every task's, known
+	   (left_known) when observed was replayed */
 	size_t left_tasks;
-	int64_t left_cpu_ns;
+	bool left_known;
+	int64_t left_cpu_ns, total_cpu_ns;
 	bool windowed;                /* --start or --end given */
 	int64_t win_lo, win_hi;       /* the window, trace clock (open ends:
 					 INT64_MIN, INT64_MAX) */

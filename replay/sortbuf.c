@@ -25,8 +25,12 @@ struct run {
 struct sr_sortbuf {
 	size_t elem, mem_max;
 	sr_sortbuf_less less;
-	char *h;                /* heap of records in memory */
-	size_t n, cap;
+	/* the records in memory: in slots of a slab, and a heap of their
+	   slot numbers (sifting moves 4 bytes, not a record); the free
+	   slots below the n + nfree used so far */
+	char *slab;
+	uint32_t *ix, *freel;
+	size_t n, nfree, cap;
 	int fd;                 /* the temporary file, -1 before the first run */
 	bool nospill;           /* no file could be made: memory only */
 	uint64_t end;           /* bytes of the file in use */
@@ -66,7 +70,9 @@ void sr_sortbuf_free(struct sr_sortbuf *b)
 		free(b->runs[i].buf);
 	free(b->runs);
 	free(b->rh);
-	free(b->h);
+	free(b->slab);
+	free(b->ix);
+	free(b->freel);
 	free(b->tmp);
 	if (b->fd >= 0)
 		close(b->fd);
@@ -85,19 +91,32 @@ void sr_sortbuf_stats(const struct sr_sortbuf *b, struct sr_sortbuf_stats *st)
 
 /* ---- the heap in memory ------------------------------------------------- */
 
-static char *at(const struct sr_sortbuf *b, size_t i)
+static char *slot(const struct sr_sortbuf *b, uint32_t k)
 {
-	return b->h + i * b->elem;
+	return b->slab + (size_t)k * b->elem;
 }
 
-/* Drop the least: the last record sinks from the top into the hole. */
+/* The record at heap position i. */
+static char *at(const struct sr_sortbuf *b, size_t i)
+{
+	return slot(b, b->ix[i]);
+}
+
+/* Drop the least: its slot is free; the last slot sinks from the top
+ * into the hole. */
 static void heap_pop(struct sr_sortbuf *b)
 {
 	size_t i = 0, n = --b->n;
+	uint32_t last;
+	const char *x;
 
-	if (!n)
+	b->freel[b->nfree++] = b->ix[0];
+	if (!n) {
+		b->nfree = 0; /* every slot free */
 		return;
-	memcpy(b->tmp, at(b, n), b->elem);
+	}
+	last = b->ix[n];
+	x = slot(b, last);
 	for (;;) {
 		size_t c = 2 * i + 1;
 
@@ -105,12 +124,12 @@ static void heap_pop(struct sr_sortbuf *b)
 			break;
 		if (c + 1 < n && b->less(at(b, c + 1), at(b, c)))
 			c++;
-		if (!b->less(at(b, c), b->tmp))
+		if (!b->less(at(b, c), x))
 			break;
-		memcpy(at(b, i), at(b, c), b->elem);
+		b->ix[i] = b->ix[c];
 		i = c;
 	}
-	memcpy(at(b, i), b->tmp, b->elem);
+	b->ix[i] = last;
 }
 
 /* ---- runs --------------------------------------------------------------- */
@@ -215,11 +234,13 @@ static int open_file(struct sr_sortbuf *b)
 	return b->fd >= 0 ? 0 : -1;
 }
 
-static int cmp_elem(const void *x, const void *y, void *ctx)
+static int cmp_slot(const void *x, const void *y, void *ctx)
 {
 	const struct sr_sortbuf *b = ctx;
+	const char *a = slot(b, *(const uint32_t *)x);
+	const char *c = slot(b, *(const uint32_t *)y);
 
-	return b->less(x, y) ? -1 : b->less(y, x) ? 1 : 0;
+	return b->less(a, c) ? -1 : b->less(c, a) ? 1 : 0;
 }
 
 /*
@@ -231,6 +252,7 @@ static int spill(struct sr_sortbuf *b)
 {
 	struct run *r;
 	size_t len = b->n * b->elem;
+	char *sorted;
 
 	if (b->nospill || !b->n)
 		return -1;
@@ -246,13 +268,23 @@ static int spill(struct sr_sortbuf *b)
 	}
 	r = &b->runs[b->nruns];
 	memset(r, 0, sizeof(*r));
-	qsort_r(b->h, b->n, b->elem, cmp_elem, b);
-	if (!(r->buf = malloc(RUN_BUF * b->elem)) ||
-	    write_all(b->fd, b->h, len, b->end)) {
+	/* sorted slot numbers are a heap still, if the run cannot be made */
+	qsort_r(b->ix, b->n, sizeof(*b->ix), cmp_slot, b);
+	if (!(sorted = malloc(len ? len : 1)) ||
+	    !(r->buf = malloc(RUN_BUF * b->elem))) {
+		free(sorted);
+		b->nospill = true;
+		return -1;
+	}
+	for (size_t i = 0; i < b->n; i++)
+		memcpy(sorted + i * b->elem, at(b, i), b->elem);
+	if (write_all(b->fd, sorted, len, b->end)) {
+		free(sorted);
 		free(r->buf);
 		b->nospill = true;
 		return -1;
 	}
+	free(sorted);
 	r->off = b->end;
 	r->left = b->n;
 	if (refill(b, r)) {
@@ -265,6 +297,7 @@ static int spill(struct sr_sortbuf *b)
 	b->st.spilled += b->n;
 	b->st.runs++;
 	b->n = 0;
+	b->nfree = 0;
 	b->rh[b->nrh] = b->nruns++;
 	rh_up(b, b->nrh++);
 	return 0;
@@ -275,16 +308,30 @@ static int spill(struct sr_sortbuf *b)
 int sr_sortbuf_push(struct sr_sortbuf *b, const void *x)
 {
 	size_t i;
+	uint32_t k;
 
 	if (b->n >= b->mem_max && b->n == b->cap)
 		spill(b);
 	if (b->n == b->cap) {
-		char *h = sr_grow(b->h, &b->cap, b->n, b->elem, 1024, 0);
+		size_t cap = b->cap, c2 = b->cap, c3 = b->cap;
+		char *h = sr_grow(b->slab, &cap, b->n, b->elem, 1024, 0);
+		uint32_t *ix, *fl;
 
 		if (!h)
 			return SR_EINTERNAL;
-		b->h = h;
+		b->slab = h;
+		if (!(ix = sr_grow(b->ix, &c2, b->n, sizeof(*ix), 1024, 0)))
+			return SR_EINTERNAL;
+		b->ix = ix;
+		if (!(fl = sr_grow(b->freel, &c3, b->n, sizeof(*fl), 1024, 0)))
+			return SR_EINTERNAL;
+		b->freel = fl;
+		/* the smallest of the three (all grow alike) */
+		b->cap = cap < c2 ? (cap < c3 ? cap : c3) : (c2 < c3 ? c2 : c3);
 	}
+	/* a free slot below those used so far, else the next one */
+	k = b->nfree ? b->freel[--b->nfree] : (uint32_t)b->n;
+	memcpy(slot(b, k), x, b->elem);
 	/* the new record rises from the end into the hole */
 	i = b->n++;
 	while (i > 0) {
@@ -292,10 +339,10 @@ int sr_sortbuf_push(struct sr_sortbuf *b, const void *x)
 
 		if (!b->less(x, at(b, p)))
 			break;
-		memcpy(at(b, i), at(b, p), b->elem);
+		b->ix[i] = b->ix[p];
 		i = p;
 	}
-	memcpy(at(b, i), x, b->elem);
+	b->ix[i] = k;
 	b->count++;
 	if (b->count > b->st.peak)
 		b->st.peak = b->count;

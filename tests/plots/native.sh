@@ -73,8 +73,9 @@ nchecks=$((nchecks + 1))
 [ -z "$(ls "$T/tmp")" ] || fail "plot wrote into TMPDIR: $(ls "$T/tmp")"
 expect_status 0 env TMPDIR="$T/tmp" "$SR" report "$N" -o "$T/r"
 nchecks=$((nchecks + 1))
-# the two bar charts and three panels for each of the two tasks drawn
-[ "$(grep -c '<figure id="plot-' "$T/r/index.html")" -eq 8 ] || fail "report: expected 8 inline plots"
+# the two bar charts and four panels for each of the two tasks drawn
+# (priority, delay, CDF, wait by reason)
+[ "$(grep -c '<figure id="plot-' "$T/r/index.html")" -eq 10 ] || fail "report: expected 10 inline plots"
 nchecks=$((nchecks + 1))
 [ -z "$(ls "$T/tmp")" ] || fail "report wrote into TMPDIR: $(ls "$T/tmp")"
 

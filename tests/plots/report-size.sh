@@ -31,7 +31,7 @@ fig1 = sum(len(b) for _, b in f1)
 fig8 = sum(len(b) for _, b in f8)
 print("1x: %d bytes, %d table rows (%d bytes), %d figures (%d bytes)" % (n1, r1, d1, len(f1), fig1))
 print("8x: %d bytes, %d table rows (%d bytes), %d figures (%d bytes)" % (n8, r8, d8, len(f8), fig8))
-assert len(f1) == len(f8) == 26, (len(f1), len(f8))
+assert len(f1) == len(f8) == 34, (len(f1), len(f8))
 assert fig8 <= 1.25 * fig1, "the plots grew with the events: %d -> %d" % (fig1, fig8)
 assert r8 > r1 and d8 / r8 <= 1.25 * d1 / r1, "table bytes per task: %d -> %d" % (d1 // r1, d8 // r8)
 for name, body in f1 + f8:
