@@ -26,12 +26,16 @@ build make            cmd:make
 build pkg-config      cmd:pkg-config
 build libpcre2-dev    hdr:pcre2.h:PCRE2_UNSET
 build zlib1g-dev      hdr:zlib.h:ZLIB_VERSION
+build libtraceevent-dev pc:libtraceevent
+build libtracefs-dev pc:libtracefs
+build libtracecmd-dev pc:libtracecmd
 run   gnuplot-nox     cmd:gnuplot
 test  valgrind        cmd:valgrind
 test,fuzz clang       cmd:clang
 fuzz  libclang-rt-14-dev deb:libclang-rt-14-dev
 test  chromium        cmd:chromium
 test  python3         cmd:python3
+test  trace-cmd       cmd:trace-cmd
 '
 
 has_header() { # has_header FILE SYMBOL: the header is there and defines it

@@ -250,6 +250,32 @@ static uint8_t state_from_number(int enc, uint32_t v, const char *comm,
 	return SR_STATE_UNKNOWN;
 }
 
+int sr_state_from_letters(const char *s, size_t n, uint8_t *state,
+			  uint8_t *preempt)
+{
+	*preempt = 0;
+	if (n && memchr(s, '+', n)) {
+		*state = SR_STATE_RUNNING; /* TASK_REPORT_MAX: preempted */
+		*preempt = 1;
+		return 0;
+	}
+	if (n == 1 && s[0] == 'p') {
+		*state = SR_STATE_RUNNING; /* proposed 'p' = preempted */
+		*preempt = 1;
+		return 0;
+	}
+	if (n >= 3 && s[0] == 'D' && memchr(s, 'N', n)) {
+		*state = SR_STATE_IDLE; /* "D|N": TASK_IDLE before 4.14 */
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(state_letters) / sizeof(state_letters[0]); i++)
+		if (n && s[0] == state_letters[i].c) {
+			*state = state_letters[i].state;
+			return 0;
+		}
+	return -1;
+}
+
 int sr_state_decode(struct sr_fmtctx *c, const char *s, size_t n,
 		    const char *comm, uint8_t *state, uint8_t *preempt)
 {
@@ -263,20 +289,8 @@ int sr_state_decode(struct sr_fmtctx *c, const char *s, size_t n,
 		*state = state_from_number(c->state_enc, v, comm, preempt);
 		return 0;
 	}
-	if ((n == 2 && s[0] == 'R' && s[1] == '+') || (n == 1 && s[0] == 'p')) {
-		*state = SR_STATE_RUNNING; /* TASK_REPORT_MAX: preempted */
-		*preempt = 1;
+	if (sr_state_from_letters(s, n, state, preempt) == 0)
 		return 0;
-	}
-	if (n >= 3 && s[0] == 'D' && memchr(s, 'N', n)) {
-		*state = SR_STATE_IDLE; /* "D|N": TASK_IDLE before 4.14 */
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof(state_letters) / sizeof(state_letters[0]); i++)
-		if (n && s[0] == state_letters[i].c) {
-			*state = state_letters[i].state;
-			return 0;
-		}
 	return sr_fmt_expected(c, "a prev_state letter (R S D T t X Z P I) "
 			       "or number", s, n);
 }

@@ -108,6 +108,13 @@ int sr_fields_decode(struct sr_fmtctx *c, const char *ev, size_t evlen,
 int sr_state_decode(struct sr_fmtctx *c, const char *s, size_t n,
 		    const char *comm, uint8_t *state, uint8_t *preempt);
 
+/*
+ * prev_state letters as a kernel's own table prints them ("S", "R+",
+ * "D|K", "I"): 0 and the state, or -1 if the first letter is none of them.
+ */
+int sr_state_from_letters(const char *s, size_t n, uint8_t *state,
+			  uint8_t *preempt);
+
 /* Interrupt context from an ftrace flags column ("d.h2.", "..s1"). */
 uint8_t sr_flags_irq(const char *f, size_t n);
 

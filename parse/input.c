@@ -17,6 +17,8 @@
 struct sr_input {
 	char *name;
 	gzFile gz;
+	int rawfd;          /* the file itself (for binary input), or -1 */
+	int regular;        /* it is a regular file */
 	int is_gzip;
 	int seekable;
 	int eof;
@@ -64,13 +66,16 @@ int sr_input_open(struct sr_input **inp, const char *path, size_t bufsize,
 		close(fd);
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	}
+	in->rawfd = -1;
 	in->name = strdup(strcmp(path, "-") ? path : "<stdin>");
 	/* zeroed: pcre2's JIT reads whole words past a line's end (only
 	 * bounds-checked bytes count); valgrind must not see them unset */
 	in->buf = calloc(1, bufsize);
 	in->cap = bufsize;
 	in->seekable = strcmp(path, "-") != 0 && S_ISREG(st.st_mode);
-	if (!in->name || !in->buf) {
+	in->regular = S_ISREG(st.st_mode);
+	in->rawfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (!in->name || !in->buf || in->rawfd < 0) {
 		close(fd);
 		sr_input_close(in);
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
@@ -94,6 +99,8 @@ void sr_input_close(struct sr_input *in)
 		return;
 	if (in->gz)
 		gzclose(in->gz);
+	if (in->rawfd >= 0)
+		close(in->rawfd);
 	free(in->buf);
 	free(in->name);
 	free(in);
@@ -227,3 +234,78 @@ int sr_input_is_gzip(const struct sr_input *in) { return in->is_gzip; }
 int sr_input_seekable(const struct sr_input *in) { return in->seekable; }
 int sr_input_unterminated(const struct sr_input *in) { return in->unterminated; }
 uint64_t sr_input_bytes(const struct sr_input *in) { return in->consumed + in->pos; }
+
+/* An unlinked temporary file under $TMPDIR (P_tmpdir when unset). */
+static int temp_fd(const char *name, struct sr_diag *d)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = P_tmpdir;
+	if ((size_t)snprintf(path, sizeof(path), "%s/schedreplay-in.XXXXXX",
+			     dir) >= sizeof(path))
+		return sr_fail(d, SR_EIO, "%s: TMPDIR too long for a temporary "
+			       "copy of the input", name), -1;
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return sr_fail(d, SR_EIO, "%s: cannot make a temporary copy of "
+			       "the input in %s: %s", name, dir,
+			       strerror(errno)), -1;
+	unlink(path);
+	return fd;
+}
+
+static int write_all(int fd, const char *p, size_t n, const char *name,
+		     struct sr_diag *d)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return sr_fail(d, SR_EIO, "%s: writing its temporary copy "
+				       "failed: %s", name, strerror(errno));
+		p += w;
+		n -= (size_t)w;
+	}
+	return SR_OK;
+}
+
+int sr_input_to_fd(struct sr_input *in, int *fdp, struct sr_diag *d)
+{
+	int fd;
+
+	*fdp = -1;
+	if (in->regular && !in->is_gzip && gzdirect(in->gz)) {
+		fd = fcntl(in->rawfd, F_DUPFD_CLOEXEC, 0);
+		if (fd < 0)
+			return sr_fail(d, SR_EIO, "%s: %s", in->name,
+				       strerror(errno));
+		*fdp = fd;
+		return SR_OK;
+	}
+	fd = temp_fd(in->name, d);
+	if (fd < 0)
+		return d->code;
+	for (;;) {
+		if (in->end > in->pos &&
+		    write_all(fd, in->buf + in->pos, in->end - in->pos,
+			      in->name, d) != SR_OK) {
+			close(fd);
+			return d->code;
+		}
+		in->consumed += in->end - in->pos;
+		in->pos = in->end = 0;
+		if (in->eof)
+			break;
+		if (refill(in, d) != SR_OK) {
+			close(fd);
+			return d->code;
+		}
+	}
+	*fdp = fd;
+	return SR_OK;
+}

@@ -45,6 +45,14 @@ int sr_input_next(struct sr_input *in, const char **line, size_t *len,
 int sr_input_peek(struct sr_input *in, size_t want, const char **p,
 		  size_t *n, struct sr_diag *d);
 
+/*
+ * The whole input as a file descriptor that can be mapped (binary
+ * formats): the file itself when it is a plain regular file, else (gzip,
+ * a pipe, a terminal) the bytes, inflated, copied into an unlinked
+ * temporary file under $TMPDIR.  Consumes the input; *fd is the caller's.
+ */
+int sr_input_to_fd(struct sr_input *in, int *fd, struct sr_diag *d);
+
 const char *sr_input_name(const struct sr_input *in); /* "<stdin>" for - */
 uint64_t sr_input_lineno(const struct sr_input *in);  /* last line handed out */
 int sr_input_is_gzip(const struct sr_input *in);

@@ -1,0 +1,274 @@
+/*
+ * tracing: the tracing-data block that perf.data (HEADER_TRACING_DATA)
+ * stores: the ring-buffer page header and the event formats, as the
+ * kernel's tracefs prints them, which libtraceevent parses.  Layout
+ * (perf's trace-event-info.c writes it; trace.dat starts the same way):
+ *
+ *	"\x17\x08\x44tracing" VERSION '\0'   (version "0.5" or "0.6")
+ *	u8 big_endian, u8 sizeof(long), u32 page_size
+ *	"header_page\0" u64 size, data        (struct buffer_data_page)
+ *	"header_event\0" u64 size, data       (skipped)
+ *	u32 count, count x (u64 size, format) the ftrace/ events (skipped)
+ *	u32 systems, per system: NAME '\0', u32 count, count x (u64 size,
+ *	    format)
+ *	u32 size, kallsyms (skipped); u32 size, printk formats (skipped)
+ *	0.6: u64 size, saved cmdlines (skipped)
+ *
+ * Numbers are in the block's own byte order.  Every size is checked
+ * against the bytes left; errors name the file offset.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "parse/tracing.h"
+
+struct cur {
+	const uint8_t *p;
+	size_t n, at;
+	uint64_t base;
+	int swap;
+	const char *file;
+	struct sr_diag *d;
+};
+
+static int short_block(struct cur *c, const char *what, uint64_t need)
+{
+	return sr_fail(c->d, SR_EDATA, "%s:%llu: expected %s (%llu bytes) in "
+		       "the tracing data, got %zu bytes left: truncated or "
+		       "garbage tracing data", c->file,
+		       (unsigned long long)(c->base + c->at), what,
+		       (unsigned long long)need, c->n - c->at);
+}
+
+static int take(struct cur *c, uint64_t n, const char *what,
+		const uint8_t **out)
+{
+	if (n > c->n - c->at)
+		return short_block(c, what, n);
+	*out = c->p + c->at;
+	c->at += (size_t)n;
+	return SR_OK;
+}
+
+static int u32_of(struct cur *c, const char *what, uint32_t *v)
+{
+	const uint8_t *p = NULL;
+
+	if (take(c, 4, what, &p))
+		return c->d->code;
+	memcpy(v, p, 4);
+	if (c->swap)
+		*v = __builtin_bswap32(*v);
+	return SR_OK;
+}
+
+static int u64_of(struct cur *c, const char *what, uint64_t *v)
+{
+	const uint8_t *p = NULL;
+
+	if (take(c, 8, what, &p))
+		return c->d->code;
+	memcpy(v, p, 8);
+	if (c->swap)
+		*v = __builtin_bswap64(*v);
+	return SR_OK;
+}
+
+static int tag(struct cur *c, const char *want)
+{
+	size_t n = strlen(want) + 1;
+	const uint8_t *p = NULL;
+	uint64_t at = c->base + c->at;
+
+	if (take(c, n, want, &p))
+		return c->d->code;
+	if (memcmp(p, want, n) != 0) {
+		char q[64];
+
+		sr_quote(q, sizeof(q), (const char *)p, n);
+		return sr_fail(c->d, SR_EDATA, "%s:%llu: expected '%s' in the "
+			       "tracing data, got '%s': garbage tracing data",
+			       c->file, (unsigned long long)at, want, q);
+	}
+	return SR_OK;
+}
+
+/* A NUL-terminated name of at most max bytes. */
+static int name_of(struct cur *c, size_t max, const char *what, char *out)
+{
+	size_t k = 0;
+
+	while (c->at + k < c->n && k < max && c->p[c->at + k])
+		k++;
+	if (c->at + k >= c->n || k >= max) {
+		char q[64];
+
+		sr_quote(q, sizeof(q), (const char *)c->p + c->at,
+			 c->n - c->at < 32 ? c->n - c->at : 32);
+		return sr_fail(c->d, SR_EDATA, "%s:%llu: expected %s (a name "
+			       "of at most %zu bytes and a NUL) in the tracing "
+			       "data, got '%s'", c->file,
+			       (unsigned long long)(c->base + c->at), what,
+			       max - 1, q);
+	}
+	memcpy(out, c->p + c->at, k);
+	out[k] = '\0';
+	c->at += k + 1;
+	return SR_OK;
+}
+
+/* Skip a block of u32 or u64 size. */
+static int skip_sized(struct cur *c, int wide, const char *what)
+{
+	uint64_t sz = 0;
+	uint32_t s32 = 0;
+	const uint8_t *p = NULL;
+
+	if (wide) {
+		if (u64_of(c, what, &sz))
+			return c->d->code;
+	} else {
+		if (u32_of(c, what, &s32))
+			return c->d->code;
+		sz = s32;
+	}
+	return take(c, sz, what, &p);
+}
+
+static int parse_format(struct cur *c, struct tep_handle *tep,
+			const char *sys)
+{
+	uint64_t sz = 0, at;
+	const uint8_t *p = NULL;
+	enum tep_errno e;
+
+	if (u64_of(c, "an event format's size", &sz))
+		return c->d->code;
+	at = c->base + c->at;
+	if (take(c, sz, "an event format", &p))
+		return c->d->code;
+	e = tep_parse_event(tep, (const char *)p, (unsigned long)sz, sys);
+	if (e != TEP_ERRNO__SUCCESS && !strcmp(sys, "sched")) {
+		char why[128];
+
+		if (tep_strerror(tep, e, why, sizeof(why)) != 0)
+			strcpy(why, "unknown error");
+		return sr_fail(c->d, SR_EDATA, "%s:%llu: expected a sched event "
+			       "format in the tracing data, got one "
+			       "libtraceevent cannot parse (%s): garbage "
+			       "tracing data", c->file,
+			       (unsigned long long)at, why);
+	}
+	/* another system's format that does not parse: its events are
+	 * skipped like any event we do not read */
+	return SR_OK;
+}
+
+int sr_tracing_load(struct tep_handle **tepp, const uint8_t *p, size_t n,
+		    uint64_t base, const char *file, struct tracing_info *info,
+		    struct sr_diag *d)
+{
+	struct cur c = { p, n, 0, base, 0, file, d };
+	struct tep_handle *tep;
+	const uint8_t *q = NULL;
+	char version[16], sys[128];
+	uint32_t count = 0, nsys = 0, page = 0;
+	uint64_t sz = 0;
+	int big;
+
+	*tepp = NULL;
+	memset(info, 0, sizeof(*info));
+	if (take(&c, 10, "the tracing magic", &q))
+		return d->code;
+	if (memcmp(q, SR_TRACING_BLOCK_MAGIC, 10) != 0)
+		return sr_fail(d, SR_EDATA, "%s:%llu: expected the tracing data "
+			       "magic \\x17\\x08Dtracing, got other bytes: "
+			       "garbage tracing data", file,
+			       (unsigned long long)base);
+	if (name_of(&c, sizeof(version), "the tracing data version",
+		    version))
+		return d->code;
+	if (take(&c, 2, "the byte order and long size", &q))
+		return d->code;
+	big = q[0];
+	if (big > 1 || (q[1] != 4 && q[1] != 8))
+		return sr_fail(d, SR_EDATA, "%s:%llu: expected a byte order of "
+			       "0 or 1 and a long size of 4 or 8 in the "
+			       "tracing data, got %u and %u", file,
+			       (unsigned long long)(base + c.at - 2), q[0],
+			       q[1]);
+	info->long_size = q[1];
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	c.swap = !big;
+#else
+	c.swap = big;
+#endif
+	if (u32_of(&c, "the page size", &page))
+		return d->code;
+	if (page < 64 || page > (1u << 24))
+		return sr_fail(d, SR_EDATA, "%s:%llu: expected a page size "
+			       "between 64 bytes and 16 MB in the tracing "
+			       "data, got %u", file,
+			       (unsigned long long)(base + c.at - 4), page);
+	tep = tep_alloc();
+	if (!tep)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	tep_set_file_bigendian(tep, big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	tep_set_local_bigendian(tep, TEP_BIG_ENDIAN);
+#else
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+#endif
+	tep_set_long_size(tep, info->long_size);
+	tep_set_page_size(tep, (int)page);
+	if (tag(&c, "header_page") ||
+	    u64_of(&c, "the header page's size", &sz) ||
+	    take(&c, sz, "the header page", &q))
+		goto fail;
+	/* the header page format says how wide the kernel's long is */
+	if (sz < (1u << 20)) {
+		char *hp = malloc((size_t)sz + 1);
+
+		if (!hp) {
+			sr_fail(d, SR_EINTERNAL, "out of memory");
+			goto fail;
+		}
+		memcpy(hp, q, (size_t)sz);
+		hp[sz] = '\0';
+		tep_parse_header_page(tep, hp, (unsigned long)sz,
+				      info->long_size);
+		free(hp);
+	}
+	if (tag(&c, "header_event") ||
+	    skip_sized(&c, 1, "the header event"))
+		goto fail;
+	if (u32_of(&c, "the number of ftrace formats", &count))
+		goto fail;
+	for (uint32_t i = 0; i < count; i++)
+		if (skip_sized(&c, 1, "an ftrace format"))
+			goto fail;
+	if (u32_of(&c, "the number of event systems", &nsys))
+		goto fail;
+	for (uint32_t s = 0; s < nsys; s++) {
+		if (name_of(&c, sizeof(sys), "an event system name", sys) ||
+		    u32_of(&c, "the number of the system's formats", &count))
+			goto fail;
+		for (uint32_t i = 0; i < count; i++)
+			if (parse_format(&c, tep, sys))
+				goto fail;
+	}
+	if (skip_sized(&c, 0, "kallsyms") ||
+	    skip_sized(&c, 0, "the printk formats"))
+		goto fail;
+	if (strtod(version, NULL) >= 0.6 &&
+	    skip_sized(&c, 1, "the saved command lines"))
+		goto fail;
+	info->size = c.at;
+	*tepp = tep;
+	return SR_OK;
+fail:
+	tep_free(tep);
+	return d->code ? d->code : SR_EINTERNAL;
+}

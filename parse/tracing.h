@@ -1,0 +1,33 @@
+/*
+ * tracing: parse the tracing-data block of a perf.data file (the event
+ * formats) into a libtraceevent handle.  See tracing.c for the layout.
+ *
+ * Private to parse/.
+ */
+#ifndef SR_TRACING_H
+#define SR_TRACING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/diag.h"
+
+#define SR_TRACING_BLOCK_MAGIC "\x17\x08\x44tracing"
+
+struct tep_handle;
+
+struct tracing_info {
+	size_t size;      /* bytes the block took */
+	int long_size;
+};
+
+/*
+ * Parse n bytes at p, found at file offset base of file, into a new tep
+ * handle (*tep, the caller's to tep_free()).  A sched format that does
+ * not parse is an error; another system's is left out.
+ */
+int sr_tracing_load(struct tep_handle **tep, const uint8_t *p, size_t n,
+		    uint64_t base, const char *file, struct tracing_info *info,
+		    struct sr_diag *d);
+
+#endif
