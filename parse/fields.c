@@ -347,11 +347,74 @@ static int match_any(struct sr_fmtctx *c, const enum sr_pat *ids, size_t nids,
 {
 	for (size_t i = 0; i < nids; i++)
 		if (sr_match(c->pat, ids[i], s, n, 0, m))
-			return 1;
+			return (int)i + 1;
 	return 0;
 }
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * prev_state in trace-cmd's own sched_switch layout ("comm:pid [prio] S
+ * ==> ..."), which libtraceevent's sched_switch plugin prints from the
+ * number with a table of its own, one letter per bit: "SDTtZXxW" up to
+ * libtraceevent 1.7 (Debian 12's), "SDTtXZPI" with "p" for 256 in later
+ * ones, and R for no bit.  Against the kernel's states that is:
+ *
+ *   bit   1 2 4 8 16 32 64 128            256
+ *   old   S D T t Z  X  x  W              (R)
+ *   new   S D T t X  Z  P  I              p
+ *   4.14+ S D T t X  Z  P  I (idle)       R+ (preempted)
+ *   <4.14 S D T t X/Z   x (dead) K (wakekill)
+ *
+ * so S, D, T, t, Z and X read as the kernel's own letters (X and Z both
+ * end the task), P, I and p as the new table says, and two letters of
+ * the old table depend on the kernel: W (I from 4.14, a wakekill sleep
+ * before: blocked either way) and x (P from 4.14, TASK_DEAD before).
+ * When the file states its kernel (trace-cmd report --uname's "Linux
+ * HOST RELEASE ARCH" line) that decides; otherwise the task is counted
+ * as blocked and the first such line is named in a warning.  R cannot
+ * tell a preemption from a plain runnable switch-out: it reads as R.
+ */
+static int plugin_state(struct sr_fmtctx *c, const char *s, size_t n,
+			struct sr_raw *r)
+{
+	static const char *const why[] = {
+		['W'] = "is TASK_IDLE (I) on kernels from 4.14 and a killable "
+			"sleep before",
+		['x'] = "is a parked kthread (P) on kernels from 4.14 and a "
+			"dead task before",
+	};
+	char l = s[0];
+
+	r->preempt = 0;
+	if (l == 'p') {
+		r->state = SR_STATE_RUNNING;
+		r->preempt = 1;
+		return SR_P_RAW;
+	}
+	if (l != 'W' && l != 'x')
+		return sr_state_decode(c, s, n, r->comm, &r->state,
+				       &r->preempt) ? SR_P_ERR : SR_P_RAW;
+	if (c->kernel_414 > 0) {
+		r->state = l == 'W' ? SR_STATE_IDLE : SR_STATE_PARKED;
+		return SR_P_RAW;
+	}
+	if (c->kernel_414 < 0) {
+		r->state = l == 'W' ? SR_STATE_SLEEPING : SR_STATE_DEAD;
+		return SR_P_RAW;
+	}
+	r->state = SR_STATE_SLEEPING; /* blocked, whichever it was */
+	if (!(c->warned & (l == 'W' ? 1 : 2))) {
+		c->warned |= l == 'W' ? 1 : 2;
+		sr_warn("%s:%llu: prev_state '%c' in trace-cmd's sched_switch "
+			"layout %s; the file does not say which kernel recorded "
+			"it, so the task is counted as blocked (`trace-cmd "
+			"report -R` prints the number, and schedreplay reads "
+			"trace.dat itself)", c->file,
+			(unsigned long long)c->line, l, why[(unsigned char)l]);
+	}
+	return SR_P_RAW;
+}
 
 static int dec_switch(struct sr_fmtctx *c, const char *s, size_t n,
 		      struct sr_raw *r)
@@ -362,8 +425,9 @@ static int dec_switch(struct sr_fmtctx *c, const char *s, size_t n,
 	struct sr_match m;
 	const char *p;
 	size_t pn;
+	int which = match_any(c, ids, NELEM(ids), s, n, &m);
 
-	if (!match_any(c, ids, NELEM(ids), s, n, &m))
+	if (!which)
 		return sr_fmt_expected(c, "sched_switch fields 'prev_comm=COMM "
 				       "prev_pid=N prev_prio=N prev_state=S "
 				       "==> next_comm=COMM next_pid=N "
@@ -375,6 +439,9 @@ static int dec_switch(struct sr_fmtctx *c, const char *s, size_t n,
 	r->prio = get_prio(&m, G_PPRIO);
 	r->prio2 = get_prio(&m, G_NPRIO);
 	sr_grp(&m, G_STATE, &p, &pn);
+	if (ids[which - 1] == P_F_SWITCH_PLUGIN && pn && !(p[0] >= '0' &&
+							   p[0] <= '9'))
+		return plugin_state(c, p, pn, r);
 	if (sr_state_decode(c, p, pn, r->comm, &r->state, &r->preempt) != 0)
 		return SR_P_ERR;
 	return SR_P_RAW;

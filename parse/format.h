@@ -48,6 +48,9 @@ struct sr_fmtctx {
 	int32_t ncpus_hint;        /* #P:N or cpus=N, 0 if none */
 	int html;                  /* systrace wrapper state (fmt-ftrace.c) */
 	int native_magic;          /* native: magic line seen */
+	int kernel_414;            /* the file's kernel is 4.14 or later: 1,
+				    * earlier: -1, not stated: 0 */
+	int warned;                /* warnings given once (fields.c) */
 	/* counters for sr_read_stats */
 	uint64_t skipped_events;   /* known format, other event names */
 	uint64_t failed_wakeups;   /* success=0 wakeups, not delivered */

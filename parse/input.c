@@ -281,9 +281,12 @@ int sr_input_to_fd(struct sr_input *in, int *fdp, struct sr_diag *d)
 	*fdp = -1;
 	if (in->regular && !in->is_gzip && gzdirect(in->gz)) {
 		fd = fcntl(in->rawfd, F_DUPFD_CLOEXEC, 0);
-		if (fd < 0)
+		if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0) {
+			if (fd >= 0)
+				close(fd);
 			return sr_fail(d, SR_EIO, "%s: %s", in->name,
 				       strerror(errno));
+		}
 		*fdp = fd;
 		return SR_OK;
 	}
@@ -305,6 +308,10 @@ int sr_input_to_fd(struct sr_input *in, int *fdp, struct sr_diag *d)
 			close(fd);
 			return d->code;
 		}
+	}
+	if (lseek(fd, 0, SEEK_SET) != 0) {
+		close(fd);
+		return sr_fail(d, SR_EIO, "%s: %s", in->name, strerror(errno));
 	}
 	*fdp = fd;
 	return SR_OK;

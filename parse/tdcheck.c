@@ -1,16 +1,623 @@
 /*
- * tdcheck: trace.dat layout checks (see tdcheck.h).
+ * tdcheck: a trace.dat's layout walked before libtracecmd reads it (see
+ * tdcheck.h).  libtracecmd 1.3 believes what the file says: a size past
+ * the end, an option without its NUL, a buffer option whose cpu table
+ * is cut, an options chain that loops, a page whose commit count is
+ * larger than the page: any of them makes it read past its buffers or
+ * recurse without end.  So every size and offset it will follow is
+ * checked here first, against the file and against what contains it,
+ * and the first one wrong is named with its offset.
+ *
+ * Layout (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)):
+ *   both: "\x17\x08\x44tracing" VERSION\0, u8 endian, u8 long size,
+ *         u32 page size
+ *   v6:   header_page, header_event, ftrace formats, event systems,
+ *         kallsyms, printk, cmdlines (each a sized block), u32 cpus,
+ *         ["options  \0" options... u16 0], "flyrecord\0" and per cpu
+ *         u64 offset, u64 size (a BUFFER option points at another
+ *         "flyrecord\0" table: an instance)
+ *   v7:   COMPRESSION\0 VERSION\0, u64 offset of the first options
+ *         section; sections: u16 id, u16 flags, u32 string, u64 size;
+ *         options sections chain through their DONE option; the
+ *         header, formats, kallsyms, printk and cmdlines sections and
+ *         each buffer's data section are named by options.
+ * Options: u16 id, u32 size, data.  A compressed section (v7 with zstd
+ * or zlib) is checked only as far as its frame: its content is
+ * libtracecmd's to inflate.
  */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "parse/tdcheck.h"
 
+#define SEC_FL_COMPRESS 1
+#define MAX_SECTIONS 4096
+#define MAX_CPUS 8192
+
+enum {
+	OPT_DONE = 0, OPT_DATE = 1, OPT_CPUSTAT = 2, OPT_BUFFER = 3,
+	OPT_TRACECLOCK = 4, OPT_UNAME = 5, OPT_HOOK = 6, OPT_OFFSET = 7,
+	OPT_CPUCOUNT = 8, OPT_VERSION = 9, OPT_PROCMAPS = 10,
+	OPT_TRACEID = 11, OPT_TIME_SHIFT = 12, OPT_GUEST = 13,
+	OPT_TSC2NSEC = 14, OPT_STRINGS = 15, OPT_HEADER_INFO = 16,
+	OPT_FTRACE_EVENTS = 17, OPT_EVENT_FORMATS = 18, OPT_KALLSYMS = 19,
+	OPT_PRINTK = 20, OPT_CMDLINES = 21, OPT_BUFFER_TEXT = 22,
+};
+
+struct tdc {
+	const uint8_t *m;
+	uint64_t len;
+	const char *file;
+	struct sr_diag *d;
+	int swap;
+	int v7;
+	int compressed;      /* the file names a compression algorithm */
+	uint32_t page;
+	int long_size;
+	uint32_t cpus;       /* v6: cpus of every buffer */
+	unsigned nsections;  /* v7: options sections walked */
+};
+
+static int fail(struct tdc *t, uint64_t at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct tdc *t, uint64_t at, const char *fmt, ...)
+{
+	char msg[SR_DIAG_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return sr_fail(t->d, SR_EDATA, "%s:%llu: %s", t->file,
+		       (unsigned long long)at, msg);
+}
+
+/* [at, at + n) must lie within [0, end). */
+static int within(struct tdc *t, uint64_t at, uint64_t n, uint64_t end,
+		  const char *what)
+{
+	if (at > end || n > end - at)
+		return fail(t, at > end ? end : at, "expected %s (%llu bytes at "
+			    "offset %llu) within %s, got it past the end at "
+			    "%llu: truncated or corrupt", what,
+			    (unsigned long long)n, (unsigned long long)at,
+			    end == t->len ? "the file" : "its section",
+			    (unsigned long long)end);
+	return SR_OK;
+}
+
+static uint16_t r16(const struct tdc *t, uint64_t at)
+{
+	uint16_t v;
+
+	memcpy(&v, t->m + at, 2);
+	return t->swap ? __builtin_bswap16(v) : v;
+}
+
+static uint32_t r32(const struct tdc *t, uint64_t at)
+{
+	uint32_t v;
+
+	memcpy(&v, t->m + at, 4);
+	return t->swap ? __builtin_bswap32(v) : v;
+}
+
+static uint64_t r64(const struct tdc *t, uint64_t at)
+{
+	uint64_t v;
+
+	memcpy(&v, t->m + at, 8);
+	return t->swap ? __builtin_bswap64(v) : v;
+}
+
+/* A NUL-terminated string starting at *at before end; *at moves past. */
+static int str_at(struct tdc *t, uint64_t *at, uint64_t end, const char *what)
+{
+	const uint8_t *nul;
+
+	if (*at >= end ||
+	    !(nul = memchr(t->m + *at, 0, (size_t)(end - *at))))
+		return fail(t, *at, "expected %s ending in a NUL byte, got none "
+			    "before %llu", what, (unsigned long long)end);
+	*at = (uint64_t)(nul - t->m) + 1;
+	return SR_OK;
+}
+
+/* A block of a u32 (wide: u64) size and its bytes, at *at before end. */
+static int block(struct tdc *t, uint64_t *at, uint64_t end, int wide,
+		 const char *what)
+{
+	uint64_t n;
+
+	if (within(t, *at, wide ? 8 : 4, end, what))
+		return t->d->code;
+	n = wide ? r64(t, *at) : r32(t, *at);
+	*at += wide ? 8 : 4;
+	if (within(t, *at, n, end, what))
+		return t->d->code;
+	*at += n;
+	return SR_OK;
+}
+
+static int tag(struct tdc *t, uint64_t *at, uint64_t end, const char *want,
+	       size_t n)
+{
+	if (within(t, *at, n, end, want))
+		return t->d->code;
+	if (memcmp(t->m + *at, want, n) != 0) {
+		char q[48];
+
+		sr_quote(q, sizeof(q), (const char *)t->m + *at, n);
+		return fail(t, *at, "expected '%s', got '%s'", want, q);
+	}
+	*at += n;
+	return SR_OK;
+}
+
+/* The blocks that carry the formats (v6 in a row, v7 one per section). */
+static int header_info(struct tdc *t, uint64_t *at, uint64_t end)
+{
+	if (tag(t, at, end, "header_page", 12) ||
+	    block(t, at, end, 1, "the header page") ||
+	    tag(t, at, end, "header_event", 13) ||
+	    block(t, at, end, 1, "the header event"))
+		return t->d->code;
+	return SR_OK;
+}
+
+static int ftrace_formats(struct tdc *t, uint64_t *at, uint64_t end)
+{
+	uint32_t n;
+
+	if (within(t, *at, 4, end, "the number of ftrace formats"))
+		return t->d->code;
+	n = r32(t, *at);
+	*at += 4;
+	for (uint32_t i = 0; i < n; i++)
+		if (block(t, at, end, 1, "an ftrace format"))
+			return t->d->code;
+	return SR_OK;
+}
+
+static int event_formats(struct tdc *t, uint64_t *at, uint64_t end)
+{
+	uint32_t nsys, n;
+
+	if (within(t, *at, 4, end, "the number of event systems"))
+		return t->d->code;
+	nsys = r32(t, *at);
+	*at += 4;
+	for (uint32_t s = 0; s < nsys; s++) {
+		if (str_at(t, at, end, "an event system's name") ||
+		    within(t, *at, 4, end, "the number of a system's formats"))
+			return t->d->code;
+		n = r32(t, *at);
+		*at += 4;
+		for (uint32_t i = 0; i < n; i++)
+			if (block(t, at, end, 1, "an event format"))
+				return t->d->code;
+	}
+	return SR_OK;
+}
+
+/*
+ * One cpu's ring-buffer pages: each page starts with a u64 timestamp and
+ * a long commit count (flags in its top bits), which must not reach past
+ * the page (kbuffer reads as far as it says).
+ */
+static int pages(struct tdc *t, uint64_t off, uint64_t size)
+{
+	uint64_t hdr = 8 + (uint64_t)t->long_size;
+
+	for (uint64_t p = off; p < off + size; p += t->page) {
+		uint64_t left = off + size - p, commit;
+
+		if (left < hdr)
+			return fail(t, p, "expected a ring-buffer page header "
+				    "(%llu bytes), got %llu bytes: a page cut "
+				    "short", (unsigned long long)hdr,
+				    (unsigned long long)left);
+		commit = t->long_size == 8 ? r64(t, p + 8) : r32(t, p + 8);
+		/* the top bits flag missed events; the count is below */
+		commit &= t->long_size == 8 ? 0x00ffffffffffffffull : 0x00ffffffu;
+		if (commit > t->page - hdr || commit > left - hdr)
+			return fail(t, p + 8, "expected a page's data size of at "
+				    "most %llu bytes, got %llu: %s",
+				    (unsigned long long)(t->page - hdr),
+				    (unsigned long long)commit,
+				    commit > left - hdr ? "a page cut short "
+				    "(the file ends mid-page)" : "corrupt page");
+	}
+	return SR_OK;
+}
+
+/*
+ * A cpu's data: within the file and, uncompressed, its pages sane.
+ * Compressed, the size trace-cmd records leaves out the u32 chunk count
+ * that comes first; the chunks must stay within bound (the section).
+ */
+static int cpu_data(struct tdc *t, uint64_t off, uint64_t size,
+		    int compressed, uint64_t bound)
+{
+	if (within(t, off, size, t->len, "a cpu's trace data"))
+		return t->d->code;
+	if (!compressed)
+		return pages(t, off, size);
+	/* u32 chunks, then per chunk u32 compressed, u32 inflated, data */
+	{
+		uint64_t at = off, end = bound;
+		uint32_t n;
+
+		if (size == 0)
+			return SR_OK;
+		if (within(t, at, 4, end, "the number of compressed chunks"))
+			return t->d->code;
+		n = r32(t, at);
+		at += 4;
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t csize;
+
+			if (within(t, at, 8, end, "a compressed chunk's sizes"))
+				return t->d->code;
+			csize = r32(t, at);
+			if (r32(t, at + 4) > (1u << 30))
+				return fail(t, at + 4, "expected a chunk of at "
+					    "most 1 GiB inflated, got %u bytes",
+					    r32(t, at + 4));
+			at += 8;
+			if (within(t, at, csize, end, "a compressed chunk"))
+				return t->d->code;
+			at += csize;
+		}
+	}
+	return SR_OK;
+}
+
+/* v6: "flyrecord\0" and a table of cpus x (offset, size) at *at. */
+static int flyrecord_v6(struct tdc *t, uint64_t at)
+{
+	if (tag(t, &at, t->len, "flyrecord", 10))
+		return t->d->code;
+	for (uint32_t c = 0; c < t->cpus; c++) {
+		if (within(t, at, 16, t->len, "a cpu's data offset and size") ||
+		    cpu_data(t, r64(t, at), r64(t, at + 8), 0, t->len))
+			return t->d->code;
+		at += 16;
+	}
+	return SR_OK;
+}
+
+/* v7: the header of a section expected at off: its id and data range. */
+static int section(struct tdc *t, uint64_t off, uint16_t want, uint16_t *flags,
+		   uint64_t *data, uint64_t *end)
+{
+	uint64_t size;
+
+	if (within(t, off, 16, t->len, "a section header"))
+		return t->d->code;
+	if (r16(t, off) != want)
+		return fail(t, off, "expected section %u here, got section %u",
+			    want, r16(t, off));
+	*flags = r16(t, off + 2);
+	size = r64(t, off + 8);
+	if (within(t, off + 16, size, t->len, "the section's data"))
+		return t->d->code;
+	*data = off + 16;
+	*end = off + 16 + size;
+	if ((*flags & SEC_FL_COMPRESS) && !t->compressed)
+		return fail(t, off + 2, "expected no compressed section in a "
+			    "file whose compression is 'none', got one");
+	return SR_OK;
+}
+
+/* v7: a section an option names (header, formats, ...). */
+static int named_section(struct tdc *t, uint16_t id, uint64_t off)
+{
+	uint16_t flags;
+	uint64_t at, end;
+
+	if (section(t, off, id, &flags, &at, &end))
+		return t->d->code;
+	if (flags & SEC_FL_COMPRESS) {
+		/* u32 compressed, u32 inflated, then the data */
+		if (within(t, at, 8, end, "a compressed section's sizes"))
+			return t->d->code;
+		if (r32(t, at + 4) > (1u << 30))
+			return fail(t, at + 4, "expected a section of at most "
+				    "1 GiB inflated, got %u bytes",
+				    r32(t, at + 4));
+		return within(t, at + 8, r32(t, at), end,
+			      "the compressed data");
+	}
+	switch (id) {
+	case OPT_HEADER_INFO: return header_info(t, &at, end);
+	case OPT_FTRACE_EVENTS: return ftrace_formats(t, &at, end);
+	case OPT_EVENT_FORMATS: return event_formats(t, &at, end);
+	case OPT_KALLSYMS: return block(t, &at, end, 0, "kallsyms");
+	case OPT_PRINTK: return block(t, &at, end, 0, "the printk formats");
+	case OPT_CMDLINES: return block(t, &at, end, 1, "the command lines");
+	default: return SR_OK;
+	}
+}
+
+static int buffer_option(struct tdc *t, uint16_t id, uint64_t at,
+			 uint64_t end)
+{
+	uint64_t off;
+	uint32_t n;
+	uint16_t flags;
+	uint64_t sd, se;
+
+	if (within(t, at, 8, end, "a buffer's offset"))
+		return t->d->code;
+	off = r64(t, at);
+	at += 8;
+	if (str_at(t, &at, end, "a buffer's name"))
+		return t->d->code;
+	if (!t->v7)
+		return id == OPT_BUFFER ? flyrecord_v6(t, off) : SR_OK;
+	if (str_at(t, &at, end, "a buffer's clock"))
+		return t->d->code;
+	if (section(t, off, id, &flags, &sd, &se))
+		return t->d->code;
+	if (id == OPT_BUFFER_TEXT)
+		return SR_OK;
+	if (within(t, at, 8, end, "a buffer's page size and cpu count"))
+		return t->d->code;
+	if (r32(t, at) != t->page)
+		return fail(t, at, "expected the buffer's page size to be the "
+			    "file's %u bytes, got %u", t->page, r32(t, at));
+	n = r32(t, at + 4);
+	at += 8;
+	if (n > MAX_CPUS)
+		return fail(t, at - 4, "expected at most %d cpus, got %u",
+			    MAX_CPUS, n);
+	for (uint32_t c = 0; c < n; c++) {
+		uint64_t o, s;
+
+		if (within(t, at, 20, end, "a buffer's cpu entry"))
+			return t->d->code;
+		if (r32(t, at) >= MAX_CPUS)
+			return fail(t, at, "expected a cpu below %d, got %u",
+				    MAX_CPUS, r32(t, at));
+		o = r64(t, at + 4);
+		s = r64(t, at + 12);
+		if (s && (o < sd || o > se || s > se - o))
+			return fail(t, at + 4, "expected cpu %u's data (%llu "
+				    "bytes at %llu) within its buffer section "
+				    "(%llu to %llu), got it outside",
+				    r32(t, at), (unsigned long long)s,
+				    (unsigned long long)o,
+				    (unsigned long long)sd,
+				    (unsigned long long)se);
+		if (s && cpu_data(t, o, s, flags & SEC_FL_COMPRESS, se))
+			return t->d->code;
+		at += 20;
+	}
+	return SR_OK;
+}
+
+/* One option's data [at, at + size) by what libtracecmd reads of it. */
+static int option(struct tdc *t, uint16_t id, uint64_t at, uint32_t size,
+		  uint64_t *next)
+{
+	uint64_t end = at + size;
+
+	switch (id) {
+	case OPT_DONE:
+		if (!t->v7)
+			return SR_OK;
+		if (size < 8)
+			return fail(t, at, "expected the DONE option's 8-byte "
+				    "offset, got %u bytes", size);
+		*next = r64(t, at);
+		return SR_OK;
+	case OPT_DATE: case OPT_OFFSET: case OPT_UNAME: case OPT_VERSION:
+	case OPT_TRACECLOCK:
+		return str_at(t, &at, end, "the option's text");
+	case OPT_CPUSTAT:
+		if (size == 0)
+			return fail(t, at, "expected a CPUSTAT option's text, "
+				    "got none");
+		return SR_OK;
+	case OPT_CPUCOUNT:
+		if (size < 4)
+			return fail(t, at, "expected a 4-byte cpu count, got %u "
+				    "bytes", size);
+		if (r32(t, at) > MAX_CPUS)
+			return fail(t, at, "expected at most %d cpus, got %u",
+				    MAX_CPUS, r32(t, at));
+		return SR_OK;
+	case OPT_BUFFER:
+	case OPT_BUFFER_TEXT:
+		return buffer_option(t, id, at, end);
+	case OPT_HOOK: case OPT_PROCMAPS: case OPT_TIME_SHIFT: case OPT_GUEST:
+		return fail(t, at - 6, "expected none of the options for "
+			    "event hooks, process maps or guest tracing "
+			    "(option %u), got one: not supported", id);
+	case OPT_HEADER_INFO: case OPT_FTRACE_EVENTS: case OPT_EVENT_FORMATS:
+	case OPT_KALLSYMS: case OPT_PRINTK: case OPT_CMDLINES:
+		if (!t->v7 || size < 8)
+			return SR_OK;
+		return named_section(t, id, r64(t, at));
+	default:
+		return SR_OK; /* libtracecmd skips it, or checks its size */
+	}
+}
+
+/* v6: the options list at *at, ended by a zero id. */
+static int options_v6(struct tdc *t, uint64_t *at)
+{
+	for (;;) {
+		uint16_t id;
+		uint32_t size;
+		uint64_t next = 0;
+
+		if (within(t, *at, 2, t->len, "an option's id"))
+			return t->d->code;
+		id = r16(t, *at);
+		*at += 2;
+		if (id == OPT_DONE)
+			return SR_OK;
+		if (within(t, *at, 4, t->len, "an option's size"))
+			return t->d->code;
+		size = r32(t, *at);
+		*at += 4;
+		if (within(t, *at, size, t->len, "an option's data") ||
+		    option(t, id, *at, size, &next))
+			return t->d->code;
+		*at += size;
+	}
+}
+
+/* v7: the options sections from off, chained by their DONE options. */
+static int options_v7(struct tdc *t, uint64_t off)
+{
+	while (off) {
+		uint16_t flags;
+		uint64_t at, end, next = 0;
+		int done = 0;
+
+		if (++t->nsections > MAX_SECTIONS)
+			return fail(t, off, "expected at most %d options "
+				    "sections, got more: the chain loops?",
+				    MAX_SECTIONS);
+		if (section(t, off, OPT_DONE, &flags, &at, &end))
+			return t->d->code;
+		if (flags & SEC_FL_COMPRESS)
+			return fail(t, off + 2, "expected an uncompressed "
+				    "options section (trace-cmd writes them "
+				    "so), got a compressed one");
+		while (!done) {
+			uint16_t id;
+			uint32_t size;
+
+			if (within(t, at, 6, end, "an option's id and size"))
+				return t->d->code;
+			id = r16(t, at);
+			size = r32(t, at + 2);
+			at += 6;
+			if (within(t, at, size, end, "an option's data") ||
+			    option(t, id, at, size, &next))
+				return t->d->code;
+			at += size;
+			done = id == OPT_DONE;
+		}
+		if (next && next <= off)
+			return fail(t, at - 8, "expected the next options "
+				    "section after this one (%llu), got %llu: "
+				    "the chain would loop",
+				    (unsigned long long)off,
+				    (unsigned long long)next);
+		off = next;
+	}
+	return SR_OK;
+}
+
+static int walk(struct tdc *t)
+{
+	uint64_t at = 10;
+	char ver[8];
+	size_t vn;
+
+	if (t->len < 10 || memcmp(t->m, "\x17\x08\x44tracing", 10) != 0)
+		return fail(t, 0, "expected the trace.dat magic "
+			    "\\x17\\x08Dtracing, got other bytes");
+	if (str_at(t, &at, t->len < 32 ? t->len : 32, "the file version"))
+		return t->d->code;
+	vn = (size_t)(at - 11);
+	memcpy(ver, t->m + 10, vn < sizeof(ver) ? vn : sizeof(ver) - 1);
+	ver[vn < sizeof(ver) ? vn : sizeof(ver) - 1] = '\0';
+	if (strcmp(ver, "6") != 0 && strcmp(ver, "7") != 0) {
+		char q[40];
+
+		sr_quote(q, sizeof(q), (const char *)t->m + 10, vn);
+		return fail(t, 10, "expected trace.dat file version 6 or 7, "
+			    "got '%s'", q);
+	}
+	t->v7 = ver[0] == '7';
+	if (within(t, at, 6, t->len, "the byte order, long size and page "
+		   "size"))
+		return t->d->code;
+	if (t->m[at] > 1 || (t->m[at + 1] != 4 && t->m[at + 1] != 8))
+		return fail(t, at, "expected a byte order of 0 or 1 and a long "
+			    "size of 4 or 8, got %u and %u", t->m[at],
+			    t->m[at + 1]);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	t->swap = !t->m[at];
+#else
+	t->swap = t->m[at];
+#endif
+	t->long_size = t->m[at + 1];
+	t->page = r32(t, at + 2);
+	if (t->page < 1024 || t->page > (1u << 20) ||
+	    (t->page & (t->page - 1)))
+		return fail(t, at + 2, "expected a page size that is a power "
+			    "of two from 1 KiB to 1 MiB, got %u", t->page);
+	at += 6;
+	if (t->v7) {
+		uint64_t c = at;
+
+		if (str_at(t, &at, t->len, "the compression name") ||
+		    str_at(t, &at, t->len, "the compression version") ||
+		    within(t, at, 8, t->len, "the first options offset"))
+			return t->d->code;
+		t->compressed = strcmp((const char *)t->m + c, "none") != 0;
+		return options_v7(t, r64(t, at));
+	}
+	if (header_info(t, &at, t->len) || ftrace_formats(t, &at, t->len) ||
+	    event_formats(t, &at, t->len) ||
+	    block(t, &at, t->len, 0, "kallsyms") ||
+	    block(t, &at, t->len, 0, "the printk formats") ||
+	    block(t, &at, t->len, 1, "the command lines") ||
+	    within(t, at, 4 + 10, t->len, "the cpu count and data tag"))
+		return t->d->code;
+	t->cpus = r32(t, at);
+	if (t->cpus > MAX_CPUS)
+		return fail(t, at, "expected at most %d cpus, got %u",
+			    MAX_CPUS, t->cpus);
+	at += 4;
+	if (!memcmp(t->m + at, "options  \0", 10)) {
+		at += 10;
+		if (options_v6(t, &at))
+			return t->d->code;
+	}
+	if (within(t, at, 10, t->len, "the data tag"))
+		return t->d->code;
+	if (!memcmp(t->m + at, "latency  \0", 10))
+		return fail(t, at, "expected flyrecord data (events), got a "
+			    "latency tracer's text: not supported");
+	return flyrecord_v6(t, at);
+}
+
 int sr_tdcheck(int fd, const char *file, uint64_t *size, struct sr_diag *d)
 {
+	struct tdc t = { 0 };
 	struct stat st;
+	void *m;
+	int rc;
 
 	if (fstat(fd, &st) != 0)
-		return sr_fail(d, SR_EIO, "%s: cannot stat", file);
+		return sr_fail(d, SR_EIO, "%s: %s", file, strerror(errno));
 	*size = (uint64_t)st.st_size;
-	return SR_OK;
+	t.len = (uint64_t)st.st_size;
+	t.file = file;
+	t.d = d;
+	if (t.len < 10)
+		return sr_fail(d, SR_EDATA, "%s:%llu: expected a trace.dat "
+			       "header, got the end of the file: truncated",
+			       file, (unsigned long long)t.len);
+	m = mmap(NULL, (size_t)t.len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED)
+		return sr_fail(d, SR_EIO, "%s: cannot map it: %s", file,
+			       strerror(errno));
+	t.m = m;
+	rc = walk(&t);
+	munmap(m, (size_t)t.len);
+	return rc;
 }
