@@ -206,32 +206,83 @@ static int event_formats(struct tdc *t, uint64_t *at, uint64_t end)
 }
 
 /*
- * One cpu's ring-buffer pages: each page starts with a u64 timestamp and
- * a long commit count (flags in its top bits), which must not reach past
- * the page (kbuffer reads as far as it says).
+ * One cpu's ring-buffer pages, walked as libtraceevent's kbuffer walks
+ * them: a page starts with a u64 timestamp and a long whose low 27 bits
+ * count the data bytes (bit 31: events were missed before it; bit 30:
+ * their number is stored as a long after the data); then events, each
+ * a u32 of type_len (5 bits) and time delta, and a length by type_len:
+ * 29 padding (u32 length follows), 30 and 31 time extend and stamp (4
+ * bytes more), 0 (u32 length, including itself, follows), 1..28 (that
+ * many words of data).  kbuffer believes the counts: an event reaching
+ * past the data, or a length that does not move forward, would have it
+ * read another page's bytes or loop, so they are errors here.
  */
 static int pages(struct tdc *t, uint64_t off, uint64_t size)
 {
 	uint64_t hdr = 8 + (uint64_t)t->long_size;
 
 	for (uint64_t p = off; p < off + size; p += t->page) {
-		uint64_t left = off + size - p, commit;
+		uint64_t left = off + size - p, raw, commit, limit, cur = 0;
 
 		if (left < hdr)
 			return fail(t, p, "expected a ring-buffer page header "
 				    "(%llu bytes), got %llu bytes: a page cut "
 				    "short", (unsigned long long)hdr,
 				    (unsigned long long)left);
-		commit = t->long_size == 8 ? r64(t, p + 8) : r32(t, p + 8);
-		/* the top bits flag missed events; the count is below */
-		commit &= t->long_size == 8 ? 0x00ffffffffffffffull : 0x00ffffffu;
-		if (commit > t->page - hdr || commit > left - hdr)
+		raw = t->long_size == 8 ? r64(t, p + 8) : r32(t, p + 8);
+		commit = (uint32_t)raw & ((1u << 27) - 1);
+		limit = t->page - hdr;
+		if ((raw & (1u << 31)) && (raw & (1u << 30)))
+			limit -= (uint64_t)t->long_size; /* the lost count */
+		if (commit > limit || commit > left - hdr)
 			return fail(t, p + 8, "expected a page's data size of at "
 				    "most %llu bytes, got %llu: %s",
-				    (unsigned long long)(t->page - hdr),
+				    (unsigned long long)limit,
 				    (unsigned long long)commit,
 				    commit > left - hdr ? "a page cut short "
 				    "(the file ends mid-page)" : "corrupt page");
+		while (cur < commit) {
+			uint64_t at = p + hdr + cur, next;
+			uint32_t tl, len;
+
+			if (commit - cur < 4)
+				return fail(t, at, "expected an event header (4 "
+					    "bytes) within the page's data, got "
+					    "%llu bytes", (unsigned long long)
+					    (commit - cur));
+			tl = r32(t, at) & 31;
+			if (tl >= 29 || tl == 0) {
+				if (commit - cur < 8)
+					return fail(t, at, "expected an event "
+						    "header of 8 bytes within the "
+						    "page's data, got %llu",
+						    (unsigned long long)
+						    (commit - cur));
+				len = r32(t, at + 4);
+			} else {
+				len = tl * 4;
+			}
+			if (tl == 29)
+				next = cur + 4 + len;
+			else if (tl >= 30)
+				next = cur + 8;
+			else if (tl == 0) {
+				if (len < 4)
+					return fail(t, at + 4, "expected an event "
+						    "length of at least 4, got %u",
+						    len);
+				next = cur + 8 + (((uint64_t)len - 4 + 3) & ~3ull);
+			} else
+				next = cur + 4 + len;
+			if (next > commit && tl != 29)
+				return fail(t, at, "expected the event (%llu "
+					    "bytes) within the page's %llu bytes "
+					    "of data, got it past their end: "
+					    "corrupt page",
+					    (unsigned long long)(next - cur),
+					    (unsigned long long)commit);
+			cur = next;
+		}
 	}
 	return SR_OK;
 }
