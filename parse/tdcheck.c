@@ -59,6 +59,7 @@ struct tdc {
 	uint32_t page;
 	int long_size;
 	uint32_t cpus;       /* v6: cpus of every buffer */
+	int clock;           /* v6: a TRACECLOCK option was seen */
 	unsigned nsections;  /* v7: options sections walked */
 };
 
@@ -468,8 +469,10 @@ static int option(struct tdc *t, uint16_t id, uint64_t at, uint32_t size,
 				    "offset, got %u bytes", size);
 		*next = r64(t, at);
 		return SR_OK;
-	case OPT_DATE: case OPT_OFFSET: case OPT_UNAME: case OPT_VERSION:
 	case OPT_TRACECLOCK:
+		t->clock = 1;
+		/* fall through */
+	case OPT_DATE: case OPT_OFFSET: case OPT_UNAME: case OPT_VERSION:
 		return str_at(t, &at, end, "the option's text");
 	case OPT_CPUSTAT:
 		if (size == 0)
@@ -643,7 +646,11 @@ static int walk(struct tdc *t)
 	if (!memcmp(t->m + at, "latency  \0", 10))
 		return fail(t, at, "expected flyrecord data (events), got a "
 			    "latency tracer's text: not supported");
-	return flyrecord_v6(t, at);
+	if (flyrecord_v6(t, at))
+		return t->d->code;
+	/* with a TRACECLOCK option, the clock text follows the table */
+	at += 10 + 16 * (uint64_t)t->cpus;
+	return t->clock ? block(t, &at, t->len, 1, "the trace clock") : SR_OK;
 }
 
 int sr_tdcheck(int fd, const char *file, uint64_t *size, struct sr_diag *d)

@@ -13,7 +13,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 vg() {
 	valgrind -q --error-exitcode=99 --leak-check=full \
-		--errors-for-leak-kinds=definite,indirect "$@"
+		--errors-for-leak-kinds=definite,indirect \
+		--suppressions=tests/lib/valgrind.supp "$@"
 }
 
 printf '#include <stdlib.h>\nint main(void) { char *p = malloc(8); p[0] = 1; free(p); return p[0] == 7; }\n' > "$tmp/canary.c"

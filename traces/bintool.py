@@ -202,6 +202,11 @@ def read_v6(path):
             cs.append(d[o:o + s])
         return cs
     t['top'] = table(r.p - 10)
+    # with a TRACECLOCK option, the clock text follows the top table
+    t['clock'] = None
+    if any(oid == 4 for oid, _ in options):
+        r.p += 16 * cpus
+        t['clock'] = r.take(r.u64())
     t['instances'] = [(name, table(off)) for name, off in buffers]
     t['options'] = options
     return t
@@ -240,6 +245,8 @@ def write_v6(t, out_path):
     h += struct.pack('<H', 0)
     top_table = len(h)
     h += b'flyrecord\0' + b'\0' * 16 * t['cpus']
+    if t['clock'] is not None:
+        h += struct.pack('<Q', len(t['clock'])) + t['clock']
     inst_tables = []
     for _ in t['instances']:
         inst_tables.append(len(h))
