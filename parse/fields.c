@@ -629,7 +629,7 @@ int sr_state_enc_guess(struct sr_fmtctx *c, const char *head, size_t n)
 	uint32_t vals[64];
 	size_t nv = 0;
 	int idle_one = 0, with1024 = 0, alone1024 = 0, alone2048 = 0;
-	int alone512 = 0, all = 0;
+	int alone512 = 0, all = 0, k_with = 0;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -664,6 +664,9 @@ int sr_state_enc_guess(struct sr_fmtctx *c, const char *head, size_t n)
 		}
 		alone2048 |= v == 2048;
 		alone512 |= v == 512;
+		/* 128 in one value with S or D: TASK_WAKEKILL (D|K = 130), a
+		 * bitmask; from 4.14 each value is one bit (128 alone: I) */
+		k_with |= (v & 128) && (v & 3);
 	}
 	if (nv == 0)
 		c->state_enc = SR_ENC_UNKNOWN;
@@ -679,7 +682,7 @@ int sr_state_enc_guess(struct sr_fmtctx *c, const char *head, size_t n)
 		c->state_enc = SR_ENC_3_9;      /* 1024 preempt, P 512 */
 	else if (alone512)
 		c->state_enc = SR_ENC_2_6;      /* 512 preempt */
-	else if ((all & 128 && all & 3) || (all & 64 && !(all & (16 | 32 | 128 | 256))))
+	else if (k_with || (all & 64 && !(all & (16 | 32 | 128 | 256))))
 		c->state_enc = SR_ENC_4_8;      /* K with S/D, or x: pre-4.14 */
 	else
 		c->state_enc = SR_ENC_4_15;

@@ -181,8 +181,9 @@ static int ftrace_parse(struct sr_fmtctx *c, char *line, size_t len,
 				char rel[16];
 
 				sr_copy_comm(rel, p, pn < 15 ? pn : 15);
-				c->kernel_414 = sr_state_enc_for_release(rel) ==
-						SR_ENC_4_15 ? 1 : -1;
+				c->state_enc = sr_state_enc_for_release(rel);
+				c->kernel_414 = c->state_enc == SR_ENC_4_15 ?
+						1 : -1;
 			}
 			return SR_P_NONE;
 		}
