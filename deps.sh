@@ -29,6 +29,7 @@ build zlib1g-dev      hdr:zlib.h:ZLIB_VERSION
 build libtraceevent-dev pc:libtraceevent
 build libtracefs-dev pc:libtracefs
 build libtracecmd-dev pc:libtracecmd
+build libzstd-dev     pc:libzstd
 run   gnuplot-nox     cmd:gnuplot
 test  valgrind        cmd:valgrind
 test,fuzz clang       cmd:clang

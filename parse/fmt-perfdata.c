@@ -850,18 +850,18 @@ static int pd_next(void *ctx, struct sr_rkey *k, int32_t *kcpu,
 			return bad(p, at, d, "expected a record header (8 bytes), "
 				   "got %llu bytes at the end of the data: "
 				   "truncated", (unsigned long long)
-				   (p->end - p->pos));
+				   (p->end - p->pos)), SR_RS_ERR;
 		rec = p->map + p->pos;
 		type = g32(rec);
 		size = g16(rec + 6);
 		if (size < 8)
 			return bad(p, at, d, "expected a record size of at least "
-				   "8, got %u: corrupt data", size);
+				   "8, got %u: corrupt data", size), SR_RS_ERR;
 		if (size > p->end - p->pos)
 			return bad(p, at, d, "expected a record of %u bytes "
 				   "within the data section, got %llu bytes "
 				   "left: truncated", size, (unsigned long long)
-				   (p->end - p->pos));
+				   (p->end - p->pos)), SR_RS_ERR;
 		p->pos += size;
 		p->records++;
 		switch (type) {

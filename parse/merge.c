@@ -66,6 +66,8 @@ struct sr_merge {
 	size_t nq;
 	uint32_t *qheap;      /* non-empty queues, min head first */
 	size_t qn;
+	struct sr_rkey *late; /* keys older than their cpu's newest: a heap */
+	size_t nlate, caplate;
 	size_t nkeys;         /* keys waiting, all queues */
 	int64_t bound;        /* keys at or before it may leave */
 	int bound_set;
@@ -539,8 +541,9 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
  *
  * A cpu's records mostly come in time order (perf.data: in chunks of one
  * cpu's ring buffer), so each cpu has a queue that a key is appended to
- * in O(1) (an older one walks back to its place), and a small heap over
- * the queues' oldest keys picks the next to leave in O(log cpus).
+ * in O(1), and a small heap over the queues' oldest keys picks the next
+ * to leave in O(log cpus).  A key older than its cpu's newest goes to a
+ * heap of its own ("late"), so input in any order costs O(log n) a key.
  */
 
 static inline int key_less(const struct sr_rkey *a, const struct sr_rkey *b)
@@ -594,10 +597,57 @@ static void qheap_down(struct sr_merge *m, size_t i)
 	qheap_set(m, i, x);
 }
 
+static int late_push(struct sr_merge *m, const struct sr_rkey *k,
+		     struct sr_diag *d)
+{
+	size_t i;
+
+	if (m->nlate == m->caplate) {
+		size_t n = m->caplate ? 2 * m->caplate : 256;
+		struct sr_rkey *v = realloc(m->late, n * sizeof(*v));
+
+		if (!v)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		m->late = v;
+		m->caplate = n;
+	}
+	i = m->nlate++;
+	while (i > 0 && key_less(k, &m->late[(i - 1) / 2])) {
+		m->late[i] = m->late[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	m->late[i] = *k;
+	m->nkeys++;
+	return SR_OK;
+}
+
+static struct sr_rkey late_pop(struct sr_merge *m)
+{
+	struct sr_rkey top = m->late[0], last = m->late[--m->nlate];
+	size_t i = 0, n = m->nlate;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && key_less(&m->late[c + 1], &m->late[c]))
+			c++;
+		if (!key_less(&m->late[c], &last))
+			break;
+		m->late[i] = m->late[c];
+		i = c;
+	}
+	if (n)
+		m->late[i] = last;
+	m->nkeys--;
+	return top;
+}
+
 static int key_push(struct sr_merge *m, const struct sr_rkey *k, int32_t cpu,
 		    struct sr_diag *d)
 {
-	size_t qi = (size_t)cpu + 1, i;
+	size_t qi = (size_t)cpu + 1;
 	struct kqueue *q;
 
 	if (cpu < -1 || cpu >= SR_CPU_MAX)
@@ -624,6 +674,8 @@ static int key_push(struct sr_merge *m, const struct sr_rkey *k, int32_t cpu,
 		m->nq = n;
 	}
 	q = &m->q[qi];
+	if (q->n && key_less(k, q_at(q, q->n - 1)))
+		return late_push(m, k, d);
 	if (q->n == q->cap) {
 		size_t n = q->cap ? 2 * q->cap : 256;
 		struct sr_rkey *v = malloc(n * sizeof(*v));
@@ -637,32 +689,32 @@ static int key_push(struct sr_merge *m, const struct sr_rkey *k, int32_t cpu,
 		q->head = 0;
 		q->cap = n;
 	}
-	/* append; an older key walks back to its place */
-	i = q->n;
-	while (i > 0 && key_less(k, q_at(q, i - 1))) {
-		*q_at(q, i) = *q_at(q, i - 1);
-		i--;
-	}
-	*q_at(q, i) = *k;
+	*q_at(q, q->n) = *k;
 	q->n++;
 	m->nkeys++;
 	if (q->n == 1) {
 		qheap_set(m, m->qn++, (uint32_t)qi);
 		qheap_up(m, m->qn - 1);
-	} else if (i == 0) {
-		qheap_up(m, q->pos);
 	}
 	return SR_OK;
 }
 
 static const struct sr_rkey *key_top(struct sr_merge *m)
 {
-	return m->qn ? q_at(&m->q[m->qheap[0]], 0) : NULL;
+	const struct sr_rkey *a = m->qn ? q_at(&m->q[m->qheap[0]], 0) : NULL;
+
+	if (m->nlate && (!a || key_less(&m->late[0], a)))
+		return &m->late[0];
+	return a;
 }
 
 static struct sr_rkey key_pop(struct sr_merge *m)
 {
-	struct kqueue *q = &m->q[m->qheap[0]];
+	struct kqueue *q;
+
+	if (key_top(m) == &m->late[0] && m->nlate)
+		return late_pop(m);
+	q = &m->q[m->qheap[0]];
 	struct sr_rkey top = *q_at(q, 0);
 
 	q->head = (q->head + 1) & (q->cap - 1);
@@ -711,6 +763,9 @@ static void report_done(struct sr_merge *m)
 		for (size_t j = 0; j < m->q[i].n; j++)
 			if (q_at(&m->q[i], j)->seq < low)
 				low = q_at(&m->q[i], j)->seq;
+	for (size_t i = 0; i < m->nlate; i++)
+		if (m->late[i].seq < low)
+			low = m->late[i].seq;
 	m->rops->done_below(m->rctx, low);
 }
 
@@ -727,8 +782,9 @@ static int records_next(struct sr_merge *m, const struct sr_raw **out,
 				       top->ts <= m->bound)) {
 			cpu = -1;
 			rc = m->rops->next(m->rctx, &k, &cpu, d);
-			if (rc < 0)
-				return -1;
+			if (rc < 0 || rc > SR_RS_ROUND)
+				return d->code ? -1 : (sr_fail(d, SR_EINTERNAL,
+					"record source: status %d", rc), -1);
 			if (rc == SR_RS_END) {
 				m->rs_eof = 1;
 				break;
@@ -829,6 +885,7 @@ void sr_merge_close(struct sr_merge *m)
 		free(m->q[i].k);
 	free(m->q);
 	free(m->qheap);
+	free(m->late);
 	if (m->src.in)
 		sr_source_fini(&m->src);
 	for (size_t i = 0; i < m->ncur; i++)

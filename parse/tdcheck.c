@@ -22,8 +22,10 @@
  *         header, formats, kallsyms, printk and cmdlines sections and
  *         each buffer's data section are named by options.
  * Options: u16 id, u32 size, data.  A compressed section (v7 with zstd
- * or zlib) is checked only as far as its frame: its content is
- * libtracecmd's to inflate.
+ * or zlib: u32 compressed size, u32 inflated size, the data; a buffer's
+ * cpu data in chunks of the same) is inflated here and its content
+ * checked like the rest: libtracecmd 1.3 crashes on a chunk that does not
+ * inflate inside an instance buffer, and would believe what it inflates.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -31,6 +33,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <stdlib.h>
+#include <zlib.h>
+#include <zstd.h>
 
 #include "parse/tdcheck.h"
 
@@ -61,6 +66,8 @@ struct tdc {
 	uint32_t cpus;       /* v6: cpus of every buffer */
 	int clock;           /* v6: a TRACECLOCK option was seen */
 	unsigned nsections;  /* v7: options sections walked */
+	int zstd;            /* the algorithm: zstd, else zlib */
+	uint64_t zat;        /* checking inflated bytes of the block at zat */
 };
 
 static int fail(struct tdc *t, uint64_t at, const char *fmt, ...)
@@ -74,8 +81,64 @@ static int fail(struct tdc *t, uint64_t at, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (t->zat)  /* offsets within an inflated block */
+		return sr_fail(t->d, SR_EDATA, "%s:%llu: in the compressed "
+			       "data, at its inflated byte %llu: %s", t->file,
+			       (unsigned long long)t->zat,
+			       (unsigned long long)at, msg);
 	return sr_fail(t->d, SR_EDATA, "%s:%llu: %s", t->file,
 		       (unsigned long long)at, msg);
+}
+
+/*
+ * Inflate csize bytes at at (zstd or zlib, as the file says) into a new
+ * buffer of exactly usize bytes, or fail.
+ */
+static int inflate_at(struct tdc *t, uint64_t at, uint32_t csize,
+		      uint32_t usize, uint8_t **out)
+{
+	uint8_t *buf = malloc(usize ? usize : 1);
+	size_t got;
+
+	*out = NULL;
+	if (!buf)
+		return sr_fail(t->d, SR_EINTERNAL, "out of memory");
+	if (t->zstd) {
+		got = ZSTD_decompress(buf, usize, t->m + at, csize);
+		if (ZSTD_isError(got))
+			got = (size_t)-1;
+	} else {
+		uLongf n = usize;
+
+		got = uncompress(buf, &n, t->m + at, csize) == Z_OK ?
+		      (size_t)n : (size_t)-1;
+	}
+	if (got != usize) {
+		free(buf);
+		return fail(t, at, "expected %u bytes of %s data to inflate to "
+			    "%u bytes, got %s", csize, t->zstd ? "zstd" : "zlib",
+			    usize, got == (size_t)-1 ? "an error: corrupt "
+			    "compressed data" : "another size");
+	}
+	*out = buf;
+	return SR_OK;
+}
+
+/* Check inflated bytes with fn, as if they were the file. */
+static int on_inflated(struct tdc *t, uint64_t zat, const uint8_t *buf,
+		       uint64_t n, int (*fn)(struct tdc *, uint64_t *, uint64_t),
+		       int id)
+{
+	struct tdc in = *t;
+	uint64_t at = 0;
+	int rc;
+
+	(void)id;
+	in.m = buf;
+	in.len = n;
+	in.zat = zat;
+	rc = fn(&in, &at, n);
+	return rc;
 }
 
 /* [at, at + n) must lie within [0, end). */
@@ -312,18 +375,34 @@ static int cpu_data(struct tdc *t, uint64_t off, uint64_t size,
 		n = r32(t, at);
 		at += 4;
 		for (uint32_t i = 0; i < n; i++) {
-			uint32_t csize;
+			uint32_t csize, usize;
+			uint8_t *buf;
+			int rc;
 
 			if (within(t, at, 8, end, "a compressed chunk's sizes"))
 				return t->d->code;
 			csize = r32(t, at);
-			if (r32(t, at + 4) > (1u << 30))
-				return fail(t, at + 4, "expected a chunk of at "
-					    "most 1 GiB inflated, got %u bytes",
-					    r32(t, at + 4));
+			usize = r32(t, at + 4);
+			if (usize > (64u << 20) || usize % t->page)
+				return fail(t, at + 4, "expected a chunk of whole "
+					    "pages of %u bytes, at most 64 MiB "
+					    "inflated, got %u bytes", t->page,
+					    usize);
 			at += 8;
-			if (within(t, at, csize, end, "a compressed chunk"))
+			if (within(t, at, csize, end, "a compressed chunk") ||
+			    inflate_at(t, at, csize, usize, &buf))
 				return t->d->code;
+			{
+				struct tdc in = *t;
+
+				in.m = buf;
+				in.len = usize;
+				in.zat = at;
+				rc = pages(&in, 0, usize);
+			}
+			free(buf);
+			if (rc)
+				return rc;
 			at += csize;
 		}
 	}
@@ -367,6 +446,40 @@ static int section(struct tdc *t, uint64_t off, uint16_t want, uint16_t *flags,
 	return SR_OK;
 }
 
+static int kallsyms_body(struct tdc *t, uint64_t *at, uint64_t end)
+{
+	return block(t, at, end, 0, "kallsyms");
+}
+
+static int printk_body(struct tdc *t, uint64_t *at, uint64_t end)
+{
+	return block(t, at, end, 0, "the printk formats");
+}
+
+static int cmdlines_body(struct tdc *t, uint64_t *at, uint64_t end)
+{
+	return block(t, at, end, 1, "the command lines");
+}
+
+static int any_body(struct tdc *t, uint64_t *at, uint64_t end)
+{
+	return SR_OK;
+}
+
+/* The check of a section's content, by its id. */
+static int (*section_body(uint16_t id))(struct tdc *, uint64_t *, uint64_t)
+{
+	switch (id) {
+	case OPT_HEADER_INFO: return header_info;
+	case OPT_FTRACE_EVENTS: return ftrace_formats;
+	case OPT_EVENT_FORMATS: return event_formats;
+	case OPT_KALLSYMS: return kallsyms_body;
+	case OPT_PRINTK: return printk_body;
+	case OPT_CMDLINES: return cmdlines_body;
+	default: return any_body;
+	}
+}
+
 /* v7: a section an option names (header, formats, ...). */
 static int named_section(struct tdc *t, uint16_t id, uint64_t off)
 {
@@ -377,24 +490,25 @@ static int named_section(struct tdc *t, uint16_t id, uint64_t off)
 		return t->d->code;
 	if (flags & SEC_FL_COMPRESS) {
 		/* u32 compressed, u32 inflated, then the data */
+		uint32_t csize, usize;
+		uint8_t *buf;
+		int rc;
+
 		if (within(t, at, 8, end, "a compressed section's sizes"))
 			return t->d->code;
-		if (r32(t, at + 4) > (1u << 30))
+		csize = r32(t, at);
+		usize = r32(t, at + 4);
+		if (usize > (256u << 20))
 			return fail(t, at + 4, "expected a section of at most "
-				    "1 GiB inflated, got %u bytes",
-				    r32(t, at + 4));
-		return within(t, at + 8, r32(t, at), end,
-			      "the compressed data");
+				    "256 MiB inflated, got %u bytes", usize);
+		if (within(t, at + 8, csize, end, "the compressed data") ||
+		    inflate_at(t, at + 8, csize, usize, &buf))
+			return t->d->code;
+		rc = on_inflated(t, at + 8, buf, usize, section_body(id), id);
+		free(buf);
+		return rc;
 	}
-	switch (id) {
-	case OPT_HEADER_INFO: return header_info(t, &at, end);
-	case OPT_FTRACE_EVENTS: return ftrace_formats(t, &at, end);
-	case OPT_EVENT_FORMATS: return event_formats(t, &at, end);
-	case OPT_KALLSYMS: return block(t, &at, end, 0, "kallsyms");
-	case OPT_PRINTK: return block(t, &at, end, 0, "the printk formats");
-	case OPT_CMDLINES: return block(t, &at, end, 1, "the command lines");
-	default: return SR_OK;
-	}
+	return section_body(id)(t, &at, end);
 }
 
 static int buffer_option(struct tdc *t, uint16_t id, uint64_t at,
@@ -622,6 +736,16 @@ static int walk(struct tdc *t)
 		    within(t, at, 8, t->len, "the first options offset"))
 			return t->d->code;
 		t->compressed = strcmp((const char *)t->m + c, "none") != 0;
+		t->zstd = !strcmp((const char *)t->m + c, "zstd");
+		if (t->compressed && !t->zstd &&
+		    strcmp((const char *)t->m + c, "zlib") != 0) {
+			char q[40];
+
+			sr_quote(q, sizeof(q), (const char *)t->m + c,
+				 strlen((const char *)t->m + c));
+			return fail(t, c, "expected the compression 'none', "
+				    "'zstd' or 'zlib', got '%s'", q);
+		}
 		return options_v7(t, r64(t, at));
 	}
 	if (header_info(t, &at, t->len) || ftrace_formats(t, &at, t->len) ||
