@@ -399,6 +399,14 @@ static struct sr_tp_event *tp_of(struct pd *p, struct pd_attr *a, uint64_t at,
 	}
 	a->tp = a->config <= INT32_MAX ? sr_tp_find(&p->tp, (int)a->config)
 				       : NULL;
+	if (!a->tp && (a->config > INT32_MAX ||
+		       !tep_find_event(p->tep, (int)a->config))) {
+		bad(p, a->at + 8, d, "expected the tracing data to hold the "
+		    "format of tracepoint ID %llu, got none",
+		    (unsigned long long)a->config);
+		*err = 1;
+		return NULL;
+	}
 	if (a->tp) {
 		if (!(a->sample_type & S_RAW) || !(a->sample_type & S_TIME) ||
 		    !(a->sample_type & S_CPU)) {
