@@ -78,13 +78,22 @@ packages() { # packages MODE: list | missing
 	done
 }
 
-apt_install() { # apt_install [sudo] PKG...
+apt_install() { # apt_install [sudo] PKG...: quiet, apt's output on failure
 	pre=""
 	if [ "$1" = sudo ]; then pre="sudo"; fi
 	shift
-	$pre env DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-		$pre env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			--no-install-recommends "$@"
+	echo "deps: installing with ${pre:+sudo }apt-get:" "$@"
+	log=$(mktemp)
+	if $pre env DEBIAN_FRONTEND=noninteractive apt-get update -q >"$log" 2>&1 &&
+		$pre env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			--no-install-recommends "$@" >>"$log" 2>&1; then
+		rm -f "$log"
+		return 0
+	fi
+	tail -n 30 "$log"
+	rm -f "$log"
+	echo "deps: apt-get failed (its last lines are above)"
+	return 1
 }
 
 mode=${1:-}
@@ -114,6 +123,8 @@ ensure|install)
 	still=$(packages missing)
 	if [ -n "$still" ]; then
 		echo "deps: still missing after apt-get:$still"
+		echo "deps: apt-get says they are installed, but the check above fails: see the"
+		echo "      package's row in deps.sh for what is checked (a header, a command)"
 		exit 1
 	fi
 	;;

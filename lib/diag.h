@@ -11,7 +11,7 @@
 
 #include <stdarg.h>
 
-/* Exit statuses (sysexits.h values, as DESIGN.md fixes them). */
+/* Exit statuses: the sysexits.h values. */
 enum sr_status {
 	SR_OK = 0,
 	SR_EUSAGE = 64,     /* bad command line */
@@ -22,7 +22,9 @@ enum sr_status {
 	SR_EIO = 74,        /* read or write error */
 };
 
-#define SR_DIAG_MSG_MAX 1024
+/* room for a message naming a few paths of PATH_MAX (4096) each: none
+ * is cut */
+#define SR_DIAG_MSG_MAX 16384
 
 struct sr_diag {
 	int code;                  /* one of enum sr_status, SR_OK if none */

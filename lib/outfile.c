@@ -1,7 +1,10 @@
 /*
  * outfile: temporary-then-rename output files, cleaned up on signals.
  */
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -10,7 +13,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/grow.h"
 #include "lib/outfile.h"
+#include "lib/path.h"
 
 struct sr_outfile {
 	FILE *fp;
@@ -131,8 +136,9 @@ void sr_outfile_install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	/* a closed pipe is reported as a write error instead of killing us */
-	signal(SIGPIPE, SIG_IGN);
+	/* a reader gone (| head): the temporaries go and we die of SIGPIPE
+	   quietly, as other filters do; a full disk is still a write error */
+	sigaction(SIGPIPE, &sa, NULL);
 	/* and so is a file-size limit (ulimit -f): EFBIG, not a kill */
 	signal(SIGXFSZ, SIG_IGN);
 }
@@ -140,12 +146,15 @@ void sr_outfile_install_signals(void)
 int sr_outfile_open(struct sr_outfile **out, const char *path,
 		    struct sr_diag *d)
 {
-	struct sr_outfile *o = calloc(1, sizeof(*o));
+	struct sr_outfile *o;
 	sigset_t old;
 	size_t n;
 	int fd;
 
 	*out = NULL;
+	if (sr_outpath_check("output file", path, d))
+		return d->code;
+	o = calloc(1, sizeof(*o));
 	if (!o)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	o->slot = -1;
@@ -161,15 +170,17 @@ int sr_outfile_open(struct sr_outfile **out, const char *path,
 	}
 	n = strlen(path);
 	o->path = strdup(path);
-	o->tmp = malloc(n + 16);
+	o->tmp = malloc(n + 40);
 	if (!o->path || !o->tmp) {
 		free(o->path);
 		free(o->tmp);
 		free(o);
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	}
-	memcpy(o->tmp, path, n);
-	memcpy(o->tmp + n, ".tmp.XXXXXX", 12);
+	sr_outfile_clean_stale(path);
+	/* PATH.tmp.PID.XXXXXX: the pid tells a later run whether its
+	 * writer is gone (sr_outfile_clean_stale) */
+	snprintf(o->tmp, n + 40, "%s.tmp.%ld.XXXXXX", path, (long)getpid());
 	/* no signal between creating the temporary and listing it */
 	hold_signals(&old);
 	fd = mkstemp(o->tmp);
@@ -195,14 +206,23 @@ int sr_outfile_open(struct sr_outfile **out, const char *path,
 	return SR_OK;
 }
 
+int sr_outfile_open_in(struct sr_outfile **o, const char *dir,
+		       const char *name, const char *ext, struct sr_diag *d)
+{
+	char *path = sr_path_join(dir, name, ext);
+	int rc;
+
+	*o = NULL;
+	if (!path)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	rc = sr_outfile_open(o, path, d);
+	free(path);
+	return rc;
+}
+
 FILE *sr_outfile_fp(struct sr_outfile *o)
 {
 	return o->fp;
-}
-
-const char *sr_outfile_path(const struct sr_outfile *o)
-{
-	return o->path;
 }
 
 static void outfile_free(struct sr_outfile *o)
@@ -255,11 +275,75 @@ void sr_outfile_abort(struct sr_outfile *o)
 	outfile_free(o);
 }
 
+/*
+ * Is name "BASE.tmp.PID" or "BASE.tmp.PID.XXXXXX" (our temporaries'
+ * pattern) with PID a process that no longer exists?
+ */
+static int stale_tmp(const char *name, const char *base, size_t nb)
+{
+	const char *p;
+	long pid = 0;
+	size_t k;
+
+	if (strncmp(name, base, nb) || strncmp(name + nb, ".tmp.", 5))
+		return 0;
+	p = name + nb + 5;
+	for (k = 0; p[k] >= '0' && p[k] <= '9' && k < 10; k++)
+		pid = pid * 10 + (p[k] - '0');
+	if (k == 0 || pid <= 0)
+		return 0;
+	if (p[k] == '.') {
+		size_t j;
+
+		for (j = 1; isalnum((unsigned char)p[k + j]); j++)
+			;
+		if (j != 7 || p[k + j])
+			return 0;
+	} else if (p[k]) {
+		return 0;
+	}
+	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+void sr_outfile_clean_stale(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *dir = slash ? strndup(path, (size_t)(slash - path + 1))
+			  : strdup(".");
+	DIR *dp = dir ? opendir(dir) : NULL;
+	struct dirent *e;
+	int saved = errno;
+
+	if (dp) {
+		size_t nb = strlen(base);
+		int fd = dirfd(dp);
+
+		while ((e = readdir(dp)))
+			if (stale_tmp(e->d_name, base, nb))
+				unlinkat(fd, e->d_name, 0);
+		closedir(dp);
+	}
+	free(dir);
+	errno = saved;
+}
+
+static int note_made(struct sr_madedirs *m, const char *dir);
+
 int sr_mkdirs(const char *dir, struct sr_diag *d)
 {
-	char *p = strdup(dir);
+	return sr_mkdirs_note(dir, NULL, d);
+}
+
+int sr_mkdirs_note(const char *dir, struct sr_madedirs *made,
+		   struct sr_diag *d)
+{
+	char *p;
 	size_t n;
 
+	if (sr_outpath_check("output directory", dir, d))
+		return d->code;
+	p = strdup(dir);
 	if (!p)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	n = strlen(p);
@@ -267,7 +351,13 @@ int sr_mkdirs(const char *dir, struct sr_diag *d)
 		if (p[i] == '/' || p[i] == '\0') {
 			char c = p[i];
 			p[i] = '\0';
-			if (mkdir(p, 0755) != 0 && errno != EEXIST) {
+			if (mkdir(p, 0755) == 0) {
+				if (made && note_made(made, p)) {
+					free(p);
+					return sr_fail(d, SR_EINTERNAL,
+						       "out of memory");
+				}
+			} else if (errno != EEXIST) {
 				int e = errno;
 				sr_fail(d, SR_EIO, "%s: cannot create directory: %s",
 					p, strerror(e));
@@ -279,4 +369,37 @@ int sr_mkdirs(const char *dir, struct sr_diag *d)
 	}
 	free(p);
 	return SR_OK;
+}
+
+static int note_made(struct sr_madedirs *m, const char *dir)
+{
+	char **v = sr_grow(m->v, &m->cap, m->n, sizeof(*v), 8, 0);
+
+	if (!v)
+		return -1;
+	m->v = v;
+	if (!(v[m->n] = strdup(dir)))
+		return -1;
+	m->n++;
+	return 0;
+}
+
+void sr_madedirs_undo(struct sr_madedirs *m)
+{
+	while (m->n > 0) {
+		m->n--;
+		rmdir(m->v[m->n]); /* only if empty: never another's files */
+		free(m->v[m->n]);
+	}
+	free(m->v);
+	m->v = NULL;
+}
+
+void sr_madedirs_forget(struct sr_madedirs *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->v[i]);
+	free(m->v);
+	m->v = NULL;
+	m->n = 0;
 }

@@ -10,8 +10,9 @@
  *	fprintf(sr_outfile_fp(o), "...");
  *	return sr_outfile_commit(o, d);   // or sr_outfile_abort(o)
  *
- * sr_outfile_install_signals() makes SIGINT/SIGTERM/SIGHUP remove every
- * temporary file still open before the process dies.  That list of open
+ * sr_outfile_install_signals() makes SIGINT/SIGTERM/SIGHUP/SIGPIPE remove
+ * every temporary file still open before the process dies (SIGPIPE: the
+ * reader of a pipe went away, as with `| head`: no message, no status).  That list of open
  * temporaries is the one process-wide table in the program, because a
  * signal handler cannot be handed a context.
  */
@@ -27,14 +28,38 @@ struct sr_outfile;
 /* Open a temporary file beside path ("-" means stdout, no temporary). */
 int sr_outfile_open(struct sr_outfile **o, const char *path, struct sr_diag *d);
 FILE *sr_outfile_fp(struct sr_outfile *o);
-const char *sr_outfile_path(const struct sr_outfile *o);
 /* Flush, fsync-free close, check every write, rename into place. Frees o. */
 int sr_outfile_commit(struct sr_outfile *o, struct sr_diag *d);
+/* sr_outfile_open of DIR/NAME or DIR/NAME.EXT (lib/path.h). */
+int sr_outfile_open_in(struct sr_outfile **o, const char *dir,
+		       const char *name, const char *ext, struct sr_diag *d);
 /* Close and remove the temporary. Frees o. Safe on NULL. */
 void sr_outfile_abort(struct sr_outfile *o);
 
 /* Create a directory and its parents (like mkdir -p). */
 int sr_mkdirs(const char *dir, struct sr_diag *d);
+
+/* The directories one run created, to remove again if it fails before
+ * writing anything into them (an error leaves no empty directory). */
+struct sr_madedirs {
+	char **v;
+	size_t n, cap;
+};
+
+/* sr_mkdirs, noting in made (if non-NULL) each directory it created. */
+int sr_mkdirs_note(const char *dir, struct sr_madedirs *made,
+		   struct sr_diag *d);
+/* rmdir the noted directories, newest first, where empty; frees. */
+void sr_madedirs_undo(struct sr_madedirs *made);
+/* Keep them; frees the list. */
+void sr_madedirs_forget(struct sr_madedirs *made);
+
+/*
+ * Remove the temporaries a killed run (SIGKILL: no clean-up) left beside
+ * path: only names of our own pattern, PATH.tmp.PID[.XXXXXX], and only
+ * where process PID no longer exists.  sr_outfile_open does it.
+ */
+void sr_outfile_clean_stale(const char *path);
 
 /*
  * Also ignores SIGXFSZ, so that a file-size limit (ulimit -f) is a write

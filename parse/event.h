@@ -71,6 +71,10 @@ struct sr_event {
 	uint8_t prev_state;/* SWITCH: enum sr_task_state of task */
 	uint8_t wsrc;      /* WAKING/WAKEUP/WAKEUP_NEW: enum sr_wake_src */
 	uint8_t sync;      /* wake: 1 if known to be a sync wakeup */
+	uint8_t wguess;    /* wake with wsrc == SR_WS_TASK: the waker is the
+			    * task in whose context the wake was recorded, and
+			    * the trace cannot say it caused it (perf script
+			    * text, ftrace without the flags column) */
 	uint8_t preempt;   /* SWITCH: 1 if the trace marks prev as preempted
 			    * ("R+": prev_state had TASK_REPORT_MAX set), 0 for
 			    * a plain "R" or any other state.  perf 6.1's

@@ -38,6 +38,11 @@ int sr_fmt_expected(struct sr_fmtctx *c, const char *what, const char *s,
 
 int sr_raw_check(struct sr_fmtctx *c, const struct sr_raw *r)
 {
+	/* every event happens on a cpu; only a lost marker may not know it */
+	if (r->dir == SR_DIR_EVENT && r->cpu < 0 && r->kind != SR_EV_LOST)
+		return sr_fmt_fail(c, "expected a cpu number for a %s event "
+				   "(- is for lost markers only)",
+				   sr_ev_kind_name(r->kind));
 	/* the parent is alive while it forks: its pid is not free */
 	if (r->kind == SR_EV_FORK && r->pid2 == r->pid)
 		return sr_fmt_fail(c, "expected a fork's child pid to differ "
@@ -687,4 +692,47 @@ int sr_state_enc_guess(struct sr_fmtctx *c, const char *head, size_t n)
 	else
 		c->state_enc = SR_ENC_4_15;
 	return c->state_enc;
+}
+
+int sr_fields_cpu_ts(struct sr_fmtctx *c, const struct sr_match *m,
+		     struct sr_raw *out)
+{
+	const char *p;
+	size_t pn;
+
+	sr_grp(m, G_CPU, &p, &pn);
+	if (sr_parse_cpu(c, p, pn, &out->cpu))
+		return SR_P_ERR;
+	sr_grp(m, G_TS, &p, &pn);
+	if (sr_parse_ts(c, p, pn, &out->ts))
+		return SR_P_ERR;
+	return SR_P_RAW;
+}
+
+int sr_fields_decode_line(struct sr_fmtctx *c, const struct sr_match *m,
+			  const char *ev, size_t evlen, const char *line,
+			  size_t len, struct sr_raw *out)
+{
+	int rc = sr_fields_decode(c, ev, evlen, line + sr_match_end(m),
+				  len - sr_match_end(m), out);
+
+	return rc != SR_P_RAW ? rc : sr_fields_cpu_ts(c, m, out);
+}
+
+int sr_fields_peek(struct sr_fmtctx *c, const struct sr_match *m,
+		   int32_t *cpu, int64_t *ts)
+{
+	struct sr_diag *save = c->d;
+	struct sr_diag quiet = SR_DIAG_INIT;
+	const char *p;
+	size_t pn;
+	int ok;
+
+	c->d = &quiet;
+	sr_grp(m, G_CPU, &p, &pn);
+	ok = sr_parse_cpu(c, p, pn, cpu) == 0;
+	sr_grp(m, G_TS, &p, &pn);
+	ok = ok && sr_parse_ts(c, p, pn, ts) == 0;
+	c->d = save;
+	return ok;
 }

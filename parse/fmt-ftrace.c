@@ -206,38 +206,15 @@ static int ftrace_parse(struct sr_fmtctx *c, char *line, size_t len,
 		out->ctx_tgid = (int32_t)v;
 	if (sr_grp(&m, G_FLAGS, &p, &pn))
 		out->irq = sr_flags_irq(p, pn);
-	rc = sr_fields_decode(c, ev, evlen, line + sr_match_end(&m),
-			      len - sr_match_end(&m), out);
-	if (rc != SR_P_RAW)
-		return rc;
-	sr_grp(&m, G_CPU, &p, &pn);
-	if (sr_parse_cpu(c, p, pn, &out->cpu))
-		return SR_P_ERR;
-	sr_grp(&m, G_TS, &p, &pn);
-	if (sr_parse_ts(c, p, pn, &out->ts))
-		return SR_P_ERR;
-	return SR_P_RAW;
+	return sr_fields_decode_line(c, &m, ev, evlen, line, len, out);
 }
 
 static int ftrace_peek(struct sr_fmtctx *c, char *line, size_t len,
 		       int32_t *cpu, int64_t *ts)
 {
 	struct sr_match m;
-	const char *p;
-	size_t pn;
-	struct sr_diag *save = c->d;
-	struct sr_diag quiet = SR_DIAG_INIT;
-	int ok;
 
-	if (!header(c, line, len, &m))
-		return 0;
-	c->d = &quiet;
-	sr_grp(&m, G_CPU, &p, &pn);
-	ok = sr_parse_cpu(c, p, pn, cpu) == 0;
-	sr_grp(&m, G_TS, &p, &pn);
-	ok = ok && sr_parse_ts(c, p, pn, ts) == 0;
-	c->d = save;
-	return ok;
+	return header(c, line, len, &m) && sr_fields_peek(c, &m, cpu, ts);
 }
 
 /* ---- detection: how many of the first lines look like ours ---- */
@@ -295,18 +272,6 @@ static int tracecmd_line_score(struct sr_fmtctx *c, const char *s, size_t n)
 	return 0;
 }
 
-static int systrace_line_score(struct sr_fmtctx *c, const char *s, size_t n)
-{
-	struct sr_match m;
-
-	if (sr_match(c->pat, P_S_LEGACY, s, n, 0, &m) ||
-	    sr_match(c->pat, P_S_MODERN, s, n, 0, &m))
-		return 100;
-	if (sr_match(c->pat, P_S_HTML, s, n, 0, &m))
-		return 10;
-	return 0;
-}
-
 static int ftrace_detect(struct sr_fmtctx *c, const char *head, size_t n)
 {
 	return count_lines(c, head, n, ftrace_line_score);
@@ -317,13 +282,30 @@ static int tracecmd_detect(struct sr_fmtctx *c, const char *head, size_t n)
 	return count_lines(c, head, n, tracecmd_line_score);
 }
 
+/*
+ * systrace is an HTML document: the input must open with its doctype or
+ * <html> element (after blanks and a UTF-8 byte-order mark).  An HTML word
+ * inside an ftrace line (a tracing_mark_write of "<head>") is not one.
+ * Whether the document holds trace data (a trace-data script block or
+ * var linuxPerfData) is known only when it is read: the trace viewer's
+ * script comes first and runs to megabytes.  A document without any ends
+ * in the reader's "no scheduler events" error.
+ */
 static int systrace_detect(struct sr_fmtctx *c, const char *head, size_t n)
 {
-	int s = count_lines(c, head, n, systrace_line_score);
+	struct sr_match m;
+	size_t k = 0;
 
-	if (s)
-		c->html = H_OUT;
-	return s ? s + 1000 : 0;
+	if (n >= 3 && !memcmp(head, "\xef\xbb\xbf", 3))
+		k = 3;
+	while (k < n && (head[k] == ' ' || head[k] == '\t' || head[k] == '\n' ||
+			 head[k] == '\r'))
+		k++;
+	if (!sr_match(c->pat, P_S_HTML, head + k, n - k, 0, &m) ||
+	    m.ov[0] != 0)
+		return 0;
+	c->html = H_OUT;
+	return 100000;
 }
 
 static int systrace_parse(struct sr_fmtctx *c, char *line, size_t len,
@@ -337,16 +319,20 @@ static int systrace_parse(struct sr_fmtctx *c, char *line, size_t len,
 const struct sr_fmt_ops sr_fmt_ftrace = {
 	"ftrace", "tracefs trace / trace_pipe text",
 	ftrace_detect, ftrace_parse, ftrace_peek,
+	"ftrace lines such as 'TASK-PID [CPU] TIME: sched_switch: ...'",
 };
 
 const struct sr_fmt_ops sr_fmt_tracecmd = {
 	"trace-cmd", "trace-cmd report text",
 	tracecmd_detect, ftrace_parse, ftrace_peek,
+	"trace-cmd report lines such as 'TASK-PID [CPU] TIME: sched_switch: ...'",
 };
 
 const struct sr_fmt_ops sr_fmt_systrace = {
 	"systrace", "systrace / atrace HTML (legacy and trace-data blocks)",
 	systrace_detect, systrace_parse, NULL,
+	"an HTML document with a <script class=\"trace-data\"> block or "
+	"var linuxPerfData = \"...\" holding ftrace lines",
 };
 
 int sr_fmt_long_line_ok(const struct sr_fmtctx *c)

@@ -13,6 +13,7 @@ enum nkey {
 	K_PID, K_COMM, K_TGID, K_PRIO, K_NICE, K_POLICY, K_RTPRIO, K_KTHREAD,
 	K_RUNNING, K_CHILD, K_BY, K_SYNC, K_TARGET, K_PREV, K_NEXT, K_STATE,
 	K_PREV_PRIO, K_NEXT_PRIO, K_FROM, K_TO, K_NS, K_COUNT, K_OLD_PID,
+	K_GUESSED,
 	K__N
 };
 
@@ -32,6 +33,7 @@ static const struct {
 	[K_PREV_PRIO] = { "prev_prio", 9, 0 }, [K_NEXT_PRIO] = { "next_prio", 9, 0 },
 	[K_FROM] = { "from", 4, 0 }, [K_TO] = { "to", 2, 0 }, [K_NS] = { "ns", 2, 0 },
 	[K_COUNT] = { "count", 5, 0 }, [K_OLD_PID] = { "old_pid", 7, 0 },
+	[K_GUESSED] = { "guessed", 7, 1 },
 };
 
 #define B(k) (1u << (k))
@@ -54,11 +56,14 @@ static const struct {
 	{ "exec", 4, SR_EV_EXEC, 0, B(K_PID) | B(K_COMM) | B(K_OLD_PID),
 	  B(K_PID) | B(K_COMM) },
 	{ "waking", 6, SR_EV_WAKING, 0,
-	  B(K_PID) | B(K_BY) | B(K_SYNC) | B(K_TARGET) | B(K_PRIO), B(K_PID) },
+	  B(K_PID) | B(K_BY) | B(K_GUESSED) | B(K_SYNC) |
+	  B(K_TARGET) | B(K_PRIO), B(K_PID) },
 	{ "wake", 4, SR_EV_WAKEUP, 0,
-	  B(K_PID) | B(K_BY) | B(K_SYNC) | B(K_TARGET) | B(K_PRIO), B(K_PID) },
+	  B(K_PID) | B(K_BY) | B(K_GUESSED) | B(K_SYNC) |
+	  B(K_TARGET) | B(K_PRIO), B(K_PID) },
 	{ "wake_new", 8, SR_EV_WAKEUP_NEW, 0,
-	  B(K_PID) | B(K_BY) | B(K_SYNC) | B(K_TARGET) | B(K_PRIO), B(K_PID) },
+	  B(K_PID) | B(K_BY) | B(K_GUESSED) | B(K_SYNC) |
+	  B(K_TARGET) | B(K_PRIO), B(K_PID) },
 	{ "switch", 6, SR_EV_SWITCH, 0,
 	  B(K_PREV) | B(K_STATE) | B(K_NEXT) | B(K_PREV_PRIO) | B(K_NEXT_PRIO),
 	  B(K_PREV) | B(K_STATE) | B(K_NEXT) },
@@ -384,6 +389,9 @@ static int native_parse(struct sr_fmtctx *c, char *line, size_t len,
 		case K_SYNC:
 			out->sync = 1;
 			break;
+		case K_GUESSED:
+			out->guessed = 1;
+			break;
 		case K_BY: {
 			size_t i;
 
@@ -431,6 +439,11 @@ static int native_parse(struct sr_fmtctx *c, char *line, size_t len,
 				return sr_fmt_fail(c, "expected %s= in a '%s' line",
 						   keys[ki].name, nevents[ei].name);
 	}
+	if (out->guessed && out->by != SR_BY_PID)
+		return sr_fmt_fail(c, "expected by=PID with the guessed flag "
+				   "(a waker read from the context of the "
+				   "line), got %s", (seen & B(K_BY)) ?
+				   "another by=" : "no by=");
 	if (out->kind == SR_EV_EXEC && !(seen & B(K_OLD_PID)))
 		out->pid2 = out->pid;
 	if (out->kind == SR_EV_LOST && !(seen & B(K_COUNT)))
@@ -487,4 +500,5 @@ static int native_detect(struct sr_fmtctx *c, const char *head, size_t n)
 const struct sr_fmt_ops sr_fmt_native = {
 	"native", "schedreplay native text (docs/trace-format.md)",
 	native_detect, native_parse, native_peek,
+	"native event lines such as '0.001 0 switch prev=PID state=S next=PID'",
 };

@@ -28,13 +28,7 @@ static int side_band(struct sr_fmtctx *c, const struct sr_match *m,
 	out->kind = SR_EV_LOST;
 	out->value = sr_grp(m, G_COUNT, &p, &pn) &&
 		sr_parse_u32(p, pn, UINT32_MAX, &v) == 0 ? v : 0;
-	sr_grp(m, G_CPU, &p, &pn);
-	if (sr_parse_cpu(c, p, pn, &out->cpu))
-		return SR_P_ERR;
-	sr_grp(m, G_TS, &p, &pn);
-	if (sr_parse_ts(c, p, pn, &out->ts))
-		return SR_P_ERR;
-	return SR_P_RAW;
+	return sr_fields_cpu_ts(c, m, out);
 }
 
 static int perf_parse(struct sr_fmtctx *c, char *line, size_t len,
@@ -44,7 +38,6 @@ static int perf_parse(struct sr_fmtctx *c, char *line, size_t len,
 	const char *p, *ev, *sys;
 	size_t pn, evlen, syslen, k = 0;
 	uint32_t v;
-	int rc;
 
 	while (k < len && (line[k] == ' ' || line[k] == '\t'))
 		k++;
@@ -82,38 +75,15 @@ static int perf_parse(struct sr_fmtctx *c, char *line, size_t len,
 		out->ctx_pid = (int32_t)v;
 	else
 		return sr_fmt_expected(c, "a tid below 2^30", p, pn);
-	rc = sr_fields_decode(c, ev, evlen, line + sr_match_end(&m),
-			      len - sr_match_end(&m), out);
-	if (rc != SR_P_RAW)
-		return rc;
-	sr_grp(&m, G_CPU, &p, &pn);
-	if (sr_parse_cpu(c, p, pn, &out->cpu))
-		return SR_P_ERR;
-	sr_grp(&m, G_TS, &p, &pn);
-	if (sr_parse_ts(c, p, pn, &out->ts))
-		return SR_P_ERR;
-	return SR_P_RAW;
+	return sr_fields_decode_line(c, &m, ev, evlen, line, len, out);
 }
 
 static int perf_peek(struct sr_fmtctx *c, char *line, size_t len,
 		     int32_t *cpu, int64_t *ts)
 {
 	struct sr_match m;
-	const char *p;
-	size_t pn;
-	struct sr_diag *save = c->d;
-	struct sr_diag quiet = SR_DIAG_INIT;
-	int ok;
 
-	if (!sr_match(c->pat, P_PERF_HDR, line, len, 0, &m))
-		return 0;
-	c->d = &quiet;
-	sr_grp(&m, G_CPU, &p, &pn);
-	ok = sr_parse_cpu(c, p, pn, cpu) == 0;
-	sr_grp(&m, G_TS, &p, &pn);
-	ok = ok && sr_parse_ts(c, p, pn, ts) == 0;
-	c->d = save;
-	return ok;
+	return sr_match(c->pat, P_PERF_HDR, line, len, 0, &m) && sr_fields_peek(c, &m, cpu, ts);
 }
 
 static int perf_detect(struct sr_fmtctx *c, const char *head, size_t n)
@@ -137,4 +107,5 @@ static int perf_detect(struct sr_fmtctx *c, const char *head, size_t n)
 const struct sr_fmt_ops sr_fmt_perf = {
 	"perf", "perf script text (perf sched record)",
 	perf_detect, perf_parse, perf_peek,
+	"perf script lines such as 'COMM PID [CPU] TIME: sched:sched_switch: ...'",
 };

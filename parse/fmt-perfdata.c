@@ -107,7 +107,7 @@ struct pd {
 	struct sr_tp tp;
 	int have_tp;
 	char release[65];         /* HEADER_OSRELEASE */
-	int32_t ncpus;
+	int32_t ncpus;            /* HEADER_NRCPUS (available), 0 unknown */
 	struct pd_comm *comms;    /* tid -> the comm perf would print */
 	size_t ccap, cused;
 	/* FINISHED_ROUND: the newest time so far, and at the last round */
@@ -556,6 +556,11 @@ static int parse_sample(struct pd *p, const struct pd_attr *a,
 			return bad(p, at + o, d, "cpu number %llu out of range "
 				   "(0 to %d supported)",
 				   (unsigned long long)v, SR_CPU_MAX - 1);
+		if (p->ncpus > 0 && v >= (uint64_t)p->ncpus)
+			return bad(p, at + o, d, "expected a cpu below the %d "
+				   "the file says the machine had "
+				   "(HEADER_NRCPUS), got cpu %llu", (int)p->ncpus,
+				   (unsigned long long)v);
 		s->cpu = (int32_t)v;
 		o += 8;
 	}
@@ -1054,11 +1059,6 @@ static void pd_counts(void *ctx, struct sr_merge_counts *c)
 	c->failed_wakeups = p->fc.failed_wakeups;
 }
 
-static int32_t pd_ncpus(void *ctx)
-{
-	return ((struct pd *)ctx)->ncpus;
-}
-
 static void pd_close(void *ctx)
 {
 	struct pd *p = ctx;
@@ -1084,7 +1084,6 @@ static const struct sr_rsrc_ops pd_ops = {
 	.decode = pd_decode,
 	.done_below = pd_done_below,
 	.counts = pd_counts,
-	.ncpus_hint = pd_ncpus,
 	.close = pd_close,
 };
 

@@ -50,7 +50,6 @@ struct td {
 	int cur_lost;                  /* the key handed out is its marker */
 	int pend_lost;                 /* cur's marker went, cur is next */
 	uint64_t seq;
-	int32_t ncpus;
 	uint64_t records, skipped;
 	uint64_t size;
 	struct sr_fmtctx fc;
@@ -224,11 +223,6 @@ static void td_counts(void *ctx, struct sr_merge_counts *c)
 	c->failed_wakeups = t->fc.failed_wakeups;
 }
 
-static int32_t td_ncpus(void *ctx)
-{
-	return ((struct td *)ctx)->ncpus;
-}
-
 static void td_close(void *ctx)
 {
 	struct td *t = ctx;
@@ -258,7 +252,6 @@ static const struct sr_rsrc_ops td_ops = {
 	.next = td_next,
 	.decode = td_decode,
 	.counts = td_counts,
-	.ncpus_hint = td_ncpus,
 	.close = td_close,
 };
 
@@ -277,8 +270,6 @@ static int add_streams(struct td *t, struct tracecmd_input *h, size_t hi,
 	if (ncpu < 0 || ncpu > SR_CPU_MAX)
 		return sr_fail(d, SR_EDATA, "%s:0: expected at most %d cpus, got "
 			       "%d", t->file, SR_CPU_MAX, ncpu);
-	if (ncpu > t->ncpus)
-		t->ncpus = ncpu;
 	s = realloc(t->s, (t->ns + (size_t)ncpu) * sizeof(*s));
 	if (!s)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");

@@ -66,6 +66,8 @@ struct sr_fmt_ops {
 	/* cpu and time of an event line, cheaply; 0 if not an event line */
 	int (*peek)(struct sr_fmtctx *c, char *line, size_t len,
 		    int32_t *cpu, int64_t *ts);
+	/* what its events look like, for "no events found" (may be NULL) */
+	const char *expect;
 };
 
 extern const struct sr_fmt_ops sr_fmt_perf;
@@ -102,6 +104,23 @@ void sr_copy_comm(char *dst, const char *s, size_t n);
  */
 int sr_fields_decode(struct sr_fmtctx *c, const char *ev, size_t evlen,
 		     const char *s, size_t n, struct sr_raw *out);
+
+/* The cpu and time of a header match m (G_CPU, G_TS) into out: SR_P_RAW
+ * or SR_P_ERR. */
+int sr_fields_cpu_ts(struct sr_fmtctx *c, const struct sr_match *m,
+		     struct sr_raw *out);
+/*
+ * A line of a header format (perf, ftrace) after its header matched as m:
+ * the event's fields (what follows m), then the cpu and time from m's
+ * G_CPU and G_TS groups.  Returns as sr_fields_decode.
+ */
+int sr_fields_decode_line(struct sr_fmtctx *c, const struct sr_match *m,
+			  const char *ev, size_t evlen, const char *line,
+			  size_t len, struct sr_raw *out);
+/* A peek at a header match m: 1 if its cpu and time parse, else 0 (no
+ * error reported). */
+int sr_fields_peek(struct sr_fmtctx *c, const struct sr_match *m,
+		   int32_t *cpu, int64_t *ts);
 
 /*
  * prev_state text ("S", "R+", "D|K") or number to enum sr_task_state;

@@ -1,26 +1,21 @@
 /*
- * input: buffered line input over zlib (plain and gzip read alike).
+ * input: buffered line input over a byte stream (parse/stream.h: plain
+ * and gzip read alike).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "parse/input.h"
+#include "parse/stream.h"
 
 #define SR_INPUT_BUF_DEFAULT (256u << 10)
 
 struct sr_input {
-	char *name;
-	gzFile gz;
-	int rawfd;          /* the file itself (for binary input), or -1 */
-	int regular;        /* it is a regular file */
-	int is_gzip;
-	int seekable;
+	struct sr_stream *st;
 	int eof;
 	int skipping;       /* discarding the rest of an overlong line */
 	int unterminated;
@@ -34,61 +29,31 @@ int sr_input_open(struct sr_input **inp, const char *path, size_t bufsize,
 		  struct sr_diag *d)
 {
 	struct sr_input *in;
-	struct stat st;
-	int fd;
 
 	*inp = NULL;
 	if (bufsize == 0)
 		bufsize = SR_INPUT_BUF_DEFAULT;
 	if (bufsize < 2 * (size_t)SR_LINE_MAX + 2)
 		bufsize = 2 * (size_t)SR_LINE_MAX + 2;
-	if (!strcmp(path, "-")) {
-		fd = dup(0);
-		if (fd < 0)
-			return sr_fail(d, SR_ENOINPUT, "<stdin>: %s",
-				       strerror(errno));
-	} else {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return sr_fail(d, SR_ENOINPUT, "%s: cannot open: %s",
-				       path, strerror(errno));
-	}
-	if (fstat(fd, &st) != 0) {
-		close(fd);
-		return sr_fail(d, SR_ENOINPUT, "%s: %s", path, strerror(errno));
-	}
-	if (S_ISDIR(st.st_mode)) {
-		close(fd);
-		return sr_fail(d, SR_ENOINPUT, "%s: is a directory", path);
-	}
 	in = calloc(1, sizeof(*in));
-	if (!in) {
-		close(fd);
+	if (!in)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	/* the compressed side in step with ours: a small input buffer
+	 * (cursors of a per-cpu merge, the fuzz targets) gets a small one */
+	if (sr_stream_open(&in->st, path, bufsize >= (1u << 20) ? 256 * 1024
+							       : 32 * 1024,
+			   d) != SR_OK) {
+		free(in);
+		return d->code;
 	}
-	in->rawfd = -1;
-	in->name = strdup(strcmp(path, "-") ? path : "<stdin>");
 	/* zeroed: pcre2's JIT reads whole words past a line's end (only
 	 * bounds-checked bytes count); valgrind must not see them unset */
 	in->buf = calloc(1, bufsize);
 	in->cap = bufsize;
-	in->seekable = strcmp(path, "-") != 0 && S_ISREG(st.st_mode);
-	in->regular = S_ISREG(st.st_mode);
-	in->rawfd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	if (!in->name || !in->buf || in->rawfd < 0) {
-		close(fd);
+	if (!in->buf) {
 		sr_input_close(in);
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	}
-	in->gz = gzdopen(fd, "rb");
-	if (!in->gz) {
-		close(fd);
-		sr_input_close(in);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	}
-	/* zlib's buffers in step with ours: a small input buffer (cursors
-	 * of a per-cpu merge, the fuzz targets) gets small ones */
-	gzbuffer(in->gz, bufsize >= (1u << 20) ? 256 * 1024 : 32 * 1024);
 	*inp = in;
 	return SR_OK;
 }
@@ -97,20 +62,15 @@ void sr_input_close(struct sr_input *in)
 {
 	if (!in)
 		return;
-	if (in->gz)
-		gzclose(in->gz);
-	if (in->rawfd >= 0)
-		close(in->rawfd);
+	sr_stream_close(in->st);
 	free(in->buf);
-	free(in->name);
 	free(in);
 }
 
 /* Read more text after buf[end]; moves the unread part to the front. */
 static int refill(struct sr_input *in, struct sr_diag *d)
 {
-	int n, err;
-	const char *msg;
+	long n;
 
 	if (in->pos > 0) {
 		memmove(in->buf, in->buf + in->pos, in->end - in->pos);
@@ -120,39 +80,13 @@ static int refill(struct sr_input *in, struct sr_diag *d)
 	}
 	if (in->end == in->cap || in->eof)
 		return SR_OK;
-	n = gzread(in->gz, in->buf + in->end, (unsigned)(in->cap - in->end));
-	if (n > 0 && !in->is_gzip && !gzdirect(in->gz))
-		in->is_gzip = 1;
+	n = sr_stream_read(in->st, in->buf + in->end, in->cap - in->end, d);
 	if (n < 0) {
-		msg = gzerror(in->gz, &err);
-		if (err == Z_ERRNO)
-			return sr_fail(d, SR_EIO, "%s: read error: %s",
-				       in->name, strerror(errno));
-		return sr_fail(d, SR_EDATA,
-			       "%s: corrupt gzip data near compressed byte %lld "
-			       "(after %llu bytes of text): %s",
-			       in->name, (long long)gzoffset(in->gz),
-			       (unsigned long long)(in->consumed + in->end),
-			       msg ? msg : "unknown zlib error");
-	}
-	if (n == 0) {
 		in->eof = 1;
-		msg = gzerror(in->gz, &err);
-		if (err == Z_BUF_ERROR)
-			return sr_fail(d, SR_EDATA,
-				       "%s: truncated gzip data: the compressed "
-				       "stream ends at byte %lld, mid-stream "
-				       "(after %llu bytes of text)",
-				       in->name, (long long)gzoffset(in->gz),
-				       (unsigned long long)(in->consumed +
-							    in->end));
-		if (err != Z_OK)
-			return sr_fail(d, SR_EDATA,
-				       "%s: corrupt gzip data near compressed "
-				       "byte %lld: %s", in->name,
-				       (long long)gzoffset(in->gz), msg);
-		return SR_OK;
+		return d->code;
 	}
+	if (n == 0)
+		in->eof = 1;
 	in->end += (size_t)n;
 	return SR_OK;
 }
@@ -228,10 +162,9 @@ int sr_input_peek(struct sr_input *in, size_t want, const char **p,
 	return SR_OK;
 }
 
-const char *sr_input_name(const struct sr_input *in) { return in->name; }
+const char *sr_input_name(const struct sr_input *in) { return sr_stream_name(in->st); }
 uint64_t sr_input_lineno(const struct sr_input *in) { return in->lineno; }
-int sr_input_is_gzip(const struct sr_input *in) { return in->is_gzip; }
-int sr_input_seekable(const struct sr_input *in) { return in->seekable; }
+int sr_input_seekable(const struct sr_input *in) { return sr_stream_seekable(in->st); }
 int sr_input_unterminated(const struct sr_input *in) { return in->unterminated; }
 uint64_t sr_input_bytes(const struct sr_input *in) { return in->consumed + in->pos; }
 
@@ -276,27 +209,29 @@ static int write_all(int fd, const char *p, size_t n, const char *name,
 
 int sr_input_to_fd(struct sr_input *in, int *fdp, struct sr_diag *d)
 {
-	int fd;
+	const char *name = sr_input_name(in);
+	int fd = sr_stream_plain_fd(in->st);
 
 	*fdp = -1;
-	if (in->regular && !in->is_gzip && gzdirect(in->gz)) {
-		fd = fcntl(in->rawfd, F_DUPFD_CLOEXEC, 0);
+	if (fd >= 0) {
+		/* the file itself: its own offset does not matter (mapped) */
+		fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 		if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0) {
 			if (fd >= 0)
 				close(fd);
-			return sr_fail(d, SR_EIO, "%s: %s", in->name,
+			return sr_fail(d, SR_EIO, "%s: %s", name,
 				       strerror(errno));
 		}
 		*fdp = fd;
 		return SR_OK;
 	}
-	fd = temp_fd(in->name, d);
+	fd = temp_fd(name, d);
 	if (fd < 0)
 		return d->code;
 	for (;;) {
 		if (in->end > in->pos &&
-		    write_all(fd, in->buf + in->pos, in->end - in->pos,
-			      in->name, d) != SR_OK) {
+		    write_all(fd, in->buf + in->pos, in->end - in->pos, name,
+			      d) != SR_OK) {
 			close(fd);
 			return d->code;
 		}
@@ -311,7 +246,7 @@ int sr_input_to_fd(struct sr_input *in, int *fdp, struct sr_diag *d)
 	}
 	if (lseek(fd, 0, SEEK_SET) != 0) {
 		close(fd);
-		return sr_fail(d, SR_EIO, "%s: %s", in->name, strerror(errno));
+		return sr_fail(d, SR_EIO, "%s: %s", name, strerror(errno));
 	}
 	*fdp = fd;
 	return SR_OK;

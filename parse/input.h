@@ -55,7 +55,6 @@ int sr_input_to_fd(struct sr_input *in, int *fd, struct sr_diag *d);
 
 const char *sr_input_name(const struct sr_input *in); /* "<stdin>" for - */
 uint64_t sr_input_lineno(const struct sr_input *in);  /* last line handed out */
-int sr_input_is_gzip(const struct sr_input *in);
 int sr_input_seekable(const struct sr_input *in);     /* can be re-opened */
 /* 1 if the last line handed out had no newline (input ends mid-line). */
 int sr_input_unterminated(const struct sr_input *in);

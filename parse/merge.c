@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/fmt.h"
+#include "lib/grow.h"
 #include "parse/merge.h"
 
 /* A cpu's waiting keys: a ring, oldest at head. */
@@ -55,6 +57,9 @@ struct sr_merge {
 	size_t narr;
 	/* k-way mode */
 	int kway;
+	int kway_checked;        /* decide() ran for a cpu first seen behind */
+	int window_only;         /* a scan showed the window orders the
+				    input: no early release */
 	struct sr_source *cur;
 	struct sr_raw *heads;
 	uint32_t *kheap;
@@ -83,12 +88,6 @@ static int raw_less(const struct sr_raw *a, const struct sr_raw *b)
 	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
 }
 
-static void fmt_ts(char *buf, size_t n, int64_t ts)
-{
-	snprintf(buf, n, "%lld.%09lld", (long long)(ts / 1000000000),
-		 (long long)(ts % 1000000000));
-}
-
 /* A cpu's own records must not go back in time. */
 static int check_cpu_order(struct sr_merge *m, const struct sr_raw *r,
 			   const char *file, struct sr_diag *d)
@@ -96,30 +95,30 @@ static int check_cpu_order(struct sr_merge *m, const struct sr_raw *r,
 	size_t i = (size_t)(r->cpu + 1);
 
 	if (i >= m->narr) {
-		size_t n = i + 1 > 2 * m->narr ? i + 1 : 2 * m->narr;
-		int64_t *t = realloc(m->arr_ts, n * sizeof(*t));
+		/* two arrays by cpu, grown alike */
+		size_t n = m->narr, c = n;
+		int64_t *t = sr_grow(m->arr_ts, &c, i, sizeof(*t), 8, 0);
 		uint64_t *l;
 
-		if (!t)
+		if (t)
+			m->arr_ts = t;
+		c = n;
+		l = sr_grow(m->arr_line, &c, i, sizeof(*l), 8, 0);
+		if (l)
+			m->arr_line = l;
+		if (!t || !l)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		m->arr_ts = t;
-		l = realloc(m->arr_line, n * sizeof(*l));
-		if (!l)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		m->arr_line = l;
-		for (size_t k = m->narr; k < n; k++) {
-			m->arr_ts[k] = INT64_MIN;
-			m->arr_line[k] = 0;
-		}
-		m->narr = n;
+		for (size_t k = n; k < c; k++)
+			t[k] = INT64_MIN;
+		m->narr = c;
 	}
 	if (m->arr_ts[i] == INT64_MIN)
 		m->wm_valid = 0; /* a new cpu: the watermark may go down */
 	if (r->ts < m->arr_ts[i]) {
 		char a[32], b[32];
 
-		fmt_ts(a, sizeof(a), r->ts);
-		fmt_ts(b, sizeof(b), m->arr_ts[i]);
+		sr_fmt_s(a, sizeof(a), r->ts, 9);
+		sr_fmt_s(b, sizeof(b), m->arr_ts[i], 9);
 		return sr_fail(d, SR_EDATA, "%s:%llu: cpu %d: time goes "
 			       "backwards: %s after %s (line %llu)", file,
 			       (unsigned long long)r->line, (int)r->cpu, a, b,
@@ -361,8 +360,15 @@ static int needs_kway(struct sr_merge *m, uint8_t **cpusp, int32_t *ncpup,
 	return blocked;
 }
 
-/* The first full window: decide whether the heap is enough. */
-static int decide(struct sr_merge *m, struct sr_diag *d)
+/*
+ * Decide whether the window is enough or the input is per-cpu blocks that
+ * need one cursor per cpu: when the first window fills with one cpu, or
+ * (behind) when a cpu first appears older than records already in the
+ * window, before anything has left it.  A sorted or interleaved input never
+ * shows a new cpu behind the others; blocks of three or more cpus do, each
+ * after the window has begun to release the first two.
+ */
+static int decide(struct sr_merge *m, int behind, struct sr_diag *d)
 {
 	int32_t first = -2;
 	int single = 1;
@@ -374,7 +380,7 @@ static int decide(struct sr_merge *m, struct sr_diag *d)
 	if (!sr_input_seekable(m->src.in) || !m->proto.ops->peek ||
 	    m->proto.ncpus_hint == 1 || m->src.fc.ncpus_hint == 1)
 		return SR_OK;
-	for (size_t i = 0; i < m->hn && single; i++) {
+	for (size_t i = 0; i < m->hn && single && !behind; i++) {
 		int32_t c = m->pool[ring_at(m, i)->idx].cpu;
 
 		if (c < 0)
@@ -400,6 +406,9 @@ static int decide(struct sr_merge *m, struct sr_diag *d)
 		}
 		rc = kway_start(m, cpus, ncpu, d);
 	} else {
+		/* the scan found the full window enough: it modelled no
+		 * early release, so none may happen now */
+		m->window_only = 1;
 		rc = SR_OK;
 	}
 	free(cpus);
@@ -487,13 +496,26 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 			m->src_eof = 1;
 			break;
 		}
+		int fresh = (size_t)(r->cpu + 1) >= m->narr ||
+			    m->arr_ts[r->cpu + 1] == INT64_MIN;
+
 		if (check_cpu_order(m, r, m->src.fc.file, d))
 			return -1;
+		if (fresh && !m->released_any && !m->kway_checked &&
+		    m->hn > 0 && r->ts < ring_at(m, m->hn - 1)->ts) {
+			m->kway_checked = 1;
+			heap_push(m, idx);
+			if (decide(m, 1, d) != SR_OK)
+				return -1;
+			if (m->kway)
+				return kway_next(m, out, d);
+			continue;
+		}
 		if (m->released_any && r->ts < m->released_ts) {
 			char a[32], b[32];
 
-			fmt_ts(a, sizeof(a), r->ts);
-			fmt_ts(b, sizeof(b), m->released_ts);
+			sr_fmt_s(a, sizeof(a), r->ts, 9);
+			sr_fmt_s(b, sizeof(b), m->released_ts, 9);
 			sr_fail(d, SR_EDATA, "%s:%llu: cpu %d: event at "
 				"%s is older than the event at %s (line "
 				"%llu) already merged: the input "
@@ -514,12 +536,12 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 		}
 		heap_push(m, idx);
 		if (m->hn == m->window && !m->decided && !m->src_eof) {
-			if (decide(m, d) != SR_OK)
+			if (decide(m, 0, d) != SR_OK)
 				return -1;
 			if (m->kway)
 				return kway_next(m, out, d);
 		}
-		if (m->hn >= m->hold_min && early_release(m))
+		if (m->hn >= m->hold_min && !m->window_only && early_release(m))
 			break;
 	}
 	if (m->hn == 0)
@@ -798,8 +820,8 @@ static int records_next(struct sr_merge *m, const struct sr_raw **out,
 			if (m->released_any && k.ts < m->released_ts) {
 				char a[32], b[32];
 
-				fmt_ts(a, sizeof(a), k.ts);
-				fmt_ts(b, sizeof(b), m->released_ts);
+				sr_fmt_s(a, sizeof(a), k.ts, 9);
+				sr_fmt_s(b, sizeof(b), m->released_ts, 9);
 				return sr_fail(d, SR_EDATA, "%s:%llu: expected "
 					       "records in time order once "
 					       "merged, got one at %s after the "
@@ -866,13 +888,6 @@ void sr_merge_counts(const struct sr_merge *m, struct sr_merge_counts *c)
 		c->skipped_events += s->fc.skipped_events;
 		c->failed_wakeups += s->fc.failed_wakeups;
 	}
-}
-
-int32_t sr_merge_ncpus_hint(const struct sr_merge *m)
-{
-	if (m->rops)
-		return m->rops->ncpus_hint(m->rctx);
-	return m->kway && m->ncur ? m->cur[0].fc.ncpus_hint : m->src.fc.ncpus_hint;
 }
 
 void sr_merge_close(struct sr_merge *m)

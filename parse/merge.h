@@ -79,7 +79,6 @@ struct sr_rsrc_ops {
 	/* every record before seq has been decoded (optional) */
 	void (*done_below)(void *ctx, uint64_t seq);
 	void (*counts)(void *ctx, struct sr_merge_counts *c);
-	int32_t (*ncpus_hint)(void *ctx);
 	void (*close)(void *ctx);
 };
 
@@ -94,7 +93,6 @@ int sr_merge_open_records(struct sr_merge **m, const struct sr_rsrc_ops *ops,
 int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 		  struct sr_diag *d);
 void sr_merge_counts(const struct sr_merge *m, struct sr_merge_counts *c);
-int32_t sr_merge_ncpus_hint(const struct sr_merge *m);
 void sr_merge_close(struct sr_merge *m);
 
 #endif

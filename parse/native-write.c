@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "parse/native-write.h"
 
 struct sr_native_writer {
@@ -93,14 +94,10 @@ static int grow_gen(struct sr_native_writer *w, size_t n, struct sr_diag *d)
 
 	if (n <= w->ngen)
 		return SR_OK;
-	if (n < 2 * w->ngen)
-		n = 2 * w->ngen;
-	g = realloc(w->gen, n * sizeof(*g));
+	g = sr_grow(w->gen, &w->ngen, n - 1, sizeof(*g), 64, 0);
 	if (!g)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	memset(g + w->ngen, 0, (n - w->ngen) * sizeof(*g));
 	w->gen = g;
-	w->ngen = n;
 	return SR_OK;
 }
 
@@ -144,7 +141,8 @@ static void put_by(FILE *f, const struct sr_event *ev,
 {
 	switch (ev->wsrc) {
 	case SR_WS_TASK:
-		fprintf(f, " by=%d", (int)sr_tasks_get(t, ev->waker)->pid);
+		fprintf(f, " by=%d%s", (int)sr_tasks_get(t, ev->waker)->pid,
+			ev->wguess ? " guessed" : "");
 		break;
 	case SR_WS_HARDIRQ: fputs(" by=irq", f); break;
 	case SR_WS_SOFTIRQ: fputs(" by=softirq", f); break;

@@ -115,7 +115,7 @@ static const struct {
 	  "<script[^>]*class=\"trace-data\"[^>]*>" },
 	{ P_S_END, "script end", 0, "</script>" },
 	{ P_S_HTML, "HTML document", PCRE2_CASELESS,
-	  "<!DOCTYPE html|<html|<head>|<script" },
+	  "<!DOCTYPE\\s+html|<html[\\s>]" },
 };
 
 static const char *const grp_names[G__COUNT] = {
@@ -131,14 +131,6 @@ static const char *const grp_names[G__COUNT] = {
 	[G_NCPUS] = "ncpus", [G_VER] = "ver", [G_NUM] = "num", [G_FRAC] = "frac",
 	[G_UNIT] = "unit",
 };
-
-const char *sr_pattern_name(enum sr_pat id)
-{
-	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
-		if (defs[i].id == id)
-			return defs[i].name;
-	return "?";
-}
 
 int sr_patterns_init(struct sr_patterns *p, struct sr_diag *d)
 {

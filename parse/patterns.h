@@ -106,6 +106,4 @@ static inline size_t sr_match_end(const struct sr_match *m)
 	return m->ov[1];
 }
 
-const char *sr_pattern_name(enum sr_pat id);
-
 #endif

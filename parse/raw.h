@@ -49,6 +49,7 @@ struct sr_raw {
 	uint8_t irq;           /* enum sr_irq_ctx of the line */
 	uint8_t by;            /* enum sr_raw_by */
 	uint8_t sync;
+	uint8_t guessed;       /* native wake: by=PID given with the guessed flag */
 	uint8_t kthread;       /* native task/info: kthread flag given */
 	uint8_t preempt;       /* SWITCH: prev was preempted ("R+") */
 	int32_t by_pid;

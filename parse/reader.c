@@ -8,6 +8,7 @@
 
 #include "parse/binary.h"
 #include "parse/merge.h"
+#include "lib/grow.h"
 #include "parse/reader.h"
 #include "parse/tasktab.h"
 
@@ -41,6 +42,7 @@ static const struct {
 struct pending_wake {
 	uint8_t set;
 	uint8_t wsrc;
+	uint8_t wguess;
 	sr_tid waker;
 };
 
@@ -243,64 +245,51 @@ const char *sr_reader_format(const struct sr_reader *r)
 
 const char *sr_reader_path(const struct sr_reader *r)
 {
-	return r->path;
+	return base_name(r->path);
 }
 
 /* ---- resolution ---- */
 
 static int64_t *cpu_slot(struct sr_reader *r, int32_t cpu, struct sr_diag *d)
 {
-	size_t i = (size_t)(cpu + 1);
+	size_t i = (size_t)(cpu + 1), n = r->ncpu_last, c;
+	int64_t *last, *charged;
+	size_t *lost;
 
-	if (i >= r->ncpu_last) {
-		size_t n = i + 1 > 2 * r->ncpu_last ? i + 1 : 2 * r->ncpu_last;
-		int64_t *v = realloc(r->cpu_last, n * sizeof(*v));
-		size_t *l;
-
-		if (!v) {
-			sr_fail(d, SR_EINTERNAL, "out of memory");
-			return NULL;
-		}
-		r->cpu_last = v;
-		l = realloc(r->cpu_lost, n * sizeof(*l));
-		if (!l) {
-			sr_fail(d, SR_EINTERNAL, "out of memory");
-			return NULL;
-		}
-		r->cpu_lost = l;
-		v = realloc(r->cpu_charged, n * sizeof(*v));
-		if (!v) {
-			sr_fail(d, SR_EINTERNAL, "out of memory");
-			return NULL;
-		}
-		r->cpu_charged = v;
-		for (size_t k = r->ncpu_last; k < n; k++) {
-			r->cpu_last[k] = INT64_MIN;
-			l[k] = 0;
-			v[k] = 0;
-		}
-		r->ncpu_last = n;
+	if (i < n)
+		return &r->cpu_last[i];
+	/* three arrays by cpu, grown alike */
+	c = n;
+	if ((last = sr_grow(r->cpu_last, &c, i, sizeof(*last), 8, 0)))
+		r->cpu_last = last;
+	c = n;
+	if ((charged = sr_grow(r->cpu_charged, &c, i, sizeof(*charged), 8, 0)))
+		r->cpu_charged = charged;
+	c = n;
+	if ((lost = sr_grow(r->cpu_lost, &c, i, sizeof(*lost), 8, 0)))
+		r->cpu_lost = lost;
+	if (!last || !charged || !lost) {
+		sr_fail(d, SR_EINTERNAL, "out of memory");
+		return NULL;
 	}
-	return &r->cpu_last[i];
+	for (size_t k = n; k < c; k++)
+		last[k] = INT64_MIN;
+	r->ncpu_last = c;
+	return &last[i];
 }
 
 static struct pending_wake *pend_of(struct sr_reader *r, sr_tid t,
 				    struct sr_diag *d)
 {
 	if (t >= r->npend) {
-		size_t n = 2 * r->npend;
-		struct pending_wake *p;
+		struct pending_wake *p = sr_grow(r->pend, &r->npend, t,
+						 sizeof(*p), 64, 0);
 
-		if (n <= t)
-			n = (size_t)t + 64;
-		p = realloc(r->pend, n * sizeof(*p));
 		if (!p) {
 			sr_fail(d, SR_EINTERNAL, "out of memory");
 			return NULL;
 		}
-		memset(p + r->npend, 0, (n - r->npend) * sizeof(*p));
 		r->pend = p;
-		r->npend = n;
 	}
 	return &r->pend[t];
 }
@@ -327,15 +316,10 @@ static int add_lost(struct sr_reader *r, const struct sr_event *ev,
 		l->to_ts = ev->ts;
 		return SR_OK;
 	}
-	if (r->st.nlost == r->caplost) {
-		size_t n = r->caplost ? r->caplost * 2 : 16;
-
-		l = realloc(r->lost, n * sizeof(*l));
-		if (!l)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		r->lost = l;
-		r->caplost = n;
-	}
+	l = sr_grow(r->lost, &r->caplost, r->st.nlost, sizeof(*l), 16, 0);
+	if (!l)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	r->lost = l;
 	l = &r->lost[r->st.nlost++];
 	l->cpu = ev->cpu;
 	l->count = (uint64_t)ev->value;
@@ -359,6 +343,7 @@ static void ctx_source(struct sr_reader *r, const struct sr_raw *x,
 		ev->wsrc = SR_WS_IDLE;
 	} else if (x->ctx_pid > 0) {
 		ev->wsrc = SR_WS_TASK;
+		ev->wguess = 1;
 		ev->waker = sr_tasks_pid(r->tasks, x->ctx_pid, x->ctx_comm, 0,
 					 0, x->ts, d);
 		if (x->ctx_tgid >= 0)
@@ -383,6 +368,7 @@ static int resolve_wake(struct sr_reader *r, const struct sr_raw *x,
 	switch (x->by) {
 	case SR_BY_PID:
 		ev->wsrc = SR_WS_TASK;
+		ev->wguess = x->guessed;
 		ev->waker = sr_tasks_ref(r->tasks, x->by_pid, x->ts, d);
 		break;
 	case SR_BY_HARDIRQ: ev->wsrc = SR_WS_HARDIRQ; break;
@@ -393,6 +379,7 @@ static int resolve_wake(struct sr_reader *r, const struct sr_raw *x,
 		pw = pend_of(r, ev->task, d);
 		if (ev->kind == SR_EV_WAKEUP && pw->set) {
 			ev->wsrc = pw->wsrc;
+			ev->wguess = pw->wguess;
 			ev->waker = pw->waker;
 		} else {
 			ctx_source(r, x, ev, d);
@@ -407,6 +394,7 @@ static int resolve_wake(struct sr_reader *r, const struct sr_raw *x,
 	if (ev->kind == SR_EV_WAKING) {
 		pw->set = 1;
 		pw->wsrc = ev->wsrc;
+		pw->wguess = ev->wguess;
 		pw->waker = ev->waker;
 	} else {
 		pw->set = 0;
@@ -647,6 +635,23 @@ static int span_error(struct sr_reader *r, const struct sr_event *ev,
 	return -1;
 }
 
+/* A non-empty input that held no scheduler event is not a trace of
+ * one: an error naming what the reader looked for, never zero rows. */
+static int no_events(struct sr_reader *r, struct sr_diag *d)
+{
+	const struct sr_read_stats *st = sr_reader_stats(r);
+
+	return sr_fail(d, SR_EDATA, "%s: no scheduler events in %llu line%s "
+		       "read as %s%s%s: expected %s", base_name(r->path),
+		       (unsigned long long)st->lines, st->lines == 1 ? "" : "s",
+		       r->ops->name,
+		       st->bad_lines ? ", all malformed and skipped" : "",
+		       st->skipped_events ? " (other events only)" : "",
+		       r->ops->expect ? r->ops->expect
+				      : "sched_switch and sched_wakeup events"),
+	       -1;
+}
+
 int sr_reader_next(struct sr_reader *r, struct sr_event *ev,
 		   struct sr_diag *d)
 {
@@ -663,7 +668,7 @@ int sr_reader_next(struct sr_reader *r, struct sr_event *ev,
 			return -1;
 		if (rc == 0) {
 			r->done = 1;
-			return 0;
+			return r->st.events ? 0 : no_events(r, d);
 		}
 		rc = resolve(r, x, ev, d);
 		if (rc < 0)

@@ -27,9 +27,8 @@
 struct sr_read_opts {
 	const char *format; /* NULL or "auto": detect; else a format name */
 	bool lenient;       /* skip malformed lines, count them */
-	/* added by parse/ (v1.1); zero means the default */
+	/* limits: zero means the default */
 	size_t reorder_window; /* events held to merge cpus (default 32768) */
-	/* added by tests/fuzz (v1.2); zero means the default */
 	size_t input_buffer;   /* input buffer bytes (default 256 KiB; at
 				* least two lines of SR_LINE_MAX) */
 	size_t max_tasks;      /* task records allowed (default and at most
@@ -55,7 +54,6 @@ struct sr_read_stats {
 	const struct sr_lost_range *lost;
 	int32_t ncpus;                     /* highest cpu seen + 1 */
 	int64_t first_ts, last_ts;
-	/* added by parse/ (v1.1) */
 	uint64_t failed_wakeups;           /* success=0: not wakeups, dropped */
 	uint64_t bytes;                    /* text bytes read (uncompressed) */
 	int kway;                          /* 1: per-cpu merge was needed */
@@ -82,6 +80,7 @@ int sr_reader_next(struct sr_reader *r, struct sr_event *ev, struct sr_diag *d);
 const struct sr_tasks *sr_reader_tasks(const struct sr_reader *r);
 const struct sr_read_stats *sr_reader_stats(const struct sr_reader *r);
 const char *sr_reader_format(const struct sr_reader *r); /* detected name */
+/* The input's name for messages: its path, or "<stdin>" for "-". */
 const char *sr_reader_path(const struct sr_reader *r);
 void sr_reader_close(struct sr_reader *r);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "parse/source.h"
 
 void sr_raw_init(struct sr_raw *r)
@@ -53,19 +54,17 @@ void sr_source_fini(struct sr_source *s)
 static int stash(struct sr_source *s, const struct sr_raw *r, struct sr_diag *d)
 {
 	if (s->npend == s->cappend) {
-		size_t n = s->cappend ? s->cappend * 2 : 8;
 		struct sr_raw *np;
 
-		if (n > 4096)
+		if (s->npend >= 4096)
 			return sr_fail(d, SR_EDATA, "%s:%llu: more than 4096 "
 				       "lost-event markers without an event "
 				       "between them", s->fc.file,
 				       (unsigned long long)r->line);
-		np = realloc(s->pend, n * sizeof(*np));
+		np = sr_grow(s->pend, &s->cappend, s->npend, sizeof(*np), 8, 0);
 		if (!np)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		s->pend = np;
-		s->cappend = n;
 	}
 	s->pend[s->npend++] = *r;
 	return SR_OK;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "parse/tasktab.h"
 
 struct pidslot {
@@ -159,22 +160,22 @@ static sr_tid new_record(struct sr_tasks *t, int32_t pid, const char *comm,
 		return SR_TID_NONE;
 	}
 	if (t->n == t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 256;
-		struct sr_task *nv = realloc(t->v, ncap * sizeof(*nv));
+		/* two arrays by record, grown alike */
+		size_t c = t->cap;
+		struct sr_task *nv = sr_grow(t->v, &c, t->n, sizeof(*nv), 256, 0);
 		sr_tid *np;
 
-		if (!nv) {
+		if (nv)
+			t->v = nv;
+		c = t->cap;
+		np = sr_grow(t->pidprev, &c, t->n, sizeof(*np), 256, 0);
+		if (np)
+			t->pidprev = np;
+		if (!nv || !np) {
 			sr_fail(d, SR_EINTERNAL, "out of memory");
 			return SR_TID_NONE;
 		}
-		t->v = nv;
-		np = realloc(t->pidprev, ncap * sizeof(*np));
-		if (!np) {
-			sr_fail(d, SR_EINTERNAL, "out of memory");
-			return SR_TID_NONE;
-		}
-		t->pidprev = np;
-		t->cap = ncap;
+		t->cap = c;
 	}
 	k = &t->v[t->n];
 	memset(k, 0, sizeof(*k));
@@ -244,17 +245,14 @@ sr_tid sr_tasks_idle(struct sr_tasks *t, int32_t cpu, int64_t ts,
 	if (cpu < 0)
 		cpu = 0;
 	if ((size_t)cpu >= t->nidle) {
-		size_t n = (size_t)cpu + 1;
-		sr_tid *ni = realloc(t->idle, n * sizeof(*ni));
+		sr_tid *ni = sr_grow(t->idle, &t->nidle, (size_t)cpu,
+				     sizeof(*ni), 4, 0xff);
 
 		if (!ni) {
 			sr_fail(d, SR_EINTERNAL, "out of memory");
 			return SR_TID_NONE;
 		}
-		for (size_t i = t->nidle; i < n; i++)
-			ni[i] = SR_TID_NONE;
 		t->idle = ni;
-		t->nidle = n;
 	}
 	if (t->idle[cpu] != SR_TID_NONE)
 		return t->idle[cpu];
@@ -392,14 +390,11 @@ void sr_tasks_mark_declared(struct sr_tasks *t, sr_tid id)
 		return;
 	t->v[id].declared = 1;
 	if (id >= t->nuntouched) {
-		size_t n = t->cap;
-		uint8_t *u = realloc(t->untouched, n);
+		uint8_t *u = sr_grow(t->untouched, &t->nuntouched, id, 1, 256, 0);
 
 		if (!u)
 			return; /* first_ts then keeps the declaration time */
-		memset(u + t->nuntouched, 0, n - t->nuntouched);
 		t->untouched = u;
-		t->nuntouched = n;
 	}
 	t->untouched[id] = 1;
 }

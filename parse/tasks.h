@@ -42,7 +42,6 @@ struct sr_task {
 	int64_t first_ts; /* first event naming it (a native "task" line
 			   * counts only until an event names the task) */
 	int64_t last_ts;  /* last event naming it */
-	/* added by parse/ (v1.1) */
 	uint32_t attr_gen;/* bumped whenever comm or tgid changes */
 	uint8_t gone;     /* switched out dead or freed: its pid is free */
 	uint8_t forked;   /* created by a fork seen in the trace */

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/path.h"
 #include "lib/outfile.h"
 #include "plots/gnuplot.h"
 
@@ -61,24 +62,50 @@ static void last_lines(char *out, size_t outlen, const char *s, int want)
 	out[o] = '\0';
 }
 
+static int run(const char *gnuplot, const char *dir, const char *script,
+	       const char *image, const char *setvar, const char *tmppath,
+	       struct sr_diag *d);
+
 int pl_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
 		   const char *image, struct sr_diag *d)
 {
+	char tmp[512], setvar[600], *tmppath, *final;
+	int rc;
+
+	if (!gnuplot || !*gnuplot)
+		gnuplot = "gnuplot";
+	/* gnuplot runs in dir: the image is named relative to it */
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", image, (long)getpid());
+	if (strchr(tmp, '\'') || strchr(tmp, '/') ||
+	    strlen(tmp) >= sizeof(tmp) - 1)
+		return sr_fail(d, SR_EUSAGE, "%s: expected a plain file name",
+			       image);
+	snprintf(setvar, sizeof(setvar), "outfile='%s'", tmp);
+	tmppath = sr_path_join(dir, tmp, NULL);
+	final = sr_path_join(dir, image, NULL);
+	if (!tmppath || !final) {
+		free(tmppath);
+		free(final);
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	sr_outfile_clean_stale(final);  /* a killed run's IMAGE.tmp.PID */
+	rc = run(gnuplot, dir, script, image, setvar, tmppath, d);
+	free(tmppath);
+	free(final);
+	return rc;
+}
+
+static int run(const char *gnuplot, const char *dir, const char *script,
+	       const char *image, const char *setvar, const char *tmppath,
+	       struct sr_diag *d)
+{
 	int errpipe[2], execpipe[2];
-	char tmp[512], setvar[600], errbuf[ERRBUF], tail[600], tmppath[1024];
+	char errbuf[ERRBUF], tail[600];
 	size_t errlen = 0;
 	int exec_errno = 0, status, watch;
 	pid_t pid;
 	ssize_t n;
 
-	if (!gnuplot || !*gnuplot)
-		gnuplot = "gnuplot";
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", image, (long)getpid());
-	if (strchr(tmp, '\'') || strlen(tmp) >= sizeof(tmp) - 1)
-		return sr_fail(d, SR_EUSAGE, "%s: expected a plain file name",
-			       image);
-	snprintf(setvar, sizeof(setvar), "outfile='%s'", tmp);
-	snprintf(tmppath, sizeof(tmppath), "%s/%s", dir, tmp);
 	if (pipe(errpipe) != 0)
 		return sr_fail(d, SR_EIO, "pipe: %s", strerror(errno));
 	if (pipe2(execpipe, O_CLOEXEC) != 0) {
@@ -184,20 +211,19 @@ int pl_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
 			       tail, dir, PL_GNUPLOT_INSTALL);
 	}
 	{
-		char to[1024];
-		int rc;
+		char *to = sr_path_join(dir, image, NULL);
+		int rc = to ? rename(tmppath, to) : -1;
+		int e = to ? errno : ENOMEM;
 
-		snprintf(to, sizeof(to), "%s/%s", dir, image);
-		rc = rename(tmppath, to);
 		if (rc != 0) {
-			int e = errno;
-
 			unlink(tmppath);
 			sr_outfile_unwatch(watch);
-			return sr_fail(d, SR_ENOGNUPLOT,
-				       "%s wrote no %s from %s: %s", gnuplot,
-				       to, script, strerror(e));
+			sr_fail(d, SR_ENOGNUPLOT, "%s wrote no %s/%s from %s: %s",
+				gnuplot, dir, image, script, strerror(e));
+			free(to);
+			return SR_ENOGNUPLOT;
 		}
+		free(to);
 		sr_outfile_unwatch(watch);
 	}
 	return SR_OK;

@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
+#include "lib/fmt.h"
 #include "lib/outfile.h"
-#include "plots/fmt.h"
 #include "plots/gnuplot.h"
 #include "plots/plot.h"
 
@@ -27,7 +28,7 @@ const char *pl_format_ext(enum pl_format f)
 }
 
 /* A colour per run: A red, B blue, then green, purple, orange; observed grey. */
-static const char *run_colour(const struct pl_set *s, size_t r)
+static const char *run_colour(const struct cmp_set *s, size_t r)
 {
 	static const char *const colours[] = {
 		"#c0392b", "#1f5fa8", "#1e8449", "#8e44ad", "#d68910",
@@ -41,7 +42,7 @@ static const char *run_colour(const struct pl_set *s, size_t r)
 
 /* Line width of run r: the first widest, so later ones drawn over it
  * leave its edges visible where they coincide. */
-static double line_width(const struct pl_set *s, size_t r)
+static double line_width(const struct cmp_set *s, size_t r)
 {
 	if (s->nruns < 2)
 		return 1.6;
@@ -72,7 +73,7 @@ struct series {
 };
 
 struct collect {
-	struct pl_set *s;
+	struct cmp_set *s;
 	size_t run;
 	long *slot;           /* task index -> selected slot, -1 */
 	size_t nsel;
@@ -84,13 +85,11 @@ struct collect {
 static int push(struct series *x, int64_t t, int64_t v, struct sr_diag *d)
 {
 	if (x->n == x->cap) {
-		size_t n = x->cap ? x->cap * 2 : 64;
-		struct pt *p = realloc(x->p, n * sizeof(*p));
+		struct pt *p = sr_grow(x->p, &x->cap, x->n, sizeof(*p), 64, 0);
 
 		if (!p)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		x->p = p;
-		x->cap = n;
 	}
 	x->p[x->n].t = t;
 	x->p[x->n].v = v;
@@ -98,7 +97,7 @@ static int push(struct series *x, int64_t t, int64_t v, struct sr_diag *d)
 	return SR_OK;
 }
 
-static int collect_tl(void *ctx, const struct pl_tl_row *r, struct sr_diag *d)
+static int collect_tl(void *ctx, const struct cmp_tl_row *r, struct sr_diag *d)
 {
 	struct collect *c = ctx;
 	long slot = c->slot[r->task];
@@ -109,7 +108,7 @@ static int collect_tl(void *ctx, const struct pl_tl_row *r, struct sr_diag *d)
 	x = &c->prio[(size_t)slot * c->s->nruns + c->run];
 	if (r->static_prio >= 0 && c->static_prio[slot] < 0)
 		c->static_prio[slot] = r->static_prio;
-	if (r->ev == PL_EV_GONE)
+	if (r->ev == CMP_EV_GONE)
 		return SR_OK;
 	x->last_t = r->time_ns;
 	if (r->prio < 0)
@@ -123,7 +122,7 @@ static int collect_tl(void *ctx, const struct pl_tl_row *r, struct sr_diag *d)
 	return SR_OK;
 }
 
-static int collect_lat(void *ctx, const struct pl_lat_row *r, struct sr_diag *d)
+static int collect_lat(void *ctx, const struct cmp_lat_row *r, struct sr_diag *d)
 {
 	struct collect *c = ctx;
 	long slot = c->slot[r->task];
@@ -148,7 +147,7 @@ static void collect_free(struct collect *c)
 	free(c->static_prio);
 }
 
-static int collect_all(struct collect *c, struct pl_set *s, const long *sel,
+static int collect_all(struct collect *c, struct cmp_set *s, const long *sel,
 		       size_t nsel, struct sr_diag *d)
 {
 	memset(c, 0, sizeof(*c));
@@ -168,8 +167,8 @@ static int collect_all(struct collect *c, struct pl_set *s, const long *sel,
 	}
 	for (size_t r = 0; r < s->nruns; r++) {
 		c->run = r;
-		if (pl_timeline_pass(s, s->runs[r].dir, false, collect_tl, c, d) ||
-		    pl_latency_pass(s, s->runs[r].dir, collect_lat, c, d))
+		if (cmp_timeline_pass(s, s->runs[r].dir, false, collect_tl, c, d) ||
+		    cmp_latency_pass(s, s->runs[r].dir, collect_lat, c, d))
 			return d->code;
 	}
 	for (size_t i = 0; i < nsel; i++)
@@ -181,7 +180,7 @@ static int collect_all(struct collect *c, struct pl_set *s, const long *sel,
 /* ---- writing ----------------------------------------------------------- */
 
 struct ctx {
-	struct pl_set *s;
+	struct cmp_set *s;
 	const struct pl_plot_opts *o;
 	const long *sel;
 	size_t nsel;
@@ -191,7 +190,7 @@ struct ctx {
 
 static char *tsec(char *buf, size_t len, const struct ctx *x, int64_t t)
 {
-	return pl_fmt_s(buf, len, t - x->s->t0, 6);
+	return sr_fmt_s(buf, len, t - x->s->t0, 6);
 }
 
 /*
@@ -202,7 +201,7 @@ static char *tsec(char *buf, size_t len, const struct ctx *x, int64_t t)
 static bool panel_xrange(const struct ctx *x, size_t i, int64_t *lo,
 			 int64_t *hi)
 {
-	const struct pl_set *s = x->s;
+	const struct cmp_set *s = x->s;
 	int64_t first = INT64_MAX, last = INT64_MIN, w, m;
 
 	for (size_t r = 0; r < s->nruns; r++) {
@@ -244,8 +243,8 @@ static void panel_xrange_cmd(FILE *f, const struct ctx *x, size_t i,
 	char a[40], b[40];
 
 	*zoomed = panel_xrange(x, i, &lo, &hi);
-	fprintf(f, "set xrange [%s:%s]\n", pl_fmt_s(a, sizeof(a), lo, 6),
-		pl_fmt_s(b, sizeof(b), hi, 6));
+	fprintf(f, "set xrange [%s:%s]\n", sr_fmt_s(a, sizeof(a), lo, 6),
+		sr_fmt_s(b, sizeof(b), hi, 6));
 }
 
 static void gp_header(FILE *f, const struct ctx *x, const char *name,
@@ -255,7 +254,7 @@ static void gp_header(FILE *f, const struct ctx *x, const char *name,
 
 	fprintf(f, "# %s: %s\n", name, what);
 	fputs("# Written by `schedreplay plot` from the trace ", f);
-	pl_gp_str(f, x->s->title);
+	sr_gp_str(f, x->s->title);
 	fprintf(f, ";\n# data in %s.dat beside this script.  Edit freely, then re-run in this\n"
 		   "# directory:  gnuplot %s.gp\n\n", name, name);
 	fprintf(f, "if (!exists(\"outfile\")) outfile = '%s.%s'\n", name, ext);
@@ -292,41 +291,38 @@ static void multiplot_title(FILE *f, const struct ctx *x, const char *what,
 				      r ? ", " : "", x->s->runs[r].policy);
 	snprintf(title + o, sizeof(title) - o, ")");
 	fprintf(f, "set multiplot layout %d,%d title ", rows, cols);
-	pl_gp_str(f, title);
+	sr_gp_str(f, title);
 	fputs(" font ',13'\n", f);
 }
 
-static void panel_title(FILE *f, const struct pl_task *t, const char *extra)
+static void panel_title(FILE *f, const struct cmp_task *t, const char *extra)
 {
 	char lab[128];
 
-	pl_task_label(t, lab, sizeof(lab));
+	cmp_task_label(t, lab, sizeof(lab));
 	if (extra && *extra) {
 		size_t n = strlen(lab);
 
 		snprintf(lab + n, sizeof(lab) - n, ": %s", extra);
 	}
 	fputs("set title ", f);
-	pl_gp_str(f, lab);
+	sr_gp_str(f, lab);
 	fputc('\n', f);
 }
 
-static void block_comment(FILE *f, size_t index, const struct pl_task *t,
+static void block_comment(FILE *f, size_t index, const struct cmp_task *t,
 			  const char *policy, const char *cols)
 {
 	char lab[128];
 
-	pl_task_label(t, lab, sizeof(lab));
+	cmp_task_label(t, lab, sizeof(lab));
 	fprintf(f, "# index %zu: %s under %s: %s\n", index, lab, policy, cols);
 }
 
 static int open_out(struct sr_outfile **o, const struct ctx *x,
 		    const char *name, const char *ext, struct sr_diag *d)
 {
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/%s.%s", x->o->outdir, name, ext);
-	return sr_outfile_open(o, path, d);
+	return sr_outfile_open_in(o, x->o->outdir, name, ext, d);
 }
 
 /* The interactive threshold of the O(1) models: prio <= static_prio - DELTA,
@@ -340,7 +336,7 @@ static int interactive_threshold(int static_prio)
 
 static int write_priority(const struct ctx *x, struct sr_diag *d)
 {
-	struct pl_set *s = x->s;
+	struct cmp_set *s = x->s;
 	struct sr_outfile *od, *og;
 	FILE *f;
 	char a[40], b[40];
@@ -380,7 +376,7 @@ static int write_priority(const struct ctx *x, struct sr_diag *d)
 	fputs("set ylabel 'prio (lower value = higher priority)'\n", f);
 	multiplot_title(f, x, "priority over time, higher priority up", (int)x->nsel, 1);
 	for (size_t i = 0; i < x->nsel; i++) {
-		const struct pl_task *t = &s->tasks[x->sel[i]];
+		const struct cmp_task *t = &s->tasks[x->sel[i]];
 		int sp = x->c->static_prio[i];
 		int thr = sp >= 100 ? interactive_threshold(sp) : -1;
 		int lo = thr >= 0 ? thr : 139, hi = thr >= 0 ? thr : 100;
@@ -398,7 +394,7 @@ static int write_priority(const struct ctx *x, struct sr_diag *d)
 			}
 		}
 		panel_xrange_cmd(f, x, i, &zoomed);
-		snprintf(b, sizeof(b), "%s%s", pl_class_name(t->cls),
+		snprintf(b, sizeof(b), "%s%s", cmp_class_name(t->cls),
 			 zoomed ? " (zoomed to its life)" : "");
 		panel_title(f, t, b);
 		/* reversed: the larger prio value at the bottom */
@@ -419,14 +415,14 @@ static int write_priority(const struct ctx *x, struct sr_diag *d)
 				fprintf(f, "%s'priority.dat' index %zu using 1:2 with steps lw %.1f lc rgb '%s' title ",
 					sep, i * s->nruns + r, line_width(s, r),
 					run_colour(s, r));
-			pl_gp_str(f, s->runs[r].policy);
+			sr_gp_str(f, s->runs[r].policy);
 			sep = ", \\\n     ";
 			any = true;
 		}
 		if (thr >= 0) {
 			snprintf(b, sizeof(b), "interactive: prio <= %d", thr);
 			fprintf(f, "%s%d with lines dt 2 lw 1.2 lc rgb '#333333' title ", sep, thr);
-			pl_gp_str(f, b);
+			sr_gp_str(f, b);
 			any = true;
 		}
 		if (!any)
@@ -474,7 +470,7 @@ static int64_t floor_ns(int64_t v)
 
 static int write_delay_time(const struct ctx *x, struct sr_diag *d)
 {
-	struct pl_set *s = x->s;
+	struct cmp_set *s = x->s;
 	struct sr_outfile *od, *og;
 	FILE *f;
 	char a[40], b[40];
@@ -487,7 +483,7 @@ static int write_delay_time(const struct ctx *x, struct sr_diag *d)
 	fputs("# schedreplay plot: scheduling delay of each wait, one block per task and policy\n", f);
 	fputs("# time_s: when the wait began (wakeup, preemption or fork), seconds since the\n", f);
 	fprintf(f, "# trace start; delay_ms: until it ran.  Delays under %s ms are written as %s\n",
-		pl_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3), a);
+		sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3), a);
 	fprintf(f, "# (log axis).  A series of more than %d waits is thinned: every k-th wait and\n# every wait at or above the series' p99 are kept.\n", PL_SCATTER_MAX);
 	for (size_t i = 0; i < x->nsel; i++) {
 		for (size_t r = 0; r < s->nruns; r++) {
@@ -499,14 +495,14 @@ static int write_delay_time(const struct ctx *x, struct sr_diag *d)
 				      s->runs[r].policy, "time_s delay_ms");
 			if (k > 1)
 				fprintf(f, "# thinned: every %zu-th of %zu waits, and all >= %s ms\n", k, p->n,
-					pl_fmt_ms(a, sizeof(a), p99, 6));
+					sr_fmt_ms(a, sizeof(a), p99, 6));
 			for (size_t j = 0; j < p->n; j++) {
 				if (k > 1 && j % k && p->p[j].v < p99)
 					continue;
 				if (p->p[j].v > ymax)
 					ymax = p->p[j].v;
 				fprintf(f, "%s\t%s\n", tsec(a, sizeof(a), x, p->p[j].t),
-					pl_fmt_ms(b, sizeof(b), floor_ns(p->p[j].v), 6));
+					sr_fmt_ms(b, sizeof(b), floor_ns(p->p[j].v), 6));
 			}
 			if (!p->n)
 				fputs("NaN\tNaN\n", f);
@@ -521,8 +517,8 @@ static int write_delay_time(const struct ctx *x, struct sr_diag *d)
 	f = sr_outfile_fp(og);
 	gp_header(f, x, "delay-time", "each wait's scheduling delay over time, per task and policy", 1100, height);
 	fputs("set logscale y 10\n", f);
-	fprintf(f, "set yrange [%s:%s]\n", pl_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
-		pl_fmt_ms(b, sizeof(b), ymax * 3, 3));
+	fprintf(f, "set yrange [%s:%s]\n", sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
+		sr_fmt_ms(b, sizeof(b), ymax * 3, 3));
 	fputs("set format y '%g'\n", f);
 	fputs("set xlabel 'time since trace start (s)'\n", f);
 	fputs("set ylabel 'scheduling delay (ms, log)'\n", f);
@@ -552,7 +548,7 @@ static int write_delay_time(const struct ctx *x, struct sr_diag *d)
 				point_type(r) == 7 ? "50" : "20",
 				run_colour(s, r) + 1);
 			snprintf(t, sizeof(t), "%s (%zu waits)", s->runs[r].policy, p->n);
-			pl_gp_str(f, t);
+			sr_gp_str(f, t);
 			sep = ", \\\n     ";
 			any = true;
 		}
@@ -566,7 +562,7 @@ static int write_delay_time(const struct ctx *x, struct sr_diag *d)
 
 static int write_delay_cdf(const struct ctx *x, struct sr_diag *d)
 {
-	struct pl_set *s = x->s;
+	struct cmp_set *s = x->s;
 	struct sr_outfile *od, *og;
 	FILE *f;
 	char a[40], b[40];
@@ -579,7 +575,7 @@ static int write_delay_cdf(const struct ctx *x, struct sr_diag *d)
 	f = sr_outfile_fp(od);
 	fputs("# schedreplay plot: distribution of scheduling delays, one block per task and policy\n", f);
 	fprintf(f, "# delay_ms (under %s ms written as %s, log axis); fraction: share of the\n",
-		pl_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3), a);
+		sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3), a);
 	fprintf(f, "# task's waits with a delay <= delay_ms.  Above %d waits, %d points evenly\n"
 		   "# spaced in rank below p99 and %d in the top 1%% are kept.\n",
 		2 * PL_CDF_POINTS, PL_CDF_POINTS, PL_CDF_POINTS);
@@ -601,7 +597,7 @@ static int write_delay_cdf(const struct ctx *x, struct sr_diag *d)
 				qsort(v, p->n, sizeof(*v), cmp_i64);
 				/* the rise from 0 at the shortest delay */
 				fprintf(f, "%s\t0\n",
-					pl_fmt_ms(a, sizeof(a), floor_ns(v[0]), 6));
+					sr_fmt_ms(a, sizeof(a), floor_ns(v[0]), 6));
 			}
 			for (size_t j = 0; j < 2 * (size_t)PL_CDF_POINTS + 1 && p->n; j++) {
 				/* rank (0-based) of the j-th kept point */
@@ -630,7 +626,7 @@ static int write_delay_cdf(const struct ctx *x, struct sr_diag *d)
 				if (v[k] > xmax)
 					xmax = v[k];
 				fprintf(f, "%s\t%.6f\n",
-					pl_fmt_ms(a, sizeof(a), floor_ns(v[k]), 6),
+					sr_fmt_ms(a, sizeof(a), floor_ns(v[k]), 6),
 					(double)(k + 1) / (double)p->n);
 			}
 			if (!p->n)
@@ -649,15 +645,15 @@ static int write_delay_cdf(const struct ctx *x, struct sr_diag *d)
 	fputs("set rmargin 3\nset lmargin 10\n", f);
 	fputs("set key inside right bottom vertical Left reverse samplen 2 opaque box lc rgb '#c0c0c0'\n", f);
 	fputs("set logscale x 10\n", f);
-	fprintf(f, "set xrange [%s:%s]\n", pl_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
-		pl_fmt_ms(b, sizeof(b), xmax * 3, 3));
+	fprintf(f, "set xrange [%s:%s]\n", sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
+		sr_fmt_ms(b, sizeof(b), xmax * 3, 3));
 	fputs("set format x '%g'\n", f);
 	fputs("set yrange [0:1.05]\nset ytics 0.1\n", f);
 	fputs("set xlabel 'scheduling delay (ms, log)'\n", f);
 	fputs("set ylabel 'fraction of waits <= delay'\n", f);
 	multiplot_title(f, x, "distribution of scheduling delays, p99 marked", rows, cols);
 	for (size_t i = 0; i < x->nsel; i++) {
-		const struct pl_task *t = &s->tasks[x->sel[i]];
+		const struct cmp_task *t = &s->tasks[x->sel[i]];
 		const char *sep = "plot ";
 		bool any = false;
 
@@ -668,7 +664,7 @@ static int write_delay_cdf(const struct ctx *x, struct sr_diag *d)
 
 			if (!p->n)
 				continue;
-			pl_fmt_ms(a, sizeof(a), floor_ns(t->figs[r].p99_ns), 6);
+			sr_fmt_ms(a, sizeof(a), floor_ns(t->figs[r].p99_ns), 6);
 			fprintf(f, "set arrow from %s, graph 0 to %s, first 0.99 nohead dt 3 lw 1.5 lc rgb '%s'\n",
 				a, a, run_colour(s, r));
 			fprintf(f, "set label '' at %s, first 0.99 point pt 7 ps 1.4 lc rgb '%s'\n",
@@ -683,8 +679,8 @@ static int write_delay_cdf(const struct ctx *x, struct sr_diag *d)
 			fprintf(f, "%s'delay-cdf.dat' index %zu using 1:2 with steps lw 2 lc rgb '%s' title ",
 				sep, i * s->nruns + r, run_colour(s, r));
 			snprintf(ttl, sizeof(ttl), "%s: p99 %s ms", s->runs[r].policy,
-				 pl_fmt_ms(a, sizeof(a), t->figs[r].p99_ns, 3));
-			pl_gp_str(f, ttl);
+				 sr_fmt_ms(a, sizeof(a), t->figs[r].p99_ns, 3));
+			sr_gp_str(f, ttl);
 			sep = ", \\\n     ";
 			any = true;
 		}
@@ -698,18 +694,18 @@ static int write_delay_cdf(const struct ctx *x, struct sr_diag *d)
 	return sr_outfile_commit(og, d);
 }
 
-static void bar_label(char *out, size_t len, const struct pl_task *t)
+static void bar_label(char *out, size_t len, const struct cmp_task *t)
 {
 	char lab[128];
 
-	pl_task_label(t, lab, sizeof(lab));
+	cmp_task_label(t, lab, sizeof(lab));
 	snprintf(out, len, "%s", lab);
 }
 
 static int write_diff_bars(const struct ctx *x, const long *tasks, size_t n,
 			   struct sr_diag *d)
 {
-	struct pl_set *s = x->s;
+	struct cmp_set *s = x->s;
 	struct sr_outfile *od, *og;
 	FILE *f;
 	char a[40], b[40];
@@ -728,13 +724,13 @@ static int write_diff_bars(const struct ctx *x, const long *tasks, size_t n,
 	f = sr_outfile_fp(od);
 	fputs("# schedreplay plot: p99 and max scheduling delay per task, one block per policy\n", f);
 	fprintf(f, "# x: bar centre (task number + offset of the policy); delays in ms, under\n# %s ms written as %s (log axis)\n",
-		pl_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3), a);
+		sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3), a);
 	for (size_t r = 0; r < s->nruns; r++) {
 		fprintf(f, "# index %zu: %s: task_no task x p99_ms max_ms p99_ms_exact max_ms_exact\n",
 			r, s->runs[r].policy);
 		for (size_t i = 0; i < n; i++) {
-			const struct pl_task *t = &s->tasks[tasks[i]];
-			const struct pl_figs *fg = &t->figs[r];
+			const struct cmp_task *t = &s->tasks[tasks[i]];
+			const struct cmp_figs *fg = &t->figs[r];
 			char lab[128];
 			double xc = (double)i + ((double)r - (double)(s->nruns - 1) / 2.0) * w;
 
@@ -747,10 +743,10 @@ static int write_diff_bars(const struct ctx *x, const long *tasks, size_t n,
 			if (fg->max_ns > ymax)
 				ymax = fg->max_ns;
 			fprintf(f, "%zu\t\"%s\"\t%.4f\t%s\t", i, lab, xc,
-				pl_fmt_ms(a, sizeof(a), floor_ns(fg->p99_ns), 6));
-			fprintf(f, "%s\t", pl_fmt_ms(b, sizeof(b), floor_ns(fg->max_ns), 6));
-			fprintf(f, "%s\t", pl_fmt_ms(a, sizeof(a), fg->p99_ns, 6));
-			fprintf(f, "%s\n", pl_fmt_ms(b, sizeof(b), fg->max_ns, 6));
+				sr_fmt_ms(a, sizeof(a), floor_ns(fg->p99_ns), 6));
+			fprintf(f, "%s\t", sr_fmt_ms(b, sizeof(b), floor_ns(fg->max_ns), 6));
+			fprintf(f, "%s\t", sr_fmt_ms(a, sizeof(a), fg->p99_ns, 6));
+			fprintf(f, "%s\n", sr_fmt_ms(b, sizeof(b), fg->max_ns, 6));
 		}
 		fputs("NaN\tNaN\tNaN\tNaN\tNaN\tNaN\tNaN\n\n\n", f);
 	}
@@ -764,8 +760,8 @@ static int write_diff_bars(const struct ctx *x, const long *tasks, size_t n,
 	fputs("set rmargin 4\nset lmargin 12\nset bmargin 9\n", f);
 	fputs("set key outside top center horizontal samplen 2\n", f);
 	fputs("set logscale y 10\nset format y '%g'\n", f);
-	fprintf(f, "set yrange [%s:%s]\n", pl_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
-		pl_fmt_ms(b, sizeof(b), ymax * 6, 3));
+	fprintf(f, "set yrange [%s:%s]\n", sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
+		sr_fmt_ms(b, sizeof(b), ymax * 6, 3));
 	fprintf(f, "set xrange [-0.6:%zu.6]\n", n ? n - 1 : 0);
 	fputs("set grid noxtics ytics\n", f);
 	fputs("set ylabel 'delay (ms, log)'\n", f);
@@ -776,7 +772,7 @@ static int write_diff_bars(const struct ctx *x, const long *tasks, size_t n,
 
 		bar_label(lab, sizeof(lab), &s->tasks[tasks[i]]);
 		fputs(i ? ", " : "", f);
-		pl_gp_str(f, lab);
+		sr_gp_str(f, lab);
 		fprintf(f, " %zu", i);
 	}
 	fputs(")\n", f);
@@ -787,14 +783,14 @@ static int write_diff_bars(const struct ctx *x, const long *tasks, size_t n,
 		const char *sep = "plot ";
 
 		fputs("set title ", f);
-		pl_gp_str(f, panels[pi].what);
+		sr_gp_str(f, panels[pi].what);
 		fputc('\n', f);
 		for (size_t r = 0; r < s->nruns; r++) {
 			fprintf(f, "%s'diff-bars.dat' index %zu using 3:%d:($3-w/2):($3+w/2):(%s):%d with boxxyerror lc rgb '%s' title ",
 				sep, r, panels[pi].col,
-				pl_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
+				sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
 				panels[pi].col, run_colour(s, r));
-			pl_gp_str(f, s->runs[r].policy);
+			sr_gp_str(f, s->runs[r].policy);
 			sep = ", \\\n     ";
 			fprintf(f, "%s'diff-bars.dat' index %zu using 3:%d:($%d >= 100 ? sprintf('%%.0f', $%d) : sprintf('%%.3g', $%d)) with labels offset 0,0.7 font ',8' tc rgb '%s' notitle",
 				sep, r, panels[pi].col, panels[pi].col + 2,
@@ -808,14 +804,14 @@ static int write_diff_bars(const struct ctx *x, const long *tasks, size_t n,
 }
 
 /* Tasks for the bars: interactive ones first, then the largest p99 changes. */
-static int bar_tasks(struct pl_set *s, const struct pl_plot_opts *o,
+static int bar_tasks(struct cmp_set *s, const struct pl_plot_opts *o,
 		     long **out, size_t *n, struct sr_diag *d)
 {
 	long *order;
 	size_t norder;
 	int rc;
 
-	rc = pl_select_plot_tasks(s, o->re, PL_BARS_MAX_TASKS, &order, &norder, d);
+	rc = cmp_select_plot_tasks(s, o->re, CMP_BARS_MAX_TASKS, &order, &norder, d);
 	if (rc)
 		return rc;
 	*out = order;
@@ -823,8 +819,8 @@ static int bar_tasks(struct pl_set *s, const struct pl_plot_opts *o,
 	return SR_OK;
 }
 
-int pl_plot_all(struct pl_set *s, const struct pl_plot_opts *o,
-		struct pl_plot_files *out, struct sr_diag *d)
+static int plot_all(struct cmp_set *s, const struct pl_plot_opts *o,
+		    struct pl_plot_files *out, struct sr_diag *d)
 {
 	struct collect c;
 	struct ctx x = { .s = s, .o = o };
@@ -843,11 +839,9 @@ int pl_plot_all(struct pl_set *s, const struct pl_plot_opts *o,
 	};
 
 	memset(out, 0, sizeof(*out));
-	if (sr_mkdirs(o->outdir, d))
-		return d->code;
 	if (bar_tasks(s, o, &bars, &nbars, d))
 		return d->code;
-	rc = pl_select_plot_tasks(s, o->re, o->max_tasks ? o->max_tasks : PL_PLOT_MAX_TASKS,
+	rc = cmp_select_plot_tasks(s, o->re, o->max_tasks ? o->max_tasks : CMP_PLOT_MAX_TASKS,
 				  &sel, &nsel, d);
 	if (rc) {
 		free(bars);
@@ -915,4 +909,20 @@ int pl_plot_all(struct pl_set *s, const struct pl_plot_opts *o,
 		}
 	}
 	return first_err;
+}
+
+int pl_plot_all(struct cmp_set *s, const struct pl_plot_opts *o,
+		struct pl_plot_files *out, struct sr_diag *d)
+{
+	struct sr_madedirs made = { NULL, 0, 0 };
+	int rc;
+
+	if (sr_mkdirs_note(o->outdir, &made, d))
+		return d->code;
+	rc = plot_all(s, o, out, d);
+	if (rc != SR_OK)
+		sr_madedirs_undo(&made);  /* where nothing was written */
+	else
+		sr_madedirs_forget(&made);
+	return rc;
 }

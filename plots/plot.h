@@ -21,9 +21,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "compare/runset.h"
+#include "compare/select.h"
 #include "lib/diag.h"
-#include "plots/runset.h"
-#include "plots/select.h"
 
 enum pl_format { PL_FMT_PNG, PL_FMT_SVG, PL_FMT_PDF };
 
@@ -40,8 +40,8 @@ struct pl_plot_opts {
 	const char *outdir;
 	enum pl_format format;
 	const char *gnuplot;          /* NULL: "gnuplot" on PATH */
-	const struct pl_taskre *re;   /* NULL: default selection */
-	size_t max_tasks;             /* 0: PL_PLOT_MAX_TASKS */
+	const struct cmp_taskre *re;   /* NULL: default selection */
+	size_t max_tasks;             /* 0: CMP_PLOT_MAX_TASKS */
 	bool render;                  /* run gnuplot */
 };
 
@@ -58,7 +58,7 @@ struct pl_plot_files {
  * o->render, run gnuplot on each.  Returns SR_ENOGNUPLOT (with the
  * scripts and data written) if gnuplot is missing or fails.
  */
-int pl_plot_all(struct pl_set *s, const struct pl_plot_opts *o,
+int pl_plot_all(struct cmp_set *s, const struct pl_plot_opts *o,
 		struct pl_plot_files *out, struct sr_diag *d);
 
 #endif

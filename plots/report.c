@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
+#include "lib/fmt.h"
 #include "lib/outfile.h"
-#include "plots/fmt.h"
+#include "lib/path.h"
 #include "plots/report.h"
 
 static const char style[] =
@@ -32,7 +34,7 @@ static void li_line(void *ctx, const char *line)
 	while (*line == ' ')
 		line++;
 	fputs("<li>", f);
-	pl_html_str(f, line);
+	sr_html_str(f, line);
 	fputs("</li>\n", f);
 }
 
@@ -40,12 +42,12 @@ static void ms_cell(FILE *f, int64_t ns)
 {
 	char b[40];
 
-	fprintf(f, "<td>%s</td>", pl_fmt_ms(b, sizeof(b), ns, 3));
+	fprintf(f, "<td>%s</td>", sr_fmt_ms(b, sizeof(b), ns, 3));
 }
 
-static void write_periodic(FILE *f, const struct pl_diff *df)
+static void write_periodic(FILE *f, const struct cmp_diff *df)
 {
-	const struct pl_set *s = df->s;
+	const struct cmp_set *s = df->s;
 	size_t runs[2] = { df->a, df->b };
 
 	if (!df->nperiodic)
@@ -59,22 +61,22 @@ static void write_periodic(FILE *f, const struct pl_diff *df)
 	fputs("<table id=\"periodic\"><tr><th class=\"l\">task</th><th>period ms</th><th class=\"l\">policy</th>"
 	      "<th>deadlines met</th><th>own clock</th><th>desired CPU</th><th>avg ms</th><th>SD ms</th><th>ib SD ms</th><th>max ms</th></tr>\n", f);
 	for (size_t i = 0; i < df->nperiodic; i++) {
-		const struct pl_task *t = &s->tasks[df->periodic[i]];
+		const struct cmp_task *t = &s->tasks[df->periodic[i]];
 		char lab[128], per[32];
 
-		pl_task_label(t, lab, sizeof(lab));
-		pl_fmt_ms(per, sizeof(per), t->period_ns, 3);
+		cmp_task_label(t, lab, sizeof(lab));
+		sr_fmt_ms(per, sizeof(per), t->period_ns, 3);
 		for (int k = 0; k < 2; k++) {
-			const struct pl_figs *fg = &t->figs[runs[k]];
+			const struct cmp_figs *fg = &t->figs[runs[k]];
 
 			fprintf(f, "<tr%s><td class=\"l\">", k ? " class=\"b\"" : "");
 			if (!k)
-				pl_html_str(f, lab);
+				sr_html_str(f, lab);
 			fprintf(f, "</td><td>%s</td><td class=\"l\">", k ? "" : per);
-			pl_html_str(f, s->runs[runs[k]].policy);
+			sr_html_str(f, s->runs[runs[k]].policy);
 			fprintf(f, "</td><td>%.1f%%</td><td>%.1f%%</td><td>%.1f%%</td>",
-				pl_deadlines_met_pct(fg), pl_deadlines_met_own_pct(fg),
-				pl_desired_cpu_pct(fg));
+				cmp_deadlines_met_pct(fg), cmp_deadlines_met_own_pct(fg),
+				cmp_desired_cpu_pct(fg));
 			ms_cell(f, fg->avg_ns);
 			fprintf(f, "<td>%.3f</td><td>%.3f</td>", fg->sd_ns / 1e6,
 				fg->ib_sd_ns / 1e6);
@@ -85,9 +87,9 @@ static void write_periodic(FILE *f, const struct pl_diff *df)
 	fputs("</table>\n", f);
 }
 
-static void write_table(FILE *f, const struct pl_diff *df)
+static void write_table(FILE *f, const struct cmp_diff *df)
 {
-	const struct pl_set *s = df->s;
+	const struct cmp_set *s = df->s;
 	size_t runs[2] = { df->a, df->b };
 	bool fewer_header = false;
 
@@ -100,12 +102,12 @@ static void write_table(FILE *f, const struct pl_diff *df)
 	      "<th>CPU %</th><th>p99 change</th><th>ratio</th></tr>\n", f);
 	for (size_t ii = 0; ii < 2 * df->nrows; ii++) {
 		size_t i = ii % df->nrows;
-		const struct pl_task *t = &s->tasks[df->rows[i]];
-		const struct pl_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
-		enum pl_verdict v = fa->present && fb->present
-					    ? pl_verdict_of(t, df->a, df->b) : PL_SAME;
-		bool many = fa->ndelays >= PL_SELECT_MIN_WAITS &&
-			    fb->ndelays >= PL_SELECT_MIN_WAITS;
+		const struct cmp_task *t = &s->tasks[df->rows[i]];
+		const struct cmp_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
+		enum cmp_verdict v = fa->present && fb->present
+					    ? cmp_verdict_of(t, df->a, df->b) : CMP_SAME;
+		bool many = fa->ndelays >= CMP_SELECT_MIN_WAITS &&
+			    fb->ndelays >= CMP_SELECT_MIN_WAITS;
 		char lab[128], b[40];
 
 		/* the first pass takes the tasks with many waits, the second
@@ -117,16 +119,16 @@ static void write_table(FILE *f, const struct pl_diff *df)
 			fewer_header = true;
 		}
 
-		pl_task_label(t, lab, sizeof(lab));
+		cmp_task_label(t, lab, sizeof(lab));
 		for (int k = 0; k < 2; k++) {
-			const struct pl_figs *fg = k ? fb : fa;
+			const struct cmp_figs *fg = k ? fb : fa;
 
 			fprintf(f, "<tr%s><td class=\"l\">", k ? " class=\"b\"" : "");
 			if (!k)
-				pl_html_str(f, lab);
+				sr_html_str(f, lab);
 			fprintf(f, "</td><td class=\"l\">%s</td><td class=\"l\">",
-				k ? "" : pl_class_name(t->cls));
-			pl_html_str(f, s->runs[runs[k]].policy);
+				k ? "" : cmp_class_name(t->cls));
+			sr_html_str(f, s->runs[runs[k]].policy);
 			fputs("</td>", f);
 			if (!fg->present) {
 				fputs("<td colspan=\"9\" class=\"l\">(not in this run)</td></tr>\n", f);
@@ -141,8 +143,8 @@ static void write_table(FILE *f, const struct pl_diff *df)
 			fprintf(f, "<td>%.1f</td>", 100.0 * fg->cpu_share);
 			if (k && fa->present) {
 				fprintf(f, "<td class=\"%s\">%s</td>",
-					v == PL_BETTER ? "better" : v == PL_WORSE ? "worse" : "",
-					pl_fmt_ms(b, sizeof(b), fb->p99_ns - fa->p99_ns, 3));
+					v == CMP_BETTER ? "better" : v == CMP_WORSE ? "worse" : "",
+					sr_fmt_ms(b, sizeof(b), fb->p99_ns - fa->p99_ns, 3));
 				if (fa->p99_ns)
 					fprintf(f, "<td>%.2f</td>",
 						(double)fb->p99_ns / (double)fa->p99_ns);
@@ -169,8 +171,7 @@ static int read_all(const char *path, char **out, size_t *len, struct sr_diag *d
 		size_t got;
 
 		if (n + 65536 + 1 > cap) {
-			size_t nc = cap ? cap * 2 : 262144;
-			char *p = realloc(buf, nc);
+			char *p = sr_grow(buf, &cap, n + 65536, 1, 262144, 0);
 
 			if (!p) {
 				free(buf);
@@ -178,7 +179,6 @@ static int read_all(const char *path, char **out, size_t *len, struct sr_diag *d
 				return sr_fail(d, SR_EINTERNAL, "out of memory");
 			}
 			buf = p;
-			cap = nc;
 		}
 		got = fread(buf + n, 1, 65536, f);
 		n += got;
@@ -232,59 +232,64 @@ static void inline_svg(FILE *f, const char *svg, const char *prefix)
 	}
 }
 
-int pl_report_write(const struct pl_diff *df, const struct pl_plot_files *pf,
+int pl_report_write(const struct cmp_diff *df, const struct pl_plot_files *pf,
 		    const char *dir, const char *plots_note, struct sr_diag *d)
 {
-	const struct pl_set *s = df->s;
+	const struct cmp_set *s = df->s;
 	struct sr_outfile *o;
-	char path[4096];
 	FILE *f;
+	int rc;
 
-	snprintf(path, sizeof(path), "%s/index.html", dir);
-	if (sr_outfile_open(&o, path, d))
-		return d->code;
+	if ((rc = sr_outfile_open_in(&o, dir, "index.html", NULL, d)))
+		return rc;
 	f = sr_outfile_fp(o);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>schedreplay: ", f);
-	pl_html_str(f, s->title);
+	sr_html_str(f, s->title);
 	fputs(" &mdash; ", f);
-	pl_html_str(f, s->runs[df->a].policy);
+	sr_html_str(f, s->runs[df->a].policy);
 	fputs(" against ", f);
-	pl_html_str(f, s->runs[df->b].policy);
+	sr_html_str(f, s->runs[df->b].policy);
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>schedreplay: ", style);
-	pl_html_str(f, s->title);
+	sr_html_str(f, s->title);
 	fputs("</h1>\n<p>How the recorded workload would have been scheduled under <b>", f);
-	pl_html_str(f, s->runs[df->a].policy);
+	sr_html_str(f, s->runs[df->a].policy);
 	fputs("</b> (A) and under <b>", f);
-	pl_html_str(f, s->runs[df->b].policy);
+	sr_html_str(f, s->runs[df->b].policy);
 	fputs("</b> (B), replayed on the same demand. Which tasks are interactive, batch or periodic "
 	      "is judged from the <b>", f);
-	pl_html_str(f, s->ref_policy);
+	sr_html_str(f, s->ref_policy);
 	fputs("</b> run.", f);
 	if (s->focus) {
 		fputs(" Shown: only the process tree of the first task whose comm matches <code>", f);
-		pl_html_str(f, s->focus_regex);
+		sr_html_str(f, s->focus_regex);
 		fprintf(f, "</code> (%zu tasks); every task was replayed.", s->focus_tasks);
 	}
 	fputs("</p>\n<h2>Headline</h2>\n<ul class=\"head\" id=\"headline\">\n", f);
-	pl_diff_headline(df, li_line, f);
+	cmp_diff_headline(df, li_line, f);
 	fputs("</ul>\n", f);
 	write_periodic(f, df);
 	write_table(f, df);
 	fputs("<h2>Plots</h2>\n", f);
 	if (plots_note && *plots_note) {
 		fputs("<p class=\"note\" id=\"plots-note\">", f);
-		pl_html_str(f, plots_note);
+		sr_html_str(f, plots_note);
 		fputs("</p>\n", f);
 	}
 	for (size_t i = 0; pf && i < pf->n; i++) {
-		char svgpath[4096], prefix[48];
+		char *svgpath, prefix[48];
 		char *svg = NULL;
 		size_t len;
 
 		if (!pf->rendered[i])
 			continue;
-		snprintf(svgpath, sizeof(svgpath), "%s/%s.svg", dir, pf->name[i]);
-		if (read_all(svgpath, &svg, &len, d)) {
+		svgpath = sr_path_join(dir, pf->name[i], "svg");
+		if (!svgpath) {
+			sr_outfile_abort(o);
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		}
+		rc = read_all(svgpath, &svg, &len, d);
+		free(svgpath);
+		if (rc) {
 			sr_outfile_abort(o);
 			return d->code;
 		}
@@ -293,7 +298,7 @@ int pl_report_write(const struct pl_diff *df, const struct pl_plot_files *pf,
 		inline_svg(f, svg, prefix);
 		free(svg);
 		fputs("\n<figcaption>", f);
-		pl_html_str(f, pf->caption[i]);
+		sr_html_str(f, pf->caption[i]);
 		fprintf(f, " (<code>%s.gp</code> and <code>%s.dat</code> beside this page re-draw it.)</figcaption>\n</figure>\n",
 			pf->name[i], pf->name[i]);
 	}

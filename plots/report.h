@@ -6,15 +6,15 @@
 #ifndef PL_REPORT_H
 #define PL_REPORT_H
 
+#include "compare/diff.h"
 #include "lib/diag.h"
-#include "plots/diff.h"
 #include "plots/plot.h"
 
 /*
  * Write dir/index.html.  pf: the plots rendered as SVG into dir (those not
  * rendered are named with plots_note, e.g. why gnuplot failed).
  */
-int pl_report_write(const struct pl_diff *df, const struct pl_plot_files *pf,
+int pl_report_write(const struct cmp_diff *df, const struct pl_plot_files *pf,
 		    const char *dir, const char *plots_note, struct sr_diag *d);
 
 #endif

@@ -2,15 +2,18 @@
  * demand: turns the normalised event stream into per-task programs (CPU
  * bursts, causal and external wakes, forks, exits) for the simulator, and
  * frees each op once every consumer has passed it.  The rules, case by
- * case, are in docs/replay.md ("Demand extraction").
+ * case, are in docs/replay.md ("Demand extraction").  The containers are
+ * elsewhere: names in lib/strpool, programs and arrivals in replay/ring.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
+#include "lib/strpool.h"
 #include "replay/demand.h"
-#include "sched-model/policy.h"
+#include "replay/ring.h"
 
 /* Where a task stands in the recording, as far as the events show. */
 enum rstate {
@@ -49,10 +52,7 @@ struct ent {
 			       charged): the next charges pay it back */
 	uint8_t charged;    /* its CPU comes from charges */
 	uint64_t block_op;  /* op number of the open BLOCK */
-	/* the program: ops base .. base+n-1 in a ring */
-	struct sr_op *ring;
-	uint32_t cap, head, n;
-	uint64_t base;
+	struct sr_ring ops; /* the program (struct sr_op), numbered */
 	uint64_t *cur;      /* per consumer: next op it will read */
 };
 
@@ -70,13 +70,10 @@ struct sr_demand {
 	struct ent *e;
 	size_t ne, cape;
 	struct cpu *cpus;
-	int32_t ncpus;
-	char *pool;
-	size_t npool, cappool;
-	struct sr_arrival *arr;
-	uint32_t arrcap, arrhead, arrn;
-	uint64_t arrbase;
-	uint64_t *arrcur;
+	size_t ncpus;
+	struct sr_strpool names;
+	struct sr_ring arr;     /* arrivals (struct sr_arrival), numbered */
+	uint64_t *arrcur;       /* per consumer: next arrival it will read */
 	sr_demand_resolve_fn on_resolve;
 	void *resolve_ctx;
 	bool started, done;
@@ -155,13 +152,13 @@ void sr_demand_free(struct sr_demand *dm)
 	if (!dm)
 		return;
 	for (size_t i = 0; i < dm->ne; i++) {
-		free(dm->e[i].ring);
+		sr_ring_free(&dm->e[i].ops);
 		free(dm->e[i].cur);
 	}
 	free(dm->e);
 	free(dm->cpus);
-	free(dm->pool);
-	free(dm->arr);
+	sr_strpool_free(&dm->names);
+	sr_ring_free(&dm->arr);
 	free(dm->arrcur);
 	if (dm->md)
 		pcre2_match_data_free(dm->md);
@@ -177,84 +174,18 @@ void sr_demand_on_resolve(struct sr_demand *dm, sr_demand_resolve_fn fn,
 	dm->resolve_ctx = ctx;
 }
 
-/* ---- name pool ---------------------------------------------------------- */
-
-static int pool_add(struct sr_demand *dm, const char *s, uint32_t *idx)
-{
-	size_t len = strlen(s) + 1;
-
-	if (dm->npool + len > dm->cappool) {
-		size_t cap = dm->cappool ? dm->cappool : 4096;
-		char *p;
-
-		while (cap < dm->npool + len)
-			cap *= 2;
-		if (cap > UINT32_MAX)
-			return SR_EINTERNAL;
-		p = realloc(dm->pool, cap);
-		if (!p)
-			return SR_EINTERNAL;
-		dm->pool = p;
-		dm->cappool = cap;
-	}
-	memcpy(dm->pool + dm->npool, s, len);
-	*idx = (uint32_t)dm->npool;
-	dm->npool += len;
-	return SR_OK;
-}
+/* ---- names, op rings, arrivals (lib/strpool.h, replay/ring.h) ---------- */
 
 const char *sr_demand_comm(const struct sr_demand *dm, uint32_t idx)
 {
-	return idx < dm->npool ? dm->pool + idx : "";
-}
-
-/* ---- op rings ----------------------------------------------------------- */
-
-static uint64_t min_cursor(const uint64_t *cur, int n, uint64_t none)
-{
-	uint64_t m = none;
-
-	for (int i = 0; i < n; i++)
-		if (cur[i] < m)
-			m = cur[i];
-	return m;
-}
-
-/* Drop the ops every consumer has passed. */
-static void trim(struct sr_demand *dm, struct ent *e)
-{
-	uint64_t m = min_cursor(e->cur, dm->o.nconsumers, e->base + e->n);
-	uint64_t k;
-
-	if (m <= e->base)
-		return;
-	k = m - e->base;
-	if (k > e->n)
-		k = e->n;
-	e->head = (e->head + (uint32_t)k) & (e->cap - 1);
-	e->n -= (uint32_t)k;
-	e->base += k;
-	dm->st.held_ops -= k;
+	return sr_strpool_get(&dm->names, idx);
 }
 
 static int emit(struct sr_demand *dm, struct ent *e, const struct sr_op *op)
 {
-	trim(dm, e);
-	if (e->n == e->cap) {
-		uint32_t cap = e->cap ? e->cap * 2 : 8;
-		struct sr_op *r = malloc((size_t)cap * sizeof(*r));
-
-		if (!r || cap < e->cap)
-			return SR_EINTERNAL;
-		for (uint32_t i = 0; i < e->n; i++)
-			r[i] = e->ring[(e->head + i) & (e->cap - 1)];
-		free(e->ring);
-		e->ring = r;
-		e->cap = cap;
-		e->head = 0;
-	}
-	e->ring[(e->head + e->n) & (e->cap - 1)] = *op;
-	e->n++;
+	dm->st.held_ops -= sr_ring_trim(&e->ops, e->cur, dm->o.nconsumers);
+	if (sr_ring_push(&e->ops, op, sizeof(*op)))
+		return SR_EINTERNAL;
 	dm->st.ops++;
 	if (++dm->st.held_ops > dm->st.peak_held_ops)
 		dm->st.peak_held_ops = dm->st.held_ops;
@@ -263,9 +194,7 @@ static int emit(struct sr_demand *dm, struct ent *e, const struct sr_op *op)
 
 static struct sr_op *op_at(const struct ent *e, uint64_t idx)
 {
-	if (idx < e->base || idx >= e->base + e->n)
-		return NULL;
-	return &e->ring[(e->head + (uint32_t)(idx - e->base)) & (e->cap - 1)];
+	return sr_ring_at(&e->ops, idx, sizeof(struct sr_op));
 }
 
 const struct sr_op *sr_demand_op(const struct sr_demand *dm, uint32_t task,
@@ -283,36 +212,13 @@ void sr_demand_consumed(struct sr_demand *dm, int c, uint32_t task,
 		dm->e[task].cur[c] = idx;
 }
 
-/* ---- arrivals ----------------------------------------------------------- */
-
 static int arrive(struct sr_demand *dm, struct ent *e, int64_t ts)
 {
-	uint64_t m = min_cursor(dm->arrcur, dm->o.nconsumers,
-				dm->arrbase + dm->arrn);
+	const struct sr_arrival a = { .ts = ts, .task = e->t.id };
 
-	if (m > dm->arrbase) {
-		uint64_t k = m - dm->arrbase;
-
-		dm->arrhead = (dm->arrhead + (uint32_t)k) & (dm->arrcap - 1);
-		dm->arrn -= (uint32_t)k;
-		dm->arrbase += k;
-	}
-	if (dm->arrn == dm->arrcap) {
-		uint32_t cap = dm->arrcap ? dm->arrcap * 2 : 64;
-		struct sr_arrival *a = malloc((size_t)cap * sizeof(*a));
-
-		if (!a)
-			return SR_EINTERNAL;
-		for (uint32_t i = 0; i < dm->arrn; i++)
-			a[i] = dm->arr[(dm->arrhead + i) & (dm->arrcap - 1)];
-		free(dm->arr);
-		dm->arr = a;
-		dm->arrcap = cap;
-		dm->arrhead = 0;
-	}
-	dm->arr[(dm->arrhead + dm->arrn) & (dm->arrcap - 1)] =
-		(struct sr_arrival){ .ts = ts, .task = e->t.id };
-	dm->arrn++;
+	sr_ring_trim(&dm->arr, dm->arrcur, dm->o.nconsumers);
+	if (sr_ring_push(&dm->arr, &a, sizeof(a)))
+		return SR_EINTERNAL;
 	dm->st.arrivals++;
 	return SR_OK;
 }
@@ -320,10 +226,7 @@ static int arrive(struct sr_demand *dm, struct ent *e, int64_t ts)
 const struct sr_arrival *sr_demand_arrival(const struct sr_demand *dm,
 					   uint64_t idx)
 {
-	if (idx < dm->arrbase || idx >= dm->arrbase + dm->arrn)
-		return NULL;
-	return &dm->arr[(dm->arrhead + (uint32_t)(idx - dm->arrbase)) &
-			(dm->arrcap - 1)];
+	return sr_ring_at(&dm->arr, idx, sizeof(struct sr_arrival));
 }
 
 void sr_demand_arrivals_consumed(struct sr_demand *dm, int c, uint64_t idx)
@@ -360,19 +263,14 @@ static uint32_t thread_of(const struct sr_demand *dm, sr_tid id)
 static int grow_ents(struct sr_demand *dm, uint32_t id)
 {
 	if (id >= dm->cape) {
-		size_t cap = dm->cape ? dm->cape : 256;
-		struct ent *e;
+		struct ent *e = sr_grow(dm->e, &dm->cape, id, sizeof(*e), 256, 0);
 
-		while (cap <= id)
-			cap *= 2;
-		e = realloc(dm->e, cap * sizeof(*e));
 		if (!e)
 			return SR_EINTERNAL;
 		dm->e = e;
-		dm->cape = cap;
 	}
-	while (dm->ne <= id)
-		memset(&dm->e[dm->ne++], 0, sizeof(struct ent));
+	if (dm->ne <= id)
+		dm->ne = (size_t)id + 1; /* grown as zeros */
 	return SR_OK;
 }
 
@@ -380,18 +278,13 @@ static struct cpu *cpu_of(struct sr_demand *dm, int32_t c)
 {
 	if (c < 0)
 		return NULL;
-	if (c >= dm->ncpus) {
-		int32_t n = dm->ncpus ? dm->ncpus : 8;
-		struct cpu *p;
+	if ((size_t)c >= dm->ncpus) {
+		struct cpu *p = sr_grow(dm->cpus, &dm->ncpus, (size_t)c,
+					sizeof(*p), 8, 0);
 
-		while (n <= c)
-			n *= 2;
-		p = realloc(dm->cpus, (size_t)n * sizeof(*p));
 		if (!p)
 			return NULL;
-		memset(p + dm->ncpus, 0, (size_t)(n - dm->ncpus) * sizeof(*p));
 		dm->cpus = p;
-		dm->ncpus = n;
 	}
 	return &dm->cpus[c];
 }
@@ -534,7 +427,7 @@ static int block(struct sr_demand *dm, struct ent *e, int64_t ts)
 
 	if ((rc = flush_run(dm, e)) || (rc = emit(dm, e, &op)))
 		return rc;
-	e->block_op = e->base + e->n - 1;
+	e->block_op = sr_ring_end(&e->ops) - 1;
 	e->block_open = 1;
 	e->nblocks++;
 	e->t.blocks++;
@@ -660,7 +553,7 @@ static struct ent *ent_of(struct sr_demand *dm, sr_tid id, int64_t ts,
 		e->state = R_UNSEEN;
 		e->included = !excluded(dm, r->comm);
 		e->ever = e->included;
-		if ((*err = pool_add(dm, r->comm, &e->comm)))
+		if ((*err = sr_strpool_add(&dm->names, r->comm, &e->comm)))
 			return NULL;
 		return e->included ? e : NULL;
 	}
@@ -673,7 +566,7 @@ static struct ent *ent_of(struct sr_demand *dm, sr_tid id, int64_t ts,
 		struct sr_op op = { .kind = SR_OP_COMM };
 
 		e->last_rec = id;
-		if ((*err = pool_add(dm, r->comm, &e->comm)))
+		if ((*err = sr_strpool_add(&dm->names, r->comm, &e->comm)))
 			return NULL;
 		if (e->included && !inc) {
 			e->included = 0;
@@ -780,6 +673,16 @@ static int born(struct sr_demand *dm, struct ent *e, int64_t ts)
 	return e->state == R_UNSEEN ? birth(dm, e, ts, NULL) : SR_OK;
 }
 
+/* ent_of, and born if it was unseen: an event shows the task live. */
+static struct ent *live(struct sr_demand *dm, sr_tid id, int64_t ts, int *err)
+{
+	struct ent *e = ent_of(dm, id, ts, err);
+
+	if (e && (*err = born(dm, e, ts)))
+		return NULL;
+	return e;
+}
+
 /* ---- events ------------------------------------------------------------- */
 
 static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
@@ -793,12 +696,10 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 		return SR_EINTERNAL;
 	if (c->cur_known && c->cur != pth)
 		left_unseen(dm, c, ev->cpu, ev->ts);
-	p = ent_of(dm, ev->task, ev->ts, &err);
+	p = live(dm, ev->task, ev->ts, &err);
 	if (err)
 		return err;
 	if (p) {
-		if ((rc = born(dm, p, ev->ts)))
-			return rc;
 		if (ensure_running(dm, p, ev->cpu, ev->ts)) {
 			end_run(p, ev->ts);
 			p->last_change = ev->ts;
@@ -823,12 +724,10 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 			}
 		}
 	}
-	n = ent_of(dm, ev->other, ev->ts, &err);
+	n = live(dm, ev->other, ev->ts, &err);
 	if (err)
 		return err;
 	if (n) {
-		if ((rc = born(dm, n, ev->ts)))
-			return rc;
 		if (n->state == R_BLOCKED &&
 		    (rc = resolve(dm, n, SR_BLOCK_EXTERNAL, ev->ts,
 				  SR_WS_UNKNOWN)))
@@ -836,7 +735,7 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 		if (n->state == R_RUNNING) {
 			/* thought to run elsewhere: it left there unseen */
 			end_run(n, ev->ts);
-			if (n->cpu >= 0 && n->cpu < dm->ncpus &&
+			if (n->cpu >= 0 && (size_t)n->cpu < dm->ncpus &&
 			    dm->cpus[n->cpu].cur == n->t.id) {
 				dm->cpus[n->cpu].cur = SR_TID_NONE;
 				dm->cpus[n->cpu].switch_ts = ev->ts;
@@ -861,9 +760,11 @@ static bool woke_before(const struct ent *a, uint32_t b)
 	return false;
 }
 
-/* Is a wake the trace gives to w one that w caused (docs/replay.md)? */
+/* Is a wake the trace gives to w one that w caused (docs/replay.md)?
+ * guessed: the trace gave it to w only because it was recorded in w's
+ * context (ev->wguess). */
 static bool caused_by(const struct sr_demand *dm, const struct ent *w,
-		      const struct ent *t)
+		      const struct ent *t, bool guessed)
 {
 	const struct sr_task *rw, *rt;
 
@@ -875,7 +776,7 @@ static bool caused_by(const struct sr_demand *dm, const struct ent *w,
 	default:
 		break;
 	}
-	if (dm->o.sources_known || dm->irq_seen)
+	if (!guessed || dm->irq_seen)
 		return true;
 	if (w->t.parent == t->t.id || t->t.parent == w->t.id ||
 	    woke_before(t, w->t.id))
@@ -931,7 +832,7 @@ static int on_wake(struct sr_demand *dm, const struct sr_event *ev)
 		if ((rc = born(dm, w, ev->ts)))
 			return rc;
 		if (ensure_running(dm, w, ev->cpu, ev->ts) &&
-		    !caused_by(dm, w, t)) {
+		    !caused_by(dm, w, t, ev->wguess)) {
 			dm->st.task_wakes_external++;
 		} else if (w->state == R_RUNNING) {
 			struct sr_op op = { .kind = SR_OP_WAKE,
@@ -962,12 +863,10 @@ static int on_fork(struct sr_demand *dm, const struct sr_event *ev)
 
 	if (err || !c || c->state != R_UNSEEN)
 		return err;
-	p = ent_of(dm, ev->task, ev->ts, &err);
+	p = live(dm, ev->task, ev->ts, &err);
 	if (err)
 		return err;
 	if (p) {
-		if ((rc = born(dm, p, ev->ts)))
-			return rc;
 		if (ensure_running(dm, p, ev->cpu, ev->ts)) {
 			struct sr_op op = { .kind = SR_OP_FORK,
 					    .task = c->t.id };
@@ -987,13 +886,11 @@ static int on_fork(struct sr_demand *dm, const struct sr_event *ev)
 static int on_exec(struct sr_demand *dm, const struct sr_event *ev)
 {
 	int err = SR_OK, rc;
-	struct ent *e = ent_of(dm, ev->task, ev->ts, &err);
+	struct ent *e = live(dm, ev->task, ev->ts, &err);
 
 	if (err)
 		return err;
 	if (e) {
-		if ((rc = born(dm, e, ev->ts)))
-			return rc;
 		ensure_running(dm, e, ev->cpu, ev->ts);
 	}
 	if (ev->other != SR_TID_NONE && ev->other != ev->task) {
@@ -1013,13 +910,11 @@ static int on_exec(struct sr_demand *dm, const struct sr_event *ev)
 
 static int on_exit_ev(struct sr_demand *dm, const struct sr_event *ev)
 {
-	int err = SR_OK, rc;
-	struct ent *e = ent_of(dm, ev->task, ev->ts, &err);
+	int err = SR_OK;
+	struct ent *e = live(dm, ev->task, ev->ts, &err);
 
 	if (err || !e)
 		return err;
-	if ((rc = born(dm, e, ev->ts)))
-		return rc;
 	ensure_running(dm, e, ev->cpu, ev->ts);
 	if (e->state != R_DEAD)
 		e->exit_seen = 1;

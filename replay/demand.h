@@ -121,8 +121,6 @@ extern const char *const sr_causal_names[];
 struct sr_demand_opts {
 	const char *exclude;   /* pcre2 pattern on comm, NULL for none */
 	enum sr_causal_mode causal;
-	bool sources_known;    /* the input names every task waker itself
-				  (the native format's by=) */
 	/* how to look up the reader's task records */
 	const struct sr_task *(*task_get)(const void *ctx, sr_tid id);
 	const void *task_ctx;

@@ -445,7 +445,7 @@ struct sr_acct {
 	uint32_t *idx;       /* by task id: slot + 1, 0 if none */
 	size_t nidx, idx_cap;
 	struct acct_task **chunks;
-	size_t nslots, nchunks;
+	size_t nslots, nchunks, capchunks;
 	char **names;        /* interned comms: open addressing, NULL = free */
 	size_t nnames, names_cap;
 	bool charged;
@@ -539,8 +539,9 @@ static struct acct_task *slot(struct sr_acct *a, uint32_t task)
 	}
 	a->idx = x;
 	if (a->nslots == a->nchunks * CHUNK) {
-		struct acct_task **c = realloc(a->chunks, (a->nchunks + 1) *
-					       sizeof(*c));
+		struct acct_task **c = sr_grow(a->chunks, &a->capchunks,
+					       a->nchunks, sizeof(*c), 16, 0);
+
 		if (!c) {
 			acct_err(a, SR_EINTERNAL);
 			return NULL;
@@ -788,7 +789,3 @@ struct sr_task_metrics *sr_acct_metrics(struct sr_acct *a, uint32_t task)
 	return s ? &s->m : NULL;
 }
 
-bool sr_acct_charged(const struct sr_acct *a)
-{
-	return a->charged;
-}

@@ -184,6 +184,5 @@ int sr_acct_finish(struct sr_acct *a, int64_t t_end, struct sr_diag *d);
 /* Tasks 0 .. sr_acct_ntasks()-1; metrics is NULL for ids never used. */
 size_t sr_acct_ntasks(const struct sr_acct *a);
 struct sr_task_metrics *sr_acct_metrics(struct sr_acct *a, uint32_t task);
-bool sr_acct_charged(const struct sr_acct *a); /* any sr_acct_charge()? */
 
 #endif

@@ -8,8 +8,11 @@
 #include <string.h>
 
 #include "lib/outfile.h"
+#include "lib/path.h"
+#include "parse/read-warn.h"
 #include "replay/replay.h"
 #include "replay/summary.h"
+#include "replay/tlfilter.h"
 #include "replay/writers.h"
 
 const char *const sr_replay_default_policies[] = {
@@ -24,6 +27,7 @@ struct prun {
 	struct sr_outfile *tl, *lat;
 	struct sr_latw *latw;
 	FILE *tlf;
+	struct sr_tlfilter *tlfil;    /* simulated runs' rows (tlfilter.h) */
 	int err;
 };
 
@@ -35,6 +39,7 @@ struct sr_replay {
 	const struct sr_tasks *tasks;
 	struct sr_demand *dm;
 	struct sr_replay_info info;
+	struct sr_madedirs made;  /* removed again if the run fails */
 };
 
 static const struct sr_task *view_get(const void *ctx, sr_tid id)
@@ -53,8 +58,8 @@ static int sim_row(void *ctx, const struct sr_tl_row *row)
 {
 	struct prun *p = ctx;
 
-	if (p->tlf)
-		sr_timeline_row(p->tlf, row);
+	if (p->tlfil)
+		return sr_tlfilter_row(p->tlfil, row);
 	return SR_OK;
 }
 
@@ -160,32 +165,27 @@ static int obs_event(struct prun *p, const struct sr_event *ev)
 static int open_outputs(struct sr_replay *r, struct prun *p,
 			struct sr_diag *d)
 {
-	size_t len = strlen(r->o.outdir) + strlen(p->pub.name) + 32;
-	char *dir = malloc(len), *path = malloc(len);
-	int rc = SR_OK;
+	char *dir = sr_path_join(r->o.outdir, p->pub.name, NULL);
+	int rc;
 
-	if (!dir || !path) {
-		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
-		goto out;
-	}
-	snprintf(dir, len, "%s/%s", r->o.outdir, p->pub.name);
-	if ((rc = sr_mkdirs(dir, d)))
+	if (!dir)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	if ((rc = sr_mkdirs_note(dir, &r->made, d)))
 		goto out;
 	if (!r->o.no_timeline) {
-		snprintf(path, len, "%s/timeline.tsv", dir);
-		if ((rc = sr_outfile_open(&p->tl, path, d)))
+		if ((rc = sr_outfile_open_in(&p->tl, dir, "timeline.tsv", NULL,
+					     d)))
 			goto out;
 		p->tlf = sr_outfile_fp(p->tl);
 		sr_timeline_header(p->tlf);
-	}
-	if (!r->o.no_latency) {
-		snprintf(path, len, "%s/latency.tsv", dir);
-		if ((rc = sr_outfile_open(&p->lat, path, d)))
+		if (!p->pub.observed &&
+		    (rc = sr_tlfilter_new(&p->tlfil, p->tlf, r->o.timeline, d)))
 			goto out;
 	}
+	if (!r->o.no_latency)
+		rc = sr_outfile_open_in(&p->lat, dir, "latency.tsv", NULL, d);
 out:
 	free(dir);
-	free(path);
 	return rc;
 }
 
@@ -239,6 +239,8 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 	struct sr_observed_opts oopts = { .compat = r->o.compat };
 	int nsims, k = 0, rc;
 
+	if (r->o.outdir && sr_outpath_check("output directory", r->o.outdir, d))
+		return d->code;
 	if (r->o.cpus == 0)
 		r->o.cpus = 1;
 	if (r->o.cpus != 1)
@@ -254,9 +256,6 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 	r->tasks = sr_reader_tasks(r->rd);
 	dopts = (struct sr_demand_opts){ .exclude = r->o.exclude,
 					 .causal = r->o.causal,
-					 .sources_known = !strcmp(
-						sr_reader_format(r->rd),
-						"native"),
 					 .task_get = view_get,
 					 .task_ctx = r->tasks,
 					 .nconsumers = nsims };
@@ -414,17 +413,15 @@ static int collect(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 static int write_summary(struct sr_replay *r, struct prun *p,
 			 struct sr_diag *d)
 {
-	size_t len = strlen(r->o.outdir) + strlen(p->pub.name) + 32;
-	char *path = malloc(len);
+	char *dir = sr_path_join(r->o.outdir, p->pub.name, NULL);
 	struct sr_outfile *o;
 	FILE *f;
 	int rc;
 
-	if (!path)
+	if (!dir)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	snprintf(path, len, "%s/%s/summary.tsv", r->o.outdir, p->pub.name);
-	rc = sr_outfile_open(&o, path, d);
-	free(path);
+	rc = sr_outfile_open_in(&o, dir, "summary.tsv", NULL, d);
+	free(dir);
 	if (rc)
 		return rc;
 	f = sr_outfile_fp(o);
@@ -455,6 +452,8 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 	r->info.first_ts = t0;
 	r->info.last_ts = t1;
 	r->info.ncpus = st->ncpus;
+	r->info.read = st;
+	r->info.lost_tasks = -1;
 	if ((rc = sr_demand_finish(r->dm, t1, d)) || (rc = step(r, d)))
 		return rc;
 	sr_demand_stats(r->dm, &r->info.demand);
@@ -466,6 +465,8 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 		if (p->obs) {
 			if ((rc = sr_observed_finish(p->obs, t1, d)))
 				return rc;
+			r->info.lost_tasks =
+				(long)sr_observed_lost_tasks(p->obs);
 		} else {
 			if ((rc = sr_sim_finish(p->sim, d)))
 				return rc;
@@ -479,6 +480,8 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 			sr_latw_flush(p->latw);
 			p->pub.latency_rows_held = sr_latw_peak(p->latw);
 		}
+		if (p->tlfil)
+			sr_tlfilter_flush(p->tlfil);
 		if (p->tl) {
 			rc = sr_outfile_commit(p->tl, d);
 			p->tl = NULL;
@@ -509,9 +512,14 @@ int sr_replay_run(const struct sr_replay_opts *o, struct sr_replay **out,
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	r->o = *o;
 	if ((rc = setup(r, d)) || (rc = pass(r, d)) || (rc = finish(r, d))) {
-		sr_replay_free(r);
+		struct sr_madedirs made = r->made;
+
+		r->made = (struct sr_madedirs){ NULL, 0, 0 };
+		sr_replay_free(r);      /* removes the temporaries first */
+		sr_madedirs_undo(&made);
 		return rc;
 	}
+	sr_madedirs_forget(&r->made);
 	*out = r;
 	return SR_OK;
 }
@@ -527,22 +535,16 @@ const struct sr_replay_policy *sr_replay_get(const struct sr_replay *r,
 	return i < r->n ? &r->p[i].pub : NULL;
 }
 
-const struct sr_replay_policy *sr_replay_find(const struct sr_replay *r,
-					      const char *name)
-{
-	const struct sm_policy *pol = sm_policy_find(name);
-
-	for (size_t i = 0; i < r->n; i++) {
-		if (!strcmp(r->p[i].pub.name, name) ||
-		    (pol && r->p[i].pub.policy == pol))
-			return &r->p[i].pub;
-	}
-	return NULL;
-}
-
 const struct sr_replay_info *sr_replay_info(const struct sr_replay *r)
 {
 	return &r->info;
+}
+
+void sr_replay_warn(const struct sr_replay *r)
+{
+	if (r->info.read)
+		sr_read_warn(sr_reader_path(r->rd), r->info.read,
+			     r->info.lost_tasks);
 }
 
 void sr_replay_free(struct sr_replay *r)
@@ -554,26 +556,16 @@ void sr_replay_free(struct sr_replay *r)
 
 		sr_outfile_abort(p->tl);
 		sr_outfile_abort(p->lat);
+		sr_tlfilter_free(p->tlfil);
 		sr_latw_free(p->latw);
 		sr_sim_free(p->sim);
 		sr_observed_free(p->obs);
 		free(p->pub.rows);
 	}
 	free(r->p);
+	sr_madedirs_forget(&r->made);
 	sr_demand_free(r->dm);
 	if (r->rd)
 		sr_reader_close(r->rd);
 	free(r);
-}
-
-int sr_replay_to_dir(const char *trace, const char *const *policies,
-		     size_t npolicies, const char *dir, struct sr_diag *d)
-{
-	struct sr_replay_opts o = { .trace = trace, .policies = policies,
-				    .npolicies = npolicies, .outdir = dir };
-	struct sr_replay *r;
-	int rc = sr_replay_run(&o, &r, d);
-
-	sr_replay_free(r);
-	return rc;
 }

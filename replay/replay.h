@@ -18,9 +18,6 @@
  *		... p->name, p->rows[0 .. p->nrows-1] (sorted by pid)
  *	}
  *	sr_replay_free(r);
- *
- * Or, to write DIR/P/{timeline,latency,summary}.tsv and nothing else:
- *	sr_replay_to_dir(trace, policies, npolicies, dir, d);
  */
 #ifndef SR_REPLAY_H
 #define SR_REPLAY_H
@@ -31,6 +28,7 @@
 
 #include "lib/diag.h"
 #include "parse/reader.h"
+#include "replay/tlfilter.h"
 #include "replay/demand.h"
 #include "replay/metrics.h"
 #include "replay/observed.h"
@@ -52,6 +50,7 @@ struct sr_replay_opts {
 	size_t npolicies;
 	const char *outdir;           /* write DIR/P/ files; NULL: none */
 	bool no_timeline, no_latency; /* skip those files */
+	enum sr_tl_mode timeline;     /* simulated rows: changes (0) or all */
 	const char *exclude;          /* pcre2 on comm: tasks left out */
 	enum sr_causal_mode causal;   /* which task wakes are causal */
 	int cpus;                     /* 0 or 1 (more: refused for now) */
@@ -93,6 +92,8 @@ struct sr_replay_info {
 	int64_t first_ts, last_ts;
 	int32_t ncpus;                /* cpus in the recording */
 	struct sr_demand_stats demand;
+	const struct sr_read_stats *read; /* lost events, skipped lines */
+	long lost_tasks;              /* marked lost in observed, -1: none */
 };
 
 struct sr_replay;
@@ -102,14 +103,9 @@ int sr_replay_run(const struct sr_replay_opts *o, struct sr_replay **out,
 size_t sr_replay_count(const struct sr_replay *r);
 const struct sr_replay_policy *sr_replay_get(const struct sr_replay *r,
 					     size_t i);
-/* By name ("stock", an alias, or "observed"); NULL if not in the run. */
-const struct sr_replay_policy *sr_replay_find(const struct sr_replay *r,
-					      const char *name);
 const struct sr_replay_info *sr_replay_info(const struct sr_replay *r);
+/* The warnings after the read (parse/read-warn.h), on stderr. */
+void sr_replay_warn(const struct sr_replay *r);
 void sr_replay_free(struct sr_replay *r);
-
-/* Replay trace under the policies (NULL/0: the defaults) into dir. */
-int sr_replay_to_dir(const char *trace, const char *const *policies,
-		     size_t npolicies, const char *dir, struct sr_diag *d);
 
 #endif

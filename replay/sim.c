@@ -68,6 +68,8 @@ struct sr_sim {
 	int64_t charged_to;     /* current's CPU counted up to here */
 	int64_t busy_until;     /* end of a context switch */
 	int64_t last_tick;      /* instant of the last tick done */
+	int64_t progress_at;    /* last instant a task's demand advanced
+				   or the CPU was idle (check()) */
 	int64_t jbase;          /* jiffies = t / J - jbase */
 	struct timer *heap;
 	size_t nheap, capheap;
@@ -169,9 +171,11 @@ int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
 		return sr_fail(d, SR_EUSAGE, "--cpus %d: the replay simulates "
 			       "one CPU for now (SMP replay comes later); "
 			       "use --cpus 1", o->cpus);
-	if (o->cs_cost_ns < 0)
-		return sr_fail(d, SR_EUSAGE, "context-switch cost %lld ns: "
-			       "expected 0 or more", (long long)o->cs_cost_ns);
+	if (o->cs_cost_ns < 0 || o->cs_cost_ns > SR_CS_COST_MAX)
+		return sr_fail(d, SR_EUSAGE, "--cs-cost: expected 0 to 1ms (a "
+			       "switch costing a tick would let tick-driven "
+			       "switches take every slice), got %lld ns",
+			       (long long)o->cs_cost_ns);
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
@@ -245,6 +249,7 @@ static int start(struct sr_sim *s, struct sr_diag *d)
 
 	s->start = sr_demand_start(s->dm);
 	s->now = s->start;
+	s->progress_at = s->start;
 	s->charged_to = s->start;
 	s->busy_until = s->start;
 	s->last_tick = INT64_MIN;
@@ -534,6 +539,7 @@ static void skipped_row(struct sr_sim *s, uint32_t id, const char *what)
 	r.event = what;
 	r.v = &v;
 	r.prio = v.prio;
+	r.demand = true;
 	rc = s->h.row(s->h.ctx, &r);
 	if (rc)
 		fail(s, rc, "writing the timeline failed", id);
@@ -718,6 +724,9 @@ static void charge(struct sr_sim *s, int64_t to)
 
 		t->off += to - from;
 		t->st.cpu_ns += to - from;
+		s->progress_at = to;
+	} else if (s->cur == SR_TID_NONE) {
+		s->progress_at = to;
 	}
 	s->charged_to = to;
 }
@@ -734,6 +743,7 @@ static void exec_op(struct sr_sim *s, uint32_t id, const struct sr_op *opp)
 	int cls, rt;
 
 	s->st.ops++;
+	s->progress_at = s->now;
 	switch (op.kind) {
 	case SR_OP_WAKE:
 		set_op(s, id, t->op + 1);
@@ -878,6 +888,15 @@ static int check(struct sr_sim *s)
 	if (s->cur == SR_TID_NONE && s->nready > 0) {
 		fail(s, SR_EINTERNAL, "the CPU is idle while a task is "
 		     "runnable", SR_TID_NONE);
+		return -1;
+	}
+	/* progress: a busy CPU advances some task's demand; simulated time
+	 * that passes without it (switches that cost every slice) would run
+	 * forever and write without end */
+	if (s->cur != SR_TID_NONE && s->now - s->progress_at > SR_PROGRESS_MAX) {
+		fail(s, SR_EINTERNAL, "no progress: the CPU was busy for 1 s of "
+		     "simulated time and no task's demand advanced",
+		     SR_TID_NONE);
 		return -1;
 	}
 	if (s->o.check && s->pol->check &&

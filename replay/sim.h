@@ -27,6 +27,12 @@
 
 #define SR_NSEC_PER_JIFFY (1000000000LL / SM_HZ)
 
+/* Largest context-switch cost (--cs-cost): one jiffy. */
+#define SR_CS_COST_MAX SR_NSEC_PER_JIFFY
+/* A busy CPU that advances no task's demand for this long is a simulator
+ * bug, reported (SR_EINTERNAL) instead of running forever. */
+#define SR_PROGRESS_MAX (1000000000LL)
+
 enum sr_external_mode {
 	SR_EXTERNAL_ABSOLUTE, /* wake at the recorded trace time */
 	SR_EXTERNAL_RELATIVE, /* sleep as long as recorded */
@@ -51,6 +57,9 @@ struct sr_tl_row {
 	const char *comm;
 	const char *event;
 	const struct sm_view *v;  /* NULL: no scheduler state (observed) */
+	bool demand;              /* about the demand, not the scheduler's
+				     state (a skipped sleep): written in
+				     every --timeline mode */
 	int prio;                 /* observed: trace prio, -1 unknown */
 };
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/fmt.h"
 #include "replay/summary.h"
 
 static const char *const sort_names[SR_SORT__COUNT] = {
@@ -208,33 +209,6 @@ int sr_rows_by_comm(struct sr_task_metrics *const *rows, size_t n,
 	return SR_OK;
 }
 
-char *sr_fmt_ms(char *buf, int64_t ns)
-{
-	const char *sign = ns < 0 ? "-" : "";
-	uint64_t u = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
-
-	snprintf(buf, 32, "%s%" PRIu64 ".%06" PRIu64, sign, u / 1000000,
-		 u % 1000000);
-	return buf;
-}
-
-char *sr_fmt_s(char *buf, int64_t ns)
-{
-	const char *sign = ns < 0 ? "-" : "";
-	uint64_t u = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
-
-	snprintf(buf, 32, "%s%" PRIu64 ".%09" PRIu64, sign, u / 1000000000,
-		 u % 1000000000);
-	return buf;
-}
-
-/* comm with control characters (tabs, newlines) shown as '?' */
-static void put_comm(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
-}
-
 void sr_tsv_header(FILE *f)
 {
 	fputs("pid\tcomm\truntime_ms\tswitches\twakeups\tavg_delay_ms\t"
@@ -245,7 +219,7 @@ void sr_tsv_header(FILE *f)
 void sr_tsv_row(FILE *f, const struct sr_task_metrics *m)
 {
 	static const double ps[3] = { 50, 95, 99 };
-	char b[8][32];
+	char b[8][SR_FMT_NUM];
 	int64_t p[3];
 
 	sr_delays_percentiles(m->delays, ps, p, 3);
@@ -253,15 +227,17 @@ void sr_tsv_row(FILE *f, const struct sr_task_metrics *m)
 		fprintf(f, "%" PRId32 "\t", m->pid);
 	else
 		fputs("-\t", f);
-	put_comm(f, m->comm);
+	sr_put_comm(f, m->comm);
 	fprintf(f, "\t%s\t%" PRIu64 "\t%" PRIu64 "\t%s\t%s\t%s\t%s\t%s\t%s\t%s"
 		"\t%" PRIu32 "\t%d",
-		sr_fmt_ms(b[0], m->runtime_ns), m->switches, m->wakeups,
-		sr_fmt_ms(b[1], sr_metrics_avg_delay(m)), sr_fmt_ms(b[2], p[0]),
-		sr_fmt_ms(b[3], p[1]), sr_fmt_ms(b[4], p[2]),
-		sr_fmt_ms(b[5], m->max_delay_ns),
-		sr_fmt_s(b[6], m->max_delay_start),
-		sr_fmt_s(b[7], m->max_delay_end),
+		sr_fmt_ms(b[0], SR_FMT_NUM, m->runtime_ns, 6), m->switches,
+		m->wakeups, sr_fmt_ms(b[1], SR_FMT_NUM, sr_metrics_avg_delay(m), 6),
+		sr_fmt_ms(b[2], SR_FMT_NUM, p[0], 6),
+		sr_fmt_ms(b[3], SR_FMT_NUM, p[1], 6),
+		sr_fmt_ms(b[4], SR_FMT_NUM, p[2], 6),
+		sr_fmt_ms(b[5], SR_FMT_NUM, m->max_delay_ns, 6),
+		sr_fmt_s(b[6], SR_FMT_NUM, m->max_delay_start, 9),
+		sr_fmt_s(b[7], SR_FMT_NUM, m->max_delay_end, 9),
 		m->ntasks ? m->ntasks : 1, m->lost_touched ? 1 : 0);
 }
 
@@ -302,9 +278,7 @@ static int task_name(char *buf, size_t sz, const struct sr_task_metrics *m)
 		n = snprintf(buf, sz, "%s:(%" PRIu32 ")", m->comm, m->ntasks);
 	else
 		n = snprintf(buf, sz, "%s:%" PRId32, m->comm, m->pid);
-	for (char *p = buf; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
+	sr_comm_clean(buf, sz, buf);
 	return n < (int)sz ? n : (int)sz - 1;
 }
 

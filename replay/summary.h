@@ -67,8 +67,4 @@ void sr_write_tsv(FILE *f, struct sr_task_metrics *const *rows, size_t n);
 /* The human table (perf-like, ms with 3 decimals), with a TOTAL line. */
 void sr_write_table(FILE *f, struct sr_task_metrics *const *rows, size_t n);
 
-/* ns as "ms.uuuuuu" / "s.nnnnnnnnn" into buf (>= 32 bytes); returns buf. */
-char *sr_fmt_ms(char *buf, int64_t ns);
-char *sr_fmt_s(char *buf, int64_t ns);
-
 #endif

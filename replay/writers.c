@@ -6,21 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/fmt.h"
+#include "lib/grow.h"
+#include "lib/strpool.h"
 #include "replay/summary.h"
 #include "replay/writers.h"
-
-const char *sr_tsv_comm(char *buf, size_t len, const char *comm)
-{
-	size_t i = 0;
-
-	for (; comm && comm[i] && i + 1 < len; i++) {
-		unsigned char c = (unsigned char)comm[i];
-
-		buf[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-	}
-	buf[i] = 0;
-	return buf;
-}
 
 /* ---- timeline ----------------------------------------------------------- */
 
@@ -49,7 +39,7 @@ void sr_timeline_row(FILE *f, const struct sr_tl_row *r)
 	const struct sm_view *v = r->v;
 
 	fprintf(f, "%" PRId64 "\t%" PRId32 "\t%s\t%s", r->t, r->pid,
-		sr_tsv_comm(comm, sizeof(comm), r->comm), r->event);
+		sr_comm_clean(comm, sizeof(comm), r->comm), r->event);
 	if (!v) {
 		put_long_or_dash(f, r->prio, r->prio >= 0);
 		fputs("\t-\t-\t-\t-\t-\n", f);
@@ -78,11 +68,7 @@ struct sr_latw {
 	struct lrow *h;     /* min-heap by (wake, run, pid, seq) */
 	size_t n, cap, next_check;
 	uint64_t seq, peak;
-	/* interned names */
-	char *pool;
-	size_t npool, cappool;
-	uint32_t *slots;    /* pool offset + 1, 0 = empty */
-	size_t nslots, used;
+	struct sr_strpool names;
 };
 
 #define LATW_CHECK_MIN 4096
@@ -108,71 +94,13 @@ void sr_latw_free(struct sr_latw *w)
 	if (!w)
 		return;
 	free(w->h);
-	free(w->pool);
-	free(w->slots);
+	sr_strpool_free(&w->names);
 	free(w);
 }
 
 uint64_t sr_latw_peak(const struct sr_latw *w)
 {
 	return w->peak;
-}
-
-static uint32_t hash_str(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
-static int intern(struct sr_latw *w, const char *s, uint32_t *out)
-{
-	size_t len = strlen(s) + 1, i;
-
-	if (2 * (w->used + 1) > w->nslots) {
-		size_t n = w->nslots ? 2 * w->nslots : 256;
-		uint32_t *sl = calloc(n, sizeof(*sl));
-
-		if (!sl)
-			return SR_EINTERNAL;
-		for (size_t j = 0; j < w->nslots; j++) {
-			if (!w->slots[j])
-				continue;
-			i = hash_str(w->pool + w->slots[j] - 1) & (n - 1);
-			while (sl[i])
-				i = (i + 1) & (n - 1);
-			sl[i] = w->slots[j];
-		}
-		free(w->slots);
-		w->slots = sl;
-		w->nslots = n;
-	}
-	for (i = hash_str(s) & (w->nslots - 1); w->slots[i];
-	     i = (i + 1) & (w->nslots - 1)) {
-		if (!strcmp(w->pool + w->slots[i] - 1, s)) {
-			*out = w->slots[i] - 1;
-			return SR_OK;
-		}
-	}
-	if (w->npool + len > w->cappool) {
-		size_t cap = w->cappool ? 2 * w->cappool : 4096;
-		char *p;
-
-		while (cap < w->npool + len)
-			cap *= 2;
-		if (cap >= UINT32_MAX || !(p = realloc(w->pool, cap)))
-			return SR_EINTERNAL;
-		w->pool = p;
-		w->cappool = cap;
-	}
-	memcpy(w->pool + w->npool, s, len);
-	w->slots[i] = (uint32_t)w->npool + 1;
-	*out = (uint32_t)w->npool;
-	w->npool += len;
-	w->used++;
-	return SR_OK;
 }
 
 static bool lless(const struct lrow *a, const struct lrow *b)
@@ -192,7 +120,7 @@ static void put_row(struct sr_latw *w, const struct lrow *r)
 
 	fprintf(w->f, "%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId32
 		"\t%s\t%s\n", r->wake, r->run, r->run - r->wake, r->pid,
-		sr_tsv_comm(comm, sizeof(comm), w->pool + r->comm),
+		sr_comm_clean(comm, sizeof(comm), sr_strpool_get(&w->names, r->comm)),
 		sr_acct_cause_name((enum sr_acct_cause)r->cause));
 }
 
@@ -242,16 +170,14 @@ int sr_latw_add(struct sr_latw *w, int64_t from, int64_t to, int32_t pid,
 			  .seq = w->seq++, .cause = (uint8_t)cause };
 	size_t i;
 
-	if (intern(w, comm ? comm : "", &r.comm))
+	if (sr_strpool_add(&w->names, comm ? comm : "", &r.comm))
 		return SR_EINTERNAL;
 	if (w->n == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 1024;
-		struct lrow *h = realloc(w->h, cap * sizeof(*h));
+		struct lrow *h = sr_grow(w->h, &w->cap, w->n, sizeof(*h), 1024, 0);
 
 		if (!h)
 			return SR_EINTERNAL;
 		w->h = h;
-		w->cap = cap;
 	}
 	i = w->n++;
 	w->h[i] = r;
@@ -318,5 +244,5 @@ void sr_summary_row(FILE *f, const struct sr_task_metrics *m,
 		fprintf(f, "\t%" PRId64, x->late_wakeups);
 	else
 		fputs("\t-", f);
-	fprintf(f, "\t%s\n", x->has_finish ? sr_fmt_s(b, x->finish_ts) : "-");
+	fprintf(f, "\t%s\n", x->has_finish ? sr_fmt_s(b, sizeof(b), x->finish_ts, 9) : "-");
 }

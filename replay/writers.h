@@ -58,7 +58,4 @@ void sr_summary_header(FILE *f);
 void sr_summary_row(FILE *f, const struct sr_task_metrics *m,
 		    const struct sr_summary_extra *x);
 
-/* comm with control characters as '?', into buf (SR_COMM_MAX+) */
-const char *sr_tsv_comm(char *buf, size_t len, const char *comm);
-
 #endif

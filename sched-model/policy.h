@@ -107,7 +107,6 @@ enum sm_change {
 	SM_CH_EXIT,     /* became a zombie; again when switched out */
 	SM_CH_REAP,     /* removed; sched_exit refunds applied */
 	SM_CH_STATE,    /* any other change of prio/sleep_avg/credit/slice */
-	/* added with the models (additive): */
 	SM_CH_TICK,     /* scheduler_tick charge: slice and sleep_avg -1 */
 	SM_CH_RECALC,   /* O10 pick-time recalc_task_prio (activated) */
 	SM_CH_CHARGE,   /* O10 schedule() charge: sleep_avg -1, full slice */
@@ -194,7 +193,6 @@ struct sm_policy {
 	/* invariant check for tests: 0 ok, else writes why */
 	int (*check)(const struct sm_rq *rq, char *why, size_t whylen);
 
-	/* added with the models (additive): */
 	/* pull_task: move a queued, not running task t from src to the tail
 	   of dst's active array; sets dst->need_resched if t's prio is
 	   strictly higher than dst's current (idle always).  May be NULL. */

@@ -4,7 +4,7 @@
 set -u
 awk '{ p += $2; f += $3; s += $4; n++ }
 END {
-	printf "== make check: %d passes, %d tests passed, %d failed, %d skipped%s\n",
+	printf "== make check: %d passes, %d checks passed, %d failed, %d skipped%s\n",
 		n, p, f, s, (s ? " (reasons above, in each pass'"'"'s SKIP lines)" : "")
 	exit (f > 0)
 }' "$1"

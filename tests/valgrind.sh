@@ -71,3 +71,4 @@ for bin in "$BUILD"/tests/fuzz/fuzz-*; do
 	n=$((n + 1))
 done
 echo "PASS valgrind: kept fuzz inputs of $n targets"
+[ -z "${CHECK_SUMMARY:-}" ] || echo "valgrind 3 0 0" >>"$CHECK_SUMMARY"

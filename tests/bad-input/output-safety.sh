@@ -6,7 +6,7 @@
 # clear error, status 74, and leaves nothing either.
 . tests/lib/lib.sh
 D=tests/parse/data
-P=tests/plots/data/hogplayer
+P=tests/compare/data/hogplayer
 
 # no_tmp DIR: no temporary left behind in DIR
 no_tmp() {
@@ -178,13 +178,13 @@ no_tmp "$T/limit"
 # ---- every command that writes files goes through lib/outfile ----
 # (a file named like an output but not written by sr_outfile_* would
 # appear without a temporary: look for the call in each writer)
-for f in parse/cmd-convert.c replay/cmd-stats.c replay/replay.c plots/plot.c \
+for f in builtin/convert.c builtin/stats.c replay/replay.c plots/plot.c \
 	 plots/report.c; do
 	nchecks=$((nchecks + 1))
 	grep -q 'sr_outfile_open' "$f" || fail "$f writes without lib/outfile"
 done
 nchecks=$((nchecks + 1))
-! grep -nE '\bfopen\([^)]*"(w|a)' lib/*.c parse/*.c replay/*.c plots/*.c sched-model/*.c ||
+! grep -nE '\bfopen\([^)]*"(w|a)' lib/*.c parse/*.c replay/*.c compare/*.c plots/*.c sched-model/*.c builtin/*.c ||
 	fail "a file opened for writing outside lib/outfile"
 
 done_ok

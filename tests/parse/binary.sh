@@ -53,9 +53,9 @@ expect_err "^schedreplay: $B/sleep.perf.txt:0: expected a perf.data written in t
 
 # ---- lost events ----
 expect_status 0 "$SR" stats $B/lost.perf.data
-expect_err "warning: [0-9]+ events lost in [0-9]+ range"
+expect_err "warning: .*: [0-9]+ events lost in [0-9]+ range"
 expect_status 0 "$SR" stats $B/lost.v7.dat
-expect_err "warning: [0-9]+ events lost in [0-9]+ range"
+expect_err "warning: .*: [0-9]+ events lost in [0-9]+ range"
 
 # ---- bad perf.data ----
 u64() { od -An -t u8 -j "$2" -N 8 "$1" | tr -d ' '; }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # diff, plot and report straight from a trace: the hand-written native trace
-# tests/plots/data/hogplayer.native (a CPU hog and a player woken by a
+# tests/compare/data/hogplayer.native (a CPU hog and a player woken by a
 # timer every 10 ms to run 1 ms, for 2 s) replayed here under stock and
 # o11int.  What follows from the trace alone is checked exactly (CPU times,
 # classes, the period, the recorded schedule's perfect deadlines); what
@@ -11,7 +11,7 @@
 . tests/lib/lib.sh
 need python3 python3
 need gnuplot gnuplot-nox
-N=tests/plots/data/hogplayer.native
+N=tests/compare/data/hogplayer.native
 
 "$SR" help | grep -q '^  replay ' || skip "no replay command in this build"
 

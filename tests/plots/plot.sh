@@ -5,7 +5,7 @@
 # with the real gnuplot is tests/plots/test-plot.c; the page in Chromium
 # is tests/plots/test-report.c.)
 . tests/lib/lib.sh
-D=tests/plots/data/hogplayer
+D=tests/compare/data/hogplayer
 
 expect_status 69 "$SR" plot "$D" -o "$T/p" --gnuplot /nonexistent/gnuplot
 expect_err 'cannot run /nonexistent/gnuplot: No such file or directory; install it \(apt-get install gnuplot-nox, as root\)'
@@ -49,5 +49,5 @@ expect_status 64 "$SR" report "$D"
 expect_err 'report: expected -o DIR'
 expect_status 64 "$SR" plot "$D" --max-tasks 0
 expect_status 0 "$SR" plot --help
-expect_out '^usage: schedreplay plot TRACE'
+expect_out '^usage: schedreplay plot \[OPTIONS\] TRACE$'
 done_ok

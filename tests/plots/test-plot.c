@@ -1,5 +1,5 @@
 /*
- * test-plot: every plot of the hand-written replay tests/plots/data/
+ * test-plot: every plot of the hand-written replay tests/compare/data/
  * hogplayer, rendered by the real gnuplot: scripts and data written and
  * byte-identical across runs, PNGs that decode and hold both policies'
  * colours, SVG and PDF that are what they claim; and without a working
@@ -12,13 +12,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compare/load.h"
+#include "compare/runset.h"
 #include "plots/plot.h"
-#include "plots/runset.h"
 #include "tests/lib/png.h"
-#include "tests/plots/plotstest.h"
 #include "tests/lib/test.h"
+#include "tests/plots/plotstest.h"
 
-#define FIXTURE "tests/plots/data/hogplayer"
+#define FIXTURE "tests/compare/data/hogplayer"
 
 static const char *const names[] = { "priority", "delay-time", "delay-cdf", "diff-bars" };
 
@@ -38,12 +39,12 @@ static int gnuplot_on_path(void)
 	return plt_find_exe("gnuplot", buf, sizeof(buf)) != NULL;
 }
 
-static int load(struct pl_set *s)
+static int load(struct cmp_set *s)
 {
 	static const char *const pol[] = { "stock", "o11int" };
 	struct sr_diag d = SR_DIAG_INIT;
 
-	if (pl_set_open(s, FIXTURE, "hogplayer", pol, 2, &d) || pl_set_load(s, &d)) {
+	if (cmp_set_open(s, FIXTURE, "hogplayer", pol, 2, &d) || cmp_set_load(s, &d)) {
 		fprintf(stderr, "%s\n", d.msg);
 		return -1;
 	}
@@ -53,7 +54,7 @@ static int load(struct pl_set *s)
 static int plot(const char *dir, enum pl_format fmt, const char *gnuplot,
 		struct pl_plot_files *pf, struct sr_diag *d)
 {
-	struct pl_set s;
+	struct cmp_set s;
 	struct pl_plot_opts o = { 0 };
 	int rc;
 
@@ -64,7 +65,7 @@ static int plot(const char *dir, enum pl_format fmt, const char *gnuplot,
 	o.gnuplot = gnuplot;
 	o.render = true;
 	rc = pl_plot_all(&s, &o, pf, d);
-	pl_set_free(&s);
+	cmp_set_free(&s);
 	return rc;
 }
 

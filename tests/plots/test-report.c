@@ -1,6 +1,6 @@
 /*
  * test-report: `schedreplay report` on the hand-written replay
- * tests/plots/data/hogplayer, rendered by headless Chromium: the page
+ * tests/compare/data/hogplayer, rendered by headless Chromium: the page
  * needs nothing from outside (no scripts, links or images), the DOM holds
  * the headline, the diff table and every plot as inline SVG with drawn
  * paths, the whole page's screenshot is not blank, and neither is each
@@ -84,7 +84,7 @@ int main(void)
 	snprintf(dom, sizeof(dom), "%s/dom.html", tmp);
 	snprintf(shot, sizeof(shot), "%s/page.png", tmp);
 
-	snprintf(cmd, sizeof(cmd), "'%s' report tests/plots/data/hogplayer -o '%s' >/dev/null",
+	snprintf(cmd, sizeof(cmd), "'%s' report tests/compare/data/hogplayer -o '%s' >/dev/null",
 		 sr, dir);
 	CHECK_INT(system(cmd), 0);
 	html = plt_slurp(index, NULL);

@@ -127,7 +127,7 @@ expect_err 'cs-cost'
 expect_status 64 "$SR" replay "$D/chain.txt" --frobnicate
 expect_err "unknown option '--frobnicate'"
 expect_status 64 "$SR" replay
-expect_err 'no TRACE'
+expect_err 'replay: expected a TRACE argument'
 expect_status 66 "$SR" replay "$T/does-not-exist.txt" -o "$T/x"
 nchecks=$((nchecks + 1))
 [ ! -e "$T/x" ] || [ -z "$(find "$T/x" -type f)" ] || fail "files written on error"

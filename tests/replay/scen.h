@@ -23,6 +23,9 @@ struct scen {
 	size_t ntasks;
 	struct sr_event ev[SC_MAX_EVENTS];
 	size_t nev;
+	/* task wakes are attributed by context only, as perf script text's
+	   (sr_event.wguess); 0: the trace names each waker (native by=) */
+	bool guessed;
 };
 
 static inline const struct sr_task *sc_get(const void *ctx, sr_tid id)
@@ -96,6 +99,7 @@ static inline void sc_wake(struct scen *sc, int64_t ts, int cpu, sr_tid task,
 	e->task = task;
 	e->waker = waker;
 	e->wsrc = (uint8_t)(waker != SR_TID_NONE ? SR_WS_TASK : wsrc);
+	e->wguess = waker != SR_TID_NONE && sc->guessed;
 }
 
 static inline void sc_fork(struct scen *sc, int64_t ts, int cpu, sr_tid parent,
@@ -169,8 +173,7 @@ static inline void sc_replay(struct sc_run *x, const struct scen *sc,
 		      const char *exclude, int64_t t_end)
 {
 	struct sr_demand_opts dopts = { .exclude = exclude, .task_get = sc_get,
-					.task_ctx = sc, .nconsumers = 1,
-					.sources_known = true };
+					.task_ctx = sc, .nconsumers = 1 };
 	struct sr_sim_opts opts = { .cpus = 1, .check = true };
 	struct sr_sim_hooks hooks = { .row = sc_row, .wait = sc_wait,
 				      .ctx = x };

@@ -64,8 +64,7 @@ static struct sr_demand *extract(const struct scen *sc, const char *exclude,
 				 int64_t t_end)
 {
 	struct sr_demand_opts o = { .exclude = exclude, .task_get = sc_get,
-				    .task_ctx = sc, .nconsumers = 1,
-				    .sources_known = true };
+				    .task_ctx = sc, .nconsumers = 1 };
 	struct sr_diag d = SR_DIAG_INIT;
 	struct sr_demand *dm;
 
@@ -330,7 +329,7 @@ static void test_missing_switch(void)
  */
 static void test_causal_known(void)
 {
-	struct scen sc = { .ntasks = 0 };
+	struct scen sc = { .ntasks = 0, .guessed = true };
 	sr_tid i0 = sc_task(&sc, 0, "swapper/0"), i1 = sc_task(&sc, 0,
 								"swapper/1");
 	sr_tid a = sc_task(&sc, 100, "a"), b = sc_task(&sc, 200, "b");

@@ -4,6 +4,7 @@
  */
 #include <stdint.h>
 
+#include "lib/fmt.h"
 #include "replay/summary.h"
 #include "tests/lib/test.h"
 
@@ -181,8 +182,8 @@ static void test_fmt(void)
 		char b[32];
 
 		CHECK_CTX("%lld", (long long)cases[i].ns);
-		CHECK_STR(sr_fmt_ms(b, cases[i].ns), cases[i].ms);
-		CHECK_STR(sr_fmt_s(b, cases[i].ns), cases[i].s);
+		CHECK_STR(sr_fmt_ms(b, sizeof(b), cases[i].ns, 6), cases[i].ms);
+		CHECK_STR(sr_fmt_s(b, sizeof(b), cases[i].ns, 9), cases[i].s);
 	}
 	test_ctx[0] = '\0';
 }

@@ -1,0 +1,73 @@
+/*
+ * builtin/plot: `schedreplay plot TRACE [--policy P]... [--task REGEX]
+ * [--format png|svg|pdf] [-o DIR] [--gnuplot PATH]`: gnuplot scripts, data
+ * and images of priorities and scheduling delays.
+ */
+#include <stdio.h>
+
+#include "builtin.h"
+#include "compare/load.h"
+#include "compare/source.h"
+#include "plots/gnuplot.h"
+#include "plots/plot.h"
+
+static const char *const format_names[] = {
+	[PL_FMT_PNG] = "png", [PL_FMT_SVG] = "svg", [PL_FMT_PDF] = "pdf", NULL,
+};
+
+int cmd_plot(int argc, char **argv, struct sr_diag *d)
+{
+	struct cmp_load_opts o = { .cmd = "plot" };
+	struct pl_plot_opts po = { .outdir = "out/plots", .format = PL_FMT_PNG,
+				   .render = true };
+	const struct po_option opts[] = {
+		OPT_COMPARE(&o, "policies drawn, overlaid (default: stock, "
+			    "o11int)",
+			    "tasks whose comm matches this pcre2 regex "
+			    "(default: the interactive tasks and the largest "
+			    "changes in p99 delay, at most 8)"),
+		OPT_GROUP("output"),
+		OPT_PATH('o', "output", &po.outdir, "DIR",
+			   "where NAME.gp, NAME.dat and the images go "
+			   "(default: out/plots)"),
+		OPT_CHOICE(0, "format", &po.format, format_names, "FMT",
+			   "image format: png (default), svg, pdf"),
+		OPT_DRAW(&po),
+		OPT_END(),
+	};
+	const struct po_cmd cmd = {
+		"plot", "TRACE", 1, 1,
+		"gnuplot scripts, data and images of priorities and "
+		"scheduling "
+		"delays.  " CMP_TRACE_ABOUT, "docs/plots.md describes each plot.",
+		opts,
+	};
+	struct cmp_source src;
+	struct cmp_set set;
+	struct cmp_taskre *re = NULL;
+	struct pl_plot_files pf;
+	size_t n;
+	int rc;
+
+	if ((rc = po_parse(&cmd, argc, argv, &o.trace, &n, d)))
+		return rc == PO_HELP ? SR_OK : rc;
+	rc = cmp_cmd_load(&o, 1, CMP_MAX_RUNS, &src, &set, &re, d);
+	if (rc == SR_OK) {
+		po.re = re;
+		rc = pl_plot_all(&set, &po, &pf, d);
+		if (rc == SR_OK || rc == SR_ENOGNUPLOT) {
+			for (size_t i = 0; i < pf.n; i++) {
+				printf("%s/%s.gp  %s/%s.dat", po.outdir, pf.name[i],
+				       po.outdir, pf.name[i]);
+				if (pf.rendered[i])
+					printf("  %s/%s.%s", po.outdir, pf.name[i],
+					       pl_format_ext(po.format));
+				putchar('\n');
+			}
+		}
+	}
+	cmp_set_free(&set);
+	cmp_source_close(&src);
+	cmp_taskre_free(re);
+	return rc;
+}

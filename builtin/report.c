@@ -1,0 +1,84 @@
+/*
+ * builtin/report: `schedreplay report TRACE -o DIR`: DIR/index.html, one
+ * self-contained page with the diff and the plots inline as SVG.
+ */
+#include <stdio.h>
+
+#include "builtin.h"
+#include "compare/diff.h"
+#include "compare/load.h"
+#include "compare/source.h"
+#include "plots/plot.h"
+#include "plots/report.h"
+
+int cmd_report(int argc, char **argv, struct sr_diag *d)
+{
+	struct cmp_load_opts o = { .cmd = "report" };
+	struct pl_plot_opts po = { .format = PL_FMT_SVG, .render = true };
+	const struct po_option opts[] = {
+		OPT_COMPARE(&o, "the two policies compared, A then B "
+				"(default: stock, o11int)",
+			    "tasks whose comm matches this pcre2 regex"),
+		OPT_GROUP("output"),
+		OPT_PATH('o', "output", &po.outdir, "DIR",
+			   "where index.html (and the plots' scripts, data "
+			   "and SVG) go; required"),
+		OPT_DRAW(&po),
+		OPT_END(),
+	};
+	const struct po_cmd cmd = {
+		"report", "TRACE", 1, 1,
+		"Writes DIR/index.html (-o DIR is required): one "
+		"self-contained "
+		"page with the diff and the plots inline as SVG. " CMP_TRACE_ABOUT,
+		NULL, opts,
+	};
+	struct cmp_source src;
+	struct cmp_set set;
+	struct cmp_taskre *re = NULL;
+	struct cmp_diff df = { 0 };
+	struct pl_plot_files pf = { 0 };
+	struct sr_diag pd = SR_DIAG_INIT;
+	size_t n;
+	int rc, prc = SR_OK;
+
+	if ((rc = po_parse(&cmd, argc, argv, &o.trace, &n, d)))
+		return rc == PO_HELP ? SR_OK : rc;
+	if (!po.outdir)
+		return sr_fail(d, SR_EUSAGE, "report: expected -o DIR");
+	rc = cmp_cmd_load(&o, 2, 2, &src, &set, &re, d);
+	if (rc == SR_OK)
+		rc = cmp_diff_build(&df, &set, 0, 1, re, d);
+	if (rc == SR_OK) {
+		po.re = re;
+		prc = pl_plot_all(&set, &po, &pf, &pd);
+		if (prc != SR_OK && prc != SR_ENOGNUPLOT) {
+			rc = sr_fail(d, prc, "%s", pd.msg);
+		} else {
+			rc = pl_report_write(&df, &pf, po.outdir,
+					     prc ? "The plots could not be "
+						   "drawn: gnuplot is missing "
+						   "or failed (see the "
+						   "message on stderr); "
+						   "install it with apt-get "
+						   "install gnuplot-nox and "
+						   "run schedreplay report "
+						   "again."
+						 : NULL,
+					     d);
+			if (rc == SR_OK && prc) {
+				/* the page is written; report why it has no plots */
+				rc = sr_fail(d, prc, "%s (%s/index.html has "
+						     "the tables only)",
+					     pd.msg, po.outdir);
+			}
+			if (rc == SR_OK)
+				printf("%s/index.html\n", po.outdir);
+		}
+	}
+	cmp_diff_free(&df);
+	cmp_set_free(&set);
+	cmp_source_close(&src);
+	cmp_taskre_free(re);
+	return rc;
+}

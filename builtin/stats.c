@@ -1,0 +1,153 @@
+/*
+ * builtin/stats: `schedreplay stats TRACE`, the recorded schedule per task
+ * (runtime, switches, wakeups, scheduling delay avg/p50/p95/p99/max with
+ * the max's start and end), counted as `perf sched latency` counts them.
+ * Streams the trace once; memory grows with tasks, not events.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "lib/outfile.h"
+#include "parse/read-warn.h"
+#include "parse/reader.h"
+#include "replay/observed.h"
+#include "replay/summary.h"
+
+struct stats_opts {
+	const char *path;
+	const char *out;
+	const char *sort;
+	bool by_comm;
+	bool tsv;
+	struct sr_read_opts read;
+	struct sr_observed_opts obs;
+};
+
+static const struct sr_task *view_get(const void *ctx, sr_tid id)
+{
+	return sr_tasks_get(ctx, id);
+}
+
+static size_t view_count(const void *ctx)
+{
+	return sr_tasks_count(ctx);
+}
+
+static int write_rows(const struct stats_opts *o,
+		      struct sr_task_metrics **rows, size_t n,
+		      struct sr_diag *d)
+{
+	struct sr_outfile *f;
+	struct sr_sort s;
+	const char *spec = o->sort ? o->sort
+			   : o->tsv ? SR_SORT_DEFAULT_TSV : SR_SORT_DEFAULT_TABLE;
+
+	if (sr_sort_parse(spec, &s, d) || sr_rows_sort(rows, n, &s, d))
+		return d->code;
+	if (sr_outfile_open(&f, o->out ? o->out : "-", d))
+		return d->code;
+	if (o->tsv)
+		sr_write_tsv(sr_outfile_fp(f), rows, n);
+	else
+		sr_write_table(sr_outfile_fp(f), rows, n);
+	return sr_outfile_commit(f, d);
+}
+
+static int run_stats(const struct stats_opts *o, struct sr_reader *r,
+		     struct sr_diag *d)
+{
+	const struct sr_tasks *tasks = sr_reader_tasks(r);
+	const struct sr_task_view view = { view_get, view_count, tasks };
+	const struct sr_read_stats *st;
+	struct sr_observed *obs;
+	struct sr_task_metrics **rows = NULL, *merged = NULL;
+	size_t n = 0, nmerged = 0;
+	struct sr_event ev;
+	int64_t t_end = 0;
+	int rc;
+
+	if (sr_observed_new(&obs, &o->obs, &view, d))
+		return d->code;
+	while ((rc = sr_reader_next(r, &ev, d)) == 1) {
+		int erc = sr_observed_event(obs, &ev);
+
+		if (erc) {
+			const char *why = sr_acct_error(sr_observed_acct(obs));
+
+			rc = -1;
+			sr_fail(d, erc, "%s:%" PRIu64 ": %s", sr_reader_path(r),
+				ev.line, why ? why : "out of memory");
+			break;
+		}
+		t_end = ev.ts;
+	}
+	if (rc < 0)
+		goto out;
+	st = sr_reader_stats(r);
+	if (st->last_ts > t_end)
+		t_end = st->last_ts;
+	if (sr_observed_finish(obs, t_end, d) ||
+	    sr_observed_rows(obs, &rows, &n, d))
+		goto out;
+	sr_read_warn(sr_reader_path(r), st, (long)sr_observed_lost_tasks(obs));
+	if (o->by_comm) {
+		if (sr_rows_by_comm(rows, n, &merged, &nmerged, d))
+			goto out;
+		for (size_t i = 0; i < nmerged; i++)
+			rows[i] = &merged[i];
+		n = nmerged;
+	}
+	write_rows(o, rows, n, d);
+out:
+	sr_rows_free_merged(merged, nmerged);
+	free(rows);
+	sr_observed_free(obs);
+	return d->code;
+}
+
+int cmd_stats(int argc, char **argv, struct sr_diag *d)
+{
+	struct stats_opts o = { 0 };
+	const struct po_option opts[] = {
+		OPT_GROUP("output"),
+		OPT_FLAG(0, "tsv", &o.tsv,
+			 "header line and one row per task, tab-separated"),
+		OPT_FLAG(0, "by-comm", &o.by_comm,
+			 "one row per command name (perf's default merge)"),
+		OPT_STRING(0, "sort", &o.sort, "KEYS",
+			   "comma-separated: pid, comm, runtime, switches, "
+			   "wakeups, avg, p50, p95, p99, max (measures "
+			   "largest first); default pid for --tsv, "
+			   "avg,max,switches,runtime for the table"),
+		OPT_PATH('o', "output", &o.out, "FILE",
+			   "write to FILE (temporary, then renamed; - is "
+			   "stdout)"),
+		OPT_GROUP("input"),
+		OPT_COMPAT(&o.obs.compat),
+		OPT_READ(&o.read),
+		OPT_END(),
+	};
+	const struct po_cmd cmd = {
+		"stats", "TRACE", 1, 1,
+		"Per task: runtime, switches, wakeups, scheduling delay (avg, "
+		"p50, "
+		"p95, p99, max, and when the max began and ended), as perf "
+		"sched "
+		"latency -p counts them.  TRACE may be gzip-compressed, '-' "
+		"is stdin.",
+		"docs/metrics.md defines every figure.", opts,
+	};
+	struct sr_reader *r;
+	size_t n;
+	int rc;
+
+	if ((rc = po_parse(&cmd, argc, argv, &o.path, &n, d)))
+		return rc == PO_HELP ? SR_OK : rc;
+	if (sr_reader_open(&r, o.path, &o.read, d))
+		return d->code;
+	rc = run_stats(&o, r, d);
+	sr_reader_close(r);
+	return rc;
+}

@@ -1,0 +1,743 @@
+/*
+ * diff: policy B against policy A, per task, with a headline (see diff.h).
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/diff.h"
+#include "lib/fmt.h"
+
+/* ---- the figures compared, as one table ------------------------------- */
+
+enum mkind {
+	MK_NS,     /* int64 ns, shown in ms */
+	MK_DNS,    /* double ns, shown in ms */
+	MK_COUNT,  /* uint64 */
+	MK_SHARE,  /* double fraction */
+};
+
+struct metric {
+	const char *name;   /* column stem in TSV and JSON */
+	enum mkind kind;
+	size_t off;         /* in struct cmp_figs */
+};
+
+static const struct metric metrics[] = {
+	{ "runtime_ms", MK_NS, offsetof(struct cmp_figs, runtime_ns) },
+	{ "switches", MK_COUNT, offsetof(struct cmp_figs, switches) },
+	{ "wakeups", MK_COUNT, offsetof(struct cmp_figs, wakeups) },
+	{ "avg_delay_ms", MK_NS, offsetof(struct cmp_figs, avg_ns) },
+	{ "p95_delay_ms", MK_NS, offsetof(struct cmp_figs, p95_ns) },
+	{ "p99_delay_ms", MK_NS, offsetof(struct cmp_figs, p99_ns) },
+	{ "max_delay_ms", MK_NS, offsetof(struct cmp_figs, max_ns) },
+	{ "sd_delay_ms", MK_DNS, offsetof(struct cmp_figs, sd_ns) },
+	{ "ib_sd_delay_ms", MK_DNS, offsetof(struct cmp_figs, ib_sd_ns) },
+	{ "cpu_share", MK_SHARE, offsetof(struct cmp_figs, cpu_share) },
+	{ "expired", MK_COUNT, offsetof(struct cmp_figs, expired) },
+	{ "late_wakeups", MK_COUNT, offsetof(struct cmp_figs, late_wakeups) },
+};
+#define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
+
+static long double mval(const struct cmp_figs *f, const struct metric *m)
+{
+	const char *p = (const char *)f + m->off;
+
+	switch (m->kind) {
+	case MK_NS: return (long double)*(const int64_t *)p;
+	case MK_DNS: return (long double)*(const double *)p;
+	case MK_COUNT: return (long double)*(const uint64_t *)p;
+	case MK_SHARE: return (long double)*(const double *)p;
+	}
+	return 0;
+}
+
+/* A value (or change) of metric m; exact for integer kinds. */
+static char *mfmt(char *buf, size_t len, const struct cmp_figs *fa,
+		  const struct cmp_figs *fb, const struct metric *m)
+{
+	const char *pa = fa ? (const char *)fa + m->off : NULL;
+	const char *pb = (const char *)fb + m->off;
+
+	switch (m->kind) {
+	case MK_NS: {
+		int64_t v = *(const int64_t *)pb;
+
+		if (pa)
+			v -= *(const int64_t *)pa;
+		return sr_fmt_ms(buf, len, v, 6);
+	}
+	case MK_COUNT: {
+		long long v = (long long)*(const uint64_t *)pb;
+
+		if (pa)
+			v -= (long long)*(const uint64_t *)pa;
+		snprintf(buf, len, "%lld", v);
+		return buf;
+	}
+	case MK_DNS: {
+		double v = *(const double *)pb;
+
+		if (pa)
+			v -= *(const double *)pa;
+		snprintf(buf, len, "%.6f", v / 1e6);
+		return buf;
+	}
+	case MK_SHARE: {
+		double v = *(const double *)pb;
+
+		if (pa)
+			v -= *(const double *)pa;
+		snprintf(buf, len, "%.6f", v);
+		return buf;
+	}
+	}
+	buf[0] = '\0';
+	return buf;
+}
+
+/* B/A, or NULL when A is 0 (undefined; 1 would hide a change from 0). */
+static const char *ratio_fmt(char *buf, size_t len, const struct cmp_figs *fa,
+			     const struct cmp_figs *fb, const struct metric *m)
+{
+	long double a = mval(fa, m), b = mval(fb, m);
+
+	if (a == 0)
+		return NULL;
+	snprintf(buf, len, "%.4f", (double)(b / a));
+	return buf;
+}
+
+/* ---- building ---------------------------------------------------------- */
+
+enum cmp_verdict cmp_verdict_of(const struct cmp_task *t, size_t a, size_t b)
+{
+	int64_t pa = t->figs[a].p99_ns, pb = t->figs[b].p99_ns;
+	int64_t d = pb - pa;
+	int64_t ad = d < 0 ? -d : d;
+	int64_t base = pa > pb ? pa : pb;
+
+	if (ad < CMP_CHANGE_MIN_NS || ad * 100 < base * CMP_CHANGE_MIN_PCT)
+		return CMP_SAME;
+	return d < 0 ? CMP_BETTER : CMP_WORSE;
+}
+
+struct name_count {
+	const char *comm;
+	size_t n;
+	int64_t cpu;
+};
+
+static int cmp_nc(const void *pa, const void *pb)
+{
+	const struct name_count *a = pa, *b = pb;
+
+	if (a->cpu != b->cpu)
+		return a->cpu > b->cpu ? -1 : 1;
+	return strcmp(a->comm, b->comm);
+}
+
+static void batch_summary(struct cmp_diff *df)
+{
+	const struct cmp_set *s = df->s;
+	struct name_count *nc = calloc(df->nrows + 1, sizeof(*nc));
+	size_t nn = 0, o = 0;
+	int64_t fa = 0, fb = 0;
+	bool known = true;
+
+	/* the tasks shown (--task, --tree), so the figures match the table */
+	for (size_t r = 0; r < df->nrows; r++) {
+		const struct cmp_task *t = &s->tasks[df->rows[r]];
+		const struct cmp_figs *a = &t->figs[df->a], *b = &t->figs[df->b];
+		size_t k;
+
+		if (t->cls != CMP_CLASS_BATCH || !a->present || !b->present)
+			continue;
+		df->nbatch++;
+		df->batch_cpu_ns += a->runtime_ns;
+		if (!a->finish_ns || !b->finish_ns)
+			known = false;
+		if (a->finish_ns > fa)
+			fa = a->finish_ns;
+		if (b->finish_ns > fb)
+			fb = b->finish_ns;
+		if (!nc)
+			continue;
+		for (k = 0; k < nn; k++)
+			if (!strcmp(nc[k].comm, t->comm))
+				break;
+		if (k == nn) {
+			nc[nn].comm = t->comm;
+			nn++;
+		}
+		nc[k].n++;
+		nc[k].cpu += a->runtime_ns;
+	}
+	df->batch_done_known = df->nbatch && known && s->have_t;
+	if (df->batch_done_known) {
+		df->batch_done_a = fa - s->t0;
+		df->batch_done_b = fb - s->t0;
+	}
+	df->batch_names[0] = '\0';
+	if (nc) {
+		qsort(nc, nn, sizeof(*nc), cmp_nc);
+		for (size_t k = 0; k < nn && k < 4; k++) {
+			int w = snprintf(df->batch_names + o,
+					 sizeof(df->batch_names) - o, "%s%s x%zu",
+					 k ? ", " : "", nc[k].comm, nc[k].n);
+			if (w < 0 || (size_t)w >= sizeof(df->batch_names) - o)
+				break;
+			o += (size_t)w;
+		}
+		if (nn > 4 && o + 8 < sizeof(df->batch_names))
+			snprintf(df->batch_names + o, sizeof(df->batch_names) - o,
+				 ", ...");
+	}
+	free(nc);
+}
+
+/* Periodic task x comes before y in the headline. */
+static bool periodic_before(const struct cmp_diff *df, long x, long y)
+{
+	const struct cmp_task *tx = &df->s->tasks[x], *ty = &df->s->tasks[y];
+	double ax = cmp_deadlines_met_pct(&tx->figs[df->a]);
+	double bx = cmp_deadlines_met_pct(&tx->figs[df->b]);
+	double ay = cmp_deadlines_met_pct(&ty->figs[df->a]);
+	double by = cmp_deadlines_met_pct(&ty->figs[df->b]);
+	double cx = fabs(bx - ax) +
+		    fabs(cmp_deadlines_met_own_pct(&tx->figs[df->b]) -
+			 cmp_deadlines_met_own_pct(&tx->figs[df->a]));
+	double cy = fabs(by - ay) +
+		    fabs(cmp_deadlines_met_own_pct(&ty->figs[df->b]) -
+			 cmp_deadlines_met_own_pct(&ty->figs[df->a]));
+	double mx = ax < bx ? ax : bx, my = ay < by ? ay : by;
+
+	if (cx != cy)
+		return cx > cy;
+	return mx < my;
+}
+
+int cmp_diff_build(struct cmp_diff *df, const struct cmp_set *s, size_t a,
+		  size_t b, const struct cmp_taskre *re, struct sr_diag *d)
+{
+	memset(df, 0, sizeof(*df));
+	df->s = s;
+	df->a = a;
+	df->b = b;
+	if (cmp_diff_order(s, a, b, re, &df->rows, &df->nrows, d))
+		return d->code;
+	df->inter = malloc((df->nrows + 1) * sizeof(long));
+	df->periodic = malloc((df->nrows + 1) * sizeof(long));
+	if (!df->inter || !df->periodic)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	for (size_t i = 0; i < df->nrows; i++) {
+		const struct cmp_task *t = &s->tasks[df->rows[i]];
+		bool both = t->figs[a].present && t->figs[b].present;
+
+		if (!both)
+			continue;
+		if (t->cls == CMP_CLASS_INTERACTIVE) {
+			enum cmp_verdict v = cmp_verdict_of(t, a, b);
+
+			df->inter[df->ninter++] = df->rows[i];
+			df->nbetter += v == CMP_BETTER;
+			df->nworse += v == CMP_WORSE;
+		}
+		if (t->period_ns > 0 && t->figs[a].periods)
+			df->periodic[df->nperiodic++] = df->rows[i];
+	}
+	batch_summary(df);
+	for (size_t i = 0; i < s->ntasks; i++) {
+		const struct cmp_figs *fa = &s->tasks[i].figs[a];
+		const struct cmp_figs *fb = &s->tasks[i].figs[b];
+
+		if (fa->present)
+			df->demand_ns += fa->runtime_ns;
+		if (fa->present && fa->finish_ns > df->end_a)
+			df->end_a = fa->finish_ns;
+		if (fb->present && fb->finish_ns > df->end_b)
+			df->end_b = fb->finish_ns;
+	}
+	/* the headline's periodic tasks: the largest change in deadlines met,
+	 * then the fewest met */
+	df->periodic_head = malloc((df->nperiodic + 1) * sizeof(long));
+	if (!df->periodic_head)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	memcpy(df->periodic_head, df->periodic, df->nperiodic * sizeof(long));
+	for (size_t i = 1; i < df->nperiodic; i++) {
+		/* insertion sort: stable, and these lists are short */
+		long v = df->periodic_head[i];
+		size_t j = i;
+
+		while (j > 0 && periodic_before(df, v, df->periodic_head[j - 1])) {
+			df->periodic_head[j] = df->periodic_head[j - 1];
+			j--;
+		}
+		df->periodic_head[j] = v;
+	}
+	return SR_OK;
+}
+
+void cmp_diff_free(struct cmp_diff *df)
+{
+	free(df->rows);
+	free(df->inter);
+	free(df->periodic);
+	free(df->periodic_head);
+	memset(df, 0, sizeof(*df));
+}
+
+/* ---- the headline ------------------------------------------------------ */
+
+static void verdict_line(const struct cmp_diff *df, enum cmp_verdict want,
+			 const char *what, cmp_line_fn fn, void *ctx)
+{
+	const struct cmp_set *s = df->s;
+	char line[1024];
+	size_t o, shown = 0, n = 0;
+
+	o = (size_t)snprintf(line, sizeof(line), "  %s under %s:", what,
+			     s->runs[df->b].policy);
+	for (size_t i = 0; i < df->ninter; i++) {
+		const struct cmp_task *t = &s->tasks[df->inter[i]];
+		char lab[96], x[32], y[32];
+		int w;
+
+		if (cmp_verdict_of(t, df->a, df->b) != want)
+			continue;
+		n++;
+		if (shown == CMP_HEADLINE_NAMES)
+			continue;
+		cmp_task_label(t, lab, sizeof(lab));
+		sr_fmt_ms(x, sizeof(x), t->figs[df->a].p99_ns, 2);
+		sr_fmt_ms(y, sizeof(y), t->figs[df->b].p99_ns, 2);
+		w = snprintf(line + o, sizeof(line) - o, "%s %s p99 %s -> %s ms",
+			     shown ? "," : "", lab, x, y);
+		if (w < 0 || (size_t)w >= sizeof(line) - o)
+			break;
+		o += (size_t)w;
+		shown++;
+	}
+	if (!n)
+		return;
+	if (n > shown)
+		snprintf(line + o, sizeof(line) - o, ", and %zu more", n - shown);
+	fn(ctx, line);
+}
+
+void cmp_diff_headline(const struct cmp_diff *df, cmp_line_fn fn, void *ctx)
+{
+	const struct cmp_set *s = df->s;
+	const char *A = s->runs[df->a].policy, *B = s->runs[df->b].policy;
+	char line[1024];
+	size_t nsame = df->ninter - df->nbetter - df->nworse;
+
+	if (s->have_t && s->t1 > s->t0) {
+		int64_t span = s->t1 - s->t0;
+		int64_t late_a = df->end_a - s->t1, late_b = df->end_b - s->t1;
+
+		if (late_a * 100 > span * CMP_LATE_PCT ||
+		    late_b * 100 > span * CMP_LATE_PCT) {
+			char c[32], sp[32], la[32], lb[32];
+
+			snprintf(line, sizeof(line),
+				 "  note: the trace's work needs %.2f CPUs (%s s of CPU in %s s); replayed on one CPU it ends %s s after the recording under %s and %s s under %s, so it runs behind the recording's clock: periodic deadlines (judged on that clock) suffer under every policy",
+				 (double)df->demand_ns / (double)span,
+				 sr_fmt_s(c, sizeof(c), df->demand_ns, 1),
+				 sr_fmt_s(sp, sizeof(sp), span, 1),
+				 sr_fmt_s(la, sizeof(la), late_a > 0 ? late_a : 0, 1), A,
+				 sr_fmt_s(lb, sizeof(lb), late_b > 0 ? late_b : 0, 1), B);
+			fn(ctx, line);
+		}
+	}
+	if (!df->ninter) {
+		fn(ctx, "  no interactive tasks: none sleeps at least half of its life and wakes at least once a second");
+	} else {
+		snprintf(line, sizeof(line),
+			 "  %zu interactive task%s (asleep most of their life, waking often): %zu better, %zu worse, %zu unchanged under %s (p99 delay, change of at least 10%% and 0.1 ms)",
+			 df->ninter, df->ninter == 1 ? "" : "s", df->nbetter,
+			 df->nworse, nsame, B);
+		fn(ctx, line);
+		verdict_line(df, CMP_BETTER, "better", fn, ctx);
+		verdict_line(df, CMP_WORSE, "worse", fn, ctx);
+		verdict_line(df, CMP_SAME, "unchanged", fn, ctx);
+	}
+	for (size_t j = 0; j < df->nperiodic && j < CMP_HEADLINE_PERIODIC; j++) {
+		const struct cmp_task *t = &s->tasks[df->periodic_head[j]];
+		const struct cmp_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
+		char lab[96], per[32];
+
+		cmp_task_label(t, lab, sizeof(lab));
+		sr_fmt_ms(per, sizeof(per), t->period_ns, 1);
+		snprintf(line, sizeof(line),
+			 "  periodic %s, every %s ms%s: deadlines met %.1f%% under %s, %.1f%% under %s (on the replay's own clock %.1f%% -> %.1f%%); desired CPU %.1f%% -> %.1f%%",
+			 lab, per, t->period_forced ? " (--period)" : "",
+			 cmp_deadlines_met_pct(fa), A, cmp_deadlines_met_pct(fb), B,
+			 cmp_deadlines_met_own_pct(fa), cmp_deadlines_met_own_pct(fb),
+			 cmp_desired_cpu_pct(fa), cmp_desired_cpu_pct(fb));
+		fn(ctx, line);
+	}
+	if (df->nperiodic > CMP_HEADLINE_PERIODIC) {
+		snprintf(line, sizeof(line),
+			 "  and %zu more periodic tasks (their deadlines: the periodic table)",
+			 df->nperiodic - CMP_HEADLINE_PERIODIC);
+		fn(ctx, line);
+	}
+	if (!df->nbatch) {
+		fn(ctx, "  no batch work: no task ran for most of its life");
+	} else if (!df->batch_done_known) {
+		char cpu[32];
+
+		snprintf(line, sizeof(line),
+			 "  batch work: %zu CPU-bound task%s (%s), %s s of CPU; completion time unknown (the replay wrote no finish_s)",
+			 df->nbatch, df->nbatch == 1 ? "" : "s", df->batch_names,
+			 sr_fmt_s(cpu, sizeof(cpu), df->batch_cpu_ns, 3));
+		fn(ctx, line);
+	} else {
+		char cpu[32], ta[32], tb[32], dt[32];
+		int64_t d = df->batch_done_b - df->batch_done_a;
+
+		snprintf(line, sizeof(line),
+			 "  batch work: %zu CPU-bound task%s (%s), %s s of CPU: done %s s after the trace start under %s, %s s under %s (%s%s s, %+.1f%%)",
+			 df->nbatch, df->nbatch == 1 ? "" : "s", df->batch_names,
+			 sr_fmt_s(cpu, sizeof(cpu), df->batch_cpu_ns, 3),
+			 sr_fmt_s(ta, sizeof(ta), df->batch_done_a, 3), A,
+			 sr_fmt_s(tb, sizeof(tb), df->batch_done_b, 3), B,
+			 d >= 0 ? "+" : "", sr_fmt_s(dt, sizeof(dt), d, 3),
+			 df->batch_done_a ? 100.0 * (double)d /
+						    (double)df->batch_done_a
+					  : 0.0);
+		fn(ctx, line);
+	}
+}
+
+/* ---- the human table --------------------------------------------------- */
+
+static void print_line(void *ctx, const char *line)
+{
+	fprintf(ctx, "%s\n", line);
+}
+
+static void table_row(FILE *f, const struct cmp_task *t, const struct cmp_figs *fg,
+		      const char *policy, bool first, const char *chg,
+		      const char *ratio)
+{
+	char lab[96], v[7][32];
+
+	cmp_task_label(t, lab, sizeof(lab));
+	if (!fg->present) {
+		fprintf(f, "%-26.26s %-11s %-10.10s %s\n", first ? lab : "",
+			first ? cmp_class_name(t->cls) : "", policy, "(not in this run)");
+		return;
+	}
+	fprintf(f, "%-26.26s %-11s %-10.10s %11s %8llu %8s %8s %9s %9s %6.1f %9s %6s\n",
+		first ? lab : "", first ? cmp_class_name(t->cls) : "", policy,
+		sr_fmt_ms(v[0], sizeof(v[0]), fg->runtime_ns, 3),
+		(unsigned long long)fg->switches,
+		sr_fmt_ms(v[1], sizeof(v[1]), fg->avg_ns, 3),
+		sr_fmt_ms(v[2], sizeof(v[2]), fg->p95_ns, 3),
+		sr_fmt_ms(v[3], sizeof(v[3]), fg->p99_ns, 3),
+		sr_fmt_ms(v[4], sizeof(v[4]), fg->max_ns, 3),
+		100.0 * fg->cpu_share, chg, ratio);
+}
+
+static void periodic_table(const struct cmp_diff *df, FILE *f)
+{
+	const struct cmp_set *s = df->s;
+
+	if (!df->nperiodic)
+		return;
+	fprintf(f, "\nperiodic tasks (interbench's figures: deadlines met on the recording's clock and on the replay's own,\n"
+		   "desired CPU; SD = true standard deviation, \"ib SD\" = what interbench prints, a root mean square)\n");
+	fprintf(f, "%-26s %9s %-10s %9s %9s %10s %9s %9s %9s %9s\n", "task",
+		"period ms", "policy", "deadlines", "own clock", "desiredCPU",
+		"avg ms", "SD ms", "ib SD ms", "max ms");
+	for (size_t i = 0; i < df->nperiodic; i++) {
+		const struct cmp_task *t = &s->tasks[df->periodic[i]];
+		size_t runs[2] = { df->a, df->b };
+		char lab[96], per[32];
+
+		cmp_task_label(t, lab, sizeof(lab));
+		sr_fmt_ms(per, sizeof(per), t->period_ns, 3);
+		for (int k = 0; k < 2; k++) {
+			const struct cmp_figs *fg = &t->figs[runs[k]];
+			char v[4][32];
+
+			fprintf(f, "%-26.26s %9s %-10.10s %8.1f%% %8.1f%% %9.1f%% %9s %9.3f %9.3f %9s\n",
+				k ? "" : lab, k ? "" : per, s->runs[runs[k]].policy,
+				cmp_deadlines_met_pct(fg), cmp_deadlines_met_own_pct(fg),
+				cmp_desired_cpu_pct(fg),
+				sr_fmt_ms(v[0], sizeof(v[0]), fg->avg_ns, 3),
+				fg->sd_ns / 1e6, fg->ib_sd_ns / 1e6,
+				sr_fmt_ms(v[1], sizeof(v[1]), fg->max_ns, 3));
+		}
+	}
+}
+
+int cmp_diff_write_table(const struct cmp_diff *df, FILE *f, bool all)
+{
+	const struct cmp_set *s = df->s;
+	const char *A = s->runs[df->a].policy, *B = s->runs[df->b].policy;
+	size_t nrows = 0, *rows = &nrows;
+
+	fprintf(f, "schedreplay diff: %s, %s (A) against %s (B)\n", s->title, A, B);
+	fprintf(f, "behaviour (interactive, batch, periodic) from the %s run%s\n",
+		s->ref_policy,
+		strcmp(s->ref_policy, "observed") ? "" : " (the recorded schedule)");
+	if (s->focus)
+		fprintf(f, "only the process tree of the first task matching '%s' (%zu tasks); the others were replayed too\n",
+			s->focus_regex, s->focus_tasks);
+	fputc('\n', f);
+	cmp_diff_headline(df, print_line, f);
+	periodic_table(df, f);
+	/*
+	 * All tasks in diff order with --all.  Without it, first the tasks
+	 * with enough waits under both policies for a p99 to mean something,
+	 * then, while there is room, the others: a short-lived helper's "p99"
+	 * is one or two waits and would crowd out the tasks that matter.
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		size_t shown = 0, left = 0;
+
+		if (pass == 0)
+			fprintf(f, "\ntasks %sby change in p99 scheduling delay (ms; change = B - A, ratio = B / A)\n",
+				all ? "" : "with at least 20 waits under both policies, ");
+		for (size_t i = 0; i < df->nrows; i++) {
+			const struct cmp_task *t = &s->tasks[df->rows[i]];
+			const struct cmp_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
+			bool many = fa->ndelays >= CMP_SELECT_MIN_WAITS &&
+				    fb->ndelays >= CMP_SELECT_MIN_WAITS;
+			char chg[32] = "", rat[32] = "";
+
+			if (!all && many != (pass == 0))
+				continue;
+			if (!all && *rows >= CMP_TABLE_ROWS) {
+				left++;
+				continue;
+			}
+			if (!shown) {
+				if (pass == 1)
+					fprintf(f, "\ntasks with fewer waits (a p99 of a few samples), by change in p99\n");
+				fprintf(f, "%-26s %-11s %-10s %11s %8s %8s %8s %9s %9s %6s %9s %6s\n",
+					"task", "class", "policy", "runtime ms", "switches", "avg", "p95",
+					"p99", "max", "cpu%", "p99 chg", "ratio");
+			}
+			if (fa->present && fb->present) {
+				sr_fmt_ms(chg, sizeof(chg), fb->p99_ns - fa->p99_ns, 3);
+				if (fa->p99_ns)
+					snprintf(rat, sizeof(rat), "%.2f",
+						 (double)fb->p99_ns / (double)fa->p99_ns);
+				else
+					snprintf(rat, sizeof(rat), "-");
+			}
+			table_row(f, t, fa, A, true, "", "");
+			table_row(f, t, fb, B, false, chg, rat);
+			shown++;
+			(*rows)++;
+		}
+		if (left)
+			fprintf(f, "... %zu more tasks%s (--all shows every task; --tsv and --json give every figure with its change and ratio)\n",
+				left, pass ? "" : " with at least 20 waits");
+		if (all)
+			break;
+	}
+	return ferror(f) ? SR_EIO : SR_OK;
+}
+
+/* ---- TSV --------------------------------------------------------------- */
+
+static void tsv_period(FILE *f, const struct cmp_task *t, const struct cmp_figs *fg)
+{
+	if (t->period_ns > 0 && fg->periods)
+		fprintf(f, "\t%.3f\t%.3f\t%.3f", cmp_deadlines_met_pct(fg),
+			cmp_deadlines_met_own_pct(fg), cmp_desired_cpu_pct(fg));
+	else
+		fputs("\t-\t-\t-", f);
+}
+
+int cmp_diff_write_tsv(const struct cmp_diff *df, FILE *f)
+{
+	static const char *const verdicts[] = { "same", "better", "worse" };
+	const struct cmp_set *s = df->s;
+
+	fputs("policy_a\tpolicy_b\tpid\tcomm\tocc\tclass\tsleep_share\twake_rate\tperiod_ms", f);
+	for (size_t m = 0; m < NMETRICS; m++)
+		fprintf(f, "\ta_%s\tb_%s\tchange_%s\tratio_%s", metrics[m].name,
+			metrics[m].name, metrics[m].name, metrics[m].name);
+	fputs("\ta_deadlines_met_pct\ta_deadlines_met_own_pct\ta_desired_cpu_pct\tb_deadlines_met_pct\tb_deadlines_met_own_pct\tb_desired_cpu_pct\ta_finish_s\tb_finish_s\tp99_verdict\n", f);
+	for (size_t i = 0; i < df->nrows; i++) {
+		const struct cmp_task *t = &s->tasks[df->rows[i]];
+		const struct cmp_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
+		bool both = fa->present && fb->present;
+		char per[32], v[40];
+
+		if (t->period_ns > 0)
+			sr_fmt_ms(per, sizeof(per), t->period_ns, 6);
+		else
+			snprintf(per, sizeof(per), "-");
+		fprintf(f, "%s\t%s\t%d\t%s\t%u\t%s\t%.4f\t%.3f\t%s",
+			s->runs[df->a].policy, s->runs[df->b].policy, t->pid,
+			t->comm, t->occ, cmp_class_name(t->cls), t->sleep_share,
+			t->wake_rate, per);
+		for (size_t m = 0; m < NMETRICS; m++) {
+			const char *r;
+
+			fprintf(f, "\t%s", fa->present ? mfmt(v, sizeof(v), NULL, fa, &metrics[m]) : "-");
+			fprintf(f, "\t%s", fb->present ? mfmt(v, sizeof(v), NULL, fb, &metrics[m]) : "-");
+			fprintf(f, "\t%s", both ? mfmt(v, sizeof(v), fa, fb, &metrics[m]) : "-");
+			r = both ? ratio_fmt(v, sizeof(v), fa, fb, &metrics[m]) : NULL;
+			fprintf(f, "\t%s", r ? r : "-");
+		}
+		tsv_period(f, t, fa);
+		tsv_period(f, t, fb);
+		fprintf(f, "\t%s", fa->finish_ns ? sr_fmt_s(v, sizeof(v), fa->finish_ns, 9) : "-");
+		fprintf(f, "\t%s", fb->finish_ns ? sr_fmt_s(v, sizeof(v), fb->finish_ns, 9) : "-");
+		fprintf(f, "\t%s\n", both ? verdicts[cmp_verdict_of(t, df->a, df->b)] : "-");
+	}
+	return ferror(f) ? SR_EIO : SR_OK;
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+struct json_lines {
+	FILE *f;
+	bool first;
+};
+
+static void json_line(void *ctx, const char *line)
+{
+	struct json_lines *j = ctx;
+
+	while (*line == ' ')
+		line++;
+	fputs(j->first ? "\n    " : ",\n    ", j->f);
+	sr_json_str(j->f, line);
+	j->first = false;
+}
+
+static void json_figs(FILE *f, const struct cmp_task *t, const struct cmp_figs *fg)
+{
+	char v[40];
+
+	if (!fg->present) {
+		fputs("null", f);
+		return;
+	}
+	fputc('{', f);
+	for (size_t m = 0; m < NMETRICS; m++)
+		fprintf(f, "%s\"%s\": %s", m ? ", " : "", metrics[m].name,
+			mfmt(v, sizeof(v), NULL, fg, &metrics[m]));
+	fprintf(f, ", \"finish_s\": %s",
+		fg->finish_ns ? sr_fmt_s(v, sizeof(v), fg->finish_ns, 9) : "null");
+	if (t->period_ns > 0 && fg->periods)
+		fprintf(f, ", \"periods\": %llu, \"deadlines_met_pct\": %.3f, \"deadlines_met_own_pct\": %.3f, \"desired_cpu_pct\": %.3f",
+			(unsigned long long)fg->periods, cmp_deadlines_met_pct(fg),
+			cmp_deadlines_met_own_pct(fg), cmp_desired_cpu_pct(fg));
+	fputc('}', f);
+}
+
+static void json_change(FILE *f, const struct cmp_figs *fa,
+			const struct cmp_figs *fb, bool ratio)
+{
+	char v[40];
+
+	if (!fa->present || !fb->present) {
+		fputs("null", f);
+		return;
+	}
+	fputc('{', f);
+	for (size_t m = 0; m < NMETRICS; m++) {
+		const char *r = ratio ? ratio_fmt(v, sizeof(v), fa, fb, &metrics[m])
+				      : mfmt(v, sizeof(v), fa, fb, &metrics[m]);
+
+		fprintf(f, "%s\"%s\": %s", m ? ", " : "", metrics[m].name,
+			r ? r : "null");
+	}
+	fputc('}', f);
+}
+
+static void json_names(FILE *f, const struct cmp_diff *df, enum cmp_verdict want)
+{
+	bool first = true;
+
+	fputc('[', f);
+	for (size_t i = 0; i < df->ninter; i++) {
+		const struct cmp_task *t = &df->s->tasks[df->inter[i]];
+
+		if (cmp_verdict_of(t, df->a, df->b) != want)
+			continue;
+		fprintf(f, "%s{\"pid\": %d, \"comm\": ", first ? "" : ", ", t->pid);
+		sr_json_str(f, t->comm);
+		fprintf(f, ", \"occ\": %u}", t->occ);
+		first = false;
+	}
+	fputc(']', f);
+}
+
+int cmp_diff_write_json(const struct cmp_diff *df, FILE *f)
+{
+	static const char *const verdicts[] = { "same", "better", "worse" };
+	const struct cmp_set *s = df->s;
+	struct json_lines jl = { f, true };
+	char v[40];
+
+	fputs("{\n  \"trace\": ", f);
+	sr_json_str(f, s->title);
+	fputs(",\n  \"policy_a\": ", f);
+	sr_json_str(f, s->runs[df->a].policy);
+	fputs(",\n  \"policy_b\": ", f);
+	sr_json_str(f, s->runs[df->b].policy);
+	fputs(",\n  \"reference\": ", f);
+	sr_json_str(f, s->ref_policy);
+	fputs(",\n  \"tree\": ", f);
+	if (s->focus)
+		sr_json_str(f, s->focus_regex);
+	else
+		fputs("null", f);
+	fputs(",\n  \"headline\": {\n    \"interactive_better\": ", f);
+	json_names(f, df, CMP_BETTER);
+	fputs(",\n    \"interactive_worse\": ", f);
+	json_names(f, df, CMP_WORSE);
+	fputs(",\n    \"interactive_same\": ", f);
+	json_names(f, df, CMP_SAME);
+	fprintf(f, ",\n    \"batch_tasks\": %zu", df->nbatch);
+	fprintf(f, ",\n    \"batch_cpu_s\": %s", sr_fmt_s(v, sizeof(v), df->batch_cpu_ns, 9));
+	if (df->batch_done_known) {
+		fprintf(f, ",\n    \"batch_done_a_s\": %s", sr_fmt_s(v, sizeof(v), df->batch_done_a, 9));
+		fprintf(f, ",\n    \"batch_done_b_s\": %s", sr_fmt_s(v, sizeof(v), df->batch_done_b, 9));
+	} else {
+		fputs(",\n    \"batch_done_a_s\": null,\n    \"batch_done_b_s\": null", f);
+	}
+	fputs("\n  },\n  \"headline_text\": [", f);
+	cmp_diff_headline(df, json_line, &jl);
+	fputs("\n  ],\n  \"tasks\": [", f);
+	for (size_t i = 0; i < df->nrows; i++) {
+		const struct cmp_task *t = &s->tasks[df->rows[i]];
+		const struct cmp_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
+
+		fprintf(f, "%s\n    {\"pid\": %d, \"comm\": ", i ? "," : "", t->pid);
+		sr_json_str(f, t->comm);
+		fprintf(f, ", \"occ\": %u, \"class\": \"%s\", \"sleep_share\": %.4f, \"wake_rate\": %.3f, \"period_ms\": ",
+			t->occ, cmp_class_name(t->cls), t->sleep_share, t->wake_rate);
+		if (t->period_ns > 0)
+			fputs(sr_fmt_ms(v, sizeof(v), t->period_ns, 6), f);
+		else
+			fputs("null", f);
+		fputs(",\n     \"a\": ", f);
+		json_figs(f, t, fa);
+		fputs(",\n     \"b\": ", f);
+		json_figs(f, t, fb);
+		fputs(",\n     \"change\": ", f);
+		json_change(f, fa, fb, false);
+		fputs(",\n     \"ratio\": ", f);
+		json_change(f, fa, fb, true);
+		if (fa->present && fb->present)
+			fprintf(f, ",\n     \"p99_verdict\": \"%s\"}",
+				verdicts[cmp_verdict_of(t, df->a, df->b)]);
+		else
+			fputs(",\n     \"p99_verdict\": null}", f);
+	}
+	fputs("\n  ]\n}\n", f);
+	return ferror(f) ? SR_EIO : SR_OK;
+}

@@ -1,0 +1,54 @@
+/*
+ * load: what diff, plot and report share between their options and their
+ * output: the options that say what to compare (struct cmp_load_opts,
+ * filled by the command's option table), and loading the run set they
+ * name (the replay, the behaviour of every task, the --tree focus).
+ */
+#ifndef CMP_LOAD_H
+#define CMP_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "compare/runset.h"
+#include "lib/diag.h"
+#include "lib/parse-options.h"
+
+#define CMP_MAX_PERIOD_OPTS 32
+
+struct cmp_load_opts {
+	const char *policies[CMP_MAX_RUNS];
+	size_t npolicies;
+	const char *task;
+	struct cmp_period_opt periods[CMP_MAX_PERIOD_OPTS];
+	size_t nperiods;
+	const char *title;
+	const char *exclude;
+	const char *tree;
+	const char *trace;
+	const char *cmd;    /* the command, for messages */
+};
+
+/* --period COMM=MS (MS may carry a unit: 16.7, 500us), opt->value a
+ * struct cmp_load_opts: a parse-options callback. */
+int cmp_opt_period(const struct po_option *opt, const char *arg,
+		   struct sr_diag *d);
+
+/*
+ * Get the replay TRACE names (a trace file replayed under the policies and
+ * observed, or a replay directory) and load it: o->policies default to
+ * stock and o11int, between min_policies and max_policies; --task is
+ * compiled into *re (NULL without it), --tree applied.  Close with
+ * cmp_source_close, cmp_set_free and cmp_taskre_free, also after an error.
+ */
+struct cmp_source;
+struct cmp_taskre;
+int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_policies,
+		struct cmp_source *src, struct cmp_set *set, struct cmp_taskre **re,
+		struct sr_diag *d);
+
+/* Read a whole set: summaries, reference behaviour, classes, periods,
+ * delay spreads and the periodic metrics of every run. */
+int cmp_set_load(struct cmp_set *s, struct sr_diag *d);
+
+#endif

@@ -1,0 +1,242 @@
+/*
+ * select: task regexes, the diff order and the default plot selection
+ * (see select.h).
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/select.h"
+
+struct cmp_taskre {
+	pcre2_code *code;
+	pcre2_match_data *md;
+};
+
+int cmp_taskre_new(struct cmp_taskre **out, const char *regex, struct sr_diag *d)
+{
+	struct cmp_taskre *re;
+	int err;
+	PCRE2_SIZE off;
+
+	*out = NULL;
+	re = calloc(1, sizeof(*re));
+	if (!re)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	re->code = pcre2_compile((PCRE2_SPTR)regex, PCRE2_ZERO_TERMINATED, 0,
+				 &err, &off, NULL);
+	if (!re->code) {
+		PCRE2_UCHAR msg[160];
+
+		pcre2_get_error_message(err, msg, sizeof(msg));
+		free(re);
+		return sr_fail(d, SR_EUSAGE,
+			       "--task '%s': expected a pcre2 regex, got an error at offset %zu: %s",
+			       regex, (size_t)off, (const char *)msg);
+	}
+	pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE); /* best effort */
+	re->md = pcre2_match_data_create_from_pattern(re->code, NULL);
+	if (!re->md) {
+		pcre2_code_free(re->code);
+		free(re);
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	*out = re;
+	return SR_OK;
+}
+
+bool cmp_taskre_match(const struct cmp_taskre *re, const char *comm)
+{
+	return pcre2_match(re->code, (PCRE2_SPTR)comm, strlen(comm), 0, 0,
+			   re->md, NULL) >= 0;
+}
+
+void cmp_taskre_free(struct cmp_taskre *re)
+{
+	if (!re)
+		return;
+	pcre2_match_data_free(re->md);
+	pcre2_code_free(re->code);
+	free(re);
+}
+
+long long cmp_p99_change(const struct cmp_task *t, size_t a, size_t b)
+{
+	return (long long)t->figs[b].p99_ns - (long long)t->figs[a].p99_ns;
+}
+
+struct okey {
+	long idx;
+	long long k1, k2;         /* sort descending */
+	const struct cmp_task *t;
+};
+
+static long long llabs_(long long v)
+{
+	return v < 0 ? -v : v;
+}
+
+static int cmp_okey(const void *pa, const void *pb)
+{
+	const struct okey *a = pa, *b = pb;
+	int c;
+
+	if (a->k1 != b->k1)
+		return a->k1 > b->k1 ? -1 : 1;
+	if (a->k2 != b->k2)
+		return a->k2 > b->k2 ? -1 : 1;
+	if (a->t->pid != b->t->pid)
+		return a->t->pid < b->t->pid ? -1 : 1;
+	c = strcmp(a->t->comm, b->t->comm);
+	if (c)
+		return c;
+	return (a->t->occ > b->t->occ) - (a->t->occ < b->t->occ);
+}
+
+int cmp_diff_order(const struct cmp_set *s, size_t a, size_t b,
+		  const struct cmp_taskre *re, long **out, size_t *n,
+		  struct sr_diag *d)
+{
+	struct okey *k = malloc((s->ntasks + 1) * sizeof(*k));
+	size_t m = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!k)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	for (size_t i = 0; i < s->ntasks; i++) {
+		const struct cmp_task *t = &s->tasks[i];
+
+		if (!t->figs[a].present && !t->figs[b].present)
+			continue;
+		if (re && !cmp_taskre_match(re, t->comm))
+			continue;
+		if (!cmp_task_shown(s, t))
+			continue;
+		k[m].idx = (long)i;
+		k[m].t = t;
+		k[m].k1 = llabs_(cmp_p99_change(t, a, b));
+		k[m].k2 = llabs_((long long)t->figs[b].max_ns -
+				 (long long)t->figs[a].max_ns);
+		m++;
+	}
+	qsort(k, m, sizeof(*k), cmp_okey);
+	*out = malloc((m + 1) * sizeof(**out));
+	if (!*out) {
+		free(k);
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	for (size_t i = 0; i < m; i++)
+		(*out)[i] = k[i].idx;
+	*n = m;
+	free(k);
+	return SR_OK;
+}
+
+static bool in_any_run(const struct cmp_set *s, const struct cmp_task *t)
+{
+	for (size_t r = 0; r < s->nruns; r++)
+		if (t->figs[r].present)
+			return true;
+	return false;
+}
+
+int cmp_select_plot_tasks(struct cmp_set *s, const struct cmp_taskre *re,
+			 size_t max, long **order, size_t *n,
+			 struct sr_diag *d)
+{
+	size_t a = 0, b = s->nruns > 1 ? 1 : 0;
+	long *byp99 = NULL;
+	size_t nby = 0, m = 0;
+	long *sel;
+
+	*order = NULL;
+	*n = 0;
+	for (size_t i = 0; i < s->ntasks; i++)
+		s->tasks[i].selected = false;
+	if (cmp_diff_order(s, a, b, re, &byp99, &nby, d))
+		return d->code;
+	sel = malloc((max + 1) * sizeof(*sel));
+	if (!sel) {
+		free(byp99);
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	if (!re) {
+		/* the most interactive first: most wakeups per second */
+		struct okey *k = malloc((s->ntasks + 1) * sizeof(*k));
+		size_t nk = 0;
+
+		if (!k) {
+			free(sel);
+			free(byp99);
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		}
+		for (size_t i = 0; i < s->ntasks; i++) {
+			const struct cmp_task *t = &s->tasks[i];
+
+			if (t->cls != CMP_CLASS_INTERACTIVE || !in_any_run(s, t) ||
+			    !cmp_task_shown(s, t))
+				continue;
+			k[nk].idx = (long)i;
+			k[nk].t = t;
+			/* the ones doing the most work when they wake:
+			 * the X server, the player, the terminal */
+			k[nk].k1 = t->run_ns;
+			k[nk].k2 = (long long)(t->wake_rate * 1000.0);
+			nk++;
+		}
+		qsort(k, nk, sizeof(*k), cmp_okey);
+		for (size_t i = 0; i < nk && m < CMP_PLOT_MAX_INTERACTIVE && m < max; i++) {
+			s->tasks[k[i].idx].selected = true;
+			sel[m++] = k[i].idx;
+		}
+		free(k);
+	}
+	if (b == a && !re) {
+		/* one run: the largest p99 delays */
+		struct okey *k = malloc((nby + 1) * sizeof(*k));
+
+		if (!k) {
+			free(sel);
+			free(byp99);
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		}
+		for (size_t i = 0; i < nby; i++) {
+			k[i].idx = byp99[i];
+			k[i].t = &s->tasks[byp99[i]];
+			k[i].k1 = k[i].t->figs[a].p99_ns;
+			k[i].k2 = k[i].t->figs[a].max_ns;
+		}
+		qsort(k, nby, sizeof(*k), cmp_okey);
+		for (size_t i = 0; i < nby; i++)
+			byp99[i] = k[i].idx;
+		free(k);
+	}
+	/*
+	 * A p99 from a handful of waits is noise, not a change: first the
+	 * tasks with enough waits under both runs, then, if there is room,
+	 * any task that waited at all.
+	 */
+	for (int pass = 0; pass < 2; pass++) {
+		uint64_t need = pass ? 1 : CMP_SELECT_MIN_WAITS;
+
+		for (size_t i = 0; i < nby && m < max; i++) {
+			struct cmp_task *t = &s->tasks[byp99[i]];
+
+			if (t->selected)
+				continue;
+			if (!re && (t->figs[a].ndelays < need ||
+				    t->figs[b].ndelays < need))
+				continue;
+			t->selected = true;
+			sel[m++] = byp99[i];
+		}
+		if (re)
+			break;
+	}
+	free(byp99);
+	*order = sel;
+	*n = m;
+	return SR_OK;
+}

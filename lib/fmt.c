@@ -1,0 +1,165 @@
+/*
+ * fmt: exact decimal formatting, task names and string escaping (fmt.h).
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "lib/fmt.h"
+
+char *sr_fmt_scaled(char *buf, size_t len, int64_t v, int shift, int decimals)
+{
+	uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	uint64_t div = 1, unit = 1;
+	uint64_t q;
+
+	if (decimals > shift)
+		decimals = shift;
+	for (int i = 0; i < shift - decimals; i++)
+		div *= 10;
+	for (int i = 0; i < decimals; i++)
+		unit *= 10;
+	/* round half away from zero at the last kept decimal */
+	q = mag / div + (mag % div >= (div + 1) / 2 && div > 1 ? 1 : 0);
+	if (decimals)
+		snprintf(buf, len, "%s%llu.%0*llu", v < 0 && q ? "-" : "",
+			 (unsigned long long)(q / unit), decimals,
+			 (unsigned long long)(q % unit));
+	else
+		snprintf(buf, len, "%s%llu", v < 0 && q ? "-" : "",
+			 (unsigned long long)q);
+	return buf;
+}
+
+char *sr_fmt_ms(char *buf, size_t len, int64_t ns, int decimals)
+{
+	return sr_fmt_scaled(buf, len, ns, 6, decimals);
+}
+
+char *sr_fmt_s(char *buf, size_t len, int64_t ns, int decimals)
+{
+	return sr_fmt_scaled(buf, len, ns, 9, decimals);
+}
+
+static bool comm_ctl(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+char *sr_comm_clean(char *buf, size_t len, const char *comm)
+{
+	size_t i = 0;
+
+	if (!len)
+		return buf;
+	for (; comm && comm[i] && i + 1 < len; i++)
+		buf[i] = comm_ctl((unsigned char)comm[i]) ? '?' : comm[i];
+	buf[i] = '\0';
+	return buf;
+}
+
+void sr_put_comm(FILE *f, const char *comm)
+{
+	for (; *comm; comm++)
+		fputc(comm_ctl((unsigned char)*comm) ? '?' : *comm, f);
+}
+
+/* Length of a valid UTF-8 sequence at s, 0 if invalid. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0)
+		n = 2, cp = s[0] & 0x1f;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3, cp = s[0] & 0x0f;
+	else if ((s[0] & 0xf8) == 0xf0)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void sr_json_str(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	while (*p) {
+		size_t n;
+
+		switch (*p) {
+		case '"': fputs("\\\"", f); p++; continue;
+		case '\\': fputs("\\\\", f); p++; continue;
+		case '\n': fputs("\\n", f); p++; continue;
+		case '\t': fputs("\\t", f); p++; continue;
+		case '\r': fputs("\\r", f); p++; continue;
+		default: break;
+		}
+		if (comm_ctl(*p)) {
+			fprintf(f, "\\u%04x", *p);
+			p++;
+			continue;
+		}
+		n = utf8_len(p);
+		if (!n) {
+			fprintf(f, "\\u%04x", *p); /* read as Latin-1 */
+			p++;
+			continue;
+		}
+		fwrite(p, 1, n, f);
+		p += n;
+	}
+	fputc('"', f);
+}
+
+void sr_html_str(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n;
+
+		switch (*p) {
+		case '&': fputs("&amp;", f); p++; continue;
+		case '<': fputs("&lt;", f); p++; continue;
+		case '>': fputs("&gt;", f); p++; continue;
+		case '"': fputs("&quot;", f); p++; continue;
+		case '\'': fputs("&#39;", f); p++; continue;
+		default: break;
+		}
+		n = comm_ctl(*p) ? 0 : utf8_len(p);
+		if (!n) {
+			fputs("&#xfffd;", f);
+			p++;
+			continue;
+		}
+		fwrite(p, 1, n, f);
+		p += n;
+	}
+}
+
+void sr_gp_str(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\'')
+			fputs("''", f);
+		else if (comm_ctl(*p))
+			fputc('?', f);
+		else
+			fputc(*p, f);
+	}
+	fputc('\'', f);
+}

@@ -1,0 +1,35 @@
+/*
+ * fmt: the one place numbers and names are formatted for output.
+ * Nanoseconds as ms or s with exact decimals (integer arithmetic only, so
+ * the same input gives the same bytes everywhere); task names with control
+ * bytes shown as '?' (a TSV cell or a table column stays one cell); and
+ * escaping for JSON, HTML and gnuplot strings.
+ */
+#ifndef SR_FMT_H
+#define SR_FMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* A buffer that holds any number these functions format. */
+#define SR_FMT_NUM 32
+
+/* v / 10^shift rounded half away from zero to `decimals` places. */
+char *sr_fmt_scaled(char *buf, size_t len, int64_t v, int shift, int decimals);
+/* ns as milliseconds / seconds with the given decimals (6 / 9: exact). */
+char *sr_fmt_ms(char *buf, size_t len, int64_t ns, int decimals);
+char *sr_fmt_s(char *buf, size_t len, int64_t ns, int decimals);
+
+/* A task name for output: bytes below 0x20 and 0x7f become '?'. */
+char *sr_comm_clean(char *buf, size_t len, const char *comm);
+void sr_put_comm(FILE *f, const char *comm);
+
+/* A JSON string literal, quotes included; invalid UTF-8 bytes as \u00XX. */
+void sr_json_str(FILE *f, const char *s);
+/* HTML text with & < > " ' escaped. */
+void sr_html_str(FILE *f, const char *s);
+/* A gnuplot single-quoted string, quotes included (' doubled). */
+void sr_gp_str(FILE *f, const char *s);
+
+#endif

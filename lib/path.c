@@ -1,0 +1,40 @@
+/*
+ * path: output paths joined without fixed buffers; empty ones refused.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/path.h"
+
+char *sr_path_join(const char *dir, const char *name, const char *ext)
+{
+	size_t nd = strlen(dir), nn = strlen(name), ne = ext ? strlen(ext) : 0;
+	char *p = malloc(nd + 1 + nn + (ext ? 1 + ne : 0) + 1), *o;
+
+	if (!p)
+		return NULL;
+	o = p;
+	if (nd) {
+		memcpy(o, dir, nd);
+		o += nd;
+		if (dir[nd - 1] != '/')
+			*o++ = '/';
+	}
+	memcpy(o, name, nn);
+	o += nn;
+	if (ext) {
+		*o++ = '.';
+		memcpy(o, ext, ne);
+		o += ne;
+	}
+	*o = '\0';
+	return p;
+}
+
+int sr_outpath_check(const char *opt, const char *path, struct sr_diag *d)
+{
+	if (path && *path)
+		return SR_OK;
+	return sr_fail(d, SR_EUSAGE, "%s: expected a file or directory name, "
+		       "got an empty path", opt);
+}

@@ -1,0 +1,207 @@
+/*
+ * tlfilter: timeline rows, all or collapsed to the changes (tlfilter.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/grow.h"
+#include "replay/tlfilter.h"
+#include "replay/writers.h"
+
+const char *const sr_tl_mode_names[] = { "changes", "all", NULL };
+
+/* What a timeline shows of a task; a row is a change if this differs. */
+struct shown {
+	int prio, array, state;
+	bool on_cpu, written;
+};
+
+/* A task's row held until its instant ends. */
+struct held {
+	struct sr_tl_row row;
+	struct sm_view v;
+	char comm[SR_COMM_MAX];
+};
+
+struct sr_tlfilter {
+	FILE *out;
+	enum sr_tl_mode mode;
+	int64_t now;            /* the instant the held rows belong to */
+	struct shown *last;     /* per task: last row written */
+	size_t nlast;
+	uint32_t *slot;         /* per task: index in held + 1, 0 = none */
+	size_t nslot;
+	struct held *held;      /* this instant's rows, first-seen order */
+	size_t nheld, capheld;
+};
+
+int sr_tlfilter_new(struct sr_tlfilter **fp, FILE *out, enum sr_tl_mode mode,
+		    struct sr_diag *d)
+{
+	struct sr_tlfilter *f = calloc(1, sizeof(*f));
+
+	*fp = NULL;
+	if (!f)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	f->out = out;
+	f->mode = mode;
+	f->now = INT64_MIN;
+	*fp = f;
+	return SR_OK;
+}
+
+void sr_tlfilter_free(struct sr_tlfilter *f)
+{
+	if (!f)
+		return;
+	free(f->last);
+	free(f->slot);
+	free(f->held);
+	free(f);
+}
+
+static struct shown shown_of(const struct sr_tl_row *r)
+{
+	return (struct shown){ r->v->prio, r->v->array, r->v->state,
+			       r->v->on_cpu, true };
+}
+
+/* Where a task is, as a timeline's reader follows it from event names
+ * (docs/replay.md, "Output files"). */
+enum where { W_NONE, W_ASLEEP, W_RUNNABLE, W_RUNNING, W_ZOMBIE, W_GONE };
+
+static enum where where_of(const struct shown *s)
+{
+	if (!s->written)
+		return W_NONE;
+	if (s->state == SM_STATE_ZOMBIE)
+		return W_ZOMBIE;
+	if (s->state == SM_STATE_DEAD)
+		return W_GONE;
+	if (s->on_cpu)
+		return W_RUNNING;
+	return s->state == SM_STATE_RUNNABLE ? W_RUNNABLE : W_ASLEEP;
+}
+
+static enum where implied(const char *event)
+{
+	static const struct { const char *name; enum where w; } tab[] = {
+		{ "fork", W_RUNNABLE }, { "wake", W_RUNNABLE },
+		{ "preempt", W_RUNNABLE }, { "run", W_RUNNING },
+		{ "new", W_ASLEEP }, { "block", W_ASLEEP },
+		{ "exit", W_ZOMBIE }, { "reap", W_GONE },
+	};
+
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (!strcmp(event, tab[i].name))
+			return tab[i].w;
+	return W_NONE;
+}
+
+/*
+ * The event a collapsed row is written with: its last one, unless that
+ * one names no move while the task did move (a tick or requeue after the
+ * instant's run): then the move's own name, so that the event names of
+ * the rows still say where each task is.
+ */
+static const char *event_of(const struct held *h, const struct shown *prev,
+			    const struct shown *now)
+{
+	enum where to = where_of(now), from = where_of(prev);
+
+	if (implied(h->row.event) == to || (to == from && !implied(h->row.event)))
+		return h->row.event;
+	switch (to) {
+	case W_RUNNING: return "run";
+	case W_RUNNABLE: return from == W_RUNNING ? "preempt" : "wake";
+	case W_ASLEEP: return "block";
+	case W_ZOMBIE: return "exit";
+	case W_GONE: return "reap";
+	default: return h->row.event;
+	}
+}
+
+/* Write a held row if it shows a change from the task's last row. */
+static void put(struct sr_tlfilter *f, struct held *h)
+{
+	struct shown s = shown_of(&h->row), *l = &f->last[h->row.task];
+
+	if (l->written && l->prio == s.prio && l->array == s.array &&
+	    l->state == s.state && l->on_cpu == s.on_cpu)
+		return;
+	h->row.event = event_of(h, l, &s);
+	*l = s;
+	sr_timeline_row(f->out, &h->row);
+}
+
+void sr_tlfilter_flush(struct sr_tlfilter *f)
+{
+	for (size_t i = 0; i < f->nheld; i++) {
+		f->slot[f->held[i].row.task] = 0;
+		put(f, &f->held[i]);
+	}
+	f->nheld = 0;
+}
+
+int sr_tlfilter_row(struct sr_tlfilter *f, const struct sr_tl_row *r)
+{
+	struct held *h;
+	uint32_t id = r->task;
+
+	if (f->mode == SR_TL_ALL || !r->v) {
+		sr_timeline_row(f->out, r);
+		return SR_OK;
+	}
+	if (r->t != f->now) {
+		sr_tlfilter_flush(f);
+		f->now = r->t;
+	}
+	if (r->demand) { /* after what the task's held row shows */
+		if (id < f->nslot && f->slot[id])
+			put(f, &f->held[f->slot[id] - 1]);
+		sr_timeline_row(f->out, r);
+		return SR_OK;
+	}
+	if (id >= f->nlast) {
+		struct shown *l = sr_grow(f->last, &f->nlast, id, sizeof(*l),
+					  64, 0);
+		uint32_t *s;
+
+		if (!l)
+			return SR_EINTERNAL;
+		f->last = l;
+		s = sr_grow(f->slot, &f->nslot, id, sizeof(*s), 64, 0);
+		if (!s)
+			return SR_EINTERNAL;
+		f->slot = s;
+	}
+	if (f->slot[id]) {
+		struct shown now = shown_of(r), then;
+
+		h = &f->held[f->slot[id] - 1];
+		then = shown_of(&h->row);
+		/* a move, then another one at the same instant (woken, then
+		 * run): both are written; moves undone within the instant
+		 * (expire, swap, run again) are not */
+		if (where_of(&then) != where_of(&now) &&
+		    where_of(&then) != where_of(&f->last[id]))
+			put(f, h);
+	} else {
+		if (f->nheld == f->capheld) {
+			struct held *p = sr_grow(f->held, &f->capheld, f->nheld,
+						 sizeof(*p), 16, 0);
+
+			if (!p)
+				return SR_EINTERNAL;
+			f->held = p;
+		}
+		h = &f->held[f->nheld++];
+		f->slot[id] = (uint32_t)f->nheld;
+	}
+	h->row = *r;
+	h->v = *r->v;
+	h->row.v = &h->v;
+	snprintf(h->comm, sizeof(h->comm), "%s", r->comm ? r->comm : "");
+	h->row.comm = h->comm;
+	return SR_OK;
+}
