@@ -734,7 +734,7 @@ static struct sr_rkey key_pop(struct sr_merge *m)
 {
 	struct kqueue *q;
 
-	if (key_top(m) == &m->late[0] && m->nlate)
+	if (m->nlate && key_top(m) == &m->late[0])
 		return late_pop(m);
 	q = &m->q[m->qheap[0]];
 	struct sr_rkey top = *q_at(q, 0);
