@@ -4,10 +4,15 @@
 #
 # perf.data is never committed, so this records a fresh sample of the
 # largest kind (mixed: compile + audio + X) with traces/record.sh
-# --keep-data into a temporary directory, then times, best of 3:
+# --keep-data into a temporary directory, then times, in interleaved rounds
+# (each round runs every command once, in turn, so a busy neighbour slows
+# them alike):
 #   perf sched latency -p -i NAME.perf.data
+#   schedreplay stats --compat perf-6.1 NAME.perf.data   (perf.data read directly)
 #   schedreplay stats --compat perf-6.1 NAME.perf.txt.gz   (and on plain text)
-# and prints wall time, peak RSS and the speed ratio.  Then it makes a
+#   bench/parse-bench on NAME.perf.data and on its text (the reader alone)
+# and prints the median CPU time (user + sys, bench/runstat), the median
+# wall time and peak RSS of each, and the ratios to perf.  Then it makes a
 # trace of BENCH_MB (default 1024) MB by concatenating time-shifted copies
 # of that text (bench/trace-gen) and prints stats' time, MB/s and peak RSS
 # on it (the 64 MB bound whatever the trace length).  Needs root and perf; prints why
@@ -18,6 +23,9 @@ set -u
 : "${SCHEDREPLAY:?}" "${BUILD:?}" "${BENCH_TMP:?}"
 SR=$SCHEDREPLAY
 GEN=$BUILD/bench/trace-gen
+RUNSTAT=$BUILD/bench/runstat
+PB=$BUILD/bench/parse-bench
+ROUNDS=${SR_BENCH_ROUNDS:-7}
 if ! command -v perf >/dev/null 2>&1; then
 	echo "   skipped: perf is not installed"; exit 0
 fi
@@ -55,34 +63,60 @@ events=$(wc -l <"$tmp/plain.txt")
 mb=$(awk -v b="$(wc -c <"$tmp/plain.txt")" 'BEGIN { printf "%.1f", b / 1e6 }')
 echo "   recording: $events events, $mb MB of perf script text, perf.data $(awk -v b="$(wc -c <"$data")" 'BEGIN { printf "%.1f", b / 1e6 }') MB"
 
-# best of 3 by CPU time (user + sys: the machine may be shared, wall time
-# then measures the neighbours): prints "CPU_SECONDS WALL_SECONDS KB"
-best3() {
-	best=""
-	for i in 1 2 3; do
-		/usr/bin/time -f "%U %S %e %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
-			{ echo "FAILED"; sed 's/^/     /' "$tmp/err" >&2; return; }
-		t=$(awk '{ printf "%.2f %s %s", $1 + $2, $3, $4 }' "$tmp/time")
-		best=$(printf '%s\n%s\n' "$best" "$t" | awk 'NF { if (b == "" || $1 < b) { b = $1; w = $2; m = $3 } } END { print b, w, m }')
+# Interleaved rounds: each command once per round, in turn.  Prints per
+# command "MEDIAN_CPU_MS MEDIAN_WALL_MS MAX_RSS_KB" (runstat's figures).
+cmds="perf-latency stats-data stats-gz stats-plain read-data read-text"
+run() {
+	case $1 in
+	perf-latency) "$RUNSTAT" perf sched latency -p -i "$data" ;;
+	stats-data) "$RUNSTAT" "$SR" stats --compat perf-6.1 "$data" ;;
+	stats-gz) "$RUNSTAT" "$SR" stats --compat perf-6.1 "$text" ;;
+	stats-plain) "$RUNSTAT" "$SR" stats --compat perf-6.1 "$tmp/plain.txt" ;;
+	read-data) "$RUNSTAT" "$PB" "$data" ;;
+	read-text) "$RUNSTAT" "$PB" "$tmp/plain.txt" ;;
+	esac
+}
+: > "$tmp/rounds"
+for r in $(seq "$ROUNDS"); do
+	for c in $cmds; do
+		f=$(run "$c" 2>"$tmp/err")
+		case $f in
+		*" 0") echo "$c $f" >> "$tmp/rounds" ;;
+		*) echo "   $c failed: $f"; sed 's/^/     /' "$tmp/err" | head -n 5; exit 1 ;;
+		esac
 	done
-	echo "$best"
+done
+echo "   $ROUNDS interleaved rounds; median CPU (user + sys) and wall, peak RSS:"
+awk -v rounds="$ROUNDS" '
+function median(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
-p=$(best3 perf sched latency -p -i "$data")
-g=$(best3 "$SR" stats --compat perf-6.1 "$text")
-t=$(best3 "$SR" stats --compat perf-6.1 "$tmp/plain.txt")
-echo "   CPU seconds (user + sys), best of 3; wall time of that run in brackets"
-echo "$p" "$g" "$t" | awk '
-function line(name, s, w, kb, ratio) {
-	printf "   %-42s %6.2f s [%5.2f s]  peak RSS %6.1f MB%s\n", name, s, w, kb / 1024, ratio
-}
-$1 == "FAILED" || $4 == "FAILED" || $7 == "FAILED" { print "   a run failed"; exit 1 }
-{
-	line("perf sched latency -p -i NAME.perf.data", $1, $2, $3, "")
-	line("schedreplay stats NAME.perf.txt.gz", $4, $5, $6,
-	     $4 > 0 ? sprintf("  (%.1fx perf'"'"'s speed)", $1 / $4) : "")
-	line("schedreplay stats NAME.perf.txt (plain)", $7, $8, $9,
-	     $7 > 0 ? sprintf("  (%.1fx perf'"'"'s speed)", $1 / $7) : "")
-}'
+{ n[$1]++; cpu[$1, n[$1]] = $2; wall[$1, n[$1]] = $3; if ($4 > rss[$1]) rss[$1] = $4 }
+END {
+	split("perf-latency stats-data stats-gz stats-plain read-data read-text", order, " ")
+	name["perf-latency"] = "perf sched latency -p -i NAME.perf.data"
+	name["stats-data"] = "schedreplay stats NAME.perf.data"
+	name["stats-gz"] = "schedreplay stats NAME.perf.txt.gz"
+	name["stats-plain"] = "schedreplay stats NAME.perf.txt (plain)"
+	name["read-data"] = "reader alone: NAME.perf.data"
+	name["read-text"] = "reader alone: NAME.perf.txt (plain)"
+	for (k = 1; k <= 6; k++) {
+		c = order[k]
+		for (i = 1; i <= n[c]; i++) { x[i] = cpu[c, i]; y[i] = wall[c, i] }
+		mc[c] = median(x, n[c]); mw[c] = median(y, n[c])
+	}
+	for (k = 1; k <= 6; k++) {
+		c = order[k]
+		ratio = ""
+		if (c ~ /^stats/)
+			ratio = sprintf("  %.2fx perf'"'"'s CPU, %.2fx its RSS", mc[c] / mc["perf-latency"], rss[c] / rss["perf-latency"])
+		if (c == "read-data")
+			ratio = sprintf("  %.2fx the text'"'"'s CPU", mc[c] / mc["read-text"])
+		printf "   %-42s %7.1f ms [%7.1f ms]  RSS %6.1f MB%s\n", name[c], mc[c], mw[c], rss[c] / 1024, ratio
+	}
+}' "$tmp/rounds"
 
 # A long trace: time-shifted copies of the recording, back to back.
 "$GEN" "$tmp/plain.txt" "$tmp/big.txt" "${BENCH_MB:-1024}" >/dev/null || exit 1

@@ -78,6 +78,8 @@ struct pd_attr {
 	int resolved;             /* tp looked up */
 	struct sr_tp_event *tp;   /* the sched event, or NULL */
 	uint64_t at;              /* file offset, for messages */
+	uint16_t time_off;        /* a sample's time and cpu (0: none) */
+	uint16_t cpu_off;
 };
 
 struct pd_id {
@@ -103,6 +105,8 @@ struct pd {
 	struct pd_id *ids;
 	size_t nids, capids;
 	int ids_sorted;
+	uint64_t last_id;         /* the last id looked up, and its attr */
+	struct pd_attr *last_attr;
 	struct tep_handle *tep;
 	struct sr_tp tp;
 	int have_tp;
@@ -193,6 +197,7 @@ static int add_attr(struct pd *p, const uint8_t *a, size_t size, uint64_t at,
 		if (!x)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		p->attrs = x;
+		p->last_attr = NULL;
 		p->capattrs = n;
 	}
 	x = &p->attrs[p->nattrs];
@@ -203,6 +208,16 @@ static int add_attr(struct pd *p, const uint8_t *a, size_t size, uint64_t at,
 	x->read_format = g64(a + 32);
 	x->id_all = (g64(a + 40) & ATTR_FLAG_SAMPLE_ID_ALL) != 0;
 	x->at = at;
+	{
+		uint64_t st = x->sample_type;
+		unsigned o = 8 + 8 * (!!(st & S_IDENTIFIER) + !!(st & S_IP) +
+				      !!(st & S_TID));
+
+		x->time_off = st & S_TIME ? (uint16_t)o : 0;
+		o += 8 * (!!(st & S_TIME) + !!(st & S_ADDR) + !!(st & S_ID) +
+			  !!(st & S_STREAM_ID));
+		x->cpu_off = st & S_CPU ? (uint16_t)o : 0;
+	}
 	if (x->sample_type & ~S_KNOWN)
 		return bad(p, at + 24, d, "expected sample_type bits perf.data "
 			   "defines (up to 0x%llx), got unknown bits 0x%llx: "
@@ -237,6 +252,7 @@ static int add_id(struct pd *p, uint64_t id, uint32_t attr, struct sr_diag *d)
 	p->ids[p->nids].attr = attr;
 	p->nids++;
 	p->ids_sorted = 0;
+	p->last_attr = NULL;
 	return SR_OK;
 }
 
@@ -252,6 +268,8 @@ static struct pd_attr *attr_of_id(struct pd *p, uint64_t id)
 {
 	size_t lo = 0, hi = p->nids;
 
+	if (p->last_attr && p->last_id == id)
+		return p->last_attr;
 	if (!p->ids_sorted) {
 		qsort(p->ids, p->nids, sizeof(*p->ids), id_cmp);
 		p->ids_sorted = 1;
@@ -259,8 +277,11 @@ static struct pd_attr *attr_of_id(struct pd *p, uint64_t id)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (p->ids[mid].id == id)
-			return &p->attrs[p->ids[mid].attr];
+		if (p->ids[mid].id == id) {
+			p->last_id = id;
+			p->last_attr = &p->attrs[p->ids[mid].attr];
+			return p->last_attr;
+		}
 		if (p->ids[mid].id < id)
 			lo = mid + 1;
 		else
@@ -609,18 +630,16 @@ static int sample_time(struct pd *p, const struct pd_attr *a,
 		       const uint8_t *rec, size_t size, uint64_t at,
 		       int64_t *ts, struct sr_diag *d)
 {
-	uint64_t st = a->sample_type, v;
-	size_t o = 8 + 8 * (!!(st & S_IDENTIFIER) + !!(st & S_IP) +
-			    !!(st & S_TID));
+	uint64_t v;
 
-	if (o + 8 > size)
+	if ((size_t)a->time_off + 8 > size)
 		return bad(p, at, d, "expected the time in a sample of %zu "
 			   "bytes (sample_type 0x%llx), got the end of the "
-			   "record", size, (unsigned long long)st);
-	v = g64(rec + o);
+			   "record", size, (unsigned long long)a->sample_type);
+	v = g64(rec + a->time_off);
 	if (v > INT64_MAX)
-		return bad(p, at + o, d, "impossible timestamp %llu ns: beyond "
-			   "the 64-bit nanosecond range",
+		return bad(p, at + a->time_off, d, "impossible timestamp %llu "
+			   "ns: beyond the 64-bit nanosecond range",
 			   (unsigned long long)v);
 	*ts = (int64_t)v;
 	return SR_OK;
@@ -892,20 +911,10 @@ static int pd_next(void *ctx, struct sr_rkey *k, int32_t *kcpu,
 				return SR_RS_ERR;
 			if (ts > p->max_ts)
 				p->max_ts = ts;
-			if (a->sample_type & S_CPU) {
-				/* CPU follows TIME, ADDR, ID, STREAM_ID */
-				size_t o = 8 + 8 * (!!(a->sample_type & S_IDENTIFIER) +
-						    !!(a->sample_type & S_IP) +
-						    !!(a->sample_type & S_TID) + 1 +
-						    !!(a->sample_type & S_ADDR) +
-						    !!(a->sample_type & S_ID) +
-						    !!(a->sample_type & S_STREAM_ID));
-
-				if (o + 4 <= size)
-					*kcpu = (int32_t)g32(rec + o);
-			}
+			if (a->cpu_off && (size_t)a->cpu_off + 4 <= size)
+				*kcpu = (int32_t)g32(rec + a->cpu_off);
 			k->ts = ts;
-			k->seq = k->ref = at;
+			k->seq = at;
 			return SR_RS_REC;
 		case REC_LOST:
 		case REC_LOST_SAMPLES:
@@ -919,13 +928,13 @@ static int pd_next(void *ctx, struct sr_rkey *k, int32_t *kcpu,
 			if (ts == INT64_MIN)
 				ts = p->max_ts; /* no time: where it stands */
 			k->ts = ts < 0 ? 0 : ts;
-			k->seq = k->ref = at;
+			k->seq = at;
 			return SR_RS_REC;
 		case REC_FINISHED_ROUND:
 			/* nothing older than round n's newest follows round
 			 * n + 1: that newest is the bound */
 			k->ts = p->rounds++ ? p->round_max : INT64_MIN;
-			k->seq = k->ref = at;
+			k->seq = at;
 			p->round_max = p->max_ts;
 			return SR_RS_ROUND;
 		default:
@@ -941,10 +950,10 @@ static int pd_decode(void *ctx, const struct sr_rkey *k, struct sr_raw *out,
 		     struct sr_diag *d)
 {
 	struct pd *p = ctx;
-	const uint8_t *rec = p->map + k->ref;
+	const uint8_t *rec = p->map + k->seq;
 	uint32_t type = g32(rec);
 	size_t size = g16(rec + 6);
-	struct pd_attr *a = attr_of(p, rec, size, type == REC_SAMPLE, k->ref, d);
+	struct pd_attr *a = attr_of(p, rec, size, type == REC_SAMPLE, k->seq, d);
 	struct pd_sample s;
 	const char *comm;
 	int32_t cpu;
@@ -953,15 +962,17 @@ static int pd_decode(void *ctx, const struct sr_rkey *k, struct sr_raw *out,
 
 	if (!a)
 		return SR_P_ERR;
-	out->line = k->ref;
+	out->line = k->seq;
 	out->seq = k->seq;
 	switch (type) {
 	case REC_SAMPLE:
-		if (parse_sample(p, a, rec, size, k->ref, &s, d))
+		if (parse_sample(p, a, rec, size, k->seq, &s, d))
 			return SR_P_ERR;
-		p->fc.line = k->ref;
-		p->scratch = (struct sr_diag)SR_DIAG_INIT;
-		rc = sr_tp_decode(&p->tp, tp_of(p, a, k->ref, d, &err), s.raw,
+		p->fc.line = k->seq;
+		/* per record: not the whole 16 KiB message */
+		p->scratch.code = SR_OK;
+		p->scratch.msg[0] = '\0';
+		rc = sr_tp_decode(&p->tp, tp_of(p, a, k->seq, d, &err), s.raw,
 				  s.raw_size, out, &p->fc);
 		if (rc == SR_P_ERR) {
 			sr_fail(d, p->scratch.code, "%s", p->scratch.msg);
@@ -982,7 +993,7 @@ static int pd_decode(void *ctx, const struct sr_rkey *k, struct sr_raw *out,
 				snprintf(out->ctx_comm, sizeof(out->ctx_comm),
 					 ":%d", (int)out->ctx_pid);
 		}
-		p->fc.line = k->ref;
+		p->fc.line = k->seq;
 		return sr_raw_check(&p->fc, out) == SR_P_RAW ? SR_P_RAW :
 			(sr_fail(d, p->scratch.code, "%s", p->scratch.msg),
 			 SR_P_ERR);
@@ -990,7 +1001,7 @@ static int pd_decode(void *ctx, const struct sr_rkey *k, struct sr_raw *out,
 	case REC_LOST_SAMPLES:
 		/* LOST: u64 id, u64 lost; LOST_SAMPLES: u64 lost */
 		if (size < (type == REC_LOST ? 24u : 16u))
-			return bad(p, k->ref, d, "expected a LOST record of at "
+			return bad(p, k->seq, d, "expected a LOST record of at "
 				   "least %u bytes, got %zu",
 				   type == REC_LOST ? 24u : 16u, size), SR_P_ERR;
 		trailer(a, rec, size, &ts, &cpu);

@@ -49,7 +49,6 @@ struct td {
 	struct sr_tp *cur_tp;
 	int cur_lost;                  /* the key handed out is its marker */
 	int pend_lost;                 /* cur's marker went, cur is next */
-	uint64_t seq;
 	uint64_t records, skipped;
 	uint64_t size;
 	struct sr_fmtctx fc;
@@ -104,8 +103,7 @@ static int td_next(void *ctx, struct sr_rkey *k, int32_t *cpu,
 		t->pend_lost = 0;
 		t->cur_lost = 0;
 		k->ts = (int64_t)t->cur->ts;
-		k->seq = t->seq++;
-		k->ref = t->cur->offset;
+		k->seq = t->cur->offset;
 		return SR_RS_REC;
 	}
 	for (;;) {
@@ -149,8 +147,7 @@ static int td_next(void *ctx, struct sr_rkey *k, int32_t *cpu,
 			t->cur_lost = 1;
 			t->pend_lost = e != NULL;
 			k->ts = (int64_t)t->cur->ts;
-			k->seq = t->seq++;
-			k->ref = t->cur->offset;
+			k->seq = t->cur->offset;
 			if (!e)
 				t->skipped++;
 			return SR_RS_REC;
@@ -161,8 +158,7 @@ static int td_next(void *ctx, struct sr_rkey *k, int32_t *cpu,
 		}
 		t->cur_lost = 0;
 		k->ts = (int64_t)t->cur->ts;
-		k->seq = t->seq++;
-		k->ref = t->cur->offset;
+		k->seq = t->cur->offset;
 		return SR_RS_REC;
 	}
 }
@@ -194,7 +190,9 @@ static int td_decode(void *ctx, const struct sr_rkey *k, struct sr_raw *out,
 	tep = tracecmd_get_tep(t->cur_h);
 	e = sr_tp_find(t->cur_tp, tep_data_type(tep, r));
 	t->fc.line = r->offset;
-	t->scratch = (struct sr_diag)SR_DIAG_INIT;
+	/* per record: not the whole 16 KiB message */
+	t->scratch.code = SR_OK;
+	t->scratch.msg[0] = '\0';
 	rc = sr_tp_decode(t->cur_tp, e, r->data, (size_t)r->size, out, &t->fc);
 	if (rc == SR_P_RAW)
 		rc = sr_raw_check(&t->fc, out);

@@ -679,7 +679,7 @@ static int key_push(struct sr_merge *m, const struct sr_rkey *k, int32_t cpu,
 			       "within %u records that older ones cannot "
 			       "follow (perf.data: a FINISHED_ROUND record), "
 			       "got more records waiting to be merged", m->path,
-			       (unsigned long long)k->ref, SR_MERGE_KEYS_MAX);
+			       (unsigned long long)k->seq, SR_MERGE_KEYS_MAX);
 	if (qi >= m->nq) {
 		size_t n = qi + 1 > 2 * m->nq ? qi + 1 : 2 * m->nq;
 		struct kqueue *v = realloc(m->q, n * sizeof(*v));
@@ -699,7 +699,7 @@ static int key_push(struct sr_merge *m, const struct sr_rkey *k, int32_t cpu,
 	if (q->n && key_less(k, q_at(q, q->n - 1)))
 		return late_push(m, k, d);
 	if (q->n == q->cap) {
-		size_t n = q->cap ? 2 * q->cap : 256;
+		size_t n = q->cap ? 2 * q->cap : 4096;
 		struct sr_rkey *v = malloc(n * sizeof(*v));
 
 		if (!v)
@@ -829,7 +829,7 @@ static int records_next(struct sr_merge *m, const struct sr_raw **out,
 					       "been handed out: the input "
 					       "breaks its own ordering promise",
 					       m->path,
-					       (unsigned long long)k.ref, a, b,
+					       (unsigned long long)k.seq, a, b,
 					       (unsigned long long)
 					       m->released_line), -1;
 			}
@@ -845,7 +845,7 @@ static int records_next(struct sr_merge *m, const struct sr_raw **out,
 		k = key_pop(m);
 		m->released_any = 1;
 		m->released_ts = k.ts;
-		m->released_line = k.ref;
+		m->released_line = k.seq;
 		if ((++m->pops & 0xffff) == 0)
 			report_done(m);
 		sr_raw_init(&m->out);

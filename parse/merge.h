@@ -44,7 +44,7 @@
 #define SR_MERGE_WINDOW_DEFAULT 32768
 #define SR_KWAY_MAX_CPUS 128
 
-/* Keys kept at most for a record source (2^24 x 24 bytes: 384 MB). */
+/* Keys kept at most for a record source (2^24 x 16 bytes: 256 MB). */
 #define SR_MERGE_KEYS_MAX (1u << 24)
 
 struct sr_merge;
@@ -54,11 +54,12 @@ struct sr_merge_counts {
 	int kway;
 };
 
-/* The merge's view of one binary record. */
+/* The merge's view of one binary record: 16 bytes. */
 struct sr_rkey {
 	int64_t ts;
-	uint64_t seq;   /* input order, unique: ties leave in this order */
-	uint64_t ref;   /* the source's own handle (a file offset) */
+	uint64_t seq;   /* the record's file offset: input order, unique,
+			 * ties leave in it (an ordered source's keys never
+			 * wait, so theirs only names the record) */
 };
 
 enum sr_rsrc_rc {
