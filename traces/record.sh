@@ -85,9 +85,9 @@ NAME: $ALL_SAMPLES (default: all)
                   under 2 MB each: NAME.perf.data.gz (traces/bintool.py
                   perf-strip: no file names or host details) and
                   NAME.trace.dat (trace-cmd's own file, else rewritten
-                  without kallsyms and gzipped), with their texts
-                  NAME.perf.txt.gz (perf script --ns) and NAME.trace.txt.gz
-                  (trace-cmd report -t)
+                  without kallsyms and gzipped); the perf text
+                  NAME.perf.txt.gz is then perf script --ns of the
+                  stripped file
   --work DIR      build tree, audio file and scratch space
                   (default: \$SR_RECORD_WORK or /var/tmp/schedreplay-record)
   --duration S    seconds each workload runs (default: 20; 8 to 28)
@@ -557,7 +557,9 @@ record_one() {
 BINARY_MAX=2000000
 keep_binaries() {
 	local name=$1 dat="$work/$1.trace.dat" pd="$out/$1.perf.data.gz"
-	local td="$out/$1.trace.dat" tt="$out/$1.trace.txt.gz"
+	# the trace.dat's text only for the privacy check: trace-cmd report
+	# remakes it (tests/parse/binary.sh does)
+	local td="$out/$1.trace.dat" tt="$work/$1.trace.txt.gz"
 	gzip -9 -n -c "$data" > "$pd"
 	if [ "$(strings "$data" | grep -Ec -- "$work|$out_abs|$repo_root|/root|/home/|/work/")" -ne 0 ]; then
 		note "$name: the stripped perf.data still names a local path: not kept"
@@ -590,7 +592,7 @@ keep_binaries() {
 		return 0
 	fi
 	check_private "$tt" || { rm -f "$td" "$tt"; return 0; }
-	note "kept $td and $tt"
+	note "kept $td"
 }
 
 summarize() {
