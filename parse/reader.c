@@ -641,6 +641,15 @@ static int no_events(struct sr_reader *r, struct sr_diag *d)
 {
 	const struct sr_read_stats *st = sr_reader_stats(r);
 
+	if (!r->ops) /* perf.data, trace.dat: records, not lines */
+		return sr_fail(d, SR_EDATA, "%s: no scheduler events in %llu "
+			       "record%s read as %s%s: expected samples of the "
+			       "sched tracepoints (sched:sched_switch, "
+			       "sched:sched_wakeup, ...)", base_name(r->path),
+			       (unsigned long long)st->lines,
+			       st->lines == 1 ? "" : "s", r->fmt_name,
+			       st->skipped_events ? " (other events only)" : ""),
+		       -1;
 	return sr_fail(d, SR_EDATA, "%s: no scheduler events in %llu line%s "
 		       "read as %s%s%s: expected %s", base_name(r->path),
 		       (unsigned long long)st->lines, st->lines == 1 ? "" : "s",
