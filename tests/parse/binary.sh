@@ -51,9 +51,13 @@ expect_same "$T/tc-bin.tsv" "$T/x.tsv"
 expect_status 65 "$SR" stats --input-format perf.data $B/sleep.perf.txt
 expect_err "^schedreplay: $B/sleep.perf.txt:0: expected a perf.data written in this machine's byte order|^schedreplay: $B/sleep.perf.txt:"
 
-# ---- lost events ----
-expect_status 0 "$SR" stats $B/lost.perf.data
+# ---- lost events: the same markers from the records and from the text ----
+expect_status 0 "$SR" stats --tsv $B/lost.perf.data
 expect_err "warning: .*: [0-9]+ events lost in [0-9]+ range"
+cp "$T/out" "$T/lost-bin.tsv"
+tsv $B/lost.perf.txt "$T/lost-text.tsv"
+expect_same "$T/lost-bin.tsv" "$T/lost-text.tsv"
+grep -q '	1$' "$T/lost-bin.tsv" || fail "no task marked as touched by lost events"
 expect_status 0 "$SR" stats $B/lost.v7.dat
 expect_err "warning: .*: [0-9]+ events lost in [0-9]+ range"
 

@@ -58,5 +58,6 @@ perf sched record -m 1 -o "$tmp/l.data" -- sh -c \
 	"for i in 1 2 3 4 5 6 7 8; do ls -R /usr/lib >/dev/null & done; wait" >/dev/null 2>&1
 ftrace_off l
 python3 "$tool" perf-strip "$tmp/l.data" "$out/lost.perf.data" --max-samples 600
+perf script --ns --show-lost-events -i "$out/lost.perf.data" > "$out/lost.perf.txt" 2>/dev/null
 python3 "$tool" trace-dat "$tmp/l.v6.dat" "$out/lost.v7.dat" --version 7 --pages 4 --top
 ls -l "$out"
