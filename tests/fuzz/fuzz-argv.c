@@ -54,11 +54,18 @@ static int rm_one(const char *p, const struct stat *st, int flag,
 	return remove(p);
 }
 
+/* A file of our temporaries' pattern, NAME.tmp.PID[.XXXXXX] (lib/outfile.h);
+ * a directory the command line itself named so is not one. */
 static int tmp_left(const char *p, const struct stat *st, int flag,
 		    struct FTW *f)
 {
-	(void)st; (void)flag;
-	return strstr(p + f->base, ".tmp.") != NULL;
+	const char *t = strstr(p + f->base, ".tmp.");
+
+	(void)st;
+	if (flag != FTW_F || !t || t == p + f->base)
+		return 0;
+	t += 5;
+	return *t >= '0' && *t <= '9';
 }
 
 static void init(void)
