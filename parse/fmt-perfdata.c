@@ -1030,9 +1030,13 @@ static int pd_decode(void *ctx, const struct sr_rkey *k, struct sr_raw *out,
 		if (size >= 24) {
 			int32_t tid = (int32_t)g32(rec + 16);
 			const char *pc = comm_get(p, (int32_t)g32(rec + 20));
+			char name[16];
 
-			if (pc && tid != (int32_t)g32(rec + 20) &&
-			    comm_set(p, tid, pc, strlen(pc)))
+			if (!pc || tid == (int32_t)g32(rec + 20))
+				return SR_P_NONE;
+			/* a copy: comm_set may move the table pc points in */
+			memcpy(name, pc, sizeof(name));
+			if (comm_set(p, tid, name, strnlen(name, sizeof(name))))
 				return sr_fail(d, SR_EINTERNAL, "out of memory"),
 				       SR_P_ERR;
 		}

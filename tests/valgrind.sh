@@ -53,6 +53,17 @@ if [ $rc -ne 0 ]; then
 fi
 echo "PASS valgrind replay and diff $sample"
 
+# the binary readers: perf.data (pipe mode), trace.dat (zstd, instances)
+for f in tests/parse/data/bin/sleep.pipe.perf.data \
+	 tests/parse/data/bin/sleep.v7zstd.dat; do
+	vg "$SCHEDREPLAY" stats "$f" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		echo "FAIL valgrind stats $f (exit $rc)"; head -n 40 "$tmp/err"; exit 1
+	fi
+done
+echo "PASS valgrind stats on perf.data and trace.dat"
+
 n=0
 for bin in "$BUILD"/tests/fuzz/fuzz-*; do
 	[ -x "$bin" ] || continue
