@@ -968,20 +968,12 @@ static int pd_decode(void *ctx, const struct sr_rkey *k, struct sr_raw *out,
 	case REC_SAMPLE:
 		if (parse_sample(p, a, rec, size, k->seq, &s, d))
 			return SR_P_ERR;
-		p->fc.line = k->seq;
-		/* per record: not the whole 16 KiB message */
-		p->scratch.code = SR_OK;
-		p->scratch.msg[0] = '\0';
-		rc = sr_tp_decode(&p->tp, tp_of(p, a, k->seq, d, &err), s.raw,
-				  s.raw_size, out, &p->fc);
-		if (rc == SR_P_ERR) {
-			sr_fail(d, p->scratch.code, "%s", p->scratch.msg);
-			return SR_P_ERR;
-		}
-		if (rc == SR_P_NONE)
-			return SR_P_NONE;
 		out->ts = s.ts;
 		out->cpu = s.cpu;
+		rc = sr_tp_record(&p->tp, tp_of(p, a, k->seq, d, &err), s.raw,
+				  s.raw_size, k->seq, out, &p->fc, d);
+		if (rc != SR_P_RAW)
+			return rc;
 		out->ctx_pid = s.tid >= 0 && s.tid <= SR_PID_MAX ? s.tid : -1;
 		out->ctx_tgid = s.pid >= 0 && s.pid <= SR_PID_MAX && s.tid > 0 ?
 				s.pid : -1;
@@ -993,10 +985,7 @@ static int pd_decode(void *ctx, const struct sr_rkey *k, struct sr_raw *out,
 				snprintf(out->ctx_comm, sizeof(out->ctx_comm),
 					 ":%d", (int)out->ctx_pid);
 		}
-		p->fc.line = k->seq;
-		return sr_raw_check(&p->fc, out) == SR_P_RAW ? SR_P_RAW :
-			(sr_fail(d, p->scratch.code, "%s", p->scratch.msg),
-			 SR_P_ERR);
+		return SR_P_RAW;
 	case REC_LOST:
 	case REC_LOST_SAMPLES:
 		/* LOST: u64 id, u64 lost; LOST_SAMPLES: u64 lost */

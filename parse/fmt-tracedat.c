@@ -189,19 +189,10 @@ static int td_decode(void *ctx, const struct sr_rkey *k, struct sr_raw *out,
 	}
 	tep = tracecmd_get_tep(t->cur_h);
 	e = sr_tp_find(t->cur_tp, tep_data_type(tep, r));
-	t->fc.line = r->offset;
-	/* per record: not the whole 16 KiB message */
-	t->scratch.code = SR_OK;
-	t->scratch.msg[0] = '\0';
-	rc = sr_tp_decode(t->cur_tp, e, r->data, (size_t)r->size, out, &t->fc);
-	if (rc == SR_P_RAW)
-		rc = sr_raw_check(&t->fc, out);
-	if (rc == SR_P_ERR) {
-		sr_fail(d, t->scratch.code, "%s", t->scratch.msg);
-		return SR_P_ERR;
-	}
-	if (rc == SR_P_NONE)
-		return SR_P_NONE;
+	rc = sr_tp_record(t->cur_tp, e, r->data, (size_t)r->size, r->offset,
+			  out, &t->fc, d);
+	if (rc != SR_P_RAW)
+		return rc;
 	if (out->ctx_pid > 0) {
 		comm = tep_data_comm_from_pid(tep, out->ctx_pid);
 		/* "<...>": the saved command lines do not name it */

@@ -690,3 +690,20 @@ int sr_tp_decode(struct sr_tp *t, struct sr_tp_event *e, const uint8_t *data,
 		return sr_fmt_fail(c, "internal: sched event kind %d", e->kind);
 	}
 }
+
+int sr_tp_record(struct sr_tp *t, struct sr_tp_event *e, const uint8_t *data,
+		 size_t size, uint64_t offset, struct sr_raw *out,
+		 struct sr_fmtctx *c, struct sr_diag *d)
+{
+	int rc;
+
+	c->line = offset;
+	c->d->code = SR_OK;     /* per record: not the whole 16 KiB message */
+	c->d->msg[0] = '\0';
+	rc = sr_tp_decode(t, e, data, size, out, c);
+	if (rc == SR_P_RAW)
+		rc = sr_raw_check(c, out);
+	if (rc == SR_P_ERR)
+		sr_fail(d, c->d->code, "%s", c->d->msg);
+	return rc;
+}

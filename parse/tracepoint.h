@@ -103,6 +103,15 @@ int sr_tp_decode(struct sr_tp *t, struct sr_tp_event *e, const uint8_t *data,
 		 size_t size, struct sr_raw *out, struct sr_fmtctx *c);
 
 /*
+ * What a binary reader calls per record: sr_tp_decode() and sr_raw_check()
+ * on the record at file offset (c->line), c->d a scratch diag whose
+ * message is moved into d on an error.  SR_P_RAW, SR_P_NONE or SR_P_ERR.
+ */
+int sr_tp_record(struct sr_tp *t, struct sr_tp_event *e, const uint8_t *data,
+		 size_t size, uint64_t offset, struct sr_raw *out,
+		 struct sr_fmtctx *c, struct sr_diag *d);
+
+/*
  * The state of a prev_state value by the format's print expression:
 * 0 with *state and *preempt set, or -1 if the expression cannot be evaluated.
  */
