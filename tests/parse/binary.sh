@@ -108,6 +108,19 @@ cp $B/sleep.pipe.perf.data "$T/bad"; poke "$T/bad" 16 51
 expect_status 65 "$SR" stats "$T/bad"
 expect_err "^schedreplay: $T/bad:16: expected uncompressed records, got PERF_RECORD_COMPRESSED: this perf.data was recorded with -z \(zstd\), which schedreplay does not read; record again without -z, or give the text of \`perf script -i $T/bad\`$"
 
+# no sched event at all: the pipe-mode file up to its first sample
+first=$(python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+p = 16
+while struct.unpack_from("<I", d, p)[0] != 9:
+    t, m, s = struct.unpack_from("<IHH", d, p)
+    p += s + (struct.unpack_from("<I", d, p + 8)[0] if t == 66 else 0)
+print(p)' $B/sleep.pipe.perf.data)
+head -c "$first" $B/sleep.pipe.perf.data > "$T/bad"
+expect_status 65 "$SR" stats "$T/bad"
+expect_err "^schedreplay: $T/bad: no scheduler events in [0-9]+ records read as perf.data: expected samples of the sched tracepoints"
+
 # ---- bad trace.dat ----
 D=$B/sleep.v6top.dat
 dsize=$(wc -c < $D)
