@@ -36,6 +36,7 @@
 #include <event-parse.h>
 
 #include "parse/binary.h"
+#include "parse/perfzstd.h"
 #include "parse/tracepoint.h"
 #include "parse/tracing.h"
 
@@ -60,8 +61,7 @@ enum {
 enum { RF_ENABLED = 1, RF_RUNNING = 2, RF_ID = 4, RF_GROUP = 8, RF_LOST = 16 };
 #define RF_KNOWN 31ull
 
-enum { FEAT_TRACING_DATA = 1, FEAT_OSRELEASE = 4, FEAT_NRCPUS = 7,
-       FEAT_COMPRESSED = 27 };
+enum { FEAT_TRACING_DATA = 1, FEAT_OSRELEASE = 4, FEAT_NRCPUS = 7 };
 
 #define PERF_TYPE_TRACEPOINT 2
 #define ATTR_SIZE_VER0 64
@@ -702,11 +702,9 @@ static int header_record(struct pd *p, uint32_t type, const uint8_t *rec,
 		return feature(p, g64(rec + 8), rec + 16, size - 16, at + 16, d);
 	case REC_COMPRESSED:
 	case REC_COMPRESSED2:
-		return bad(p, at, d, "expected uncompressed records, got "
-			   "PERF_RECORD_COMPRESSED: this perf.data was recorded "
-			   "with -z (zstd), which schedreplay does not read; "
-			   "record again without -z, or give the text of "
-			   "`perf script -i %s`", p->file);
+		/* perfzstd.c inflated every one: this came out of one */
+		return bad(p, at, d, "expected the records compressed data "
+			   "holds, got a compressed record inside it");
 	default:
 		return SR_OK;
 	}
@@ -740,11 +738,6 @@ static int feature(struct pd *p, uint64_t feat, const uint8_t *b, size_t n,
 						      : (int32_t)avail;
 		}
 		return SR_OK;
-	case FEAT_COMPRESSED:
-		return bad(p, at, d, "expected an uncompressed perf.data, got "
-			   "one recorded with -z (zstd), which schedreplay "
-			   "does not read: record again without -z, or give "
-			   "the text of `perf script -i %s`", p->file);
 	default:
 		return SR_OK;
 	}
@@ -814,8 +807,7 @@ static int open_file_mode(struct pd *p, struct sr_diag *d)
 				   "it past the end: truncated", b,
 				   (unsigned long long)ss,
 				   (unsigned long long)so, p->len);
-		if (b == FEAT_OSRELEASE || b == FEAT_NRCPUS ||
-		    b == FEAT_COMPRESSED) {
+		if (b == FEAT_OSRELEASE || b == FEAT_NRCPUS) {
 			if (feature(p, (uint64_t)b, p->map + so, (size_t)ss, so,
 				    d))
 				return d->code;
@@ -1142,6 +1134,29 @@ int sr_perfdata_open(struct sr_merge **m, struct sr_input *in,
 		    "byte order, got one of the other (magic 2ELIFREP): give "
 		    "the text of `perf script -i %s` instead", p->file);
 		goto fail;
+	}
+	if (sr_perf_is_compressed(p->map, p->len)) {
+		/* perf record -z: read what perf would have written without */
+		int zfd;
+
+		if (sr_perf_inflate(p->map, p->len, p->file, &zfd, d) != SR_OK)
+			goto fail;
+		munmap((void *)p->map, p->len);
+		close(p->fd);
+		p->map = NULL;
+		p->fd = zfd;
+		if (fstat(zfd, &st) != 0) {
+			sr_fail(d, SR_EIO, "%s: %s", p->file, strerror(errno));
+			goto fail;
+		}
+		p->len = (size_t)st.st_size;
+		p->map = mmap(NULL, p->len, PROT_READ, MAP_PRIVATE, zfd, 0);
+		if (p->map == MAP_FAILED) {
+			p->map = NULL;
+			sr_fail(d, SR_EIO, "%s: cannot map its inflated copy: %s",
+				p->file, strerror(errno));
+			goto fail;
+		}
 	}
 	if (g64(p->map + 8) == PIPE_HEADER_SIZE) {
 		p->pipe = 1;

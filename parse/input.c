@@ -168,8 +168,7 @@ int sr_input_seekable(const struct sr_input *in) { return sr_stream_seekable(in-
 int sr_input_unterminated(const struct sr_input *in) { return in->unterminated; }
 uint64_t sr_input_bytes(const struct sr_input *in) { return in->consumed + in->pos; }
 
-/* An unlinked temporary file under $TMPDIR (P_tmpdir when unset). */
-static int temp_fd(const char *name, struct sr_diag *d)
+int sr_temp_fd(const char *name, struct sr_diag *d)
 {
 	const char *dir = getenv("TMPDIR");
 	char path[4096];
@@ -190,9 +189,11 @@ static int temp_fd(const char *name, struct sr_diag *d)
 	return fd;
 }
 
-static int write_all(int fd, const char *p, size_t n, const char *name,
-		     struct sr_diag *d)
+int sr_write_all(int fd, const void *buf, size_t n, const char *name,
+		 struct sr_diag *d)
 {
+	const char *p = buf;
+
 	while (n) {
 		ssize_t w = write(fd, p, n);
 
@@ -225,13 +226,13 @@ int sr_input_to_fd(struct sr_input *in, int *fdp, struct sr_diag *d)
 		*fdp = fd;
 		return SR_OK;
 	}
-	fd = temp_fd(name, d);
+	fd = sr_temp_fd(name, d);
 	if (fd < 0)
 		return d->code;
 	for (;;) {
 		if (in->end > in->pos &&
-		    write_all(fd, in->buf + in->pos, in->end - in->pos, name,
-			      d) != SR_OK) {
+		    sr_write_all(fd, in->buf + in->pos, in->end - in->pos, name,
+				 d) != SR_OK) {
 			close(fd);
 			return d->code;
 		}

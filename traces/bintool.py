@@ -9,6 +9,13 @@
         COMM/FORK/EXIT, LOST and FINISHED_ROUND records are kept as
         recorded, in order.  --max-samples keeps the first N samples.
 
+    bintool.py perf-zstd IN OUT
+        a file-mode perf.data as `perf record -z` writes it: the data
+        section's records compressed as one zstd stream (the zstd command)
+        cut into PERF_RECORD_COMPRESSED records, and the HEADER_COMPRESSED
+        feature (for test fixtures: a recorded -z file names every mapped
+        file of the machine inside its compressed records).
+
     bintool.py trace-dat IN OUT [--version 6|7] [--pages N] [--top]
                                 [--all-systems]
         trace.dat written anew from IN (a version 6 file without
@@ -119,6 +126,59 @@ def perf_strip_pipe(d, src, dst, max_samples):
         if keep:
             out += d[pos:end]
         pos = end
+    open(dst, 'wb').write(out)
+
+
+def perf_zstd(src, dst):
+    import subprocess
+    d = open(src, 'rb').read()
+    hsize, attr_size, ao, asz, do, dsz = struct.unpack_from('<QQQQQQ', d, 8)
+    flags = list(struct.unpack_from('<4Q', d, 72))
+    feats = [b for b in range(1, 256) if flags[b // 64] >> (b % 64) & 1]
+    fo = do + dsz
+    sections = {}
+    for k, b in enumerate(feats):
+        so, ss = struct.unpack_from('<QQ', d, fo + 16 * k)
+        sections[b] = d[so:so + ss]
+    # as perf does: whole records in chunks, each chunk one zstd frame in
+    # one record (perf's reader wants every record to inflate to something)
+    data, chunk, zlen = bytearray(), bytearray(), 0
+    pos = do
+
+    def flush():
+        nonlocal zlen
+        if not chunk:
+            return
+        z = subprocess.run(['zstd', '-q', '-c', '-3'], input=bytes(chunk),
+                           stdout=subprocess.PIPE, check=True).stdout
+        if 8 + len(z) > 65535:
+            sys.exit('bintool: a compressed chunk over 64 KiB')
+        data.extend(struct.pack('<IHH', 81, 0, 8 + len(z)) + z)
+        zlen += len(z)
+        chunk.clear()
+    while pos < fo:
+        size = struct.unpack_from('<H', d, pos + 6)[0]
+        if len(chunk) + size > 16384:
+            flush()
+        chunk.extend(d[pos:pos + size])
+        pos += size
+    flush()
+    z = b'x' * zlen
+    # version 0, type 1 (zstd), level 3, ratio, mmap_len
+    sections[27] = struct.pack('<5I', 0, 1, 3, max(1, dsz // max(1, len(z))),
+                               4096 * 1025)
+    feats = sorted(set(feats) | {27})
+    out = bytearray(d[:do]) + data
+    table_at = len(out)
+    payload_at = table_at + 16 * len(feats)
+    table, payload = bytearray(), bytearray()
+    for b in feats:
+        table += struct.pack('<QQ', payload_at + len(payload), len(sections[b]))
+        payload += sections[b]
+    out += table + payload
+    flags[0] |= 1 << 27
+    struct.pack_into('<Q', out, 48, len(data))
+    struct.pack_into('<4Q', out, 72, *flags)
     open(dst, 'wb').write(out)
 
 
@@ -376,6 +436,8 @@ def main(argv):
             sys.exit('bintool: unknown option %s' % rest[i])
     if cmd == 'perf-strip':
         perf_strip(src, dst, opts.get('--max-samples'))
+    elif cmd == 'perf-zstd':
+        perf_zstd(src, dst)
     elif cmd == 'trace-dat':
         trace_dat(src, dst, opts.get('--version', 7), opts.get('--pages'),
                   opts.get('--top', False), opts.get('--all-systems', False))

@@ -103,10 +103,20 @@ cp $P "$T/bad"; poke "$T/bad" $((at + 20)) 01020304050607
 expect_status 65 "$SR" stats "$T/bad"
 expect_err "^schedreplay: $T/bad:[0-9]+: expected a sched event format in the tracing data, got one libtraceevent cannot parse"
 
-# recorded with -z: a PERF_RECORD_COMPRESSED record (here the first one)
+# recorded with -z: inflated and read as recorded; corrupt zstd data refused
+tsv $B/sleep.zstd.perf.data "$T/z.tsv"
+expect_same "$T/perf-bin.tsv" "$T/z.tsv"
+gzip -c $B/sleep.zstd.perf.data | "$SR" stats --tsv - > "$T/z.tsv" 2>"$T/err" ||
+	fail "gzip of a -z perf.data on a pipe: exit $?"
+expect_same "$T/perf-bin.tsv" "$T/z.tsv"
+first=$(grep -abo "$(printf '\050\265\057\375')" $B/sleep.zstd.perf.data | head -n 1 | cut -d: -f1)
+cp $B/sleep.zstd.perf.data "$T/bad"; poke "$T/bad" $((first + 8)) ffffffffffffffff
+expect_status 65 "$SR" stats "$T/bad"
+expect_err "^schedreplay: $T/bad:$((first - 8)): expected zstd data in a PERF_RECORD_COMPRESSED record, got data zstd refuses \(.*\): corrupt$"
+# a compressed record in a pipe-mode file where none belongs (the first)
 cp $B/sleep.pipe.perf.data "$T/bad"; poke "$T/bad" 16 51
 expect_status 65 "$SR" stats "$T/bad"
-expect_err "^schedreplay: $T/bad:16: expected uncompressed records, got PERF_RECORD_COMPRESSED: this perf.data was recorded with -z \(zstd\), which schedreplay does not read; record again without -z, or give the text of \`perf script -i $T/bad\`$"
+expect_err "^schedreplay: $T/bad:16: expected zstd data in a PERF_RECORD_COMPRESSED record, got data zstd refuses"
 
 # no sched event at all: the pipe-mode file up to its first sample
 first=$(python3 -c '

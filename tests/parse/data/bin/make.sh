@@ -40,6 +40,7 @@ perf sched record -o "$tmp/w.data" -- sh -c "$workload" >/dev/null 2>&1
 ftrace_off w
 python3 "$tool" perf-strip "$tmp/w.data" "$out/sleep.perf.data" --max-samples 400
 perf script --ns -i "$out/sleep.perf.data" > "$out/sleep.perf.txt" 2>/dev/null
+python3 "$tool" perf-zstd "$out/sleep.perf.data" "$out/sleep.zstd.perf.data"
 perf sched record -o - -- sh -c "$workload" 2>/dev/null > "$tmp/p.data"
 python3 "$tool" perf-strip "$tmp/p.data" "$out/sleep.pipe.perf.data" --max-samples 400
 perf script --ns -i "$out/sleep.pipe.perf.data" > "$out/sleep.pipe.perf.txt" 2>/dev/null
