@@ -38,6 +38,7 @@
 #include <zstd.h>
 
 #include "parse/tdcheck.h"
+#include "parse/tracing.h"
 
 #define SEC_FL_COMPRESS 1
 #define MAX_SECTIONS 4096
@@ -234,6 +235,28 @@ static int header_info(struct tdc *t, uint64_t *at, uint64_t end)
 	return SR_OK;
 }
 
+/* An event format block (u64 size, text) that libtraceevent may parse. */
+static int format_block(struct tdc *t, uint64_t *at, uint64_t end,
+			const char *what)
+{
+	uint64_t n, start;
+	char why[128];
+
+	if (within(t, *at, 8, end, what))
+		return t->d->code;
+	n = r64(t, *at);
+	start = *at + 8;
+	if (within(t, start, n, end, what))
+		return t->d->code;
+	if (sr_format_check((const char *)t->m + start, (size_t)n, why,
+			    sizeof(why)))
+		return fail(t, start, "expected %s libtraceevent can parse, "
+			    "got one that does not hold together (%s)", what,
+			    why);
+	*at = start + n;
+	return SR_OK;
+}
+
 static int ftrace_formats(struct tdc *t, uint64_t *at, uint64_t end)
 {
 	uint32_t n;
@@ -243,7 +266,7 @@ static int ftrace_formats(struct tdc *t, uint64_t *at, uint64_t end)
 	n = r32(t, *at);
 	*at += 4;
 	for (uint32_t i = 0; i < n; i++)
-		if (block(t, at, end, 1, "an ftrace format"))
+		if (format_block(t, at, end, "an ftrace format"))
 			return t->d->code;
 	return SR_OK;
 }
@@ -263,7 +286,7 @@ static int event_formats(struct tdc *t, uint64_t *at, uint64_t end)
 		n = r32(t, *at);
 		*at += 4;
 		for (uint32_t i = 0; i < n; i++)
-			if (block(t, at, end, 1, "an event format"))
+			if (format_block(t, at, end, "an event format"))
 				return t->d->code;
 	}
 	return SR_OK;
@@ -643,6 +666,58 @@ static int options_v6(struct tdc *t, uint64_t *at)
 	}
 }
 
+/*
+ * v7: libtracecmd opens a file by walking every section header from the
+ * first, each size after the last, and loading the strings sections
+ * (descriptions) it meets: their sizes are believed too.
+ */
+static int strings_v7(struct tdc *t, uint64_t pos)
+{
+	for (unsigned n = 0; pos + 16 <= t->len; n++) {
+		uint64_t size = r64(t, pos + 8);
+
+		if (n > (1u << 20))
+			return fail(t, pos, "expected at most 2^20 sections, "
+				    "got more");
+		if (r16(t, pos) == OPT_STRINGS) {
+			uint64_t at = pos + 16, end;
+
+			if (within(t, at, size, t->len, "a strings section"))
+				return t->d->code;
+			end = at + size;
+			if (r16(t, pos + 2) & SEC_FL_COMPRESS) {
+				uint32_t csize, usize;
+				uint8_t *buf;
+
+				if (!t->compressed)
+					return fail(t, pos + 2, "expected no "
+						    "compressed section in a "
+						    "file whose compression is "
+						    "'none', got one");
+				if (within(t, at, 8, end, "a compressed "
+					   "section's sizes"))
+					return t->d->code;
+				csize = r32(t, at);
+				usize = r32(t, at + 4);
+				if (usize > (256u << 20))
+					return fail(t, at + 4, "expected a "
+						    "section of at most 256 MiB "
+						    "inflated, got %u bytes",
+						    usize);
+				if (within(t, at + 8, csize, end,
+					   "the compressed data") ||
+				    inflate_at(t, at + 8, csize, usize, &buf))
+					return t->d->code;
+				free(buf);
+			}
+		}
+		if (size > t->len - pos - 16)
+			break;  /* libtracecmd stops there too */
+		pos += 16 + size;
+	}
+	return SR_OK;
+}
+
 /* v7: the options sections from off, chained by their DONE options. */
 static int options_v7(struct tdc *t, uint64_t off)
 {
@@ -746,7 +821,8 @@ static int walk(struct tdc *t)
 			return fail(t, c, "expected the compression 'none', "
 				    "'zstd' or 'zlib', got '%s'", q);
 		}
-		return options_v7(t, r64(t, at));
+		return strings_v7(t, at + 8) ? t->d->code
+					      : options_v7(t, r64(t, at));
 	}
 	if (header_info(t, &at, t->len) || ftrace_formats(t, &at, t->len) ||
 	    event_formats(t, &at, t->len) ||

@@ -17,6 +17,7 @@
  * Numbers are in the block's own byte order.  Every size is checked
  * against the bytes left; errors name the file offset.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,22 +138,113 @@ static int skip_sized(struct cur *c, int wide, const char *what)
 	return take(c, sz, what, &p);
 }
 
+static int ident_char(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+	       (ch >= '0' && ch <= '9') || ch == '_';
+}
+
+/* The field names a format declares: "field:TYPE NAME[N];" lines. */
+#define FIELDS_MAX 256
+
+int sr_format_check(const char *f, size_t n, char *why, size_t whylen)
+{
+	struct { const char *s; size_t n; } names[FIELDS_MAX];
+	size_t nn = 0;
+	const char *end = f + n, *p = f, *pf;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *fd = memmem(p, (size_t)(le - p), "field:", 6);
+
+		if (fd) {
+			const char *semi = memchr(fd, ';', (size_t)(le - fd));
+			const char *e;
+
+			if (!semi) {
+				snprintf(why, whylen, "a field line without ';'");
+				return -1;
+			}
+			e = semi;
+			if (e > fd && e[-1] == ']')  /* NAME[N] */
+				while (e > fd && *e != '[')
+					e--;
+			{
+				const char *b = e;
+
+				while (b > fd + 6 && ident_char(b[-1]))
+					b--;
+				if (b == e) {
+					snprintf(why, whylen, "a field without "
+						 "a name");
+					return -1;
+				}
+				if (nn == FIELDS_MAX) {
+					snprintf(why, whylen, "more than %d "
+						 "fields", FIELDS_MAX);
+					return -1;
+				}
+				names[nn].s = b;
+				names[nn].n = (size_t)(e - b);
+				nn++;
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+	pf = memmem(f, n, "print fmt:", 10);
+	for (p = pf; p && p < end;) {
+		const char *r = memmem(p, (size_t)(end - p), "REC->", 5);
+		const char *b, *e;
+		size_t i;
+
+		if (!r)
+			break;
+		b = e = r + 5;
+		while (e < end && ident_char(*e))
+			e++;
+		for (i = 0; i < nn; i++)
+			if (names[i].n == (size_t)(e - b) &&
+			    !memcmp(names[i].s, b, (size_t)(e - b)))
+				break;
+		if (i == nn) {
+			char q[40];
+
+			sr_quote(q, sizeof(q), b, (size_t)(e - b));
+			snprintf(why, whylen, "its print fmt names REC->%s, "
+				 "which is no field of it", q);
+			return -1;
+		}
+		p = e;
+	}
+	return 0;
+}
+
 static int parse_format(struct cur *c, struct tep_handle *tep,
 			const char *sys)
 {
 	uint64_t sz = 0, at;
 	const uint8_t *p = NULL;
 	enum tep_errno e;
+	char why[128];
 
 	if (u64_of(c, "an event format's size", &sz))
 		return c->d->code;
 	at = c->base + c->at;
 	if (take(c, sz, "an event format", &p))
 		return c->d->code;
+	if (sr_format_check((const char *)p, (size_t)sz, why, sizeof(why))) {
+		/* libtraceevent would crash on it: never handed over */
+		if (!strcmp(sys, "sched"))
+			return sr_fail(c->d, SR_EDATA, "%s:%llu: expected a sched "
+				       "event format in the tracing data, got "
+				       "one that does not hold together (%s): "
+				       "garbage tracing data", c->file,
+				       (unsigned long long)at, why);
+		return SR_OK;
+	}
 	e = tep_parse_event(tep, (const char *)p, (unsigned long)sz, sys);
 	if (e != TEP_ERRNO__SUCCESS && !strcmp(sys, "sched")) {
-		char why[128];
-
 		if (tep_strerror(tep, e, why, sizeof(why)) != 0)
 			strcpy(why, "unknown error");
 		return sr_fail(c->d, SR_EDATA, "%s:%llu: expected a sched event "

@@ -22,6 +22,14 @@ struct tracing_info {
 };
 
 /*
+ * What libtraceevent 1.7 needs of an event format before it parses it:
+ * every REC->NAME its print expression names is a field the format
+ * declares (a missing one is a NULL it dereferences).  0, or -1 with a
+ * reason in why.
+ */
+int sr_format_check(const char *fmt, size_t n, char *why, size_t whylen);
+
+/*
  * Parse n bytes at p, found at file offset base of file, into a new tep
  * handle (*tep, the caller's to tep_free()).  A sched format that does
  * not parse is an error; another system's is left out.
