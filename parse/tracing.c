@@ -149,6 +149,11 @@ static int ident_char(char ch)
 
 int sr_format_check(const char *f, size_t n, char *why, size_t whylen)
 {
+	static const char *const refs[] = {
+		"REC->", "__get_str(", "__get_dynamic_array(",
+		"__get_dynamic_array_len(", "__get_bitmask(", "__get_rel_str(",
+		"__get_cpumask(", "__get_rel_dynamic_array(",
+	};
 	struct { const char *s; size_t n; } names[FIELDS_MAX];
 	size_t nn = 0;
 	const char *end = f + n, *p = f, *pf;
@@ -193,29 +198,35 @@ int sr_format_check(const char *f, size_t n, char *why, size_t whylen)
 		p = nl ? nl + 1 : end;
 	}
 	pf = memmem(f, n, "print fmt:", 10);
-	for (p = pf; p && p < end;) {
-		const char *r = memmem(p, (size_t)(end - p), "REC->", 5);
-		const char *b, *e;
-		size_t i;
+	/* REC->NAME, and the helpers that name a field: __get_str(NAME) */
+	for (size_t k = 0; pf && k < sizeof(refs) / sizeof(refs[0]); k++) {
+		size_t rl = strlen(refs[k]);
 
-		if (!r)
-			break;
-		b = e = r + 5;
-		while (e < end && ident_char(*e))
-			e++;
-		for (i = 0; i < nn; i++)
-			if (names[i].n == (size_t)(e - b) &&
-			    !memcmp(names[i].s, b, (size_t)(e - b)))
+		for (p = pf; p < end;) {
+			const char *r = memmem(p, (size_t)(end - p), refs[k], rl);
+			const char *b, *e;
+			size_t i;
+
+			if (!r)
 				break;
-		if (i == nn) {
-			char q[40];
+			b = e = r + rl;
+			while (e < end && ident_char(*e))
+				e++;
+			for (i = 0; i < nn; i++)
+				if (names[i].n == (size_t)(e - b) &&
+				    !memcmp(names[i].s, b, (size_t)(e - b)))
+					break;
+			if (i == nn) {
+				char q[40];
 
-			sr_quote(q, sizeof(q), b, (size_t)(e - b));
-			snprintf(why, whylen, "its print fmt names REC->%s, "
-				 "which is no field of it", q);
-			return -1;
+				sr_quote(q, sizeof(q), b, (size_t)(e - b));
+				snprintf(why, whylen, "its print fmt names "
+					 "%s%s%s, which is no field of it",
+					 refs[k], q, k ? ")" : "");
+				return -1;
+			}
+			p = e;
 		}
-		p = e;
 	}
 	return 0;
 }
