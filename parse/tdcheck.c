@@ -37,6 +37,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <event-parse.h>
+
 #include "parse/tdcheck.h"
 #include "parse/tracing.h"
 
@@ -69,6 +71,9 @@ struct tdc {
 	unsigned nsections;  /* v7: options sections walked */
 	int zstd;            /* the algorithm: zstd, else zlib */
 	uint64_t zat;        /* checking inflated bytes of the block at zat */
+	int have_header;     /* the header page was read: long_size is its */
+	struct cpuspan { uint64_t off, size, bound; int z; } *spans;
+	size_t nspans, capspans; /* cpu data, walked once the header is read */
 };
 
 static int fail(struct tdc *t, uint64_t at, const char *fmt, ...)
@@ -139,6 +144,8 @@ static int on_inflated(struct tdc *t, uint64_t zat, const uint8_t *buf,
 	in.len = n;
 	in.zat = zat;
 	rc = fn(&in, &at, n);
+	t->long_size = in.long_size;     /* the header page said it */
+	t->have_header = in.have_header;
 	return rc;
 }
 
@@ -225,10 +232,69 @@ static int tag(struct tdc *t, uint64_t *at, uint64_t end, const char *want,
 }
 
 /* The blocks that carry the formats (v6 in a row, v7 one per section). */
+/*
+ * The ring-buffer page header's format must parse: libtracecmd 1.3
+ * crashes in its own error path (tracecmd_close() of the half-open
+ * handle) when libtraceevent refuses it.  Parsed here first, by the same
+ * libtraceevent, on a handle of our own.
+ */
+static int header_page_parses(struct tdc *t, uint64_t at, uint64_t n)
+{
+	struct tep_handle *tep;
+	char *buf;
+	int rc;
+
+	if (n > (1u << 20))
+		return fail(t, at, "expected a header page format of at most "
+			    "1 MiB, got %llu bytes", (unsigned long long)n);
+	buf = malloc((size_t)n + 1);
+	tep = tep_alloc();
+	if (!buf || !tep) {
+		free(buf);
+		tep_free(tep);
+		return sr_fail(t->d, SR_EINTERNAL, "out of memory");
+	}
+	memcpy(buf, t->m + at, (size_t)n);
+	buf[n] = '\0';
+	tep_set_long_size(tep, t->long_size);
+	rc = tep_parse_header_page(tep, buf, (unsigned long)n, t->long_size);
+	free(buf);
+	if (rc != 0) {
+		tep_free(tep);
+		return fail(t, at, "expected the ring-buffer page header's "
+			    "format, got text libtraceevent cannot parse");
+	}
+	/* what libtracecmd then takes from it: a u64 timestamp (else it
+	 * fails a page read and crashes closing), the commit field's size
+	 * as the kernel's long (kbuffer reads pages with it), and the
+	 * format of 2.6.31 on (the older one is walked differently) */
+	if (tep_get_header_timestamp_size(tep) != 8 ||
+	    (tep_get_header_page_size(tep) != 4 &&
+	     tep_get_header_page_size(tep) != 8) || tep_is_old_format(tep)) {
+		rc = fail(t, at, "expected a page header of a u64 timestamp and "
+			  "a 4 or 8 byte commit count, got timestamp size %d, "
+			  "commit size %d%s", tep_get_header_timestamp_size(tep),
+			  tep_get_header_page_size(tep),
+			  tep_is_old_format(tep) ? " (the format before 2.6.31)"
+						 : "");
+		tep_free(tep);
+		return rc;
+	}
+	t->long_size = tep_get_header_page_size(tep);
+	t->have_header = 1;
+	tep_free(tep);
+	return SR_OK;
+}
+
 static int header_info(struct tdc *t, uint64_t *at, uint64_t end)
 {
-	if (tag(t, at, end, "header_page", 12) ||
-	    block(t, at, end, 1, "the header page") ||
+	uint64_t page_at;
+
+	if (tag(t, at, end, "header_page", 12))
+		return t->d->code;
+	page_at = *at;
+	if (block(t, at, end, 1, "the header page") ||
+	    header_page_parses(t, page_at + 8, *at - page_at - 8) ||
 	    tag(t, at, end, "header_event", 13) ||
 	    block(t, at, end, 1, "the header event"))
 		return t->d->code;
@@ -432,6 +498,45 @@ static int cpu_data(struct tdc *t, uint64_t off, uint64_t size,
 	return SR_OK;
 }
 
+/*
+ * A buffer's cpu data, checked once the header page has said how long
+ * the kernel's long is (the pages are read with it): within the file at
+ * once, the pages after the walk.
+ */
+static int defer_cpu_data(struct tdc *t, uint64_t off, uint64_t size,
+			  int compressed, uint64_t bound)
+{
+	if (within(t, off, size, t->len, "a cpu's trace data"))
+		return t->d->code;
+	if (t->nspans == t->capspans) {
+		size_t n = t->capspans ? 2 * t->capspans : 16;
+		struct cpuspan *v = realloc(t->spans, n * sizeof(*v));
+
+		if (!v)
+			return sr_fail(t->d, SR_EINTERNAL, "out of memory");
+		t->spans = v;
+		t->capspans = n;
+	}
+	t->spans[t->nspans].off = off;
+	t->spans[t->nspans].size = size;
+	t->spans[t->nspans].bound = bound;
+	t->spans[t->nspans].z = compressed;
+	t->nspans++;
+	return SR_OK;
+}
+
+static int deferred_cpu_data(struct tdc *t)
+{
+	if (t->nspans && !t->have_header)
+		return fail(t, 10, "expected the ring-buffer page header "
+			    "(header_page) before the trace data, got none");
+	for (size_t i = 0; i < t->nspans; i++)
+		if (cpu_data(t, t->spans[i].off, t->spans[i].size,
+			     t->spans[i].z, t->spans[i].bound))
+			return t->d->code;
+	return SR_OK;
+}
+
 /* v6: "flyrecord\0" and a table of cpus x (offset, size) at *at. */
 static int flyrecord_v6(struct tdc *t, uint64_t at)
 {
@@ -439,7 +544,7 @@ static int flyrecord_v6(struct tdc *t, uint64_t at)
 		return t->d->code;
 	for (uint32_t c = 0; c < t->cpus; c++) {
 		if (within(t, at, 16, t->len, "a cpu's data offset and size") ||
-		    cpu_data(t, r64(t, at), r64(t, at + 8), 0, t->len))
+		    defer_cpu_data(t, r64(t, at), r64(t, at + 8), 0, t->len))
 			return t->d->code;
 		at += 16;
 	}
@@ -584,7 +689,7 @@ static int buffer_option(struct tdc *t, uint16_t id, uint64_t at,
 				    (unsigned long long)o,
 				    (unsigned long long)sd,
 				    (unsigned long long)se);
-		if (s && cpu_data(t, o, s, flags & SEC_FL_COMPRESS, se))
+		if (s && defer_cpu_data(t, o, s, flags & SEC_FL_COMPRESS, se))
 			return t->d->code;
 		at += 20;
 	}
@@ -821,8 +926,9 @@ static int walk(struct tdc *t)
 			return fail(t, c, "expected the compression 'none', "
 				    "'zstd' or 'zlib', got '%s'", q);
 		}
-		return strings_v7(t, at + 8) ? t->d->code
-					      : options_v7(t, r64(t, at));
+		if (strings_v7(t, at + 8) || options_v7(t, r64(t, at)))
+			return t->d->code;
+		return deferred_cpu_data(t);
 	}
 	if (header_info(t, &at, t->len) || ftrace_formats(t, &at, t->len) ||
 	    event_formats(t, &at, t->len) ||
@@ -850,7 +956,9 @@ static int walk(struct tdc *t)
 		return t->d->code;
 	/* with a TRACECLOCK option, the clock text follows the table */
 	at += 10 + 16 * (uint64_t)t->cpus;
-	return t->clock ? block(t, &at, t->len, 1, "the trace clock") : SR_OK;
+	if (t->clock && block(t, &at, t->len, 1, "the trace clock"))
+		return t->d->code;
+	return deferred_cpu_data(t);
 }
 
 int sr_tdcheck(int fd, const char *file, uint64_t *size, struct sr_diag *d)
@@ -877,5 +985,6 @@ int sr_tdcheck(int fd, const char *file, uint64_t *size, struct sr_diag *d)
 	t.m = m;
 	rc = walk(&t);
 	munmap(m, (size_t)t.len);
+	free(t.spans);
 	return rc;
 }
