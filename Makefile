@@ -4,6 +4,9 @@
 #   make check      tests: normal build, then ASan+UBSan build, then valgrind
 #   make bench      benchmarks (prints figures)
 #   make demo       the main job on the bundled mixed sample
+#   make install    PREFIX=/usr/local DESTDIR=: the binary, the man page
+#                   (made from the option tables), bash and zsh completion,
+#                   the docs; make uninstall removes them
 #
 # Sources are found by folder (SRC_DIRS): every .c in lib/ parse/
 # sched-model/ replay/ compare/ plots/ builtin/ goes into one static
@@ -86,13 +89,54 @@ else
 PROG := $(BUILD)/schedreplay
 endif
 
-.PHONY: all check check-run check-san check-valgrind check-clang test-bins \
-	bench demo clean fuzz fuzz-bins
+# The man page is made by the binary from its option tables (`schedreplay
+# help --man`), so it cannot drift from what the commands accept.
+MAN := $(BUILD)/schedreplay.1
 
-all: $(PROG)
+# make install: where things go (GNU conventions; DESTDIR for staging).
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATAROOTDIR ?= $(PREFIX)/share
+MANDIR ?= $(DATAROOTDIR)/man
+DOCDIR ?= $(DATAROOTDIR)/doc/schedreplay
+BASHCOMPDIR ?= $(DATAROOTDIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATAROOTDIR)/zsh/site-functions
+INSTALL ?= install
+DOCS := README.md $(sort $(wildcard docs/*.md))
+
+.PHONY: all check check-run check-san check-valgrind check-clang test-bins \
+	bench demo clean fuzz fuzz-bins man install uninstall
+
+all: $(PROG) $(MAN)
 
 $(PROG): $(BUILD)/schedreplay.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(MAN): $(PROG)
+	@mkdir -p $(dir $@)
+	./$(PROG) help --man >$@.tmp && mv $@.tmp $@
+
+man: $(MAN)
+
+install: $(PROG) $(MAN)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(BASHCOMPDIR) \
+		$(DESTDIR)$(ZSHCOMPDIR)
+	$(INSTALL) -m 755 $(PROG) $(DESTDIR)$(BINDIR)/schedreplay
+	$(INSTALL) -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1/schedreplay.1
+	$(INSTALL) -m 644 completion/schedreplay.bash \
+		$(DESTDIR)$(BASHCOMPDIR)/schedreplay
+	$(INSTALL) -m 644 completion/_schedreplay \
+		$(DESTDIR)$(ZSHCOMPDIR)/_schedreplay
+	$(INSTALL) -m 644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	$(INSTALL) -m 644 $(filter docs/%,$(DOCS)) $(DESTDIR)$(DOCDIR)/docs
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/schedreplay \
+		$(DESTDIR)$(MANDIR)/man1/schedreplay.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/schedreplay \
+		$(DESTDIR)$(ZSHCOMPDIR)/_schedreplay
+	rm -rf $(DESTDIR)$(DOCDIR)
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@

@@ -7,10 +7,39 @@
 #ifndef SR_BUILTIN_H
 #define SR_BUILTIN_H
 
+#include <stdio.h>
+
 #include "lib/diag.h"
 #include "lib/parse-options.h"
 
+#define SR_VERSION "0.1"
+
 typedef int (*sr_cmd_fn)(int argc, char **argv, struct sr_diag *d);
+
+/* A command of the table in schedreplay.c. */
+struct sr_cmd {
+	const char *name;
+	sr_cmd_fn fn;
+	const char *usage; /* one line for `schedreplay help` */
+};
+
+/* The commands (schedreplay.c), ending with a NULL name; help and
+ * version are not among them. */
+extern const struct sr_cmd sr_commands[];
+const struct sr_cmd *sr_cmd_find(const char *name);
+/* `schedreplay help`: the usage line and the commands. */
+void sr_usage(FILE *f);
+
+/* Replay trace under the --policy list given (none: the defaults) with
+ * the rest of o, drawing the progress line as cmd unless quiet; the
+ * warnings after the read printed.  replay and export
+ * (builtin/replay.c). */
+struct sr_replay;
+struct sr_replay_opts;
+int builtin_replay(struct sr_replay_opts *o, const char *cmd,
+		   const char *trace, const char *const *policies,
+		   size_t npolicies, bool quiet, struct sr_replay **r,
+		   struct sr_diag *d);
 
 int cmd_policies(int argc, char **argv, struct sr_diag *d);
 int cmd_stats(int argc, char **argv, struct sr_diag *d);
@@ -19,6 +48,11 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d);
 int cmd_diff(int argc, char **argv, struct sr_diag *d);
 int cmd_plot(int argc, char **argv, struct sr_diag *d);
 int cmd_report(int argc, char **argv, struct sr_diag *d);
+int cmd_export(int argc, char **argv, struct sr_diag *d);
+int cmd_help(int argc, char **argv, struct sr_diag *d);
+int cmd_version(int argc, char **argv, struct sr_diag *d);
+int cmd_sweep(int argc, char **argv, struct sr_diag *d);
+int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 
 /* Option-table rows several commands share. */
 
@@ -29,6 +63,40 @@ int cmd_report(int argc, char **argv, struct sr_diag *d);
 		   "(default: detect)"), \
 	OPT_FLAG(0, "lenient", &(r)->lenient, \
 		 "skip malformed lines and report how many")
+
+/* What is replayed and how (struct sr_replay_opts *o, replay/replay.h;
+ * the --policy list in pol[SR_REPLAY_MAX_POLICIES], *npol of them):
+ * replay and export. */
+#define OPT_REPLAY(o, pol, npol) \
+	OPT_GROUP("the replay"), \
+	OPT_LIST(0, "policy", (pol), (npol), SR_REPLAY_MAX_POLICIES, "P", \
+		 "a policy (`schedreplay policies`) or observed; repeat " \
+		 "for several (default: stock, o11int, observed); " \
+		 "P:NAME=VALUE,... tunes it (e.g. o11int:MAX_SLEEP_AVG=2000)"), \
+	OPT_STRING(0, "exclude", &(o)->exclude, "REGEX", \
+		   "leave out tasks whose name matches (pcre2), e.g. " \
+		   "'^perf$'"), \
+	OPT_CHOICE(0, "causal", &(o)->causal, sr_causal_names, "MODE", \
+		   "which wakes a task gets in the trace it causes in " \
+		   "the replay: known (default: where the trace tells " \
+		   "them from interrupts, else between related " \
+		   "tasks), all, none"), \
+	OPT_CHOICE(0, "external", &(o)->external, sr_external_names, \
+		   "MODE", "absolute (default): external wakeups at their " \
+		   "recorded time; relative: sleeps keep their " \
+		   "recorded length"), \
+	OPT_NUMBER(0, "cs-cost", &(o)->cs_cost_ns, "TIME", \
+		   "context-switch cost: ns, or with a unit (us, ms, " \
+		   "s); default 0, at most 1ms", 0, SR_CS_COST_MAX, \
+		   po_time_units), \
+	OPT_NUMBER(0, "warm", &(o)->init_sleep_pct, "PCT", \
+		   "tasks alive at the start begin with sleep_avg " \
+		   "PCT% of MAX_SLEEP_AVG (default 0: cold)", 0, 100, \
+		   NULL), \
+	OPT_NUMBER(0, "cpus", &(o)->cpus, "N", \
+		   "CPUs to replay on (default: as many as the " \
+		   "recording used; 1: one CPU, as in 2003)", 1, \
+		   SR_SIM_MAX_CPUS, NULL)
 
 /* How `observed` counts (enum sr_perf_compat *c, replay/observed.h). */
 #define OPT_COMPAT(c) \
@@ -56,7 +124,24 @@ int cmd_report(int argc, char **argv, struct sr_diag *d);
 		   "comm matches this regex (e.g. perf-exec: the command " \
 		   "perf sched record ran)"), \
 	OPT_STRING(0, "title", &(o)->title, "TEXT", \
-		   "how headings name the trace (default: its file name)")
+		   "how headings name the trace (default: its file name)"), \
+	OPT_NUMBER(0, "cpus", &(o)->cpus, "N", \
+		   "CPUs to replay on (default: as many as the recording " \
+		   "used)", 1, SR_SIM_MAX_CPUS, NULL), \
+	OPT_TUNE((o)->sets, &(o)->nsets, (o)->rt, &(o)->nrt, \
+		 CMP_MAX_TUNE_OPTS)
+
+/* --set and --rt: the policies' tuning and the soft-realtime rule of a
+ * replay (struct sr_replay_tuning, replay/replay.h). */
+#define OPT_TUNE(sets, nsets, rt, nrt, max) \
+	OPT_LIST(0, "set", (sets), (nsets), (max), "NAME=VALUE", \
+		 "set kernel constant NAME of every policy that has it " \
+		 "(`schedreplay policies --knobs`); POLICY:NAME=VALUE,... " \
+		 "tunes one policy; repeatable"), \
+	OPT_LIST(0, "rt", (rt), (nrt), (max), "REGEX[:PRIO]", \
+		 "tasks whose name matches (pcre2) run SCHED_RR at PRIO " \
+		 "(1-99, default 50) under every simulated policy; " \
+		 "repeatable")
 
 /* How plot and report draw (struct pl_plot_opts *po, plots/plot.h). */
 #define OPT_DRAW(po) \

@@ -12,7 +12,8 @@
 #   sh deps.sh list GROUP...      print every package of the groups
 #
 # Groups (a row may name several, comma-separated): build (compile ./schedreplay), run (plots at run time), test (make
-# check: the sanitizer, valgrind and clang builds, the report in Chromium),
+# check: the sanitizer, valgrind and clang builds, the report in Chromium,
+# the man page rendered by man and groff, the zsh completion),
 # fuzz (make fuzz: libFuzzer's runtime), all.  Each row: group, package, and how to tell it is there: cmd:NAME (a
 # command on PATH), hdr:FILE:SYMBOL (the C compiler finds
 # the header, and it defines SYMBOL), pc:NAME
@@ -31,12 +32,16 @@ build libtracefs-dev pc:libtracefs
 build libtracecmd-dev pc:libtracecmd
 build libzstd-dev     pc:libzstd
 run   gnuplot-nox     cmd:gnuplot
+run   parallel        cmd:parallel
 test  valgrind        cmd:valgrind
 test,fuzz clang       cmd:clang
 fuzz  libclang-rt-14-dev deb:libclang-rt-14-dev
 test  chromium        cmd:chromium
 test  python3         cmd:python3
 test  trace-cmd       cmd:trace-cmd
+test  man-db          cmd:man
+test  groff-base      cmd:groff
+test  zsh             cmd:zsh
 '
 
 has_header() { # has_header FILE SYMBOL: the header is there and defines it

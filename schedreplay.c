@@ -11,15 +11,7 @@
 #include "builtin.h"
 #include "lib/outfile.h"
 
-#define SR_VERSION "0.1"
-
-struct sr_cmd {
-	const char *name;
-	sr_cmd_fn fn;
-	const char *usage; /* one line for `schedreplay help` */
-};
-
-static const struct sr_cmd commands[] = {
+const struct sr_cmd sr_commands[] = {
 	{ "policies", cmd_policies, "list the scheduler models" },
 	{ "convert", cmd_convert, "any supported trace to the native text format" },
 	{ "stats", cmd_stats, "per-task runtime, switches and scheduling delays (like perf sched latency)" },
@@ -27,15 +19,22 @@ static const struct sr_cmd commands[] = {
 	{ "diff", cmd_diff, "what policy B changed against A, task by task" },
 	{ "plot", cmd_plot, "gnuplot plots of priorities and scheduling delays" },
 	{ "report", cmd_report, "one self-contained HTML page: the diff and the plots" },
+	{ "export", cmd_export, "the replayed schedules as a Chrome JSON trace (Perfetto)" },
+	{ "sweep", cmd_sweep, "a grid of replays (traces x policies x knob values) on GNU parallel, one table" },
+	{ "sweep-job", cmd_sweep_job, "one job of a sweep (what its jobs.txt runs)" },
 	{ NULL, NULL, NULL },
 };
 
-static void usage(FILE *f)
+/* help and version, which are not in the list of commands */
+static const struct sr_cmd help_cmd = { "help", cmd_help, NULL };
+static const struct sr_cmd version_cmd = { "version", cmd_version, NULL };
+
+void sr_usage(FILE *f)
 {
 	fprintf(f, "usage: schedreplay COMMAND [OPTIONS] [TRACE]\n"
 		   "       schedreplay help [COMMAND] | --version\n\n"
 		   "commands:\n");
-	for (const struct sr_cmd *c = commands; c->name; c++)
+	for (const struct sr_cmd *c = sr_commands; c->name; c++)
 		fprintf(f, "  %-10s %s\n", c->name, c->usage);
 	fprintf(f, "\n'schedreplay COMMAND --help' for a command's options.\n");
 }
@@ -52,9 +51,9 @@ static int flush_stdout(int rc)
 	return rc;
 }
 
-static const struct sr_cmd *find(const char *name)
+const struct sr_cmd *sr_cmd_find(const char *name)
 {
-	for (const struct sr_cmd *c = commands; c->name; c++)
+	for (const struct sr_cmd *c = sr_commands; c->name; c++)
 		if (!strcmp(name, c->name))
 			return c;
 	return NULL;
@@ -87,30 +86,16 @@ int sr_main(int argc, char **argv)
 	const struct sr_cmd *c;
 
 	if (argc < 2) {
-		usage(stderr);
+		sr_usage(stderr);
 		return SR_EUSAGE;
 	}
 	if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
-	    !strcmp(argv[1], "-h")) {
-		char *help[] = { argv[2], "--help", NULL };
-
-		if (argc < 3) {
-			usage(stdout);
-			return flush_stdout(SR_OK);
-		}
-		if (!(c = find(argv[2]))) {
-			fprintf(stderr, "schedreplay: unknown command '%s'\n"
-				"schedreplay: see 'schedreplay help'\n", argv[2]);
-			return SR_EUSAGE;
-		}
-		return run(c, 2, help);
-	}
+	    !strcmp(argv[1], "-h"))
+		return run(&help_cmd, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version") ||
-	    !strcmp(argv[1], "-V")) {
-		printf("schedreplay %s\n", SR_VERSION);
-		return flush_stdout(SR_OK);
-	}
-	if ((c = find(argv[1])))
+	    !strcmp(argv[1], "-V"))
+		return run(&version_cmd, argc - 1, argv + 1);
+	if ((c = sr_cmd_find(argv[1])))
 		return run(c, argc - 1, argv + 1);
 	fprintf(stderr, "schedreplay: unknown command '%s'\n"
 		"schedreplay: see 'schedreplay help'\n", argv[1]);

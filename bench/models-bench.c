@@ -66,7 +66,7 @@ static void settle(const struct sm_policy *pol, struct sm_rq *rq,
 static void run(const struct sm_policy *pol)
 {
 	struct sm_observer obs = { NULL, NULL };
-	struct sm_rq *rq = pol->rq_new(0, 1, &obs);
+	struct sm_rq *rq = pol->rq_new(NULL, 0, 1, &obs);
 	struct btask b[NTASK + 1];
 	unsigned long seed = 42, j;
 	double t0, t1;
@@ -75,7 +75,7 @@ static void run(const struct sm_policy *pol)
 	calls = 0;
 	for (int i = 0; i < n; i++) {
 		struct sm_task_info info = { (uint32_t)i, 0, SM_SCHED_NORMAL, 0,
-					     i < 56, 0 };
+					     i < 56, 0, 0 };
 
 		b[i].kind = i < 8 ? 0 : i < 56 ? 1 : 2;
 		b[i].t = pol->task_new(rq, &info);
@@ -109,7 +109,7 @@ static void run(const struct sm_policy *pol)
 			}
 		/* a short-lived child now and then */
 		if (j % 50 == 0 && rq->curr) {
-			struct sm_task_info info = { 999, 0, 0, 0, true, 0 };
+			struct sm_task_info info = { 999, 0, 0, 0, true, 0, 0 };
 			struct sm_task *ch = pol->fork(rq, rq->curr, &info, 0);
 
 			pol->exit(rq, ch);

@@ -12,7 +12,7 @@
 # the ftrace sample; native by `schedreplay convert`.
 set -u
 : "${SCHEDREPLAY:?}" "${BUILD:?}" "${BENCH_TMP:?}"
-MB=${BENCH_MB:-1024}
+MB=${BENCH_MB:-128}
 GEN=$BUILD/bench/trace-gen
 PB=$BUILD/bench/parse-bench
 S=$BENCH_TMP/parse

@@ -3,7 +3,8 @@
 # To add one: write bench/<name>.sh (it gets SCHEDREPLAY, BUILD and a
 # scratch directory BENCH_TMP, removed at the end) and add a section line
 # at the bottom.  Figures are printed, never checked: targets are judged by
-# reading them.  BENCH_MB (default 1024) sets the size of generated traces.
+# reading them.  BENCH_MB (default 128) sets the size of generated traces; the whole run
+# takes a few minutes on two CPUs.
 set -u
 : "${SCHEDREPLAY:?run through make bench}"
 BUILD=${BUILD:-build}
@@ -26,5 +27,6 @@ section "parse throughput (parse/)" sh bench/parse.sh
 section "stats vs perf sched latency, stats on a long trace (replay/)" sh bench/stats-vs-perf.sh
 section "scheduler models (sched-model/)" sh bench/models.sh
 section "replay: simulated events per second and peak RSS per policy (replay/)" sh bench/replay.sh
+section "export: the Chrome JSON trace, time, memory and size (replay/trace-event)" sh bench/export.sh
 
 exit $failed

@@ -12,8 +12,11 @@
 #   schedreplay stats --compat perf-6.1 NAME.perf.txt.gz   (and on plain text)
 #   bench/parse-bench on NAME.perf.data and on its text (the reader alone)
 # and prints the median CPU time (user + sys, bench/runstat), the median
-# wall time and peak RSS of each, and the ratios to perf.  Then it makes a
-# trace of BENCH_MB (default 1024) MB by concatenating time-shifted copies
+# wall time and peak RSS of each, and the ratios to perf (the median of
+# the rounds' own ratios, with the lowest and highest: best of N sequential
+# runs instead gave 3.0x where interleaved runs give 1.8x, the runs of one
+# command falling in a quieter moment than the other's).  Then it makes a
+# trace of BENCH_MB (default 128) MB by concatenating time-shifted copies
 # of that text (bench/trace-gen) and prints stats' time, MB/s and peak RSS
 # on it (the 64 MB bound whatever the trace length).  Needs root and perf; prints why
 # and stops otherwise.  SR_BENCH_DURATION (default 20) sets the
@@ -63,8 +66,9 @@ events=$(wc -l <"$tmp/plain.txt")
 mb=$(awk -v b="$(wc -c <"$tmp/plain.txt")" 'BEGIN { printf "%.1f", b / 1e6 }')
 echo "   recording: $events events, $mb MB of perf script text, perf.data $(awk -v b="$(wc -c <"$data")" 'BEGIN { printf "%.1f", b / 1e6 }') MB"
 
-# Interleaved rounds: each command once per round, in turn.  Prints per
-# command "MEDIAN_CPU_MS MEDIAN_WALL_MS MAX_RSS_KB" (runstat's figures).
+# Interleaved rounds: each command once per round, in turn (SR_BENCH_ROUNDS,
+# default 7), so a change in the machine's load hits them all alike.
+# runstat prints "CPU_MS WALL_MS MAX_RSS_KB EXIT" for each run.
 cmds="perf-latency stats-data stats-gz stats-plain read-data read-text"
 run() {
 	case $1 in
@@ -81,19 +85,20 @@ for r in $(seq "$ROUNDS"); do
 	for c in $cmds; do
 		f=$(run "$c" 2>"$tmp/err")
 		case $f in
-		*" 0") echo "$c $f" >> "$tmp/rounds" ;;
+		*" 0") echo "$r $c $f" >> "$tmp/rounds" ;;
 		*) echo "   $c failed: $f"; sed 's/^/     /' "$tmp/err" | head -n 5; exit 1 ;;
 		esac
 	done
 done
-echo "   $ROUNDS interleaved rounds; median CPU (user + sys) and wall, peak RSS:"
-awk -v rounds="$ROUNDS" '
+echo "   $ROUNDS interleaved rounds; median CPU (user + sys) [wall], peak RSS; ratios: median of the rounds' (lowest-highest)"
+awk '
 function median(a, n,    i, j, t) {
 	for (i = 2; i <= n; i++)
 		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
-{ n[$1]++; cpu[$1, n[$1]] = $2; wall[$1, n[$1]] = $3; if ($4 > rss[$1]) rss[$1] = $4 }
+{ r = $1; c = $2; n[c]++; cpu[c, n[c]] = $3; wall[c, n[c]] = $4; if ($5 > rss[c]) rss[c] = $5
+  at[c, r] = $3; if (r > rounds) rounds = r }
 END {
 	split("perf-latency stats-data stats-gz stats-plain read-data read-text", order, " ")
 	name["perf-latency"] = "perf sched latency -p -i NAME.perf.data"
@@ -102,6 +107,8 @@ END {
 	name["stats-plain"] = "schedreplay stats NAME.perf.txt (plain)"
 	name["read-data"] = "reader alone: NAME.perf.data"
 	name["read-text"] = "reader alone: NAME.perf.txt (plain)"
+	base["stats-data"] = base["stats-gz"] = base["stats-plain"] = "perf-latency"
+	base["read-data"] = "read-text"
 	for (k = 1; k <= 6; k++) {
 		c = order[k]
 		for (i = 1; i <= n[c]; i++) { x[i] = cpu[c, i]; y[i] = wall[c, i] }
@@ -110,16 +117,20 @@ END {
 	for (k = 1; k <= 6; k++) {
 		c = order[k]
 		ratio = ""
-		if (c ~ /^stats/)
-			ratio = sprintf("  %.2fx perf'"'"'s CPU, %.2fx its RSS", mc[c] / mc["perf-latency"], rss[c] / rss["perf-latency"])
-		if (c == "read-data")
-			ratio = sprintf("  %.2fx the text'"'"'s CPU", mc[c] / mc["read-text"])
+		if (c in base) {
+			b = base[c]
+			for (r = 1; r <= rounds; r++) q[r] = at[b, r] > 0 ? at[c, r] / at[b, r] : 0
+			rm = median(q, rounds)
+			ratio = sprintf("  %.2fx %s CPU (%.2f-%.2f)", rm, b == "read-text" ? "the text'"'"'s" : "perf'"'"'s", q[1], q[rounds])
+			if (b == "perf-latency")
+				ratio = ratio sprintf(", %.2fx its RSS", rss[c] / rss[b])
+		}
 		printf "   %-42s %7.1f ms [%7.1f ms]  RSS %6.1f MB%s\n", name[c], mc[c], mw[c], rss[c] / 1024, ratio
 	}
 }' "$tmp/rounds"
 
 # A long trace: time-shifted copies of the recording, back to back.
-"$GEN" "$tmp/plain.txt" "$tmp/big.txt" "${BENCH_MB:-1024}" >/dev/null || exit 1
+"$GEN" "$tmp/plain.txt" "$tmp/big.txt" "${BENCH_MB:-128}" >/dev/null || exit 1
 rm -f "$tmp/plain.txt"
 copies=$(awk -v b="$(wc -c <"$tmp/big.txt")" -v e="$events" -v l="$(wc -l <"$tmp/big.txt")" \
 	'BEGIN { printf "%d", l / e }')

@@ -2,7 +2,8 @@
  * trace-gen: a big trace for `make bench`, made from a real sample by
  * concatenating time-shifted copies of it.
  *
- *	trace-gen [--native] SAMPLE OUT MEGABYTES
+ *	trace-gen [--native] SAMPLE OUT MEGABYTES   copies up to MEGABYTES
+ *	trace-gen [--native] --copies N SAMPLE OUT  exactly N copies
  *
  * Each copy moves every timestamp by (the sample's span + 1 ms) times the
  * copy number, keeping the number of decimals; lines without a timestamp
@@ -66,18 +67,24 @@ int main(int argc, char **argv)
 	long size;
 	struct line *v;
 	size_t nv = 0, cap = 1024;
-	long long lo = -1, hi = -1, span, written = 0, want;
+	long long lo = -1, hi = -1, span, written = 0, want = -1, copies = -1;
 	char *p, *end;
 
-	if (argc > 1 && !strcmp(argv[1], "--native")) {
+	if (argc > a && !strcmp(argv[a], "--native")) {
 		native = 1;
-		a = 2;
+		a++;
 	}
-	if (argc - a != 3) {
-		fprintf(stderr, "usage: trace-gen [--native] SAMPLE OUT MEGABYTES\n");
+	if (argc > a + 1 && !strcmp(argv[a], "--copies")) {
+		copies = atoll(argv[a + 1]);
+		a += 2;
+	}
+	if (argc - a != (copies < 0 ? 3 : 2) || copies == 0) {
+		fprintf(stderr, "usage: trace-gen [--native] SAMPLE OUT MEGABYTES\n"
+				"       trace-gen [--native] --copies N SAMPLE OUT\n");
 		return 64;
 	}
-	want = atoll(argv[a + 2]) * 1000000LL;
+	if (copies < 0)
+		want = atoll(argv[a + 2]) * 1000000LL;
 	in = fopen(argv[a], "rb");
 	if (!in || fseek(in, 0, SEEK_END) || (size = ftell(in)) <= 0) {
 		fprintf(stderr, "trace-gen: cannot read %s\n", argv[a]);
@@ -118,7 +125,8 @@ int main(int argc, char **argv)
 	out = fopen(argv[a + 1], "wb");
 	if (!out)
 		return 73;
-	for (long long copy = 0; written < want; copy++) {
+	for (long long copy = 0; copies < 0 ? written < want : copy < copies;
+	     copy++) {
 		for (size_t i = 0; i < nv; i++) {
 			const struct line *l = &v[i];
 			char ts[64];

@@ -8,6 +8,7 @@
 
 #include "builtin.h"
 #include "lib/outfile.h"
+#include "lib/progress.h"
 #include "parse/native-write.h"
 #include "parse/read-warn.h"
 #include "parse/reader.h"
@@ -21,9 +22,12 @@ int cmd_convert(int argc, char **argv, struct sr_diag *d)
 	struct sr_native_writer *w = NULL;
 	struct sr_event ev;
 	char comment[160];
+	struct sr_progress pg;
+	bool quiet = false;
 	const struct po_option opts[] = {
 		OPT_PATH('o', "output", &out, "FILE",
 			   "write here (default: stdout; - is stdout)"),
+		OPT_FLAG('q', "quiet", &quiet, "no progress line on a terminal"),
 		OPT_READ(&ropts),
 		OPT_END(),
 	};
@@ -38,6 +42,8 @@ int cmd_convert(int argc, char **argv, struct sr_diag *d)
 
 	if ((rc = po_parse(&cmd, argc, argv, &path, &n, d)))
 		return rc == PO_HELP ? SR_OK : rc;
+	sr_progress_init(&pg, "convert", quiet);
+	ropts.progress = &pg;
 	if (sr_reader_open(&r, path, &ropts, d) != SR_OK)
 		return d->code;
 	if (sr_outfile_open(&o, out, d) != SR_OK)
@@ -53,6 +59,7 @@ int cmd_convert(int argc, char **argv, struct sr_diag *d)
 			goto fail;
 	if (rc < 0)
 		goto fail;
+	sr_progress_end(&pg);
 	sr_native_writer_free(w);
 	w = NULL;
 	rc = sr_outfile_commit(o, d);
@@ -62,6 +69,7 @@ int cmd_convert(int argc, char **argv, struct sr_diag *d)
 	sr_reader_close(r);
 	return rc;
 fail:
+	sr_progress_end(&pg);
 	sr_native_writer_free(w);
 	sr_outfile_abort(o);
 	sr_reader_close(r);

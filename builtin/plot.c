@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "builtin.h"
+#include "lib/progress.h"
 #include "compare/load.h"
 #include "compare/source.h"
 #include "plots/gnuplot.h"
@@ -18,6 +19,8 @@ static const char *const format_names[] = {
 int cmd_plot(int argc, char **argv, struct sr_diag *d)
 {
 	struct cmp_load_opts o = { .cmd = "plot" };
+	struct sr_progress pg;
+	bool quiet = false;
 	struct pl_plot_opts po = { .outdir = "out/plots", .format = PL_FMT_PNG,
 				   .render = true };
 	const struct po_option opts[] = {
@@ -27,6 +30,7 @@ int cmd_plot(int argc, char **argv, struct sr_diag *d)
 			    "(default: the interactive tasks and the largest "
 			    "changes in p99 delay, at most 8)"),
 		OPT_GROUP("output"),
+		OPT_FLAG('q', "quiet", &quiet, "no progress line on a terminal"),
 		OPT_PATH('o', "output", &po.outdir, "DIR",
 			   "where NAME.gp, NAME.dat and the images go "
 			   "(default: out/plots)"),
@@ -51,6 +55,8 @@ int cmd_plot(int argc, char **argv, struct sr_diag *d)
 
 	if ((rc = po_parse(&cmd, argc, argv, &o.trace, &n, d)))
 		return rc == PO_HELP ? SR_OK : rc;
+	sr_progress_init(&pg, "plot", quiet);
+	o.progress = &pg;
 	rc = cmp_cmd_load(&o, 1, CMP_MAX_RUNS, &src, &set, &re, d);
 	if (rc == SR_OK) {
 		po.re = re;

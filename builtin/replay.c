@@ -1,67 +1,94 @@
 /*
  * builtin/replay: `schedreplay replay TRACE [--policy P]... [-o DIR]`: replay
  * a trace's demand under each policy (default stock, o11int and the
- * recorded schedule) and write DIR/P/{timeline,latency,summary}.tsv.
+ * recorded schedule) on the recording's CPU count (or --cpus N) and write
+ * DIR/P/{timeline,latency,summary,cpus}.tsv.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "builtin.h"
+#include "lib/progress.h"
 #include "replay/replay.h"
 #include "replay/tlfilter.h"
 
 #define DEFAULT_OUTDIR "replay-out"
 
-static const char *const external_names[] = {
-	[SR_EXTERNAL_ABSOLUTE] = "absolute", [SR_EXTERNAL_RELATIVE] = "relative",
-	NULL,
-};
+int builtin_replay(struct sr_replay_opts *o, const char *cmd,
+		   const char *trace, const char *const *policies,
+		   size_t npolicies, bool quiet, struct sr_replay **r,
+		   struct sr_diag *d)
+{
+	struct sr_progress pg;
+	int rc;
+
+	o->trace = trace;
+	o->policies = npolicies ? policies : NULL;
+	o->npolicies = npolicies;
+	sr_progress_init(&pg, cmd, quiet);
+	o->read.progress = &pg;
+	rc = sr_replay_run(o, r, d);
+	sr_progress_end(&pg);
+	o->read.progress = NULL;
+	if (rc == SR_OK)
+		sr_replay_warn(*r);
+	return rc;
+}
+
+/* What the replay held in memory at most, the two causes apart. */
+static void print_held(const struct sr_replay *r)
+{
+	const struct sr_replay_info *in = sr_replay_info(r);
+	uint64_t ops = in->demand.peak_held_ops;
+
+	fprintf(stderr, "held at most: demand %llu ops (%.1f MB) not yet "
+		"replayed by the slowest policy; %zu task records\n",
+		(unsigned long long)ops,
+		(double)ops * (double)sizeof(struct sr_op) / 1e6,
+		sr_tasks_count(sr_replay_tasks(r)));
+	for (size_t i = 0; i < sr_replay_count(r); i++) {
+		const struct sr_replay_policy *p = sr_replay_get(r, i);
+
+		fprintf(stderr, "held at most: %s rows: latency %llu (to sort "
+			"by wake; %llu in memory), timeline %llu (one "
+			"instant)\n", p->name,
+			(unsigned long long)p->latency_rows_held,
+			(unsigned long long)p->latency_rows_in_memory,
+			(unsigned long long)p->timeline_rows_held);
+	}
+}
 
 int cmd_replay(int argc, char **argv, struct sr_diag *d)
 {
 	struct sr_replay_opts o = { .outdir = DEFAULT_OUTDIR };
 	const char *policies[SR_REPLAY_MAX_POLICIES];
-	size_t npolicies = 0, n;
+	const char *sets[SR_REPLAY_MAX_TUNE], *rt[SR_REPLAY_MAX_TUNE];
+	size_t npolicies = 0, nsets = 0, nrt = 0, n;
 	const char *trace;
-	bool quiet = false;
+	bool quiet = false, memory = false;
+	int64_t cache_decay = -1;
 	const struct po_option opts[] = {
 		OPT_GROUP("output"),
 		OPT_PATH('o', "output", &o.outdir, "DIR",
-			   "write DIR/POLICY/{timeline,latency,summary}.tsv "
-			   "(default: " DEFAULT_OUTDIR ")"),
-		OPT_FLAG('q', "quiet", &quiet, "do not list the files written"),
-		OPT_GROUP("the replay"),
-		OPT_LIST(0, "policy", policies, &npolicies,
-			 SR_REPLAY_MAX_POLICIES, "P",
-			 "a policy (`schedreplay policies`) or observed; "
-			 "repeat for several (default: stock, o11int, "
-			 "observed)"),
-		OPT_STRING(0, "exclude", &o.exclude, "REGEX",
-			   "leave out tasks whose name matches (pcre2), e.g. "
-			   "'^perf$'"),
-		OPT_CHOICE(0, "causal", &o.causal, sr_causal_names, "MODE",
-			   "which wakes a task gets in the trace it causes in "
-			   "the replay: known (default: where the trace tells "
-			   "them from interrupts, else between related "
-			   "tasks), all, none"),
-		OPT_CHOICE(0, "external", &o.external, external_names, "MODE",
-			   "absolute (default): external wakeups at their "
-			   "recorded time; relative: sleeps keep their "
-			   "recorded length"),
-		OPT_NUMBER(0, "cs-cost", &o.cs_cost_ns, "TIME",
-			   "context-switch cost: ns, or with a unit (us, ms, "
-			   "s); default 0, at most 1ms", 0, SR_CS_COST_MAX,
-			   po_time_units),
+			   "write DIR/POLICY/{timeline,latency,summary,"
+			   "cpus}.tsv and DIR/{tasks,seen}.tsv (default: "
+			   DEFAULT_OUTDIR ")"),
+		OPT_FLAG('q', "quiet", &quiet, "do not list the files written, "
+			 "and no progress line on a terminal"),
+		OPT_FLAG(0, "memory", &memory, "say on stderr what the replay "
+			 "held at most: the demand not yet replayed (a policy "
+			 "falling behind the recording) and the rows held to "
+			 "put them in order"),
+		OPT_REPLAY(&o, policies, &npolicies),
+		OPT_TUNE(sets, &nsets, rt, &nrt, SR_REPLAY_MAX_TUNE),
 		OPT_CHOICE(0, "timeline", &o.timeline, sr_tl_mode_names, "WHICH",
 			   "simulated timeline rows: changes (default: where "
 			   "a task's prio, array, state or CPU changed), all"),
-		OPT_NUMBER(0, "warm", &o.init_sleep_pct, "PCT",
-			   "tasks alive at the start begin with sleep_avg "
-			   "PCT% of MAX_SLEEP_AVG (default 0: cold)", 0, 100,
+		OPT_NUMBER(0, "cache-decay", &cache_decay, "N",
+			   "cache_decay_ticks: jiffies a task stays cache-hot "
+			   "for the idle balancer (default 10)", 0, 1000000,
 			   NULL),
-		OPT_NUMBER(0, "cpus", &o.cpus, "N",
-			   "CPUs to simulate (only 1 for now)", 1, 4096, NULL),
 		OPT_GROUP("input"),
 		OPT_COMPAT(&o.compat),
 		OPT_READ(&o.read),
@@ -87,23 +114,29 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 
 	if ((rc = po_parse(&cmd, argc, argv, &trace, &n, d)))
 		return rc == PO_HELP ? SR_OK : rc;
-	o.trace = trace;
-	o.policies = npolicies ? policies : NULL;
-	o.npolicies = npolicies;
-	if ((rc = sr_replay_run(&o, &r, d)))
+	if (cache_decay >= 0) {
+		o.has_cache_decay = true;
+		o.cache_decay_ticks = (unsigned long)cache_decay;
+	}
+	o.tune = (struct sr_replay_tuning){ sets, nsets, rt, nrt };
+	if ((rc = builtin_replay(&o, "replay", trace, policies, npolicies,
+				 quiet, &r, d)))
 		return rc;
-	sr_replay_warn(r);
 	if (!quiet) {
 		const struct sr_replay_info *in = sr_replay_info(r);
 
 		printf("replayed %s (%s, %llu events, %d cpu%s recorded) on "
-		       "1 cpu\n", trace, in->format,
+		       "%d cpu%s\n", trace, in->format,
 		       (unsigned long long)in->events, (int)in->ncpus,
-		       in->ncpus == 1 ? "" : "s");
+		       in->ncpus == 1 ? "" : "s", in->cpus,
+		       in->cpus == 1 ? "" : "s");
 		for (size_t i = 0; i < sr_replay_count(r); i++)
-			printf("wrote %s/%s/{timeline,latency,summary}.tsv\n",
-			       o.outdir, sr_replay_get(r, i)->name);
+			printf("wrote %s/%s/{timeline,latency,summary,cpus}"
+			       ".tsv\n", o.outdir, sr_replay_get(r, i)->name);
+		printf("wrote %s/{tasks,seen}.tsv\n", o.outdir);
 	}
+	if (memory)
+		print_held(r);
 	sr_replay_free(r);
 	return SR_OK;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "builtin.h"
+#include "lib/progress.h"
 #include "compare/diff.h"
 #include "compare/load.h"
 #include "compare/source.h"
@@ -14,12 +15,15 @@
 int cmd_report(int argc, char **argv, struct sr_diag *d)
 {
 	struct cmp_load_opts o = { .cmd = "report" };
+	struct sr_progress pg;
+	bool quiet = false;
 	struct pl_plot_opts po = { .format = PL_FMT_SVG, .render = true };
 	const struct po_option opts[] = {
 		OPT_COMPARE(&o, "the two policies compared, A then B "
 				"(default: stock, o11int)",
 			    "tasks whose comm matches this pcre2 regex"),
 		OPT_GROUP("output"),
+		OPT_FLAG('q', "quiet", &quiet, "no progress line on a terminal"),
 		OPT_PATH('o', "output", &po.outdir, "DIR",
 			   "where index.html (and the plots' scripts, data "
 			   "and SVG) go; required"),
@@ -44,6 +48,8 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 
 	if ((rc = po_parse(&cmd, argc, argv, &o.trace, &n, d)))
 		return rc == PO_HELP ? SR_OK : rc;
+	sr_progress_init(&pg, "report", quiet);
+	o.progress = &pg;
 	if (!po.outdir)
 		return sr_fail(d, SR_EUSAGE, "report: expected -o DIR");
 	rc = cmp_cmd_load(&o, 2, 2, &src, &set, &re, d);

@@ -10,6 +10,7 @@
 
 #include "builtin.h"
 #include "lib/outfile.h"
+#include "lib/progress.h"
 #include "parse/read-warn.h"
 #include "parse/reader.h"
 #include "replay/observed.h"
@@ -20,7 +21,7 @@ struct stats_opts {
 	const char *out;
 	const char *sort;
 	bool by_comm;
-	bool tsv;
+	bool tsv, json, quiet;
 	struct sr_read_opts read;
 	struct sr_observed_opts obs;
 };
@@ -35,14 +36,15 @@ static size_t view_count(const void *ctx)
 	return sr_tasks_count(ctx);
 }
 
-static int write_rows(const struct stats_opts *o,
+static int write_rows(const struct stats_opts *o, const struct sr_reader *r,
 		      struct sr_task_metrics **rows, size_t n,
 		      struct sr_diag *d)
 {
 	struct sr_outfile *f;
 	struct sr_sort s;
 	const char *spec = o->sort ? o->sort
-			   : o->tsv ? SR_SORT_DEFAULT_TSV : SR_SORT_DEFAULT_TABLE;
+			   : o->tsv || o->json ? SR_SORT_DEFAULT_TSV
+			   : SR_SORT_DEFAULT_TABLE;
 
 	if (sr_sort_parse(spec, &s, d) || sr_rows_sort(rows, n, &s, d))
 		return d->code;
@@ -50,6 +52,8 @@ static int write_rows(const struct stats_opts *o,
 		return d->code;
 	if (o->tsv)
 		sr_write_tsv(sr_outfile_fp(f), rows, n);
+	else if (o->json)
+		sr_write_json(sr_outfile_fp(f), sr_reader_path(r), rows, n);
 	else
 		sr_write_table(sr_outfile_fp(f), rows, n);
 	return sr_outfile_commit(f, d);
@@ -83,6 +87,7 @@ static int run_stats(const struct stats_opts *o, struct sr_reader *r,
 		}
 		t_end = ev.ts;
 	}
+	sr_progress_end(o->read.progress);
 	if (rc < 0)
 		goto out;
 	st = sr_reader_stats(r);
@@ -99,7 +104,7 @@ static int run_stats(const struct stats_opts *o, struct sr_reader *r,
 			rows[i] = &merged[i];
 		n = nmerged;
 	}
-	write_rows(o, rows, n, d);
+	write_rows(o, r, rows, n, d);
 out:
 	sr_rows_free_merged(merged, nmerged);
 	free(rows);
@@ -114,16 +119,22 @@ int cmd_stats(int argc, char **argv, struct sr_diag *d)
 		OPT_GROUP("output"),
 		OPT_FLAG(0, "tsv", &o.tsv,
 			 "header line and one row per task, tab-separated"),
+		OPT_FLAG(0, "json", &o.json,
+			 "the same figures as JSON: {\"trace\", \"tasks\": "
+			 "[{\"pid\", \"comm\", \"runtime_ms\", ...}]}"),
 		OPT_FLAG(0, "by-comm", &o.by_comm,
 			 "one row per command name (perf's default merge)"),
 		OPT_STRING(0, "sort", &o.sort, "KEYS",
 			   "comma-separated: pid, comm, runtime, switches, "
 			   "wakeups, avg, p50, p95, p99, max (measures "
-			   "largest first); default pid for --tsv, "
+			   "largest first); default pid for --tsv and "
+			   "--json, "
 			   "avg,max,switches,runtime for the table"),
 		OPT_PATH('o', "output", &o.out, "FILE",
 			   "write to FILE (temporary, then renamed; - is "
 			   "stdout)"),
+		OPT_FLAG('q', "quiet", &o.quiet,
+			 "no progress line on a terminal"),
 		OPT_GROUP("input"),
 		OPT_COMPAT(&o.obs.compat),
 		OPT_READ(&o.read),
@@ -140,14 +151,21 @@ int cmd_stats(int argc, char **argv, struct sr_diag *d)
 		"docs/metrics.md defines every figure.", opts,
 	};
 	struct sr_reader *r;
+	struct sr_progress pg;
 	size_t n;
 	int rc;
 
 	if ((rc = po_parse(&cmd, argc, argv, &o.path, &n, d)))
 		return rc == PO_HELP ? SR_OK : rc;
+	if (o.tsv && o.json)
+		return sr_fail(d, SR_EUSAGE, "stats: --tsv and --json exclude "
+			       "each other");
+	sr_progress_init(&pg, "stats", o.quiet);
+	o.read.progress = &pg;
 	if (sr_reader_open(&r, o.path, &o.read, d))
 		return d->code;
 	rc = run_stats(&o, r, d);
+	sr_progress_end(&pg);
 	sr_reader_close(r);
 	return rc;
 }

@@ -26,6 +26,7 @@ static int next_state(enum cmp_tl_event ev)
 		[CMP_EV_REAP] = ST_DEAD,
 		[CMP_EV_GONE] = ST_DEAD,
 		[CMP_EV_SKIP] = -1,
+		[CMP_EV_MIGRATE] = -1,
 	};
 	return table[ev];
 }
@@ -163,7 +164,7 @@ static int ref_row(void *ctx, const struct cmp_tl_row *r, struct sr_diag *d)
 int cmp_behave_reference(struct cmp_set *s, struct sr_diag *d)
 {
 	struct ref_ctx c = { .s = s };
-	int rc = cmp_timeline_pass(s, s->ref_dir, true, ref_row, &c, d);
+	int rc = cmp_timeline_pass(s, s->ref, true, ref_row, &c, d);
 
 	if (rc == SR_OK) {
 		/* tasks still alive at the end: their state lasts to t1 */
@@ -423,7 +424,7 @@ int cmp_behave_spread(struct cmp_set *s, size_t r, struct sr_diag *d)
 {
 	struct spread_ctx c = { s, r };
 
-	if (cmp_latency_pass(s, s->runs[r].dir, spread_row, &c, d))
+	if (cmp_latency_pass(s, s->runs[r].res, spread_row, &c, d))
 		return d->code;
 	for (size_t i = 0; i < s->ntasks; i++) {
 		struct cmp_figs *f = &s->tasks[i].figs[r];
@@ -565,7 +566,7 @@ int cmp_behave_periodic(struct cmp_set *s, size_t r, struct sr_diag *d)
 		any = s->tasks[i].period_ns > 0 && s->tasks[i].nper;
 	if (!any)
 		return SR_OK;
-	rc = cmp_timeline_pass(s, s->runs[r].dir, false, per_row, &c, d);
+	rc = cmp_timeline_pass(s, s->runs[r].res, false, per_row, &c, d);
 	for (size_t i = 0; i < s->ntasks; i++) {
 		struct cmp_task *t = &s->tasks[i];
 		struct tstate *x = i < c.cap && c.st[i].seen ? &c.st[i] : NULL;

@@ -333,19 +333,37 @@ void cmp_diff_headline(const struct cmp_diff *df, cmp_line_fn fn, void *ctx)
 	char line[1024];
 	size_t nsame = df->ninter - df->nbetter - df->nworse;
 
+	int cpus = s->runs[df->a].cpus;
+
+	if (cpus) {
+		char rec[64] = "";
+
+		if (!strcmp(s->ref_policy, "observed") && s->ref_cpus)
+			snprintf(rec, sizeof(rec), s->ref_cpus == cpus ?
+				 " (as many as the recording used)" :
+				 " (the recording used %d)", s->ref_cpus);
+		snprintf(line, sizeof(line), "  replayed on %d CPU%s%s", cpus,
+			 cpus == 1 ? "" : "s", rec);
+		fn(ctx, line);
+	}
 	if (s->have_t && s->t1 > s->t0) {
 		int64_t span = s->t1 - s->t0;
 		int64_t late_a = df->end_a - s->t1, late_b = df->end_b - s->t1;
+		double needs = (double)df->demand_ns / (double)span;
+		bool fits = !cpus || needs <= (double)cpus;
 
-		if (late_a * 100 > span * CMP_LATE_PCT ||
+		/* the work does not fit the CPUs, or the replay ends late */
+		if (!fits || late_a * 100 > span * CMP_LATE_PCT ||
 		    late_b * 100 > span * CMP_LATE_PCT) {
-			char c[32], sp[32], la[32], lb[32];
+			char c[32], sp[32], la[32], lb[32], on[32] = "";
 
+			if (cpus)
+				snprintf(on, sizeof(on), " on %d CPU%s", cpus,
+					 cpus == 1 ? "" : "s");
 			snprintf(line, sizeof(line),
-				 "  note: the trace's work needs %.2f CPUs (%s s of CPU in %s s); replayed on one CPU it ends %s s after the recording under %s and %s s under %s, so it runs behind the recording's clock: periodic deadlines (judged on that clock) suffer under every policy",
-				 (double)df->demand_ns / (double)span,
-				 sr_fmt_s(c, sizeof(c), df->demand_ns, 1),
-				 sr_fmt_s(sp, sizeof(sp), span, 1),
+				 "  note: the trace's work needs %.2f CPUs (%s s of CPU in %s s); replayed%s it ends %s s after the recording under %s and %s s under %s, so it runs behind the recording's clock: periodic deadlines (judged on that clock) suffer under every policy",
+				 needs, sr_fmt_s(c, sizeof(c), df->demand_ns, 1),
+				 sr_fmt_s(sp, sizeof(sp), span, 1), on,
 				 sr_fmt_s(la, sizeof(la), late_a > 0 ? late_a : 0, 1), A,
 				 sr_fmt_s(lb, sizeof(lb), late_b > 0 ? late_b : 0, 1), B);
 			fn(ctx, line);

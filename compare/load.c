@@ -9,10 +9,10 @@
 
 #include "compare/behave.h"
 #include "compare/load.h"
+#include "replay/replay.h"
 #include "compare/select.h"
 #include "compare/source.h"
 #include "compare/tree.h"
-#include "compare/tsv.h"
 
 int cmp_opt_period(const struct po_option *opt, const char *arg,
 		   struct sr_diag *d)
@@ -42,9 +42,11 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 		struct sr_diag *d)
 {
 	static const char *const defaults[] = { "stock", "o11int" };
-	const char *replay[CMP_MAX_RUNS + 1];
-	size_t nreplay = 0;
-	bool have_observed = false;
+	struct cmp_source_opts so = { 0 };
+	struct cmp_taskre *root = NULL;
+	int rc;
+	struct sr_replay_tuning tune;
+	const char *labels[CMP_MAX_RUNS];
 
 	memset(src, 0, sizeof(*src));
 	memset(set, 0, sizeof(*set));
@@ -65,39 +67,56 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 		return sr_fail(d, SR_EUSAGE,
 			       "%s: expected two --policy (A and B), got %zu",
 			       o->cmd, o->npolicies);
+	if (o->tree && cmp_taskre_new(&root, o->tree, d))
+		return d->code;
+	tune = (struct sr_replay_tuning){ o->sets, o->nsets, o->rt, o->nrt };
 	for (size_t i = 0; i < o->npolicies; i++) {
-		replay[nreplay++] = o->policies[i];
-		have_observed |= !strcmp(o->policies[i], "observed");
-	}
-	/* the recorded schedule: the reference for behaviour */
-	if (!have_observed)
-		replay[nreplay++] = "observed";
-	if (cmp_source_open(src, o->trace, replay, nreplay, o->exclude, NULL,
-			   o->title, d))
-		return d->code;
-	if (cmp_set_open(set, src->root, src->title, o->policies, o->npolicies, d))
-		return d->code;
-	set->period_opts = o->periods;
-	set->nperiod_opts = o->nperiods;
-	if (cmp_set_load(set, d))
-		return d->code;
-	if (o->tree) {
-		struct cmp_taskre *root;
-		int rc;
-
-		if (!src->tmpdir)
-			return sr_fail(d, SR_EUSAGE,
-				       "--tree needs the trace file (ancestry is in its fork events), not the replay directory %s",
-				       o->trace);
-		if (cmp_taskre_new(&root, o->tree, d))
+		/* a run's name and directory: its tuned label */
+		if (sr_replay_label(o->policies[i], &tune, o->labels[i],
+				    sizeof(o->labels[i]), d)) {
+			cmp_taskre_free(root);
 			return d->code;
-		rc = cmp_tree_mark(set, o->trace, root, &set->focus_tasks, d);
-		cmp_taskre_free(root);
-		if (rc)
-			return rc;
+		}
+		labels[i] = o->labels[i];
+	}
+	so.trace = o->trace;
+	so.policies = o->policies;
+	so.npolicies = o->npolicies;
+	so.exclude = o->exclude;
+	so.cpus = o->cpus;
+	so.title = o->title;
+	so.tree = o->tree != NULL;
+	so.progress = o->progress;
+	so.tune = &tune;
+	so.labels = labels;
+	rc = cmp_source_open(src, &so, d);
+	for (size_t i = 0; i < o->npolicies; i++)
+		o->policies[i] = o->labels[i];
+	if (rc == SR_OK)
+		rc = cmp_set_of(set, src, d);
+	if (rc == SR_OK) {
+		set->period_opts = o->periods;
+		set->nperiod_opts = o->nperiods;
+		rc = cmp_set_load(set, d);
+	}
+	if (rc == SR_OK && root) {
+		rc = cmp_tree_mark(set, &src->procs, o->trace, root,
+				   &set->focus_tasks, d);
 		set->focus_regex = o->tree;
 	}
-	return SR_OK;
+	cmp_taskre_free(root);
+	return rc;
+}
+
+int cmp_set_of(struct cmp_set *s, const struct cmp_source *src,
+	       struct sr_diag *d)
+{
+	struct cmp_result *runs[CMP_MAX_RUNS];
+
+	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; i < src->nrun && i < CMP_MAX_RUNS; i++)
+		runs[i] = &src->run[i];
+	return cmp_set_open(s, src->title, runs, src->nrun, src->ref, d);
 }
 
 int cmp_set_load(struct cmp_set *s, struct sr_diag *d)

@@ -11,10 +11,15 @@
 #include <stddef.h>
 
 #include "compare/runset.h"
+#include "compare/source.h"
 #include "lib/diag.h"
 #include "lib/parse-options.h"
+#include "replay/sim.h"   /* SR_SIM_MAX_CPUS, for --cpus */
 
 #define CMP_MAX_PERIOD_OPTS 32
+#define CMP_MAX_TUNE_OPTS 32
+
+struct sr_progress;
 
 struct cmp_load_opts {
 	const char *policies[CMP_MAX_RUNS];
@@ -25,8 +30,16 @@ struct cmp_load_opts {
 	const char *title;
 	const char *exclude;
 	const char *tree;
+	int cpus;           /* --cpus: 0 = the recording's */
+	const char *sets[CMP_MAX_TUNE_OPTS];	/* --set NAME=VALUE */
+	size_t nsets;
+	const char *rt[CMP_MAX_TUNE_OPTS];	/* --rt REGEX[:PRIO] */
+	size_t nrt;
+	/* the policies as the replay labels them (their tuning) */
+	char labels[CMP_MAX_RUNS][CMP_POLICY_MAX];
 	const char *trace;
 	const char *cmd;    /* the command, for messages */
+	struct sr_progress *progress; /* while a trace is replayed, or NULL */
 };
 
 /* --period COMM=MS (MS may carry a unit: 16.7, 500us), opt->value a
@@ -35,17 +48,21 @@ int cmp_opt_period(const struct po_option *opt, const char *arg,
 		   struct sr_diag *d);
 
 /*
- * Get the replay TRACE names (a trace file replayed under the policies and
- * observed, or a replay directory) and load it: o->policies default to
- * stock and o11int, between min_policies and max_policies; --task is
- * compiled into *re (NULL without it), --tree applied.  Close with
- * cmp_source_close, cmp_set_free and cmp_taskre_free, also after an error.
+ * Get the results TRACE names (a trace file replayed in memory under the
+ * policies and observed, or a replay directory) and load them:
+ * o->policies default to stock and o11int, between min_policies and
+ * max_policies; --task is compiled into *re (NULL without it), --tree
+ * applied.  Close with cmp_set_free, cmp_source_close and
+ * cmp_taskre_free, also after an error.
  */
-struct cmp_source;
 struct cmp_taskre;
 int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_policies,
 		struct cmp_source *src, struct cmp_set *set, struct cmp_taskre **re,
 		struct sr_diag *d);
+
+/* The set of src's runs and reference (src outlives it). */
+int cmp_set_of(struct cmp_set *s, const struct cmp_source *src,
+	       struct sr_diag *d);
 
 /* Read a whole set: summaries, reference behaviour, classes, periods,
  * delay spreads and the periodic metrics of every run. */

@@ -1,7 +1,7 @@
 /*
- * runset: one trace replayed under several policies, read back from the
- * replay's output directory (ROOT/POLICY/{timeline,latency,summary}.tsv),
- * with each task's behaviour taken from a reference run.
+ * runset: one trace replayed under several policies, side by side, task
+ * by task (the runs' rows in memory, compare/result.h), with each task's
+ * behaviour taken from a reference run.
  *
  * A task is named across runs by (pid, comm, occ): occ counts the tasks
  * that had this pid and comm before it (pid reuse after exit, or an exec
@@ -11,8 +11,9 @@
  * often it wakes, whether it wakes at a steady period) independently of
  * the policies being compared.
  *
- * Loading reads each file once or twice, streaming; memory grows with the
- * number of tasks and, for the reference run, with its wakeups.
+ * Loading goes over each run's rows once or twice; besides the rows,
+ * memory grows with the number of tasks and, for the reference run, with
+ * its wakeups.
  */
 #ifndef CMP_RUNSET_H
 #define CMP_RUNSET_H
@@ -21,9 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compare/result.h"
 #include "lib/diag.h"
 
-#define CMP_POLICY_MAX 64
 #define CMP_COMM_MAX 64
 #define CMP_MAX_RUNS 8
 
@@ -34,26 +35,6 @@ enum cmp_class {
 };
 
 const char *cmp_class_name(enum cmp_class c);
-
-/* What one task got under one policy. */
-struct cmp_figs {
-	bool present;            /* a row in this run's summary.tsv */
-	int64_t runtime_ns;
-	uint64_t switches, wakeups;
-	int64_t avg_ns, p50_ns, p95_ns, p99_ns, max_ns;
-	double cpu_share;        /* summary's cpu_share, a fraction */
-	uint64_t expired, late_wakeups;
-	int64_t finish_ns;       /* trace clock; 0 if unknown */
-	/* from latency.tsv */
-	uint64_t ndelays;
-	long double sum_ns, sumsq_ns;
-	double sd_ns;            /* true sample standard deviation */
-	double ib_sd_ns;         /* interbench's printed "SD" (docs/plots.md) */
-	/* periodic tasks (interbench): over the reference periods */
-	uint64_t periods, deadlines_met;
-	uint64_t deadlines_met_own; /* on the run's own clock (docs/plots.md) */
-	int64_t cpu_wanted_ns, cpu_got_ns;
-};
 
 /*
  * One period of a periodic task, from the reference run.  Bursts (CPU
@@ -93,7 +74,8 @@ struct cmp_task {
 
 struct cmp_run {
 	char policy[CMP_POLICY_MAX];
-	char *dir;              /* ROOT/policy */
+	const struct cmp_result *res; /* its rows */
+	int cpus;               /* CPUs it ran on; 0: not known */
 };
 
 /* --period comm=ms */
@@ -104,15 +86,16 @@ struct cmp_period_opt {
 
 struct cmp_set {
 	char *title;            /* names the trace in headings */
-	char *root;
 	struct cmp_run runs[CMP_MAX_RUNS];
 	size_t nruns;           /* runs[0] = A, runs[1] = B in a diff */
 	char ref_policy[CMP_POLICY_MAX];
-	char *ref_dir;
+	const struct cmp_result *ref; /* the reference run's rows */
 	struct cmp_task *tasks;
 	size_t ntasks, cap;
 	uint32_t *hash;         /* open addressing over tasks, by key */
 	size_t hcap;
+	int ref_cpus;           /* the reference run's cpus (observed: the
+				   recording's), 0 if unknown */
 	int64_t t0, t1;         /* span of the reference timeline */
 	bool have_t;
 	const struct cmp_period_opt *period_opts;
@@ -124,14 +107,14 @@ struct cmp_set {
 };
 
 /*
- * Open ROOT for the given policies (their directories must hold
- * summary.tsv, latency.tsv, timeline.tsv).  title names the trace.
+ * A set of the runs res[0..nruns-1] (kept by the caller while the set
+ * lives), ref the reference run (NULL: res[0]).  title names the trace.
  */
-int cmp_set_open(struct cmp_set *s, const char *root, const char *title,
-		const char *const *policies, size_t npolicies,
-		struct sr_diag *d);
-/* Read every run's summary.tsv into tasks[].figs (compare/load.h reads
- * the rest). */
+int cmp_set_open(struct cmp_set *s, const char *title,
+		 struct cmp_result *const *res, size_t nruns,
+		 const struct cmp_result *ref, struct sr_diag *d);
+/* Every run's summary rows into tasks[].figs (compare/load.h reads the
+ * rest). */
 int cmp_set_read_summaries(struct cmp_set *s, struct sr_diag *d);
 void cmp_set_free(struct cmp_set *s);
 
@@ -149,25 +132,10 @@ static inline bool cmp_task_shown(const struct cmp_set *s, const struct cmp_task
 void cmp_task_label(const struct cmp_task *t, char *buf, size_t len);
 
 /*
- * Timeline passes, shared by loading and the plots: each row of
- * DIR/timeline.tsv resolved to a task index (tasks are created when
- * create is set, else rows of unknown tasks are skipped).
+ * Timeline passes, shared by loading and the plots: each timeline row of
+ * a run resolved to a task index (tasks are created when create is set,
+ * else rows of unknown tasks are skipped).
  */
-enum cmp_tl_event {
-	CMP_EV_OTHER,  /* expire, requeue, state, ...: no change of state */
-	CMP_EV_NEW,
-	CMP_EV_FORK,
-	CMP_EV_WAKE,
-	CMP_EV_RUN,
-	CMP_EV_PREEMPT,
-	CMP_EV_BLOCK,
-	CMP_EV_EXIT,
-	CMP_EV_REAP,
-	CMP_EV_GONE,   /* the record ends: its pid shows up under a new comm */
-	CMP_EV_SKIP,   /* late, early: a burst ended but the task ran on (its
-			 wake was already due): no change of state */
-};
-
 struct cmp_tl_row {
 	int64_t time_ns;
 	long task;
@@ -178,8 +146,8 @@ struct cmp_tl_row {
 
 typedef int (*cmp_tl_fn)(void *ctx, const struct cmp_tl_row *r,
 			struct sr_diag *d);
-int cmp_timeline_pass(struct cmp_set *s, const char *dir, bool create,
-		     cmp_tl_fn fn, void *ctx, struct sr_diag *d);
+int cmp_timeline_pass(struct cmp_set *s, const struct cmp_result *res,
+		      bool create, cmp_tl_fn fn, void *ctx, struct sr_diag *d);
 
 /*
  * Latency rows resolved to task indexes (unknown tasks skipped).
@@ -187,13 +155,13 @@ int cmp_timeline_pass(struct cmp_set *s, const char *dir, bool create,
  * before wake_ns in the reference run.
  */
 struct cmp_lat_row {
-	int64_t wake_ns, run_ns, delay_ns;
+	int64_t wake_ns, delay_ns;
 	long task;
 };
 typedef int (*cmp_lat_fn)(void *ctx, const struct cmp_lat_row *r,
 			 struct sr_diag *d);
-int cmp_latency_pass(struct cmp_set *s, const char *dir, cmp_lat_fn fn,
-		    void *ctx, struct sr_diag *d);
+int cmp_latency_pass(struct cmp_set *s, const struct cmp_result *res,
+		     cmp_lat_fn fn, void *ctx, struct sr_diag *d);
 
 /* Interbench's figures of a run for a periodic task, as percentages. */
 double cmp_deadlines_met_pct(const struct cmp_figs *f);

@@ -1,31 +1,18 @@
 /*
- * source: a replay to read, from a trace file or a replay directory (see
- * source.h).
+ * source: the results to compare, from a trace replayed in memory or from
+ * a replay directory (see source.h).
  */
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "compare/runset.h"
 #include "compare/source.h"
-#include "compare/tsv.h"
-#include "lib/outfile.h"
 #include "lib/path.h"
+#include "lib/progress.h"
 #include "replay/replay.h"
-
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (flag == FTW_DP || flag == FTW_D)
-		return rmdir(path) == 0 || errno == ENOENT ? 0 : -1;
-	return unlink(path) == 0 || errno == ENOENT ? 0 : -1;
-}
 
 /* The last component of path, without trailing slashes (malloc'd). */
 static char *base_name(const char *path)
@@ -47,80 +34,173 @@ static char *base_name(const char *path)
 	return out;
 }
 
-/*
- * Replay trace under the policies (and observed) into dir (replay/replay.h),
- * leaving out the tasks whose comm matches exclude (NULL: none).
- */
-static int replay_into(const char *trace, const char *const *policies,
-		       size_t npolicies, const char *exclude, const char *dir,
-		       struct sr_diag *d)
-{
-	struct sr_replay_opts o = { 0 };
-	struct sr_replay *r = NULL;
+/* ---- a trace, replayed in memory -------------------------------------------- */
 
-	o.trace = trace;
-	o.policies = policies;
-	o.npolicies = npolicies;
-	o.outdir = dir;
-	o.exclude = exclude;
-	if (sr_replay_run(&o, &r, d))
-		return d->code;
-	sr_replay_warn(r);
-	sr_replay_free(r);
-	return SR_OK;
+/* The replay's policy i keeps its rows in res[i]; latency rows only if
+ * compared (the reference's timeline is all the behaviour needs). */
+struct sink {
+	struct cmp_result *res[CMP_MAX_RUNS + 1];
+	bool lat[CMP_MAX_RUNS + 1];
+};
+
+static int sink_tl(void *ctx, size_t i, const struct sr_tl_row *row)
+{
+	struct sink *k = ctx;
+
+	return cmp_result_add_tl(k->res[i], row);
 }
 
-int cmp_source_open(struct cmp_source *src, const char *trace,
-		   const char *const *policies, size_t npolicies,
-		   const char *exclude, const char *keep_dir, const char *title,
-		   struct sr_diag *d)
+static int sink_lat(void *ctx, size_t i, const struct sr_lat_row *row)
+{
+	struct sink *k = ctx;
+
+	return k->lat[i] ? cmp_result_add_lat(k->res[i], row) : SR_OK;
+}
+
+static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
+		      struct sr_diag *d)
+{
+	const char *names[CMP_MAX_RUNS + 1];
+	struct sink k = { { 0 }, { 0 } };
+	struct sr_replay_sink sink = { sink_tl, sink_lat, &k };
+	struct sr_replay_opts ro = { 0 };
+	struct sr_replay *r = NULL;
+	size_t n = 0;
+	int rc = SR_OK;
+
+	for (size_t i = 0; i < o->npolicies; i++) {
+		names[n] = o->policies[i];
+		k.res[n] = &src->run[i];
+		k.lat[n++] = true;
+		if (!strcmp(o->policies[i], SR_REPLAY_OBSERVED))
+			src->ref = &src->run[i];
+	}
+	if (!src->ref) {
+		/* the recorded schedule: the reference for behaviour */
+		src->ref = &src->ref_own;
+		cmp_result_init(src->ref, SR_REPLAY_OBSERVED);
+		names[n] = SR_REPLAY_OBSERVED;
+		k.res[n++] = src->ref;
+	}
+	ro.trace = o->trace;
+	ro.policies = names;
+	ro.npolicies = n;
+	ro.exclude = o->exclude;
+	ro.cpus = o->cpus;
+	ro.sink = &sink;
+	ro.read.progress = o->progress;
+	if (o->tune)
+		ro.tune = *o->tune;
+	rc = sr_replay_run(&ro, &r, d);
+	sr_progress_end(o->progress);
+	if (rc)
+		return rc;
+	sr_replay_warn(r);
+	for (size_t i = 0; i < n && rc == SR_OK; i++) {
+		const struct sr_replay_policy *p = sr_replay_get(r, i);
+
+		/* runs are named as the replay names them (an alias given
+		 * names its policy) */
+		snprintf(k.res[i]->policy, sizeof(k.res[i]->policy), "%s",
+			 p->name);
+		k.res[i]->cpus = (int)p->ncpu;
+		if (k.lat[i] && cmp_result_add_sums(k.res[i], p))
+			rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	if (rc == SR_OK && o->tree)
+		rc = cmp_procs_from_replay(&src->procs, r, d);
+	sr_replay_free(r);
+	return rc;
+}
+
+/* ---- a replay directory ---------------------------------------------------- */
+
+static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
+		    struct sr_diag *d)
+{
+	char *dir;
+	struct stat st;
+	int rc = SR_OK;
+
+	if (o->cpus)
+		return sr_fail(d, SR_EUSAGE, "--cpus needs the trace file, not "
+			       "the replay directory %s (replayed already)",
+			       o->trace);
+	const char *const *name = o->labels ? o->labels : o->policies;
+
+	for (size_t i = 0; i < o->npolicies; i++) {
+		const char *p = name[i];
+
+		if (strlen(p) >= CMP_POLICY_MAX || strchr(p, '/'))
+			return sr_fail(d, SR_EUSAGE, "expected a policy name, "
+				       "got '%s'", p);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(name[j], p))
+				return sr_fail(d, SR_EUSAGE, "policy '%s' "
+					       "given twice", p);
+		if (!strcmp(p, SR_REPLAY_OBSERVED))
+			src->ref = &src->run[i];
+	}
+	for (size_t i = 0; i < o->npolicies && rc == SR_OK; i++) {
+		if (!(dir = sr_path_join(o->trace, name[i], NULL)))
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		rc = cmp_result_check(dir, name[i], d);
+		free(dir);
+	}
+	for (size_t i = 0; i < o->npolicies && rc == SR_OK; i++) {
+		if (!(dir = sr_path_join(o->trace, name[i], NULL)))
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		rc = cmp_result_read(&src->run[i], dir, CMP_READ_ALL, d);
+		free(dir);
+	}
+	if (rc)
+		return rc;
+	/* the recorded schedule is the reference when the replay wrote it */
+	if (!src->ref) {
+		if (!(dir = sr_path_join(o->trace, SR_REPLAY_OBSERVED, NULL)))
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+		    cmp_result_check(dir, SR_REPLAY_OBSERVED, NULL) == SR_OK) {
+			src->ref = &src->ref_own;
+			cmp_result_init(src->ref, SR_REPLAY_OBSERVED);
+			rc = cmp_result_read(src->ref, dir, CMP_READ_TL, d);
+		}
+		free(dir);
+	}
+	if (rc == SR_OK && o->tree)
+		rc = cmp_procs_read(&src->procs, o->trace, d);
+	return rc;
+}
+
+int cmp_source_open(struct cmp_source *src, const struct cmp_source_opts *o,
+		    struct sr_diag *d)
 {
 	struct stat st;
 
 	memset(src, 0, sizeof(*src));
-	if (stat(trace, &st) != 0)
-		return sr_fail(d, SR_ENOINPUT, "%s: cannot open: %s", trace,
+	if (o->npolicies == 0 || o->npolicies > CMP_MAX_RUNS)
+		return sr_fail(d, SR_EUSAGE, "expected 1 to %d policies, got %zu",
+			       CMP_MAX_RUNS, o->npolicies);
+	if (stat(o->trace, &st) != 0)
+		return sr_fail(d, SR_ENOINPUT, "%s: cannot open: %s", o->trace,
 			       strerror(errno));
-	src->title = title ? strdup(title) : base_name(trace);
-	if (!src->title)
+	src->title = o->title ? strdup(o->title) : base_name(o->trace);
+	src->run = calloc(o->npolicies, sizeof(*src->run));
+	if (!src->title || !src->run)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	if (S_ISDIR(st.st_mode)) {
-		src->root = strdup(trace);
-		if (!src->root)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		return SR_OK;
-	}
-	if (keep_dir) {
-		if (sr_mkdirs(keep_dir, d))
-			return d->code;
-		src->root = strdup(keep_dir);
-	} else {
-		const char *tmp = getenv("TMPDIR");
-		char *buf = sr_path_join(tmp && *tmp ? tmp : P_tmpdir,
-					 "schedreplay.XXXXXX", NULL);
-
-		if (!buf)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		if (!mkdtemp(buf)) {
-			sr_fail(d, SR_EIO, "%s: cannot create: %s", buf,
-				strerror(errno));
-			free(buf);
-			return d->code;
-		}
-		src->tmpdir = buf;
-		src->root = strdup(buf);
-	}
-	if (!src->root)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	return replay_into(trace, policies, npolicies, exclude, src->root, d);
+	src->nrun = o->npolicies;
+	for (size_t i = 0; i < o->npolicies; i++)
+		cmp_result_init(&src->run[i], o->policies[i]);
+	return S_ISDIR(st.st_mode) ? from_dir(src, o, d) : from_trace(src, o, d);
 }
 
 void cmp_source_close(struct cmp_source *src)
 {
-	if (src->tmpdir)
-		nftw(src->tmpdir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-	free(src->tmpdir);
-	free(src->root);
+	for (size_t i = 0; i < src->nrun; i++)
+		cmp_result_free(&src->run[i]);
+	free(src->run);
+	cmp_result_free(&src->ref_own);
+	cmp_procs_free(&src->procs);
 	free(src->title);
 	memset(src, 0, sizeof(*src));
 }

@@ -1,32 +1,55 @@
 /*
- * source: where diff, plot and report get a replay from.  TRACE is either
- * a trace file, replayed here under the policies asked for plus
- * `observed` (into a temporary directory removed afterwards, or into a
- * directory kept for the user), or a directory that `schedreplay replay
- * -o DIR` wrote before, read as it is.
+ * source: where diff, plot and report get their results.  TRACE is either
+ * a trace file, replayed here, in memory, under the policies compared and
+ * `observed` (the recorded schedule, the reference for behaviour), or a
+ * directory that `schedreplay replay -o DIR` wrote before, read back.
+ * Either way the results are the same structures (compare/result.h),
+ * and the trace's tasks for --tree (compare/tree.h) come with them: from
+ * the replay's task table (the trace is read once), or from DIR/tasks.tsv.
  */
 #ifndef CMP_SOURCE_H
 #define CMP_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "compare/result.h"
+#include "compare/tree.h"
 #include "lib/diag.h"
+#include "replay/replay.h"
 
-struct cmp_source {
-	char *root;     /* ROOT/POLICY/{timeline,latency,summary}.tsv */
-	char *tmpdir;   /* removed by cmp_source_close, NULL if none */
-	char *title;    /* names the trace in headings and plot titles */
+struct sr_progress;
+
+struct cmp_source_opts {
+	const char *trace;             /* a trace file, or a replay directory */
+	const char *const *policies;   /* compared, in order */
+	size_t npolicies;
+	const char *exclude;           /* pcre2 on comm, as replay --exclude */
+	int cpus;                      /* as replay --cpus (0: the
+					  recording's); a directory: only 0 */
+	const char *title;             /* NULL: the trace's file name */
+	bool tree;                     /* the trace's tasks are wanted */
+	struct sr_progress *progress;  /* told of the replay and ended after
+					  it (lib/progress.h); NULL: none */
+	const struct sr_replay_tuning *tune; /* --set, --rt; NULL: none */
+	/* a replay directory: the runs' directories (their tuned labels,
+	   sr_replay_label); NULL: the policy names */
+	const char *const *labels;
 };
 
-/*
- * exclude: a pcre2 regex of comms the replay leaves out (NULL: none), as
- * `replay --exclude`.  keep_dir: where to replay when TRACE is a file
- * (NULL: a temporary directory).  title: NULL for the trace's file name.
- */
-int cmp_source_open(struct cmp_source *src, const char *trace,
-		   const char *const *policies, size_t npolicies,
-		   const char *exclude, const char *keep_dir, const char *title,
-		   struct sr_diag *d);
+struct cmp_source {
+	char *title;                   /* names the trace in headings */
+	struct cmp_result *run;        /* [npolicies]: the compared runs */
+	size_t nrun;
+	struct cmp_result *ref;        /* observed, the reference: NULL when
+					  a replay directory lacks it (then
+					  the first run is) */
+	struct cmp_result ref_own;     /* ref when observed is not compared */
+	struct cmp_procs procs;        /* with opts.tree */
+};
+
+int cmp_source_open(struct cmp_source *src, const struct cmp_source_opts *o,
+		    struct sr_diag *d);
 void cmp_source_close(struct cmp_source *src);
 
 #endif

@@ -2,19 +2,232 @@
  * tree: the tasks of one process tree, from the trace's task table (see
  * tree.h).
  */
-#include <stdbool.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "compare/tree.h"
-#include "parse/reader.h"
+#include "compare/tsv.h"
+#include "lib/fmt.h"
+#include "lib/grow.h"
+#include "lib/path.h"
+
+void cmp_procs_free(struct cmp_procs *pr)
+{
+	sr_strpool_free(&pr->names);
+	free(pr->p);
+	free(pr->seen);
+	memset(pr, 0, sizeof(*pr));
+}
+
+/* Record id (pid, comm, ...); comm as the replay's files write it. */
+static int add_proc(struct cmp_procs *pr, size_t id, int32_t pid,
+		    const char *comm, uint32_t thread, uint32_t parent,
+		    bool idle)
+{
+	struct cmp_proc *p;
+	char buf[SR_COMM_MAX];
+
+	if (id >= pr->cap) {
+		p = sr_grow(pr->p, &pr->cap, id, sizeof(*p), 256, 0);
+		if (!p)
+			return SR_EINTERNAL;
+		pr->p = p;
+	}
+	p = &pr->p[id];
+	p->pid = pid;
+	p->thread = thread;
+	p->parent = parent;
+	p->idle = idle;
+	if (id >= pr->n)
+		pr->n = id + 1;
+	return sr_strpool_add(&pr->names, sr_comm_clean(buf, sizeof(buf), comm),
+			      &p->comm);
+}
+
+static int add_seen(struct cmp_procs *pr, uint32_t id, const char *comm)
+{
+	char buf[SR_COMM_MAX];
+
+	if (pr->nseen == pr->capseen) {
+		struct cmp_seen *v = sr_grow(pr->seen, &pr->capseen, pr->nseen,
+					     sizeof(*v), 256, 0);
+
+		if (!v)
+			return SR_EINTERNAL;
+		pr->seen = v;
+	}
+	pr->seen[pr->nseen].id = id;
+	if (sr_strpool_add(&pr->names, sr_comm_clean(buf, sizeof(buf), comm),
+			   &pr->seen[pr->nseen].comm))
+		return SR_EINTERNAL;
+	pr->nseen++;
+	return SR_OK;
+}
+
+int cmp_procs_from_replay(struct cmp_procs *pr, const struct sr_replay *r,
+			  struct sr_diag *d)
+{
+	const struct sr_tasks *tt = sr_replay_tasks(r);
+	size_t n = sr_tasks_count(tt), ns = sr_replay_nseen(r);
+
+	memset(pr, 0, sizeof(*pr));
+	for (size_t i = 0; i < n; i++) {
+		const struct sr_task *t = sr_tasks_get(tt, (sr_tid)i);
+
+		if (add_proc(pr, i, t->pid, t->comm, t->thread, t->parent,
+			     t->is_idle))
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	for (size_t i = 0; i < ns; i++) {
+		const char *comm;
+		sr_tid id = sr_replay_seen_at(r, i, &comm);
+
+		if (add_seen(pr, id, comm))
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	return SR_OK;
+}
+
+/* ---- from a replay directory --------------------------------------------- */
+
+/* A record id column: "-" is none; else below limit. */
+static int id_col(struct cmp_tsv *t, size_t i, uint64_t limit, uint32_t *out,
+		  struct sr_diag *d)
+{
+	const char *s = cmp_tsv_get(t, i);
+	int64_t v;
+
+	*out = CMP_PROC_NONE;
+	if (s && !strcmp(s, "-"))
+		return SR_OK;
+	if (cmp_tsv_int(t, i, &v, d))
+		return d->code;
+	if (v < 0 || (uint64_t)v >= limit)
+		return sr_fail(d, SR_EDATA, "%s:%llu: expected a task id below "
+			       "%llu in column %s, got %lld", t->path,
+			       (unsigned long long)t->line,
+			       (unsigned long long)limit, t->cols[i].name,
+			       (long long)v);
+	*out = (uint32_t)v;
+	return SR_OK;
+}
+
+enum { PC_ID, PC_PID, PC_THREAD, PC_PARENT, PC_IDLE, PC_COMM, PC__N };
+
+static const struct cmp_col proc_cols[PC__N] = {
+	[PC_ID] = { "id", true },
+	[PC_PID] = { "pid", true },
+	[PC_THREAD] = { "thread", true },
+	[PC_PARENT] = { "parent", true },
+	[PC_IDLE] = { "idle", true },
+	[PC_COMM] = { "comm", true },
+};
+
+static const struct cmp_col seen_cols[] = { { "id", true }, { "comm", true } };
+
+static int open_in(struct cmp_tsv *t, const char *root, const char *name,
+		   const struct cmp_col *cols, size_t n, struct sr_diag *d)
+{
+	char *path = sr_path_join(root, name, NULL);
+	struct stat st;
+	int rc;
+
+	if (!path)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	if (stat(path, &st) != 0 && errno == ENOENT)
+		rc = sr_fail(d, SR_ENOINPUT, "--tree: %s: missing: the trace's "
+			     "tasks (a replay directory written before "
+			     "schedreplay kept them); replay the trace again, "
+			     "or give the trace itself", path);
+	else
+		rc = cmp_tsv_open(t, path, cols, n, d);
+	free(path);
+	return rc;
+}
+
+static int read_procs(struct cmp_procs *pr, const char *root,
+		      struct sr_diag *d)
+{
+	struct cmp_tsv t;
+	int rc;
+
+	if (open_in(&t, root, "tasks.tsv", proc_cols, PC__N, d))
+		return d->code;
+	while ((rc = cmp_tsv_next(&t, d)) == 1) {
+		int64_t id, pid, idle;
+		uint32_t thread, parent;
+
+		if (cmp_tsv_int(&t, PC_ID, &id, d) ||
+		    cmp_tsv_int(&t, PC_PID, &pid, d) ||
+		    cmp_tsv_int(&t, PC_IDLE, &idle, d))
+			break;
+		if (id != (int64_t)pr->n) {
+			sr_fail(d, SR_EDATA, "%s:%llu: expected task id %zu (one "
+				"row per task, in id order), got %lld", t.path,
+				(unsigned long long)t.line, pr->n,
+				(long long)id);
+			break;
+		}
+		if (pid < INT32_MIN || pid > INT32_MAX) {
+			sr_fail(d, SR_EDATA, "%s:%llu: expected a pid, got %lld",
+				t.path, (unsigned long long)t.line,
+				(long long)pid);
+			break;
+		}
+		/* ids of other rows: checked where they are followed */
+		if (id_col(&t, PC_THREAD, CMP_PROC_NONE, &thread, d) ||
+		    id_col(&t, PC_PARENT, CMP_PROC_NONE, &parent, d))
+			break;
+		if (add_proc(pr, (size_t)id, (int32_t)pid,
+			     cmp_tsv_get(&t, PC_COMM), thread, parent, idle != 0)) {
+			sr_fail(d, SR_EINTERNAL, "out of memory");
+			break;
+		}
+	}
+	cmp_tsv_close(&t);
+	return rc < 0 || d->code ? d->code : SR_OK;
+}
+
+static int read_seen(struct cmp_procs *pr, const char *root,
+		     struct sr_diag *d)
+{
+	struct cmp_tsv t;
+	int rc;
+
+	if (open_in(&t, root, "seen.tsv", seen_cols, 2, d))
+		return d->code;
+	while ((rc = cmp_tsv_next(&t, d)) == 1) {
+		uint32_t id;
+
+		if (id_col(&t, 0, pr->n, &id, d))
+			break;
+		if (add_seen(pr, id, cmp_tsv_get(&t, 1))) {
+			sr_fail(d, SR_EINTERNAL, "out of memory");
+			break;
+		}
+	}
+	cmp_tsv_close(&t);
+	return rc < 0 || d->code ? d->code : SR_OK;
+}
+
+int cmp_procs_read(struct cmp_procs *pr, const char *root, struct sr_diag *d)
+{
+	memset(pr, 0, sizeof(*pr));
+	if (read_procs(pr, root, d) || read_seen(pr, root, d))
+		return d->code;
+	return SR_OK;
+}
+
+/* ---- marking ---------------------------------------------------------------- */
 
 enum { T_UNKNOWN, T_IN, T_OUT };
 
 struct rec_key {
 	int32_t pid;
 	const char *comm;
-	sr_tid id;
+	uint32_t id;
 };
 
 static int cmp_key(const void *pa, const void *pb)
@@ -35,16 +248,15 @@ static int cmp_key(const void *pa, const void *pb)
  * forked by a record in the tree, or is the root's.  Iterative, memoised
  * in st[] (chains of make -> sh -> make ... can be deep).
  */
-static int in_tree(const struct sr_tasks *tt, sr_tid root_thread, sr_tid id,
-		   unsigned char *st, sr_tid *stack)
+static int in_tree(const struct cmp_procs *pr, uint32_t root_thread,
+		   uint32_t id, unsigned char *st, uint32_t *stack)
 {
-	size_t depth = 0, n = sr_tasks_count(tt);
+	size_t depth = 0, n = pr->n;
 	int verdict;
 
 	for (;;) {
-		const struct sr_task *t = sr_tasks_get(tt, id);
-		sr_tid base = t ? t->thread : SR_TID_NONE;
-		const struct sr_task *b = base < n ? sr_tasks_get(tt, base) : NULL;
+		uint32_t base = pr->p[id].thread;
+		const struct cmp_proc *b = base < n ? &pr->p[base] : NULL;
 
 		if (st[id] != T_UNKNOWN) {
 			verdict = st[id];
@@ -54,7 +266,7 @@ static int in_tree(const struct sr_tasks *tt, sr_tid root_thread, sr_tid id,
 			verdict = T_IN;
 			break;
 		}
-		if (!b || b->parent == SR_TID_NONE || b->parent >= n ||
+		if (!b || b->parent == CMP_PROC_NONE || b->parent >= n ||
 		    depth >= n) {
 			verdict = T_OUT;
 			break;
@@ -68,58 +280,41 @@ static int in_tree(const struct sr_tasks *tt, sr_tid root_thread, sr_tid id,
 	return verdict;
 }
 
-int cmp_tree_mark(struct cmp_set *s, const char *trace,
-		 const struct cmp_taskre *root, size_t *nmarked,
-		 struct sr_diag *d)
+/*
+ * The root: the first record whose name, as the events showed it, matches
+ * (a comm can change without an exec: perf-exec becomes the recorded
+ * command's name, and the table keeps only the last one).
+ */
+static uint32_t find_root(const struct cmp_procs *pr,
+			  const struct cmp_taskre *root)
 {
-	struct sr_read_opts ro = { 0 };
-	struct sr_reader *r;
-	struct sr_event ev;
-	const struct sr_tasks *tt;
+	for (size_t i = 0; i < pr->nseen; i++) {
+		uint32_t id = pr->seen[i].id;
+
+		if (id < pr->n && !pr->p[id].idle &&
+		    pr->p[id].thread != CMP_PROC_NONE &&
+		    cmp_taskre_match(root, sr_strpool_get(&pr->names,
+							  pr->seen[i].comm)))
+			return pr->p[id].thread;
+	}
+	return CMP_PROC_NONE;
+}
+
+int cmp_tree_mark(struct cmp_set *s, const struct cmp_procs *pr,
+		  const char *what, const struct cmp_taskre *root,
+		  size_t *nmarked, struct sr_diag *d)
+{
+	uint32_t root_thread = find_root(pr, root), *stack = NULL, *occ = NULL;
 	unsigned char *st = NULL;
-	sr_tid *stack = NULL, root_thread = SR_TID_NONE;
-	uint32_t *occ = NULL;
 	struct rec_key *keys = NULL;
-	size_t n;
+	size_t n = pr->n;
 	int rc;
 
 	*nmarked = 0;
-	if (sr_reader_open(&r, trace, &ro, d))
-		return d->code;
-	/*
-	 * The root is the first task whose comm matches as the events name
-	 * it: a comm can change without an exec (perf-exec becomes the
-	 * recorded command's name), and the table keeps only the last one.
-	 */
-	tt = sr_reader_tasks(r);
-	while ((rc = sr_reader_next(r, &ev, d)) == 1) {
-		sr_tid ids[3] = { ev.task, ev.other, ev.waker };
-
-		if (root_thread != SR_TID_NONE)
-			continue;
-		for (int k = 0; k < 3; k++) {
-			const struct sr_task *t;
-
-			if (ids[k] == SR_TID_NONE ||
-			    !(t = sr_tasks_get(tt, ids[k])) || t->is_idle)
-				continue;
-			if (cmp_taskre_match(root, t->comm)) {
-				root_thread = t->thread;
-				break;
-			}
-		}
-	}
-	if (rc < 0) {
-		sr_reader_close(r);
-		return d->code;
-	}
-	n = sr_tasks_count(tt);
-	if (root_thread == SR_TID_NONE) {
-		sr_reader_close(r);
+	if (root_thread == CMP_PROC_NONE)
 		return sr_fail(d, SR_EUSAGE,
 			       "--tree: no task of %s has a comm matching the regex",
-			       trace);
-	}
+			       what);
 	st = calloc(n + 1, 1);
 	stack = malloc((n + 1) * sizeof(*stack));
 	occ = calloc(n + 1, sizeof(*occ));
@@ -137,11 +332,9 @@ int cmp_tree_mark(struct cmp_set *s, const char *trace,
 	 * order of appearance).  Sorting by (pid, comm, id) puts them in runs.
 	 */
 	for (size_t i = 0; i < n; i++) {
-		const struct sr_task *t = sr_tasks_get(tt, (sr_tid)i);
-
-		keys[i].pid = t->pid;
-		keys[i].comm = t->comm;
-		keys[i].id = (sr_tid)i;
+		keys[i].pid = pr->p[i].pid;
+		keys[i].comm = sr_strpool_get(&pr->names, pr->p[i].comm);
+		keys[i].id = (uint32_t)i;
 	}
 	qsort(keys, n, sizeof(*keys), cmp_key);
 	for (size_t i = 0; i < n; i++) {
@@ -151,13 +344,14 @@ int cmp_tree_mark(struct cmp_set *s, const char *trace,
 		occ[keys[i].id] = same ? occ[keys[i - 1].id] + 1 : 1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct sr_task *t = sr_tasks_get(tt, (sr_tid)i);
+		const struct cmp_proc *p = &pr->p[i];
 		long idx;
 
-		if (t->is_idle ||
-		    in_tree(tt, root_thread, (sr_tid)i, st, stack) != T_IN)
+		if (p->idle || in_tree(pr, root_thread, (uint32_t)i, st, stack) !=
+				       T_IN)
 			continue;
-		idx = cmp_set_find(s, t->pid, t->comm, occ[i]);
+		idx = cmp_set_find(s, p->pid,
+				   sr_strpool_get(&pr->names, p->comm), occ[i]);
 		if (idx >= 0 && !s->tasks[idx].in_focus) {
 			s->tasks[idx].in_focus = true;
 			(*nmarked)++;
@@ -169,6 +363,5 @@ out:
 	free(stack);
 	free(occ);
 	free(keys);
-	sr_reader_close(r);
 	return rc;
 }

@@ -8,20 +8,62 @@
  * and every task it forked, directly or not.  For `perf sched record`
  * traces the recorded command is `perf-exec`.
  *
- * Ancestry is in the trace (fork events), not in the replay's files, so
- * TRACE must be the trace file.
+ * Ancestry is in the trace (fork events): the replay's task table gives
+ * it (struct cmp_procs, from the replay of the trace, or from the
+ * tasks.tsv and seen.tsv a replay directory holds), so the trace is read
+ * once, and a saved replay can be focused too.
  */
 #ifndef CMP_TREE_H
 #define CMP_TREE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "compare/runset.h"
 #include "compare/select.h"
 #include "lib/diag.h"
+#include "lib/strpool.h"
+#include "replay/replay.h"
 
-/* Read trace, mark s->tasks[].in_focus and set s->focus; *n: tasks marked. */
-int cmp_tree_mark(struct cmp_set *s, const char *trace,
-		 const struct cmp_taskre *root, size_t *n, struct sr_diag *d);
+#define CMP_PROC_NONE UINT32_MAX
+
+/* One record of the trace's task table (parse/tasks.h). */
+struct cmp_proc {
+	int32_t pid;
+	uint32_t comm;          /* last name, in the pool */
+	uint32_t thread;        /* first record of its kernel task */
+	uint32_t parent;        /* the record that forked it, or NONE */
+	bool idle;
+};
+
+/* A record shown by an event under a name, in the order events did. */
+struct cmp_seen {
+	uint32_t id;
+	uint32_t comm;
+};
+
+struct cmp_procs {
+	struct sr_strpool names;
+	struct cmp_proc *p;     /* by record id */
+	size_t n, cap;
+	struct cmp_seen *seen;
+	size_t nseen, capseen;
+};
+
+/* From a replay (sr_replay_tasks, sr_replay_seen_at). */
+int cmp_procs_from_replay(struct cmp_procs *pr, const struct sr_replay *r,
+			  struct sr_diag *d);
+/* From ROOT/tasks.tsv and ROOT/seen.tsv. */
+int cmp_procs_read(struct cmp_procs *pr, const char *root, struct sr_diag *d);
+void cmp_procs_free(struct cmp_procs *pr);
+
+/*
+ * Mark s->tasks[].in_focus and set s->focus; *n: tasks marked.  what
+ * names the input in messages (no task matching).
+ */
+int cmp_tree_mark(struct cmp_set *s, const struct cmp_procs *pr,
+		  const char *what, const struct cmp_taskre *root, size_t *n,
+		  struct sr_diag *d);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "lib/parse-options.h"
 #include "lib/path.h"
+#include "lib/po-doc.h"
 
 const struct po_unit po_time_units[] = {
 	{ "", 1 }, { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
@@ -231,6 +232,20 @@ static int help(const struct po_cmd *c)
 	return PO_HELP;
 }
 
+/* --help=man, --help=complete: the table for the man page and for shell
+ * completion (lib/po-doc.h); not listed in the help itself. */
+static int help_as(const struct po_cmd *c, const char *how, struct sr_diag *d)
+{
+	if (!strcmp(how, "man"))
+		po_man(c, stdout);
+	else if (!strcmp(how, "complete"))
+		po_complete(c, stdout);
+	else
+		return sr_fail(d, SR_EUSAGE, "%s: --help: expected man or "
+			       "complete, got '%s'", c->name, how);
+	return PO_HELP;
+}
+
 /* --name, --name=value, --name value; *i moves past a value taken. */
 static int parse_long(const struct po_cmd *c, int argc, char **argv, int *i,
 		      struct sr_diag *d)
@@ -241,6 +256,8 @@ static int parse_long(const struct po_cmd *c, int argc, char **argv, int *i,
 
 	if (!o && !eq && !strcmp(a, "help"))
 		return help(c);
+	if (!o && eq && len == 4 && !strncmp(a, "help", 4))
+		return help_as(c, eq + 1, d);
 	if (!o)
 		return sr_fail(d, SR_EUSAGE, "%s: unknown option '--%.*s'",
 			       c->name, (int)len, a);

@@ -252,3 +252,9 @@ int sr_input_to_fd(struct sr_input *in, int *fdp, struct sr_diag *d)
 	*fdp = fd;
 	return SR_OK;
 }
+
+void sr_input_position(const struct sr_input *in, uint64_t *read,
+		       uint64_t *size)
+{
+	sr_stream_position(in->st, read, size);
+}

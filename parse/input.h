@@ -66,5 +66,8 @@ int sr_input_seekable(const struct sr_input *in);     /* can be re-opened */
 /* 1 if the last line handed out had no newline (input ends mid-line). */
 int sr_input_unterminated(const struct sr_input *in);
 uint64_t sr_input_bytes(const struct sr_input *in);   /* text bytes consumed */
+/* File bytes read (compressed, for gzip) and the file's size (0: unknown). */
+void sr_input_position(const struct sr_input *in, uint64_t *read,
+		       uint64_t *size);
 
 #endif

@@ -871,6 +871,8 @@ void sr_merge_counts(const struct sr_merge *m, struct sr_merge_counts *c)
 		if (m->src.in) {
 			c->lines = sr_input_lineno(m->src.in);
 			c->bytes = sr_input_bytes(m->src.in);
+			sr_input_position(m->src.in, &c->file_read,
+					  &c->file_size);
 		}
 		c->bad_lines = m->src.bad_lines;
 		c->skipped_events = m->src.fc.skipped_events;
@@ -883,6 +885,8 @@ void sr_merge_counts(const struct sr_merge *m, struct sr_merge_counts *c)
 		if (s->primary && s->in) {
 			c->lines = sr_input_lineno(s->in);
 			c->bytes = sr_input_bytes(s->in);
+			sr_input_position(s->in, &c->file_read,
+					  &c->file_size);
 			c->bad_lines = s->bad_lines;
 		}
 		c->skipped_events += s->fc.skipped_events;

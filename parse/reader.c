@@ -9,6 +9,7 @@
 #include "parse/binary.h"
 #include "parse/merge.h"
 #include "lib/grow.h"
+#include "lib/progress.h"
 #include "parse/reader.h"
 #include "parse/tasktab.h"
 
@@ -65,6 +66,7 @@ struct sr_reader {
 	int done;
 	size_t max_tasks;         /* SR_TASKS_LIMIT or less (opts) */
 	uint64_t first_line;      /* line of the first event delivered */
+	struct sr_progress *progress; /* or NULL */
 };
 
 static const char *base_name(const char *p)
@@ -188,6 +190,7 @@ int sr_reader_open(struct sr_reader **rp, const char *path,
 		goto fail;
 	}
 	r->st.first_ts = r->st.last_ts = 0;
+	r->progress = opts ? opts->progress : NULL;
 	r->max_tasks = opts && opts->max_tasks &&
 		       opts->max_tasks < SR_TASKS_LIMIT ? opts->max_tasks
 							: SR_TASKS_LIMIT;
@@ -661,6 +664,16 @@ static int no_events(struct sr_reader *r, struct sr_diag *d)
 	       -1;
 }
 
+/* The progress display told how far the input is (every 1024 events). */
+static void progress(struct sr_reader *r)
+{
+	struct sr_merge_counts c;
+
+	sr_merge_counts(r->merge, &c);
+	sr_progress_input(r->progress, c.file_read, c.file_size,
+			  r->st.events);
+}
+
 int sr_reader_next(struct sr_reader *r, struct sr_event *ev,
 		   struct sr_diag *d)
 {
@@ -677,6 +690,8 @@ int sr_reader_next(struct sr_reader *r, struct sr_event *ev,
 			return -1;
 		if (rc == 0) {
 			r->done = 1;
+			if (r->progress)
+				progress(r);
 			return r->st.events ? 0 : no_events(r, d);
 		}
 		rc = resolve(r, x, ev, d);
@@ -713,6 +728,8 @@ int sr_reader_next(struct sr_reader *r, struct sr_event *ev,
 		r->st.by_kind[ev->kind]++;
 		if (ev->cpu + 1 > r->st.ncpus)
 			r->st.ncpus = ev->cpu + 1;
+		if (r->progress && (r->st.events & 1023) == 0)
+			progress(r);
 		return 1;
 	}
 }

@@ -24,6 +24,8 @@
 #include "parse/event.h"
 #include "parse/tasks.h"
 
+struct sr_progress;
+
 struct sr_read_opts {
 	const char *format; /* NULL or "auto": detect; else a format name */
 	bool lenient;       /* skip malformed lines, count them */
@@ -33,6 +35,9 @@ struct sr_read_opts {
 				* least two lines of SR_LINE_MAX) */
 	size_t max_tasks;      /* task records allowed (default and at most
 				* SR_TASKS_LIMIT) */
+	/* told the bytes and events read as they go (lib/progress.h);
+	 * NULL: none */
+	struct sr_progress *progress;
 };
 
 /* One contiguous stretch of lost events on one cpu. */

@@ -29,6 +29,7 @@ struct sr_stream {
 	size_t inpos;
 	uint64_t fd_bytes;    /* bytes read from fd */
 	uint64_t out;         /* bytes handed out */
+	uint64_t size;        /* a regular file's size, else 0 */
 };
 
 /* Other compressors' magic: refused with the command that undoes them. */
@@ -73,6 +74,7 @@ int sr_stream_open(struct sr_stream **sp, const char *path, size_t inbuf,
 	}
 	s->fd = fd;
 	s->seekable = !stdin_ && S_ISREG(st.st_mode);
+	s->size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
 	s->name = strdup(stdin_ ? "<stdin>" : path);
 	s->incap = inbuf ? inbuf : SR_STREAM_INBUF_DEFAULT;
 	s->in = malloc(s->incap);
@@ -284,4 +286,11 @@ int sr_stream_plain_fd(const struct sr_stream *s)
 	if (s->is_gzip || fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode))
 		return -1;
 	return s->fd;
+}
+
+void sr_stream_position(const struct sr_stream *s, uint64_t *read,
+			uint64_t *size)
+{
+	*read = s->fd_bytes;
+	*size = s->size;
 }

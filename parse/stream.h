@@ -39,4 +39,9 @@ uint64_t sr_stream_offset(const struct sr_stream *s); /* bytes handed out */
  * gzip): binary readers map it.  -1 otherwise. */
 int sr_stream_plain_fd(const struct sr_stream *s);
 
+/* Bytes read from the file (compressed, for gzip) and the file's size (0:
+ * not a regular file): for a progress display. */
+void sr_stream_position(const struct sr_stream *s, uint64_t *read,
+			uint64_t *size);
+
 #endif

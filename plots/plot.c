@@ -78,6 +78,7 @@ struct collect {
 	long *slot;           /* task index -> selected slot, -1 */
 	size_t nsel;
 	struct series *prio;  /* [slot * nruns + run] */
+	struct series *mig;   /* migrations: (time, prio), same index */
 	struct series *delay;
 	int *static_prio;     /* per slot, -1 */
 };
@@ -113,6 +114,10 @@ static int collect_tl(void *ctx, const struct cmp_tl_row *r, struct sr_diag *d)
 	x->last_t = r->time_ns;
 	if (r->prio < 0)
 		return SR_OK;
+	if (r->ev == CMP_EV_MIGRATE &&
+	    push(&c->mig[(size_t)slot * c->s->nruns + c->run], r->time_ns,
+		 r->prio, d))
+		return d->code;
 	if (!x->seen || r->prio != x->last_prio) {
 		if (push(x, r->time_ns, r->prio, d))
 			return d->code;
@@ -139,9 +144,12 @@ static void collect_free(struct collect *c)
 
 	for (size_t i = 0; c->prio && i < n; i++)
 		free(c->prio[i].p);
+	for (size_t i = 0; c->mig && i < n; i++)
+		free(c->mig[i].p);
 	for (size_t i = 0; c->delay && i < n; i++)
 		free(c->delay[i].p);
 	free(c->prio);
+	free(c->mig);
 	free(c->delay);
 	free(c->slot);
 	free(c->static_prio);
@@ -155,9 +163,10 @@ static int collect_all(struct collect *c, struct cmp_set *s, const long *sel,
 	c->nsel = nsel;
 	c->slot = malloc((s->ntasks + 1) * sizeof(*c->slot));
 	c->prio = calloc(nsel * s->nruns + 1, sizeof(*c->prio));
+	c->mig = calloc(nsel * s->nruns + 1, sizeof(*c->mig));
 	c->delay = calloc(nsel * s->nruns + 1, sizeof(*c->delay));
 	c->static_prio = malloc((nsel + 1) * sizeof(int));
-	if (!c->slot || !c->prio || !c->delay || !c->static_prio)
+	if (!c->slot || !c->prio || !c->mig || !c->delay || !c->static_prio)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	for (size_t i = 0; i < s->ntasks; i++)
 		c->slot[i] = -1;
@@ -167,8 +176,8 @@ static int collect_all(struct collect *c, struct cmp_set *s, const long *sel,
 	}
 	for (size_t r = 0; r < s->nruns; r++) {
 		c->run = r;
-		if (cmp_timeline_pass(s, s->runs[r].dir, false, collect_tl, c, d) ||
-		    cmp_latency_pass(s, s->runs[r].dir, collect_lat, c, d))
+		if (cmp_timeline_pass(s, s->runs[r].res, false, collect_tl, c, d) ||
+		    cmp_latency_pass(s, s->runs[r].res, collect_lat, c, d))
 			return d->code;
 	}
 	for (size_t i = 0; i < nsel; i++)
@@ -341,13 +350,14 @@ static int write_priority(const struct ctx *x, struct sr_diag *d)
 	FILE *f;
 	char a[40], b[40];
 	int height = 120 + 240 * (int)x->nsel;
+	size_t nblocks = x->nsel * s->nruns;
 
 	if (open_out(&od, x, "priority", "dat", d))
 		return d->code;
 	f = sr_outfile_fp(od);
 	fputs("# schedreplay plot: priority over time, one block per task and policy\n", f);
 	fputs("# time_s: seconds since the trace start; prio: the model's dynamic priority\n", f);
-	fputs("# (0-139, lower is a higher priority); the last row repeats the last prio at\n# the task's last event so steps run to it.\n", f);
+	fputs("# (0-139, lower is a higher priority); the last row repeats the last prio at\n# the task's last event so steps run to it.  Then as many blocks again: each\n# task's migrations to another CPU under each policy (time, prio).\n", f);
 	for (size_t i = 0; i < x->nsel; i++) {
 		for (size_t r = 0; r < s->nruns; r++) {
 			const struct series *p = &x->c->prio[i * s->nruns + r];
@@ -361,6 +371,23 @@ static int write_priority(const struct ctx *x, struct sr_diag *d)
 				fprintf(f, "%s\t%lld\n", tsec(a, sizeof(a), x, p->last_t),
 					(long long)p->p[p->n - 1].v);
 			if (!p->n)
+				fputs("NaN\tNaN\n", f);
+			fputs("\n\n", f);
+		}
+	}
+	/* then the migrations, as many blocks again: at (time, prio) */
+	for (size_t i = 0; i < x->nsel; i++) {
+		for (size_t r = 0; r < s->nruns; r++) {
+			const struct series *m = &x->c->mig[i * s->nruns + r];
+			size_t k = nblocks + i * s->nruns + r;
+
+			block_comment(f, k, &s->tasks[x->sel[i]],
+				      s->runs[r].policy,
+				      "time_s prio (migrations)");
+			for (size_t j = 0; j < m->n; j++)
+				fprintf(f, "%s\t%lld\n", tsec(a, sizeof(a), x, m->p[j].t),
+					(long long)m->p[j].v);
+			if (!m->n)
 				fputs("NaN\tNaN\n", f);
 			fputs("\n\n", f);
 		}
@@ -416,6 +443,20 @@ static int write_priority(const struct ctx *x, struct sr_diag *d)
 					sep, i * s->nruns + r, line_width(s, r),
 					run_colour(s, r));
 			sr_gp_str(f, s->runs[r].policy);
+			sep = ", \\\n     ";
+			any = true;
+		}
+		/* migrations: open circles on the policy's line */
+		for (size_t r = 0; r < s->nruns; r++) {
+			const struct series *m = &x->c->mig[i * s->nruns + r];
+
+			if (!m->n)
+				continue;
+			snprintf(b, sizeof(b), "%s: %zu migration%s",
+				 s->runs[r].policy, m->n, m->n == 1 ? "" : "s");
+			fprintf(f, "%s'priority.dat' index %zu using 1:2 with points pt 6 ps 1.2 lw 1.2 lc rgb '%s' title ",
+				sep, nblocks + i * s->nruns + r, run_colour(s, r));
+			sr_gp_str(f, b);
 			sep = ", \\\n     ";
 			any = true;
 		}
@@ -832,7 +873,7 @@ static int plot_all(struct cmp_set *s, const struct pl_plot_opts *o,
 		const char *name;
 		const char *caption;
 	} plots[PL_NPLOTS] = {
-		{ "priority", "Priority over time: the model's dynamic priority of each task under each policy (steps; higher priority is up; dashed: the interactive threshold)." },
+		{ "priority", "Priority over time: the model's dynamic priority of each task under each policy (steps; higher priority is up; dashed: the interactive threshold; open circles: the task moved to another CPU)." },
 		{ "delay-time", "Scheduling delay of every wait over time (log scale), a colour per policy: spikes are the stalls a user notices." },
 		{ "delay-cdf", "Distribution of scheduling delays (CDF, log scale) per task and policy; the dots and dotted lines mark each policy's p99." },
 		{ "diff-bars", "p99 and max scheduling delay per task, the policies side by side (log scale)." },

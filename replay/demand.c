@@ -33,6 +33,7 @@ struct ent {
 	uint8_t ever;       /* was included at some point */
 	uint8_t exit_seen;  /* sched_process_exit seen, not switched out */
 	uint8_t block_open; /* its last op is a BLOCK not yet resolved */
+	uint8_t shrink_queued; /* in dm->shrink */
 	int32_t cpu;        /* R_RUNNING: where */
 	uint32_t last_rec;  /* latest record of the exec chain */
 	uint32_t nblocks;
@@ -72,6 +73,9 @@ struct sr_demand {
 	struct cpu *cpus;
 	size_t ncpus;
 	struct sr_strpool names;
+	uint32_t *shrink;       /* tasks whose ring every consumer passed
+				   since the last event: shrink it then */
+	size_t nshrink, capshrink;
 	struct sr_ring arr;     /* arrivals (struct sr_arrival), numbered */
 	uint64_t *arrcur;       /* per consumer: next arrival it will read */
 	sr_demand_resolve_fn on_resolve;
@@ -156,6 +160,7 @@ void sr_demand_free(struct sr_demand *dm)
 		free(dm->e[i].cur);
 	}
 	free(dm->e);
+	free(dm->shrink);
 	free(dm->cpus);
 	sr_strpool_free(&dm->names);
 	sr_ring_free(&dm->arr);
@@ -205,16 +210,62 @@ const struct sr_op *sr_demand_op(const struct sr_demand *dm, uint32_t task,
 	return op_at(&dm->e[task], idx);
 }
 
+/* Its program is complete: no op will be added. */
+static bool ended(const struct ent *e)
+{
+	return e->state == R_DEAD || e->state == R_GONE;
+}
+
 void sr_demand_consumed(struct sr_demand *dm, int c, uint32_t task,
 			uint64_t idx)
 {
-	if (task < dm->ne && c >= 0 && c < dm->o.nconsumers && dm->e[task].cur)
-		dm->e[task].cur[c] = idx;
+	struct ent *e;
+	uint64_t k;
+
+	if (task >= dm->ne || c < 0 || c >= dm->o.nconsumers ||
+	    !dm->e[task].cur)
+		return;
+	e = &dm->e[task];
+	e->cur[c] = idx;
+	/*
+	 * Ops every consumer passed are dropped now (a task that gets no
+	 * more ops, one that exited, must not keep its program); memory is
+	 * given back at the next event, when no op pointer handed out is in
+	 * use any more: all of it once the program is complete, else what a
+	 * backlog now consumed had grown the buffer to.
+	 */
+	k = sr_ring_trim(&e->ops, e->cur, dm->o.nconsumers);
+	dm->st.held_ops -= k;
+	if (k && !e->shrink_queued && sr_ring_oversized(&e->ops, ended(e))) {
+		if (dm->nshrink == dm->capshrink) {
+			uint32_t *p = sr_grow(dm->shrink, &dm->capshrink,
+					      dm->nshrink, sizeof(*p), 64, 0);
+
+			if (!p)
+				return; /* kept: memory, not results */
+			dm->shrink = p;
+		}
+		dm->shrink[dm->nshrink++] = task;
+		e->shrink_queued = 1;
+	}
+}
+
+/* Give back the op buffers consumed since the last event (see above). */
+static void shrink_rings(struct sr_demand *dm)
+{
+	for (size_t i = 0; i < dm->nshrink; i++) {
+		struct ent *e = &dm->e[dm->shrink[i]];
+
+		sr_ring_shrink(&e->ops, sizeof(struct sr_op), ended(e));
+		e->shrink_queued = 0;
+	}
+	dm->nshrink = 0;
 }
 
 static int arrive(struct sr_demand *dm, struct ent *e, int64_t ts)
 {
-	const struct sr_arrival a = { .ts = ts, .task = e->t.id };
+	const struct sr_arrival a = { .ts = ts, .seq = dm->st.events,
+				      .task = e->t.id };
 
 	sr_ring_trim(&dm->arr, dm->arrcur, dm->o.nconsumers);
 	if (sr_ring_push(&dm->arr, &a, sizeof(a)))
@@ -406,6 +457,7 @@ static int resolve(struct sr_demand *dm, struct ent *e, int end,
 		wake_ts = dm->before;
 	op->end = (uint8_t)end;
 	op->b = wake_ts;
+	op->seq = dm->st.events;
 	op->wsrc = (uint8_t)wsrc;
 	e->block_open = 0;
 	if (end == SR_BLOCK_CAUSAL)
@@ -467,6 +519,7 @@ static void fill_info(struct sr_demand *dm, struct ent *e,
 		      const struct sr_task *r)
 {
 	e->t.pid = r->pid;
+	e->t.tgid = r->tgid > 0 ? r->tgid : r->pid;
 	e->t.has_mm = !r->kthread;
 	e->t.nice = r->nice;
 	e->t.policy = SR_SCHED_NORMAL;
@@ -494,7 +547,7 @@ static bool fair(const struct ent *e)
  * creates it; otherwise it arrives at ts (first seen).
  */
 static int birth(struct sr_demand *dm, struct ent *e, int64_t ts,
-		 struct ent *parent)
+		 struct ent *parent, int32_t cpu)
 {
 	const struct sr_task *r = rec_of(dm, e->last_rec);
 	int rc;
@@ -511,6 +564,7 @@ static int birth(struct sr_demand *dm, struct ent *e, int64_t ts,
 			e->t.parent = p;
 	}
 	e->t.forked = parent != NULL;
+	e->t.cpu = cpu;
 	e->charged = dm->charges && fair(e);
 	e->state = R_RUNNABLE;
 	/* what it did before is unknown: the caller says if it was asleep */
@@ -668,17 +722,18 @@ static bool ensure_running(struct sr_demand *dm, struct ent *e, int32_t c,
 	return ensure_running_from(dm, e, c, ts, ts);
 }
 
-static int born(struct sr_demand *dm, struct ent *e, int64_t ts)
+static int born(struct sr_demand *dm, struct ent *e, int64_t ts, int32_t cpu)
 {
-	return e->state == R_UNSEEN ? birth(dm, e, ts, NULL) : SR_OK;
+	return e->state == R_UNSEEN ? birth(dm, e, ts, NULL, cpu) : SR_OK;
 }
 
 /* ent_of, and born if it was unseen: an event shows the task live. */
-static struct ent *live(struct sr_demand *dm, sr_tid id, int64_t ts, int *err)
+static struct ent *live(struct sr_demand *dm, sr_tid id, int64_t ts,
+			int32_t cpu, int *err)
 {
 	struct ent *e = ent_of(dm, id, ts, err);
 
-	if (e && (*err = born(dm, e, ts)))
+	if (e && (*err = born(dm, e, ts, cpu)))
 		return NULL;
 	return e;
 }
@@ -696,7 +751,7 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 		return SR_EINTERNAL;
 	if (c->cur_known && c->cur != pth)
 		left_unseen(dm, c, ev->cpu, ev->ts);
-	p = live(dm, ev->task, ev->ts, &err);
+	p = live(dm, ev->task, ev->ts, ev->cpu, &err);
 	if (err)
 		return err;
 	if (p) {
@@ -724,7 +779,7 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 			}
 		}
 	}
-	n = live(dm, ev->other, ev->ts, &err);
+	n = live(dm, ev->other, ev->ts, ev->cpu, &err);
 	if (err)
 		return err;
 	if (n) {
@@ -813,7 +868,8 @@ static int on_wake(struct sr_demand *dm, const struct sr_event *ev)
 	}
 	if (t->state == R_UNSEEN) {
 		/* first seen being woken: it arrives now, runnable */
-		rc = birth(dm, t, ev->ts, NULL);
+		rc = birth(dm, t, ev->ts, NULL,
+			   ev->target_cpu >= 0 ? ev->target_cpu : ev->cpu);
 		t->last_change = ev->ts;
 		return rc;
 	}
@@ -829,7 +885,7 @@ static int on_wake(struct sr_demand *dm, const struct sr_event *ev)
 	}
 	if (w && w != t) {
 		/* the event shows w on that cpu, caused or not */
-		if ((rc = born(dm, w, ev->ts)))
+		if ((rc = born(dm, w, ev->ts, ev->cpu)))
 			return rc;
 		if (ensure_running(dm, w, ev->cpu, ev->ts) &&
 		    !caused_by(dm, w, t, ev->wguess)) {
@@ -863,7 +919,7 @@ static int on_fork(struct sr_demand *dm, const struct sr_event *ev)
 
 	if (err || !c || c->state != R_UNSEEN)
 		return err;
-	p = live(dm, ev->task, ev->ts, &err);
+	p = live(dm, ev->task, ev->ts, ev->cpu, &err);
 	if (err)
 		return err;
 	if (p) {
@@ -873,12 +929,12 @@ static int on_fork(struct sr_demand *dm, const struct sr_event *ev)
 
 			if ((rc = emit_at(dm, p, ev->ts, &op)))
 				return rc;
-			rc = birth(dm, c, ev->ts, p);
+			rc = birth(dm, c, ev->ts, p, ev->cpu);
 			c->last_change = ev->ts;
 			return rc;
 		}
 	}
-	rc = birth(dm, c, ev->ts, NULL);
+	rc = birth(dm, c, ev->ts, NULL, ev->cpu);
 	c->last_change = ev->ts;
 	return rc;
 }
@@ -886,7 +942,7 @@ static int on_fork(struct sr_demand *dm, const struct sr_event *ev)
 static int on_exec(struct sr_demand *dm, const struct sr_event *ev)
 {
 	int err = SR_OK, rc;
-	struct ent *e = live(dm, ev->task, ev->ts, &err);
+	struct ent *e = live(dm, ev->task, ev->ts, ev->cpu, &err);
 
 	if (err)
 		return err;
@@ -899,7 +955,7 @@ static int on_exec(struct sr_demand *dm, const struct sr_event *ev)
 			return err;
 		if (e && e->state == R_UNSEEN) {
 			/* left out until now: enters, running from now */
-			if ((rc = birth(dm, e, ev->ts, NULL)))
+			if ((rc = birth(dm, e, ev->ts, NULL, ev->cpu)))
 				return rc;
 			e->last_change = ev->ts;
 			ensure_running(dm, e, ev->cpu, ev->ts);
@@ -911,7 +967,7 @@ static int on_exec(struct sr_demand *dm, const struct sr_event *ev)
 static int on_exit_ev(struct sr_demand *dm, const struct sr_event *ev)
 {
 	int err = SR_OK;
-	struct ent *e = live(dm, ev->task, ev->ts, &err);
+	struct ent *e = live(dm, ev->task, ev->ts, ev->cpu, &err);
 
 	if (err || !e)
 		return err;
@@ -1010,7 +1066,7 @@ static int on_runtime(struct sr_demand *dm, const struct sr_event *ev)
 		c = cpu_of(dm, ev->cpu);
 		if (!c)
 			return SR_OK;
-		if ((rc = born(dm, e, ev->ts)))
+		if ((rc = born(dm, e, ev->ts, ev->cpu)))
 			return rc;
 		if (!dm->charges)
 			charges_begin(dm, ev->ts);
@@ -1077,6 +1133,8 @@ int sr_demand_event(struct sr_demand *dm, const struct sr_event *ev,
 		dm->started = true;
 		dm->start = ev->ts;
 	}
+	if (dm->nshrink)
+		shrink_rings(dm);
 	dm->before = dm->started ? dm->now : ev->ts;
 	dm->now = ev->ts;
 	dm->st.events++;

@@ -75,6 +75,9 @@ struct sr_op {
 			       policy; FORK: flags (SM_FORK_*) */
 	int64_t b;          /* BLOCK EXTERNAL: recorded wake time; SETSCHED:
 			       rt priority */
+	uint64_t seq;       /* BLOCK: trace order of the event that ended it
+			       (1-based event number): simultaneous wakes
+			       happen in this order */
 };
 
 /* A task as the demand knows it when it is born (arrives or is forked). */
@@ -82,12 +85,15 @@ struct sr_dtask {
 	uint32_t id;        /* the reader's thread id */
 	uint32_t parent;    /* forking task's id, SR_TID_NONE if unknown */
 	int32_t pid;
+	int32_t tgid;       /* its process (threads share it); pid if unknown */
 	uint32_t comm;      /* name pool index at birth */
 	int nice;
 	int policy;         /* enum sr_sched_policy_id */
 	int rt_priority;
 	bool has_mm;        /* false for kernel threads */
 	bool forked;        /* born by a FORK op of parent */
+	int32_t cpu;        /* cpu of the line that first showed it (a
+			       switch's cpu, a wakeup's target_cpu), -1 */
 	/* recorded figures, for checks and for `observed` */
 	int64_t cpu_ns;     /* CPU time in the recording (so far) */
 	int64_t finish_ts;  /* end of its recorded demand (valid at the end) */
@@ -96,6 +102,7 @@ struct sr_dtask {
 
 struct sr_arrival {
 	int64_t ts;
+	uint64_t seq;       /* trace order (event number) of its first line */
 	uint32_t task;
 };
 

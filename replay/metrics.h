@@ -121,6 +121,15 @@ int64_t sr_metrics_avg_delay(const struct sr_task_metrics *m);
 /* Free the distribution; the struct itself is the caller's. */
 void sr_metrics_release(struct sr_task_metrics *m);
 
+/* ---- one CPU's figures (cpus.tsv) -------------------------------------- */
+
+struct sr_cpu_figs {
+	int64_t busy_ns, idle_ns; /* over the span: running a task, or not */
+	uint64_t switches;        /* context switches (to and from idle too) */
+	int64_t balances;         /* load_balance() calls; -1: unknown */
+	int64_t pulls;            /* tasks that came from another CPU */
+};
+
 /* ---- accounting state machine ------------------------------------------ */
 
 enum sr_acct_cause {

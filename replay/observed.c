@@ -32,6 +32,20 @@ struct sr_observed {
 	uint64_t nloss;     /* lost-event markers so far */
 	uint64_t *wseq;     /* per key: nloss when its current wait began */
 	size_t nwseq;
+	/* where tasks ran: per key, the last cpu and the moves; per cpu */
+	int32_t *tcpu;
+	size_t ntcpu;
+	uint64_t *moves;
+	size_t nmoves;
+	struct ocpu {
+		int64_t since;      /* a task runs there since, -1: idle */
+		int64_t charged;    /* sched_stat_runtime charged there */
+		bool any_charge;
+		struct sr_cpu_figs f;
+	} *cpus;
+	size_t ncpus, ncpus_seen;
+	int64_t first_ts, end_ts;
+	bool any;
 	int err;
 };
 
@@ -112,10 +126,73 @@ static int wait_ends(struct sr_observed *o, uint32_t key)
 	return sr_acct_mark_lost(o->acct, key);
 }
 
+static struct ocpu *ocpu_of(struct sr_observed *o, int32_t cpu)
+{
+	if ((size_t)cpu >= o->ncpus) {
+		size_t old = o->ncpus;
+		struct ocpu *p = sr_grow(o->cpus, &o->ncpus, (size_t)cpu,
+					 sizeof(*p), 8, 0);
+
+		if (!p)
+			return NULL;
+		o->cpus = p;
+		for (size_t i = old; i < o->ncpus; i++)
+			o->cpus[i].since = -1;
+	}
+	return &o->cpus[cpu];
+}
+
+/* Where tasks ran: cpu time, switches, and a task coming from another
+   cpu (a migration, and a pull for this cpu). */
+static int track_cpu(struct sr_observed *o, const struct sr_event *ev,
+		     uint32_t prev, uint32_t next)
+{
+	struct ocpu *c;
+
+	if (ev->cpu < 0)
+		return SR_OK;
+	if (!(c = ocpu_of(o, ev->cpu)))
+		return SR_EINTERNAL;
+	if ((size_t)ev->cpu >= o->ncpus_seen)
+		o->ncpus_seen = (size_t)ev->cpu + 1;
+	c->f.switches++;
+	if (c->since >= 0 && ev->ts > c->since)
+		c->f.busy_ns += ev->ts - c->since;
+	c->since = next != SR_TID_NONE ? ev->ts : -1;
+	(void)prev;
+	if (next == SR_TID_NONE)
+		return SR_OK;
+	if (next >= o->ntcpu) {
+		int32_t *p = sr_grow(o->tcpu, &o->ntcpu, next, sizeof(*p),
+				     256, 0xff);
+
+		if (!p)
+			return SR_EINTERNAL;
+		o->tcpu = p;
+	}
+	if (o->tcpu[next] >= 0 && o->tcpu[next] != ev->cpu) {
+		if (next >= o->nmoves) {
+			uint64_t *p = sr_grow(o->moves, &o->nmoves, next,
+					      sizeof(*p), 256, 0);
+
+			if (!p)
+				return SR_EINTERNAL;
+			o->moves = p;
+		}
+		o->moves[next]++;
+		c->f.pulls++;
+	}
+	o->tcpu[next] = ev->cpu;
+	return SR_OK;
+}
+
 static int on_switch(struct sr_observed *o, const struct sr_event *ev)
 {
 	uint32_t prev = key_of(o, ev->task), next = key_of(o, ev->other);
 	int rc;
+
+	if ((rc = track_cpu(o, ev, prev, next)))
+		return rc;
 
 	if (o->lost_seen) {
 		/* after a loss, a transition that does not follow is a hint */
@@ -187,6 +264,14 @@ static int on_runtime(struct sr_observed *o, const struct sr_event *ev)
 
 	if (k == SR_TID_NONE)
 		return SR_OK;
+	if (ev->cpu >= 0 && ev->value > 0) {
+		struct ocpu *c = ocpu_of(o, ev->cpu);
+
+		if (!c)
+			return SR_EINTERNAL;
+		c->charged += ev->value;
+		c->any_charge = true;
+	}
 	if (sr_acct_state(o->acct, k) == SR_ACCT_UNSEEN &&
 	    ((rc = sr_acct_runnable(o->acct, k, ev->ts, SR_CAUSE_UNKNOWN)) ||
 	     (rc = wait_begun(o, k))))
@@ -259,6 +344,9 @@ void sr_observed_free(struct sr_observed *o)
 	sr_acct_free(o->acct);
 	free(o->cur);
 	free(o->wseq);
+	free(o->tcpu);
+	free(o->moves);
+	free(o->cpus);
 	free(o);
 }
 
@@ -268,6 +356,10 @@ int sr_observed_event(struct sr_observed *o, const struct sr_event *ev)
 
 	if (ev->kind >= SR_EV__COUNT || !handlers[ev->kind])
 		return SR_OK;
+	if (!o->any) {
+		o->any = true;
+		o->first_ts = ev->ts;
+	}
 	rc = handlers[ev->kind](o, ev);
 	if (rc && !o->err)
 		o->err = rc;
@@ -289,6 +381,23 @@ int sr_observed_finish(struct sr_observed *o, int64_t t_end,
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 	if (sr_acct_finish(o->acct, t_end, d))
 		return d->code;
+	o->end_ts = t_end;
+	for (size_t c = 0; c < o->ncpus; c++) {
+		struct ocpu *p = &o->cpus[c];
+		int64_t span = o->any && t_end > o->first_ts ?
+			       t_end - o->first_ts : 0;
+
+		if (p->since >= 0 && t_end > p->since)
+			p->f.busy_ns += t_end - p->since;
+		p->since = -1;
+		/* a trace that charges CPU: busy = the charges there (the
+		   switches miss time, e.g. an idle task that records no
+		   switch-out: traces/README.md) */
+		if (p->any_charge)
+			p->f.busy_ns = p->charged;
+		p->f.idle_ns = span > p->f.busy_ns ? span - p->f.busy_ns : 0;
+		p->f.balances = -1;
+	}
 	/* name each row after the last record of its exec chain */
 	for (size_t i = 0; i < n; i++) {
 		const struct sr_task *t = o->view.get(o->view.ctx, (sr_tid)i);
@@ -346,4 +455,28 @@ size_t sr_observed_lost_tasks(const struct sr_observed *o)
 			k++;
 	}
 	return k;
+}
+
+int32_t sr_observed_task_cpu(const struct sr_observed *o, uint32_t key)
+{
+	return key < o->ntcpu ? o->tcpu[key] : -1;
+}
+
+uint64_t sr_observed_migrations(const struct sr_observed *o, uint32_t key)
+{
+	return key < o->nmoves ? o->moves[key] : 0;
+}
+
+size_t sr_observed_ncpus(const struct sr_observed *o)
+{
+	return o->ncpus_seen;
+}
+
+void sr_observed_cpu(const struct sr_observed *o, size_t cpu,
+		     struct sr_cpu_figs *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->balances = -1;
+	if (cpu < o->ncpus_seen)
+		*out = o->cpus[cpu].f;
 }

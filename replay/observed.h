@@ -88,4 +88,19 @@ struct sr_acct *sr_observed_acct(struct sr_observed *o);
 /* Tasks marked as touched by lost events, so far. */
 size_t sr_observed_lost_tasks(const struct sr_observed *o);
 
+/*
+ * Where tasks ran, from the switches: a task's last cpu (-1: never seen
+ * running) and how often it came in on another cpu than its last one
+ * (migrations); per recorded cpu (0 .. sr_observed_ncpus() - 1), valid
+ * after sr_observed_finish(): time running a task (the sched_stat_runtime
+ * charges made there, in a trace that has them; else from the switches)
+ * and idle over the trace's span, switches, and tasks that came from
+ * another cpu (pulls; balances are unknown: -1).
+ */
+int32_t sr_observed_task_cpu(const struct sr_observed *o, uint32_t key);
+uint64_t sr_observed_migrations(const struct sr_observed *o, uint32_t key);
+size_t sr_observed_ncpus(const struct sr_observed *o);
+void sr_observed_cpu(const struct sr_observed *o, size_t cpu,
+		     struct sr_cpu_figs *out);
+
 #endif

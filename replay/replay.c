@@ -4,13 +4,19 @@
  * events to let the simulators advance; writes each policy's files and
  * keeps its per-task figures for the caller.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "lib/grow.h"
 #include "lib/outfile.h"
 #include "lib/path.h"
+#include "lib/progress.h"
+#include "lib/strpool.h"
 #include "parse/read-warn.h"
 #include "replay/replay.h"
+#include "replay/sortbuf.h"
 #include "replay/summary.h"
 #include "replay/tlfilter.h"
 #include "replay/writers.h"
@@ -21,18 +27,28 @@ const char *const sr_replay_default_policies[] = {
 
 struct prun {
 	struct sr_replay_policy pub;
+	size_t idx;                   /* in the replay's order */
+	char label[SM_LABEL_MAX];
+	struct sm_sched *sched;       /* the tuned policy (simulated runs) */
 	struct sr_replay *r;
 	struct sr_sim *sim;           /* or */
 	struct sr_observed *obs;
 	struct sr_outfile *tl, *lat;
-	struct sr_latw *latw;
-	FILE *tlf;
+	FILE *tlf, *latf;             /* the files, when written */
+	bool want_tl, want_lat;       /* a file or the sink takes the rows */
+	struct sr_latw *latw;         /* latency rows in wake order */
 	struct sr_tlfilter *tlfil;    /* simulated runs' rows (tlfilter.h) */
-	int err;
+};
+
+/* A record's names as events show them (--tree): the last one noted. */
+struct seen_mark {
+	uint32_t gen;                 /* its attr_gen then */
+	uint32_t comm;                /* pool offset + 1, 0: never seen */
 };
 
 struct sr_replay {
 	struct sr_replay_opts o;
+	struct sr_rtrules *rt;
 	struct prun *p;
 	size_t n;
 	struct sr_reader *rd;
@@ -40,6 +56,14 @@ struct sr_replay {
 	struct sr_demand *dm;
 	struct sr_replay_info info;
 	struct sr_madedirs made;  /* removed again if the run fails */
+	/* each record's names, in the order events first showed them */
+	struct seen_mark *mark;
+	size_t nmark;
+	struct sr_replay_seen *seen;
+	size_t nseen, capseen;
+	struct sr_strpool names;
+	bool held;                    /* simulators wait for the cpu count */
+	int32_t ran;                  /* highest cpu that ran a task + 1 */
 };
 
 static const struct sr_task *view_get(const void *ctx, sr_tid id)
@@ -52,26 +76,77 @@ static size_t view_count(const void *ctx)
 	return sr_tasks_count(ctx);
 }
 
+/* ---- rows: to the files and to the caller's sink, as they come ------------ */
+
+static int emit_tl(void *ctx, const struct sr_tl_row *row)
+{
+	struct prun *p = ctx;
+	const struct sr_replay_sink *k = p->r->o.sink;
+
+	if (p->tlf)
+		sr_timeline_row(p->tlf, row);
+	if (k && k->timeline)
+		return k->timeline(k->ctx, p->idx, row);
+	return SR_OK;
+}
+
+static int emit_lat(void *ctx, const struct sr_lat_row *row)
+{
+	struct prun *p = ctx;
+	const struct sr_replay_sink *k = p->r->o.sink;
+
+	if (p->latf)
+		sr_latency_row(p->latf, row);
+	if (k && k->latency)
+		return k->latency(k->ctx, p->idx, row);
+	return SR_OK;
+}
+
 /* ---- hooks ---------------------------------------------------------------- */
+
+/* The caller's hooks (sr_replay_opts.hooks) told of a row or a wait. */
+static int hook_row(struct prun *p, const struct sr_tl_row *row)
+{
+	const struct sr_replay_hooks *h = p->r->o.hooks;
+
+	if (!h || !h->row)
+		return SR_OK;
+	return h->row(h->ctx, (size_t)(p - p->r->p), row);
+}
+
+static int hook_wait(struct prun *p, uint32_t task, int32_t pid,
+		     const char *comm, int64_t from, int64_t to,
+		     enum sr_acct_cause cause)
+{
+	const struct sr_replay_hooks *h = p->r->o.hooks;
+	struct sr_replay_wait w = { task, pid, comm, from, to, cause };
+
+	if (!h || !h->wait)
+		return SR_OK;
+	return h->wait(h->ctx, (size_t)(p - p->r->p), &w);
+}
 
 static int sim_row(void *ctx, const struct sr_tl_row *row)
 {
 	struct prun *p = ctx;
+	int rc = hook_row(p, row);
 
-	if (p->tlfil)
+	if (rc == SR_OK && p->tlfil)
 		return sr_tlfilter_row(p->tlfil, row);
-	return SR_OK;
+	return rc;
 }
 
 static int sim_wait(void *ctx, uint32_t task, int64_t from, int64_t to,
 		    enum sr_acct_cause cause)
 {
 	struct prun *p = ctx;
+	int32_t pid = sr_sim_pid(p->sim, task);
+	const char *comm = sr_sim_comm(p->sim, task);
+	int rc = hook_wait(p, task, pid, comm, from, to, cause);
 
-	if (!p->latw)
-		return SR_OK;
-	return sr_latw_add(p->latw, from, to, sr_sim_pid(p->sim, task),
-			   sr_sim_comm(p->sim, task), cause);
+	if (rc || !p->latw)
+		return rc;
+	return sr_latw_add(p->latw, from, to, pid, comm, cause);
 }
 
 static int obs_wait(void *ctx, uint32_t task, int64_t from, int64_t to,
@@ -80,14 +155,19 @@ static int obs_wait(void *ctx, uint32_t task, int64_t from, int64_t to,
 	struct prun *p = ctx;
 	struct sr_replay *r = p->r;
 	const struct sr_task *t;
+	int32_t pid;
+	const char *comm;
+	int rc;
 
-	if (!p->latw || !sr_demand_included(r->dm, task))
+	if ((!p->latw && !r->o.hooks) || !sr_demand_included(r->dm, task))
 		return SR_OK;
 	t = sr_tasks_get(r->tasks, task);
-	return sr_latw_add(p->latw, from, to,
-			   sr_demand_last_pid(r->dm, task) >= 0 ?
-			   sr_demand_last_pid(r->dm, task) : t ? t->pid : -1,
-			   sr_demand_last_comm(r->dm, task), cause);
+	pid = sr_demand_last_pid(r->dm, task) >= 0 ?
+	      sr_demand_last_pid(r->dm, task) : t ? t->pid : -1;
+	comm = sr_demand_last_comm(r->dm, task);
+	if ((rc = hook_wait(p, task, pid, comm, from, to, cause)) || !p->latw)
+		return rc;
+	return sr_latw_add(p->latw, from, to, pid, comm, cause);
 }
 
 static void resolved(void *ctx, uint32_t task, uint32_t block,
@@ -111,19 +191,21 @@ static uint32_t key_of(const struct sr_replay *r, sr_tid id)
 	return t->thread != SR_TID_NONE ? t->thread : id;
 }
 
-static void obs_row(struct prun *p, int64_t ts, sr_tid id, const char *ev,
-		    int prio)
+static int obs_row(struct prun *p, int64_t ts, sr_tid id, const char *ev,
+		   int prio, int cpu, int from)
 {
 	const struct sr_task *t = sr_tasks_get(p->r->tasks, id);
 	struct sr_tl_row row;
 	uint32_t k = key_of(p->r, id);
 
 	if (!t || k == SR_TID_NONE || !sr_demand_included(p->r->dm, k))
-		return;
+		return SR_OK;
 	row = (struct sr_tl_row){ .t = ts, .task = k, .pid = t->pid,
 				  .comm = t->comm, .event = ev,
-				  .prio = prio };
-	sr_timeline_row(p->tlf, &row);
+				  .prio = prio, .cpu = cpu, .from_cpu = from };
+	int rc = emit_tl(p, &row);
+
+	return rc ? rc : hook_row(p, &row);
 }
 
 /* Feed one event to observed, writing the timeline rows it implies. */
@@ -136,15 +218,21 @@ static int obs_event(struct prun *p, const struct sr_event *ev)
 	enum sr_acct_state before = k != SR_TID_NONE ? sr_acct_state(a, k)
 						     : SR_ACCT_UNSEEN;
 	const struct sr_task *t;
+	uint32_t nk = ev->kind == SR_EV_SWITCH ? key_of(p->r, ev->other)
+					       : SR_TID_NONE;
+	int32_t from = nk != SR_TID_NONE ? sr_observed_task_cpu(p->obs, nk)
+					 : -1;
 	int rc = sr_observed_event(p->obs, ev);
 
-	if (rc || !p->tlf)
+	if (rc || (!p->want_tl && !p->r->o.hooks))
 		return rc;
 	if (wake && k != SR_TID_NONE &&
 	    (before == SR_ACCT_UNSEEN || before == SR_ACCT_SLEEPING) &&
 	    sr_acct_state(a, k) == SR_ACCT_RUNNABLE) {
-		obs_row(p, ev->ts, ev->task, ev->kind == SR_EV_WAKEUP_NEW ?
-			"fork" : "wake", ev->prio);
+		return obs_row(p, ev->ts, ev->task, ev->kind ==
+			       SR_EV_WAKEUP_NEW ? "fork" : "wake", ev->prio,
+			       ev->target_cpu >= 0 ? ev->target_cpu : ev->cpu,
+			       -1);
 	} else if (ev->kind == SR_EV_SWITCH) {
 		const char *what = "block";
 
@@ -154,10 +242,130 @@ static int obs_event(struct prun *p, const struct sr_event *ev)
 		else if ((t && t->exited) || ev->prev_state == SR_STATE_DEAD ||
 			 ev->prev_state == SR_STATE_ZOMBIE)
 			what = "exit";
-		obs_row(p, ev->ts, ev->task, what, ev->prio);
-		obs_row(p, ev->ts, ev->other, "run", ev->other_prio);
+		if ((rc = obs_row(p, ev->ts, ev->task, what, ev->prio,
+				  ev->cpu, -1)))
+			return rc;
+		if (from >= 0 && from != ev->cpu &&
+		    (rc = obs_row(p, ev->ts, ev->other, "migrate",
+				  ev->other_prio, ev->cpu, from)))
+			return rc;
+		return obs_row(p, ev->ts, ev->other, "run", ev->other_prio,
+			       ev->cpu, -1);
 	}
 	return SR_OK;
+}
+
+/* ---- the names events show each record under (for --tree) ------------------ */
+
+static int note_seen(struct sr_replay *r, sr_tid id)
+{
+	const struct sr_task *t = id == SR_TID_NONE ? NULL
+						    : sr_tasks_get(r->tasks, id);
+	struct seen_mark *m;
+	uint32_t off;
+
+	if (!t || t->is_idle)
+		return SR_OK;
+	if (id >= r->nmark) {
+		m = sr_grow(r->mark, &r->nmark, id, sizeof(*m), 256, 0);
+		if (!m)
+			return SR_EINTERNAL;
+		r->mark = m;
+	}
+	m = &r->mark[id];
+	if (m->comm && m->gen == t->attr_gen)
+		return SR_OK;
+	m->gen = t->attr_gen;
+	if (sr_strpool_add(&r->names, t->comm, &off))
+		return SR_EINTERNAL;
+	if (m->comm == off + 1)
+		return SR_OK; /* renamed back and forth, or tgid changed */
+	m->comm = off + 1;
+	if (r->nseen == r->capseen) {
+		struct sr_replay_seen *v = sr_grow(r->seen, &r->capseen,
+						   r->nseen, sizeof(*v), 256, 0);
+
+		if (!v)
+			return SR_EINTERNAL;
+		r->seen = v;
+	}
+	r->seen[r->nseen].id = id;
+	r->seen[r->nseen].comm = off;
+	r->nseen++;
+	return SR_OK;
+}
+
+static int event_seen(struct sr_replay *r, const struct sr_event *ev)
+{
+	if (note_seen(r, ev->task) || note_seen(r, ev->other) ||
+	    note_seen(r, ev->waker))
+		return SR_EINTERNAL;
+	return SR_OK;
+}
+
+/* ---- the recording's cpu count ------------------------------------------- */
+
+static bool idle_id(const struct sr_tasks *tasks, sr_tid id)
+{
+	const struct sr_task *t = id == SR_TID_NONE ? NULL
+						    : sr_tasks_get(tasks, id);
+
+	return !t || t->is_idle;
+}
+
+/* A cpu that ran a task: a switch from or to one, or a charge to one. */
+static void note_ran(int32_t *ran, const struct sr_tasks *tasks,
+		     const struct sr_event *ev)
+{
+	if (ev->cpu < 0 || ev->cpu + 1 <= *ran)
+		return;
+	if ((ev->kind == SR_EV_SWITCH &&
+	     (!idle_id(tasks, ev->task) || !idle_id(tasks, ev->other))) ||
+	    (ev->kind == SR_EV_RUNTIME && !idle_id(tasks, ev->task)))
+		*ran = ev->cpu + 1;
+}
+
+/* A first pass over a file: its highest cpu that ran a task, + 1. */
+static int prescan(struct sr_replay *r, int32_t *ran, struct sr_diag *d)
+{
+	struct sr_reader *rd;
+	struct sr_event ev;
+	int rc;
+
+	*ran = 0;
+	if (sr_reader_open(&rd, r->o.trace, &r->o.read, d))
+		return d->code;
+	while ((rc = sr_reader_next(rd, &ev, d)) == 1)
+		note_ran(ran, sr_reader_tasks(rd), &ev);
+	sr_reader_close(rd);
+	return rc < 0 ? d->code : SR_OK;
+}
+
+static int check_cpus(int cpus, struct sr_diag *d)
+{
+	if (cpus > SR_SIM_MAX_CPUS)
+		return sr_fail(d, SR_EUSAGE, "the recording used %d cpus; at "
+			       "most %d can be replayed: give --cpus N", cpus,
+			       SR_SIM_MAX_CPUS);
+	return SR_OK;
+}
+
+/* The progress line says what is replayed: every policy while the input
+ * is read, then the one whose simulator runs to the end. */
+static void say_policies(struct sr_replay *r, const struct prun *only)
+{
+	char what[SR_PROGRESS_WHAT_MAX];
+	size_t n = 0;
+
+	if (!r->o.read.progress)
+		return;
+	what[0] = '\0';
+	for (size_t i = 0; i < r->n && n < sizeof(what); i++)
+		if (!only || only == &r->p[i])
+			n += (size_t)snprintf(what + n, sizeof(what) - n,
+					      "%s%s", n ? ", " : "",
+					      r->p[i].pub.name);
+	sr_progress_what(r->o.read.progress, what);
 }
 
 /* ---- setup ---------------------------------------------------------------- */
@@ -178,22 +386,67 @@ static int open_outputs(struct sr_replay *r, struct prun *p,
 			goto out;
 		p->tlf = sr_outfile_fp(p->tl);
 		sr_timeline_header(p->tlf);
-		if (!p->pub.observed &&
-		    (rc = sr_tlfilter_new(&p->tlfil, p->tlf, r->o.timeline, d)))
-			goto out;
 	}
-	if (!r->o.no_latency)
-		rc = sr_outfile_open_in(&p->lat, dir, "latency.tsv", NULL, d);
+	if (!r->o.no_latency) {
+		if ((rc = sr_outfile_open_in(&p->lat, dir, "latency.tsv", NULL,
+					     d)))
+			goto out;
+		p->latf = sr_outfile_fp(p->lat);
+		sr_latency_header(p->latf);
+	}
 out:
 	free(dir);
 	return rc;
 }
 
-static int add_policies(struct sr_replay *r, struct sr_diag *d)
+/* The rows of p go to its files, the caller's sink, or nowhere. */
+static int open_rows(struct sr_replay *r, struct prun *p, struct sr_diag *d)
+{
+	const struct sr_replay_sink *k = r->o.sink;
+
+	p->want_tl = p->tlf || (k && k->timeline);
+	p->want_lat = p->latf || (k && k->latency);
+	if (p->want_tl && !p->pub.observed &&
+	    sr_tlfilter_new(&p->tlfil, r->o.timeline, emit_tl, p, d))
+		return d->code;
+	return SR_OK;
+}
+
+/* A policy spec tuned by the run's --set: its tuning, finished. */
+static int tune_spec(const char *spec, const struct sr_replay_tuning *tune,
+		     struct sm_tuning *t, struct sr_diag *d)
+{
+	if (sm_tuning_parse(t, spec, d) ||
+	    sm_tuning_apply_sets(t, tune->sets, tune->nsets, false, d) ||
+	    sm_tuning_finish(t, d))
+		return d->code;
+	return SR_OK;
+}
+
+int sr_replay_label(const char *spec, const struct sr_replay_tuning *tune,
+		    char *buf, size_t len, struct sr_diag *d)
+{
+	static const struct sr_replay_tuning none;
+	struct sm_tuning t;
+
+	if (!strcmp(spec, SR_REPLAY_OBSERVED)) {
+		snprintf(buf, len, "%s", spec);
+		return SR_OK;
+	}
+	if (tune_spec(spec, tune ? tune : &none, &t, d))
+		return d->code;
+	if (strlen(t.label) >= len)
+		return sr_fail(d, SR_EUSAGE, "%s: label too long", spec);
+	snprintf(buf, len, "%s", t.label);
+	return SR_OK;
+}
+
+/* The runs asked for; *nsims: how many are simulated. */
+static int add_policies(struct sr_replay *r, int *nsims, struct sr_diag *d)
 {
 	const char *const *names = r->o.policies;
-	size_t n = r->o.npolicies;
-	int nsims = 0;
+	const struct sm_policy *pols[SR_REPLAY_MAX_POLICIES];
+	size_t n = r->o.npolicies, npols = 0;
 
 	if (!names || !n) {
 		names = sr_replay_default_policies;
@@ -208,28 +461,67 @@ static int add_policies(struct sr_replay *r, struct sr_diag *d)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		struct prun *p = &r->p[i];
+		struct sm_tuning t;
 
 		p->r = r;
+		p->idx = i;
+		r->n = i + 1;
 		if (!strcmp(names[i], SR_REPLAY_OBSERVED)) {
 			p->pub.name = SR_REPLAY_OBSERVED;
 			p->pub.observed = true;
 		} else {
-			p->pub.policy = sm_policy_find(names[i]);
-			if (!p->pub.policy)
-				return sr_fail(d, SR_EUSAGE, "unknown policy "
-					       "'%s' (`schedreplay policies` "
-					       "lists them, or 'observed')",
-					       names[i]);
-			p->pub.name = p->pub.policy->name;
-			nsims++;
+			if (tune_spec(names[i], &r->o.tune, &t, d))
+				return d->code;
+			p->pub.policy = t.policy;
+			pols[npols++] = t.policy;
+			snprintf(p->label, sizeof(p->label), "%s", t.label);
+			p->pub.name = p->label;
+			p->sched = sm_sched_new(t.policy, &t);
+			if (!p->sched)
+				return sr_fail(d, SR_EINTERNAL, "out of memory");
+			(*nsims)++;
 		}
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(r->p[j].pub.name, p->pub.name))
 				return sr_fail(d, SR_EUSAGE, "policy '%s' "
-					       "given twice", names[i]);
-		r->n = i + 1;
+					       "given twice", p->pub.name);
 	}
-	return nsims;
+	if (sm_sets_check(r->o.tune.sets, r->o.tune.nsets, pols, npols, d))
+		return d->code;
+	return SR_OK;
+}
+
+/* One simulator per policy, once the cpu count is known. */
+static int start_sims(struct sr_replay *r, struct sr_diag *d)
+{
+	int k = 0, rc;
+
+	r->info.cpus = r->o.cpus;
+	for (size_t i = 0; i < r->n; i++) {
+		struct prun *p = &r->p[i];
+		struct sr_sim_opts so = {
+			.policy = p->pub.policy, .sched = p->sched,
+			.cpus = r->o.cpus,
+			.has_cache_decay = r->o.has_cache_decay,
+			.cache_decay_ticks = r->o.cache_decay_ticks,
+			.external = r->o.external,
+			.cs_cost_ns = r->o.cs_cost_ns,
+			.init_sleep_pct = r->o.init_sleep_pct,
+			.check = r->o.check,
+			.rt = r->o.tune.nrt ? r->rt : NULL,
+		};
+		struct sr_sim_hooks h = { .row = sim_row, .wait = sim_wait,
+					  .ctx = p };
+
+		if (p->pub.observed)
+			continue;
+		if ((rc = sr_sim_new(&p->sim, &so, r->dm, k++, &h, d)))
+			return rc;
+		if (p->want_lat && (rc = sr_latw_new(&p->latw,
+				sr_sim_acct(p->sim), emit_lat, p, d)))
+			return rc;
+	}
+	return SR_OK;
 }
 
 static int setup(struct sr_replay *r, struct sr_diag *d)
@@ -237,20 +529,38 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 	struct sr_demand_opts dopts;
 	struct sr_task_view view;
 	struct sr_observed_opts oopts = { .compat = r->o.compat };
-	int nsims, k = 0, rc;
+	struct stat st;
+	int nsims = 0, rc;
 
 	if (r->o.outdir && sr_outpath_check("output directory", r->o.outdir, d))
 		return d->code;
-	if (r->o.cpus == 0)
-		r->o.cpus = 1;
-	if (r->o.cpus != 1)
-		return sr_fail(d, SR_EUSAGE, "--cpus %d: the replay simulates "
-			       "one CPU for now (SMP replay comes later); "
-			       "use --cpus 1", r->o.cpus);
+	if (r->o.cpus < 0 || r->o.cpus > SR_SIM_MAX_CPUS)
+		return sr_fail(d, SR_EUSAGE, "--cpus %d: expected 1 to %d",
+			       r->o.cpus, SR_SIM_MAX_CPUS);
 	if (!r->o.batch)
 		r->o.batch = SR_REPLAY_DEFAULT_BATCH;
-	if ((nsims = add_policies(r, d)) < 0)
+	if (add_policies(r, &nsims, d))
 		return d->code;
+	if (sr_rtrules_new(&r->rt, r->o.tune.rt, r->o.tune.nrt, d))
+		return d->code;
+	if (r->o.cpus == 0 && nsims > 0) {
+		/*
+		 * The recording's cpu count: a first pass over a file; from
+		 * a pipe, the simulators wait for the end of the input
+		 * (docs/replay.md, "CPUs").
+		 */
+		if (strcmp(r->o.trace, "-") && !stat(r->o.trace, &st) &&
+		    S_ISREG(st.st_mode)) {
+			if ((rc = prescan(r, &r->ran, d)))
+				return rc;
+			r->o.cpus = r->ran > 0 ? r->ran : 1;
+			if ((rc = check_cpus(r->o.cpus, d)))
+				return rc;
+		} else {
+			r->held = true;
+		}
+	}
+	say_policies(r, NULL);
 	if ((rc = sr_reader_open(&r->rd, r->o.trace, &r->o.read, d)))
 		return rc;
 	r->tasks = sr_reader_tasks(r->rd);
@@ -266,45 +576,38 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 	for (size_t i = 0; i < r->n; i++) {
 		struct prun *p = &r->p[i];
 
-		if (r->o.outdir && (rc = open_outputs(r, p, d)))
+		if ((r->o.outdir && (rc = open_outputs(r, p, d))) ||
+		    (rc = open_rows(r, p, d)))
 			return rc;
 		if (p->pub.observed) {
 			if ((rc = sr_observed_new(&p->obs, &oopts, &view, d)))
 				return rc;
 			sr_acct_on_wait(sr_observed_acct(p->obs), obs_wait, p);
-			if (p->lat && (rc = sr_latw_new(&p->latw,
-					sr_outfile_fp(p->lat),
-					sr_observed_acct(p->obs), d)))
-				return rc;
-		} else {
-			struct sr_sim_opts so = {
-				.policy = p->pub.policy, .cpus = r->o.cpus,
-				.external = r->o.external,
-				.cs_cost_ns = r->o.cs_cost_ns,
-				.init_sleep_pct = r->o.init_sleep_pct,
-				.check = r->o.check,
-			};
-			struct sr_sim_hooks h = { .row = sim_row,
-						  .wait = sim_wait, .ctx = p };
-
-			if ((rc = sr_sim_new(&p->sim, &so, r->dm, k++, &h, d)))
-				return rc;
-			if (p->lat && (rc = sr_latw_new(&p->latw,
-					sr_outfile_fp(p->lat),
-					sr_sim_acct(p->sim), d)))
+			if (p->want_lat && (rc = sr_latw_new(&p->latw,
+					sr_observed_acct(p->obs), emit_lat, p,
+					d)))
 				return rc;
 		}
 	}
-	return SR_OK;
+	if (r->o.cpus == 0 && !r->held)
+		r->o.cpus = 1; /* only observed: no simulator */
+	return r->held ? SR_OK : start_sims(r, d);
 }
 
 /* ---- the pass ------------------------------------------------------------- */
 
-static int step(struct sr_replay *r, struct sr_diag *d)
+/* The simulators run as far as the input read so far decides (to the end
+ * when it is all read: last). */
+static int step(struct sr_replay *r, bool last, struct sr_diag *d)
 {
-	for (size_t i = 0; i < r->n; i++)
-		if (r->p[i].sim && sr_sim_advance(r->p[i].sim, d))
+	for (size_t i = 0; i < r->n; i++) {
+		if (!r->p[i].sim)
+			continue;
+		if (last)
+			say_policies(r, &r->p[i]);
+		if (sr_sim_advance(r->p[i].sim, d))
 			return d->code;
+	}
 	return SR_OK;
 }
 
@@ -315,6 +618,11 @@ static int pass(struct sr_replay *r, struct sr_diag *d)
 	int rc;
 
 	while ((rc = sr_reader_next(r->rd, &ev, d)) == 1) {
+		if (event_seen(r, &ev))
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		note_ran(&r->ran, r->tasks, &ev);
+		if (ev.kind == SR_EV_MIGRATE)
+			r->info.migrate_events++;
 		if (sr_demand_event(r->dm, &ev, d))
 			return d->code;
 		for (size_t i = 0; i < r->n; i++) {
@@ -328,7 +636,7 @@ static int pass(struct sr_replay *r, struct sr_diag *d)
 					       why ? why : "out of memory");
 			}
 		}
-		if (++n % r->o.batch == 0 && step(r, d))
+		if (++n % r->o.batch == 0 && !r->held && step(r, false, d))
 			return d->code;
 	}
 	if (rc < 0)
@@ -360,6 +668,7 @@ static int cmp_rows_done(struct sr_replay *r, struct prun *p,
 						 : 0;
 			row->x.finish_ts = st ? st->finish_ts : p->pub.end;
 			row->x.cpu_ns = st ? st->cpu_ns : 0;
+			row->x.migrations = st ? (int64_t)st->migrations : 0;
 		} else {
 			const struct sr_dtask *dt = sr_demand_task(r->dm, id);
 			const struct sr_task *t = sr_tasks_get(r->tasks, id);
@@ -369,6 +678,8 @@ static int cmp_rows_done(struct sr_replay *r, struct prun *p,
 			row->x.finish_ts = dt ? dt->finish_ts :
 					   t ? t->last_ts : p->pub.end;
 			row->x.cpu_ns = dt ? dt->cpu_ns : 0;
+			row->x.migrations = (int64_t)sr_observed_migrations(
+				p->obs, id);
 		}
 	}
 	p->pub.nrows = n;
@@ -410,19 +721,29 @@ static int collect(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 	return rc;
 }
 
-static int write_summary(struct sr_replay *r, struct prun *p,
-			 struct sr_diag *d)
+/* DIR/P/NAME opened for writing (lib/outfile.h). */
+static int open_policy_file(struct sr_replay *r, struct prun *p,
+			    const char *name, struct sr_outfile **o,
+			    struct sr_diag *d)
 {
 	char *dir = sr_path_join(r->o.outdir, p->pub.name, NULL);
-	struct sr_outfile *o;
-	FILE *f;
 	int rc;
 
 	if (!dir)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	rc = sr_outfile_open_in(&o, dir, "summary.tsv", NULL, d);
+	rc = sr_outfile_open_in(o, dir, name, NULL, d);
 	free(dir);
-	if (rc)
+	return rc;
+}
+
+static int write_summary(struct sr_replay *r, struct prun *p,
+			 struct sr_diag *d)
+{
+	struct sr_outfile *o;
+	FILE *f;
+	int rc;
+
+	if ((rc = open_policy_file(r, p, "summary.tsv", &o, d)))
 		return rc;
 	f = sr_outfile_fp(o);
 	sr_summary_header(f);
@@ -433,10 +754,72 @@ static int write_summary(struct sr_replay *r, struct prun *p,
 			.expired = row->x.expired,
 			.late_wakeups = p->obs ? 0 : row->x.late_wakeups,
 			.finish_ts = row->x.finish_ts, .has_finish = true,
+			.migrations = row->x.migrations,
 		};
 
 		sr_summary_row(f, row->m, &x);
 	}
+	return sr_outfile_commit(o, d);
+}
+
+/* DIR/tasks.tsv and DIR/seen.tsv: the trace's tasks, for --tree. */
+static int write_tasks(struct sr_replay *r, struct sr_diag *d)
+{
+	struct sr_outfile *o;
+	int rc;
+
+	if ((rc = sr_outfile_open_in(&o, r->o.outdir, "tasks.tsv", NULL, d)))
+		return rc;
+	sr_tasks_write(sr_outfile_fp(o), r->tasks);
+	if ((rc = sr_outfile_commit(o, d)) ||
+	    (rc = sr_outfile_open_in(&o, r->o.outdir, "seen.tsv", NULL, d)))
+		return rc;
+	sr_seen_header(sr_outfile_fp(o));
+	for (size_t i = 0; i < r->nseen; i++)
+		sr_seen_row(sr_outfile_fp(o), r->seen[i].id,
+			    sr_strpool_get(&r->names, r->seen[i].comm));
+	return sr_outfile_commit(o, d);
+}
+
+/* Per cpu: the simulated ones, or the recorded ones for observed. */
+static int collect_cpus(struct prun *p, struct sr_diag *d)
+{
+	size_t n = p->sim ? (size_t)sr_sim_ncpus(p->sim)
+			  : sr_observed_ncpus(p->obs);
+
+	p->pub.cpu = calloc(n ? n : 1, sizeof(*p->pub.cpu));
+	if (!p->pub.cpu)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	p->pub.ncpu = n;
+	for (size_t c = 0; c < n; c++) {
+		struct sr_cpu_figs *f = &p->pub.cpu[c];
+
+		if (p->sim) {
+			/* idle over the replay's span: the recording's, or
+			   longer if the replay ran late */
+			int64_t span = p->pub.end - p->pub.start;
+
+			sr_sim_cpu_stats(p->sim, (int)c, f);
+			f->idle_ns = span > f->busy_ns ? span - f->busy_ns : 0;
+		} else {
+			sr_observed_cpu(p->obs, c, f);
+		}
+	}
+	return SR_OK;
+}
+
+static int write_cpus(struct sr_replay *r, struct prun *p, struct sr_diag *d)
+{
+	struct sr_outfile *o;
+	FILE *f;
+	int rc;
+
+	if ((rc = open_policy_file(r, p, "cpus.tsv", &o, d)))
+		return rc;
+	f = sr_outfile_fp(o);
+	sr_cpus_header(f);
+	for (size_t c = 0; c < p->pub.ncpu; c++)
+		sr_cpus_row(f, (int)c, &p->pub.cpu[c]);
 	return sr_outfile_commit(o, d);
 }
 
@@ -454,7 +837,17 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 	r->info.ncpus = st->ncpus;
 	r->info.read = st;
 	r->info.lost_tasks = -1;
-	if ((rc = sr_demand_finish(r->dm, t1, d)) || (rc = step(r, d)))
+	r->info.ran_cpus = r->ran;
+	if ((rc = sr_demand_finish(r->dm, t1, d)))
+		return rc;
+	if (r->held) {
+		/* from a pipe: the cpu count is known now */
+		r->o.cpus = r->ran > 0 ? r->ran : 1;
+		r->held = false;
+		if ((rc = check_cpus(r->o.cpus, d)) || (rc = start_sims(r, d)))
+			return rc;
+	}
+	if ((rc = step(r, true, d)))
 		return rc;
 	sr_demand_stats(r->dm, &r->info.demand);
 	for (size_t i = 0; i < r->n; i++) {
@@ -474,14 +867,26 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 			if (p->pub.sim.end > p->pub.end)
 				p->pub.end = p->pub.sim.end;
 		}
-		if ((rc = collect(r, p, d)))
+		if ((rc = collect(r, p, d)) || (rc = collect_cpus(p, d)))
 			return rc;
 		if (p->latw) {
-			sr_latw_flush(p->latw);
-			p->pub.latency_rows_held = sr_latw_peak(p->latw);
+			struct sr_sortbuf_stats ls;
+
+			if ((rc = sr_latw_flush(p->latw)))
+				return sr_fail(d, rc, "latency rows of %s: %s",
+					       p->pub.name, rc == SR_EIO ?
+					       "a temporary file read back "
+					       "short" : "out of memory");
+			sr_latw_stats(p->latw, &ls);
+			p->pub.latency_rows_held = ls.peak;
+			p->pub.latency_rows_in_memory = ls.peak_mem;
 		}
-		if (p->tlfil)
-			sr_tlfilter_flush(p->tlfil);
+		if (p->tlfil) {
+			if ((rc = sr_tlfilter_flush(p->tlfil)))
+				return sr_fail(d, rc, "timeline rows of %s: "
+					       "out of memory", p->pub.name);
+			p->pub.timeline_rows_held = sr_tlfilter_peak(p->tlfil);
+		}
 		if (p->tl) {
 			rc = sr_outfile_commit(p->tl, d);
 			p->tl = NULL;
@@ -495,9 +900,12 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 			if (rc)
 				return rc;
 		}
-		if (r->o.outdir && (rc = write_summary(r, p, d)))
+		if (r->o.outdir && ((rc = write_summary(r, p, d)) ||
+				    (rc = write_cpus(r, p, d))))
 			return rc;
 	}
+	if (r->o.outdir && (rc = write_tasks(r, d)))
+		return rc;
 	return SR_OK;
 }
 
@@ -547,6 +955,23 @@ void sr_replay_warn(const struct sr_replay *r)
 			     r->info.lost_tasks);
 }
 
+const struct sr_tasks *sr_replay_tasks(const struct sr_replay *r)
+{
+	return r->tasks;
+}
+
+size_t sr_replay_nseen(const struct sr_replay *r)
+{
+	return r->nseen;
+}
+
+sr_tid sr_replay_seen_at(const struct sr_replay *r, size_t i,
+			 const char **comm)
+{
+	*comm = sr_strpool_get(&r->names, r->seen[i].comm);
+	return r->seen[i].id;
+}
+
 void sr_replay_free(struct sr_replay *r)
 {
 	if (!r)
@@ -559,10 +984,16 @@ void sr_replay_free(struct sr_replay *r)
 		sr_tlfilter_free(p->tlfil);
 		sr_latw_free(p->latw);
 		sr_sim_free(p->sim);
+		sm_sched_free(p->sched);
 		sr_observed_free(p->obs);
 		free(p->pub.rows);
+		free(p->pub.cpu);
 	}
 	free(r->p);
+	free(r->mark);
+	free(r->seen);
+	sr_strpool_free(&r->names);
+	sr_rtrules_free(r->rt);
 	sr_madedirs_forget(&r->made);
 	sr_demand_free(r->dm);
 	if (r->rd)

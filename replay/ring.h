@@ -16,6 +16,7 @@
 #ifndef SR_RING_H
 #define SR_RING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,6 +49,16 @@ int sr_ring_push(struct sr_ring *r, const void *x, size_t elem);
 /* Drop the elements every one of the n cursors (each the number of the
  * next element its consumer reads) has passed; returns how many. */
 uint64_t sr_ring_trim(struct sr_ring *r, const uint64_t *cur, int n);
+
+/*
+ * Give back memory the elements held no longer need: the whole buffer
+ * when empty and `done` (nothing more will be pushed), else halves of it
+ * while a quarter or less is in use (down to a few elements).  Moves the
+ * elements: pointers from sr_ring_at are invalid afterwards.
+ * sr_ring_oversized says whether sr_ring_shrink would give anything back.
+ */
+bool sr_ring_oversized(const struct sr_ring *r, bool done);
+void sr_ring_shrink(struct sr_ring *r, size_t elem, bool done);
 
 void sr_ring_free(struct sr_ring *r);
 

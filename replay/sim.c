@@ -1,14 +1,24 @@
 /*
- * sim: the event loop that replays the demand through one policy.  Owns
- * time (integer ns), the tick, the CPU, each task's place in its program,
- * the external-wake timers and the order of things at one instant
- * (docs/replay.md, "The simulator"); the policy owns priorities and
- * queues.
+ * sim: the event loop that replays the demand through one policy on one or
+ * more CPUs.  Owns time (integer ns), the ticks, the CPUs (what each runs,
+ * its time), each task's place in its program and its CPU, the
+ * external-wake timers, the load balancer's calls (sched-model/balance.h)
+ * and the order of things at one instant (docs/replay.md, "The
+ * simulator"); the policy owns priorities and queues.
+ *
+ * The next instant is the earliest of: a CPU's current task reaching its
+ * next op (a heap of CPUs keyed by that time), the next tick, the next
+ * external wake (a heap of timers) and the next arrival; so the cost of an
+ * event does not grow with the number of CPUs, except at a tick, which
+ * every CPU takes.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "replay/affinity.h"
 #include "replay/sim.h"
+#include "sched-model/balance.h"
+#include "sched-model/smp.h"
 
 enum tstate {
 	T_NONE,     /* not born yet */
@@ -18,14 +28,13 @@ enum tstate {
 	T_DONE,     /* demand consumed (reaped, or asleep for good) */
 };
 
-/* Phases of one instant, in the order issue 4 item 6 fixes. */
+/* Phases of one instant, in the order docs/models.md "Conventions" fixes. */
 enum phase {
 	PH_NONE,    /* between instants */
-	PH_OPS1,    /* the current task's ops due now (bursts ending now) */
-	PH_TICK,    /* scheduler_tick for whoever is current */
-	PH_WAKES,   /* external wakes and arrivals due now, by task id */
-	PH_SCHED,   /* schedule() if need_resched */
-	PH_OPS2,    /* the ops of whoever runs now */
+	PH_OPS1,    /* ops due now of the current tasks (bursts ending now) */
+	PH_TICK,    /* every CPU's scheduler_tick and rebalance_tick */
+	PH_WAKES,   /* external wakes and arrivals due now, in trace order */
+	PH_SCHED,   /* schedule() where need_resched, then the ops due now */
 };
 
 struct stask {
@@ -38,7 +47,12 @@ struct stask {
 	uint32_t next_block;/* blocks passed so far */
 	uint32_t comm;      /* name pool index */
 	int32_t pid;
+	int32_t cpu;        /* its runqueue (task_cpu), -1 before the first */
+	int32_t pin;        /* the CPU its name pins it to, -1: any */
 	int last_prio;
+	int8_t rec_policy;  /* the trace's scheduling class (SM_SCHED_*) */
+	int8_t rec_rtprio;  /* and rt priority, as last recorded */
+	int8_t rt_forced;   /* --rt made it SCHED_RR at this prio (0: no) */
 	int64_t blocked_at; /* sim time it went to sleep */
 	int64_t rec_block;  /* recorded start of that sleep */
 	uint32_t *pend;     /* causal wakes that came before their block */
@@ -48,7 +62,22 @@ struct stask {
 
 struct timer {
 	int64_t t;
+	uint64_t seq;       /* trace order of the wake */
 	uint32_t id;
+};
+
+struct scpu {
+	struct sm_rq *rq;
+	uint32_t cur;       /* running task, SR_TID_NONE = idle */
+	int64_t charged_to; /* its current's CPU counted up to here */
+	int64_t busy_until; /* end of a context switch */
+	int64_t busy_ns;
+	uint64_t switches;
+	int64_t progress_at;/* last time its current's demand advanced, or
+			       it was idle (check()) */
+	uint32_t hpos;      /* place in the run-end heap + 1; 0: not in it */
+	bool soft;          /* key: the end of the CPU known so far */
+	int64_t key;        /* when its current reaches its next op */
 };
 
 struct sr_sim {
@@ -57,29 +86,40 @@ struct sr_sim {
 	struct sr_demand *dm;
 	int cid;
 	struct sr_sim_hooks h;
-	struct sm_rq *rq;
 	struct sr_acct *acct;
 	struct stask *t;
 	size_t nt, capt;
-	uint32_t cur;           /* running task, SR_TID_NONE = idle */
+	struct scpu *cpu;
+	int ncpu, nbusy;
+	const struct sm_balancer_ops *bops; /* the policy's (smp.h) */
+	void *bal;                 /* its balancer; NULL on one CPU */
+	unsigned long cache_decay_ticks;
+	uint32_t *rh;              /* run-end heap: CPU numbers */
+	size_t nrh;
+	uint32_t *rhstack;         /* due_cpus()'s walk */
+	uint64_t *resched, *pending, *touched; /* CPU bitmaps */
+	size_t nw;
+	uint64_t bits1[3];         /* the three, up to 64 CPUs */
 	bool started, finished;
 	int phase;
-	int64_t start, now;
-	int64_t charged_to;     /* current's CPU counted up to here */
-	int64_t busy_until;     /* end of a context switch */
-	int64_t last_tick;      /* instant of the last tick done */
-	int64_t progress_at;    /* last instant a task's demand advanced
-				   or the CPU was idle (check()) */
-	int64_t jbase;          /* jiffies = t / J - jbase */
+	bool tick_instant;          /* this instant took the jiffy's tick */
+	int64_t start, now, end_mark;
+	int64_t last_tick;          /* instant of the last tick done */
+	int64_t jbase;              /* jiffies = t / J - jbase */
+	unsigned long jiffies;      /* what every rq->jiffies holds */
+	uint64_t acts;              /* what happened, at instant start */
+	uint64_t pops;              /* timers and arrivals taken */
+	int mig_why;                /* cause of the migration being made */
 	struct timer *heap;
 	size_t nheap, capheap;
-	uint64_t arr;           /* next arrival to take */
-	uint32_t *due;
-	size_t ndue, capdue;
-	uint32_t *hlist;        /* relative mode: asleep, end not known */
+	uint64_t arr;               /* next arrival to take */
+	uint32_t *hlist;            /* relative mode: asleep, end not known */
 	size_t nh, caph;
-	int64_t hz;             /* horizon: no instant at or after it */
+	int64_t hz;                 /* horizon: no instant at or after it */
 	uint64_t nready, live;
+	uint32_t *seen;             /* check: walk stamps per task */
+	size_t nseen;
+	uint32_t stamp;
 	int err;
 	char errmsg[320];
 	struct sr_sim_stats st;
@@ -106,6 +146,227 @@ static const char *comm_of(const struct sr_sim *s, const struct stask *t)
 	return sr_demand_comm(s->dm, t->comm);
 }
 
+const char *const sr_external_names[] = {
+	[SR_EXTERNAL_ABSOLUTE] = "absolute", [SR_EXTERNAL_RELATIVE] = "relative",
+	NULL,
+};
+
+/* ---- CPU bitmaps --------------------------------------------------------- */
+
+static void bit_set(uint64_t *m, int c)
+{
+	m[c / 64] |= (uint64_t)1 << (c % 64);
+}
+
+static void bit_clear(uint64_t *m, int c)
+{
+	m[c / 64] &= ~((uint64_t)1 << (c % 64));
+}
+
+static int bit_first(const uint64_t *m, size_t nw)
+{
+	if (nw == 1) /* up to 64 CPUs */
+		return m[0] ? __builtin_ctzll(m[0]) : -1;
+	for (size_t w = 0; w < nw; w++)
+		if (m[w])
+			return (int)(w * 64) + __builtin_ctzll(m[w]);
+	return -1;
+}
+
+/* A policy call on CPU c's runqueue may have set its need_resched. */
+static void mark(struct sr_sim *s, int c)
+{
+	if (s->cpu[c].rq->need_resched)
+		bit_set(s->resched, c);
+	bit_set(s->touched, c);
+}
+
+/* ---- the run-end heap: CPUs by when their current reaches its next op ---- */
+
+static bool rh_less(const struct sr_sim *s, uint32_t a, uint32_t b)
+{
+	const struct scpu *x = &s->cpu[a], *y = &s->cpu[b];
+
+	if (x->key != y->key)
+		return x->key < y->key;
+	if (x->soft != y->soft)
+		return x->soft; /* a bound of what is known first: wait */
+	return a < b;
+}
+
+static void rh_put(struct sr_sim *s, size_t i, uint32_t c)
+{
+	s->rh[i] = c;
+	s->cpu[c].hpos = (uint32_t)i + 1;
+}
+
+static void rh_up(struct sr_sim *s, size_t i)
+{
+	uint32_t c = s->rh[i];
+
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+
+		if (!rh_less(s, c, s->rh[p]))
+			break;
+		rh_put(s, i, s->rh[p]);
+		i = p;
+	}
+	rh_put(s, i, c);
+}
+
+static void rh_down(struct sr_sim *s, size_t i)
+{
+	uint32_t c = s->rh[i];
+
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = l;
+
+		if (l >= s->nrh)
+			break;
+		if (r < s->nrh && rh_less(s, s->rh[r], s->rh[l]))
+			m = r;
+		if (!rh_less(s, s->rh[m], c))
+			break;
+		rh_put(s, i, s->rh[m]);
+		i = m;
+	}
+	rh_put(s, i, c);
+}
+
+static void rh_remove(struct sr_sim *s, uint32_t c)
+{
+	size_t i;
+	uint32_t last;
+
+	if (!s->cpu[c].hpos)
+		return;
+	i = s->cpu[c].hpos - 1;
+	s->cpu[c].hpos = 0;
+	last = s->rh[--s->nrh];
+	if (i == s->nrh)
+		return;
+	rh_put(s, i, last);
+	rh_up(s, i);
+	rh_down(s, s->cpu[last].hpos - 1);
+}
+
+/* CPU the current task may use before its next op; *hard: that op is
+ * known (else more input may show an op sooner). */
+static int64_t avail(const struct sr_sim *s, uint32_t id, bool *hard)
+{
+	const struct stask *t = &s->t[id];
+	const struct sr_op *op = sr_demand_op(s->dm, id, t->op);
+
+	if (op) {
+		*hard = true;
+		return op->kind == SR_OP_RUN ? op->a - t->off : 0;
+	}
+	*hard = false;
+	return sr_demand_open(s->dm, id) - t->off;
+}
+
+/* Recompute CPU c's key (it stays put while nothing happens on c: its
+ * current's CPU and the time pass alike). */
+static void rh_update(struct sr_sim *s, uint32_t c)
+{
+	struct scpu *k = &s->cpu[c];
+	int64_t from;
+	bool hard;
+
+	if (k->cur == SR_TID_NONE) {
+		rh_remove(s, c);
+		return;
+	}
+	from = k->charged_to > k->busy_until ? k->charged_to : k->busy_until;
+	from += avail(s, k->cur, &hard);
+	if (k->hpos && from == k->key && k->soft == !hard)
+		return; /* in place already */
+	k->key = from;
+	k->soft = !hard;
+	if (!k->hpos) {
+		s->rh[s->nrh] = c;
+		k->hpos = (uint32_t)++s->nrh;
+	}
+	rh_up(s, k->hpos - 1);
+	rh_down(s, k->hpos - 1);
+}
+
+/* Mark pending the CPUs whose current reaches a known next op at t: the
+   heap's entries with a hard key <= t (keys are >= t: t is the least),
+   found from the root without taking them out. */
+static void due_cpus(struct sr_sim *s, int64_t t)
+{
+	uint32_t *stack = s->rhstack;
+	size_t n = 0;
+
+	if (s->nrh)
+		stack[n++] = 0;
+	while (n) {
+		size_t i = stack[--n];
+		uint32_t c = s->rh[i];
+
+		if (s->cpu[c].key > t)
+			continue;
+		if (!s->cpu[c].soft) {
+			bit_set(s->pending, (int)c);
+			bit_set(s->touched, (int)c);
+		}
+		/* a soft key == t sorts first, and the loop waited on it:
+		   none is here; children of a key == t may still be due */
+		for (size_t k = 2 * i + 1; k <= 2 * i + 2 && k < s->nrh; k++)
+			stack[n++] = (uint32_t)k; /* n <= nrh: each once */
+	}
+}
+
+/* ---- time ---------------------------------------------------------------- */
+
+/* CPU c's current has run up to `to`. */
+static void charge(struct sr_sim *s, int c, int64_t to)
+{
+	struct scpu *k = &s->cpu[c];
+	int64_t from;
+
+	if (to <= k->charged_to)
+		return;
+	if (k->cur != SR_TID_NONE) {
+		struct stask *t = &s->t[k->cur];
+
+		from = k->charged_to > k->busy_until ? k->charged_to
+						     : k->busy_until;
+		if (to > from) {
+			t->off += to - from;
+			t->st.cpu_ns += to - from;
+			k->progress_at = to;
+		}
+		k->busy_ns += to - k->charged_to;
+	} else {
+		k->progress_at = to;
+	}
+	k->charged_to = to;
+}
+
+static unsigned long jiffies_at(const struct sr_sim *s, int64_t t)
+{
+	return (unsigned long)(floor_div(t, SR_NSEC_PER_JIFFY) - s->jbase);
+}
+
+/* sched_clock() at t: ns on the same origin as jiffies_at() */
+static uint64_t clock_at(const struct sr_sim *s, int64_t t)
+{
+	return (uint64_t)(t - s->jbase * SR_NSEC_PER_JIFFY);
+}
+
+/* Every runqueue's jiffies and clock at t. */
+static void set_clock(struct sr_sim *s, int64_t t)
+{
+	uint64_t ns = clock_at(s, t);
+
+	s->jiffies = jiffies_at(s, t);
+	for (int c = 0; c < s->ncpu; c++)
+		sm_rq_set_clock(s->cpu[c].rq, s->jiffies, ns);
+}
+
 /* ---- observer: timeline rows -------------------------------------------- */
 
 /*
@@ -125,9 +386,20 @@ static bool state_change(enum sm_change why)
 	return (unsigned)why < SM_CH__COUNT && state_change_tab[why];
 }
 
-static const char *change_name(enum sm_change why)
+static void row(struct sr_sim *s, uint32_t id, const char *event,
+		const struct sm_view *v, int cpu, int from, const char *why,
+		bool demand)
 {
-	return sm_change_name(why);
+	struct stask *t = &s->t[id];
+	struct sr_tl_row r = {
+		.t = s->now, .task = id, .pid = t->pid, .comm = comm_of(s, t),
+		.event = event, .v = v, .demand = demand, .prio = v->prio,
+		.cpu = cpu, .from_cpu = from, .why = why,
+	};
+	int rc = s->h.row(s->h.ctx, &r);
+
+	if (rc)
+		fail(s, rc, "writing the timeline failed", id);
 }
 
 static void observe(void *ctx, const struct sm_rq *rq, const struct sm_task *pt,
@@ -142,18 +414,53 @@ static void observe(void *ctx, const struct sm_rq *rq, const struct sm_task *pt,
 	t = &s->t[id];
 	if (why == SM_CH_EXPIRE)
 		t->st.expired++;
-	if (s->h.row && (state_change(why) || v->prio != t->last_prio)) {
-		struct sr_tl_row r = {
-			.t = s->now, .task = id, .pid = t->pid,
-			.comm = comm_of(s, t), .event = change_name(why),
-			.v = v, .prio = v->prio,
-		};
-		int rc = s->h.row(s->h.ctx, &r);
-
-		if (rc)
-			fail(s, rc, "writing the timeline failed", id);
+	if (rq && rq->cpu != t->cpu) {
+		/* set_task_cpu: pulled, or woken elsewhere */
+		if (t->cpu >= 0) {
+			t->st.migrations++;
+			s->st.migrations++;
+			if (s->h.row)
+				row(s, id, "migrate", v, rq->cpu, t->cpu,
+				    sm_migrate_why_name(s->mig_why), false);
+		}
+		t->cpu = rq->cpu;
+		if (why == SM_CH_MIGRATE) {
+			t->last_prio = v->prio;
+			return;
+		}
 	}
+	if (s->h.row && (state_change(why) || v->prio != t->last_prio))
+		row(s, id, sm_change_name(why), v, t->cpu, -1, NULL, false);
 	t->last_prio = v->prio;
+}
+
+/* ---- the balancer's view of affinity ------------------------------------- */
+
+static bool allowed(const struct sr_sim *s, const struct stask *t, int c)
+{
+	return t->pin < 0 || t->pin == c;
+}
+
+static bool bal_allowed(void *ctx, const struct sm_task *pt, int c)
+{
+	struct sr_sim *s = ctx;
+
+	return pt->info.id >= s->nt || allowed(s, &s->t[pt->info.id], c);
+}
+
+static void bal_moving(void *ctx, const struct sm_task *pt, int from, int to,
+		       enum sm_migrate_why why)
+{
+	struct sr_sim *s = ctx;
+
+	s->mig_why = why;
+	bit_set(s->touched, from);
+	bit_set(s->touched, to);
+}
+
+static void bal_kick(void *ctx, int c)
+{
+	mark(ctx, c);
 }
 
 /* ---- setup -------------------------------------------------------------- */
@@ -163,14 +470,17 @@ int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
 	       const struct sr_sim_hooks *hooks, struct sr_diag *d)
 {
 	struct sr_sim *s;
+	const struct sm_policy *pol = o->sched ? o->sched->policy : o->policy;
 
 	*out = NULL;
-	if (!o->policy)
+	if (!pol)
 		return sr_fail(d, SR_EINTERNAL, "sim: no policy");
-	if (o->cpus != 1)
-		return sr_fail(d, SR_EUSAGE, "--cpus %d: the replay simulates "
-			       "one CPU for now (SMP replay comes later); "
-			       "use --cpus 1", o->cpus);
+	if (o->cpus < 1 || o->cpus > SR_SIM_MAX_CPUS)
+		return sr_fail(d, SR_EUSAGE, "--cpus %d: expected 1 to %d",
+			       o->cpus, SR_SIM_MAX_CPUS);
+	if (o->cpus > 1 && !sm_balancer_of(pol))
+		return sr_fail(d, SR_EUSAGE, "policy %s runs on one CPU only: "
+			       "use --cpus 1", pol->name);
 	if (o->cs_cost_ns < 0 || o->cs_cost_ns > SR_CS_COST_MAX)
 		return sr_fail(d, SR_EUSAGE, "--cs-cost: expected 0 to 1ms (a "
 			       "switch costing a tick would let tick-driven "
@@ -180,20 +490,51 @@ int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
 	if (!s)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	s->o = *o;
-	s->pol = o->policy;
+	s->pol = pol;
+	s->bops = sm_balancer_of(pol);
 	s->dm = dm;
 	s->cid = consumer;
+	s->ncpu = o->cpus;
+	/* the policy's knob if set, else --cache-decay, else the default */
+	if (o->sched && sm_tuning_is_set(&o->sched->tuning,
+					 "cache_decay_ticks"))
+		s->cache_decay_ticks = (unsigned long)sm_tuning_get(
+			&o->sched->tuning, "cache_decay_ticks", 0);
+	else
+		s->cache_decay_ticks = o->has_cache_decay ?
+			o->cache_decay_ticks : SM_CACHE_DECAY_TICKS_DEFAULT;
 	if (hooks)
 		s->h = *hooks;
-	s->cur = SR_TID_NONE;
-	if (sr_acct_new(&s->acct, d)) {
-		free(s);
-		return d->code;
+	s->nw = ((size_t)s->ncpu + 63) / 64;
+	s->cpu = calloc((size_t)s->ncpu, sizeof(*s->cpu));
+	s->rh = calloc((size_t)s->ncpu, sizeof(*s->rh));
+	s->rhstack = calloc((size_t)s->ncpu, sizeof(*s->rhstack));
+	if (s->nw == 1) {
+		s->resched = &s->bits1[0];
+		s->pending = &s->bits1[1];
+		s->touched = &s->bits1[2];
+	} else {
+		s->resched = calloc(s->nw, sizeof(uint64_t));
+		s->pending = calloc(s->nw, sizeof(uint64_t));
+		s->touched = calloc(s->nw, sizeof(uint64_t));
 	}
+	if (!s->cpu || !s->rh || !s->rhstack || !s->resched || !s->pending || !s->touched ||
+	    sr_acct_new(&s->acct, d)) {
+		sr_sim_free(s);
+		return d->code ? d->code : sr_fail(d, SR_EINTERNAL,
+						   "out of memory");
+	}
+	for (int c = 0; c < s->ncpu; c++)
+		s->cpu[c].cur = SR_TID_NONE;
 	if (s->h.wait)
 		sr_acct_on_wait(s->acct, s->h.wait, s->h.ctx);
 	*out = s;
 	return SR_OK;
+}
+
+static struct sm_rq *rq_of_task(const struct sr_sim *s, const struct stask *t)
+{
+	return s->cpu[t->cpu >= 0 && t->cpu < s->ncpu ? t->cpu : 0].rq;
 }
 
 void sr_sim_free(struct sr_sim *s)
@@ -201,17 +542,28 @@ void sr_sim_free(struct sr_sim *s)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->nt; i++) {
-		if (s->t[i].pt && s->rq)
-			s->pol->task_free(s->rq, s->t[i].pt);
+		if (s->t[i].pt && s->cpu && s->cpu[0].rq)
+			s->pol->task_free(rq_of_task(s, &s->t[i]), s->t[i].pt);
 		free(s->t[i].pend);
 	}
-	if (s->rq)
-		s->pol->rq_free(s->rq);
+	if (s->bal)
+		s->bops->destroy(s->bal);
+	for (int c = 0; s->cpu && c < s->ncpu; c++)
+		if (s->cpu[c].rq)
+			s->pol->rq_free(s->cpu[c].rq);
 	sr_acct_free(s->acct);
+	free(s->cpu);
+	free(s->rh);
+	free(s->rhstack);
+	if (s->nw > 1) {
+		free(s->resched);
+		free(s->pending);
+		free(s->touched);
+	}
 	free(s->t);
 	free(s->heap);
-	free(s->due);
 	free(s->hlist);
+	free(s->seen);
 	free(s);
 }
 
@@ -234,13 +586,10 @@ static int grow_tasks(struct sr_sim *s, size_t n)
 
 		memset(t, 0, sizeof(*t));
 		t->last_prio = -1;
+		t->cpu = -1;
+		t->pin = -1;
 	}
 	return SR_OK;
-}
-
-static unsigned long jiffies_at(const struct sr_sim *s, int64_t t)
-{
-	return (unsigned long)(floor_div(t, SR_NSEC_PER_JIFFY) - s->jbase);
 }
 
 static int start(struct sr_sim *s, struct sr_diag *d)
@@ -249,29 +598,56 @@ static int start(struct sr_sim *s, struct sr_diag *d)
 
 	s->start = sr_demand_start(s->dm);
 	s->now = s->start;
-	s->progress_at = s->start;
-	s->charged_to = s->start;
-	s->busy_until = s->start;
+	s->end_mark = s->start;
 	s->last_tick = INT64_MIN;
 	/* jiffies >= 1 from the start: 0 means "unset" to the models */
 	s->jbase = floor_div(s->start, SR_NSEC_PER_JIFFY) - 1;
-	s->rq = s->pol->rq_new(0, jiffies_at(s, s->start), &obs);
-	if (!s->rq)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	s->jiffies = jiffies_at(s, s->start);
+	for (int c = 0; c < s->ncpu; c++) {
+		s->cpu[c].rq = s->pol->rq_new(s->o.sched, c, s->jiffies, &obs);
+		if (!s->cpu[c].rq)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		sm_rq_set_clock(s->cpu[c].rq, s->jiffies, clock_at(s, s->start));
+		s->cpu[c].charged_to = s->start;
+		s->cpu[c].busy_until = s->start;
+		s->cpu[c].progress_at = s->start;
+	}
+	if (s->ncpu > 1) {
+		struct sm_rq **rqs = malloc((size_t)s->ncpu * sizeof(*rqs));
+		struct sm_balance_hooks bh = { .allowed = bal_allowed,
+					       .moving = bal_moving,
+					       .kick = bal_kick, .ctx = s };
+		int rc;
+
+		if (!rqs)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		for (int c = 0; c < s->ncpu; c++)
+			rqs[c] = s->cpu[c].rq;
+		rc = s->bops->create(&s->bal, s->pol, rqs, s->ncpu,
+				     s->cache_decay_ticks, &bh);
+		free(rqs);
+		if (rc)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
 	s->st.start = s->start;
 	s->st.end = s->start;
+	s->st.cpus = s->ncpu;
 	s->started = true;
 	return SR_OK;
 }
 
-/* ---- timers -------------------------------------------------------------- */
+/* ---- timers: external wakes, by time then trace order ------------------- */
 
 static bool tless(const struct timer *a, const struct timer *b)
 {
-	return a->t < b->t || (a->t == b->t && a->id < b->id);
+	if (a->t != b->t)
+		return a->t < b->t;
+	if (a->seq != b->seq)
+		return a->seq < b->seq;
+	return a->id < b->id;
 }
 
-static int timer_push(struct sr_sim *s, int64_t t, uint32_t id)
+static int timer_push(struct sr_sim *s, int64_t t, uint64_t seq, uint32_t id)
 {
 	size_t i;
 
@@ -285,7 +661,7 @@ static int timer_push(struct sr_sim *s, int64_t t, uint32_t id)
 		s->capheap = cap;
 	}
 	i = s->nheap++;
-	s->heap[i] = (struct timer){ t, id };
+	s->heap[i] = (struct timer){ t, seq, id };
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
 		struct timer tmp;
@@ -342,7 +718,7 @@ static void task_done(struct sr_sim *s, uint32_t id, int64_t when)
 	s->live--;
 }
 
-static void info_of(const struct sr_sim *s, const struct sr_dtask *dt,
+static void info_of(struct sr_sim *s, const struct sr_dtask *dt,
 		    struct sm_task_info *info)
 {
 	memset(info, 0, sizeof(*info));
@@ -363,9 +739,27 @@ static void info_of(const struct sr_sim *s, const struct sr_dtask *dt,
 		info->rt_priority = dt->rt_priority < 1 ? 1 :
 				    dt->rt_priority > 99 ? 99 :
 				    dt->rt_priority;
+	s->t[dt->id].rec_policy = (int8_t)info->policy;
+	s->t[dt->id].rec_rtprio = (int8_t)info->rt_priority;
+	s->t[dt->id].rt_forced = (int8_t)sr_rtrules_match(s->o.rt,
+		sr_demand_comm(s->dm, dt->comm));
+	if (s->t[dt->id].rt_forced) {
+		/* --rt: SCHED_RR from birth */
+		info->policy = SM_SCHED_RR;
+		info->rt_priority = s->t[dt->id].rt_forced;
+	}
 	info->has_mm = dt->has_mm;
+	info->mm = dt->has_mm ? dt->tgid : 0;
 	/* tasks alive at the start may be warmed up; forks inherit */
 	info->init_sleep_pct = dt->forked ? 0 : s->o.init_sleep_pct;
+}
+
+/* The CPU a name pins a task to on this replay, -1: any. */
+static int32_t pin_of(const struct sr_sim *s, const char *comm)
+{
+	int32_t c = sr_pinned_cpu(comm);
+
+	return c < 0 ? -1 : sr_fold_cpu(c, s->ncpu);
 }
 
 static struct stask *born(struct sr_sim *s, uint32_t id,
@@ -388,6 +782,7 @@ static struct stask *born(struct sr_sim *s, uint32_t id,
 	t->comm = dt->comm;
 	t->op = 0;
 	t->off = 0;
+	t->pin = s->ncpu > 1 ? pin_of(s, comm_of(s, t)) : -1;
 	s->live++;
 	*dtp = dt;
 	return t;
@@ -406,26 +801,57 @@ static void make_ready(struct sr_sim *s, uint32_t id, enum sr_acct_cause why)
 		fail(s, rc, "accounting failed", id);
 }
 
-/* First seen (issue 4 item 5): task_new, then woken at that instant. */
+/*
+ * First seen (issue 4 item 5): task_new, then woken at that instant, on
+ * the CPU of the line that first showed it (folded), or the one its name
+ * pins it to (SMP spec section 6, "Placement").
+ */
 static void arrive(struct sr_sim *s, uint32_t id)
 {
 	const struct sr_dtask *dt;
 	struct sm_task_info info;
 	struct stask *t = born(s, id, &dt);
+	int c;
 
 	if (!t)
 		return;
 	info_of(s, dt, &info);
-	t->pt = s->pol->task_new(s->rq, &info);
+	c = t->pin >= 0 ? t->pin : sr_fold_cpu(dt->cpu, s->ncpu);
+	t->pt = s->pol->task_new(s->cpu[c].rq, &info);
 	if (!t->pt) {
 		fail(s, SR_EINTERNAL, "out of memory", id);
 		return;
 	}
-	s->pol->wake(s->rq, t->pt, false);
+	s->pol->wake(s->cpu[c].rq, t->pt, false);
+	mark(s, c);
 	make_ready(s, id, SR_CAUSE_WAKEUP);
 }
 
-static void fork_child(struct sr_sim *s, uint32_t parent, uint32_t child)
+/*
+ * --rt after a fork or a change of name: exactly the tasks whose name
+ * matches run SCHED_RR at the rule's prio; one that stops matching goes
+ * back to the class the trace gave it.  c: the task's CPU; `inherited`:
+ * what the policy's fork copied from the parent (its forced prio, 0 if
+ * none).
+ */
+static void apply_rt(struct sr_sim *s, int c, uint32_t id, int inherited)
+{
+	struct stask *t = &s->t[id];
+	int want = sr_rtrules_match(s->o.rt, comm_of(s, t));
+
+	if (!s->o.rt || want == inherited)
+		return;
+	if (want)
+		s->pol->setscheduler(s->cpu[c].rq, t->pt, SM_SCHED_RR, want);
+	else
+		s->pol->setscheduler(s->cpu[c].rq, t->pt, t->rec_policy,
+				     t->rec_rtprio);
+	t->rt_forced = (int8_t)want;
+}
+
+/* A fork by the task current on CPU c: the child starts there. */
+static void fork_child(struct sr_sim *s, int c, uint32_t parent,
+		       uint32_t child)
 {
 	const struct sr_dtask *dt;
 	struct sm_task_info info;
@@ -434,22 +860,63 @@ static void fork_child(struct sr_sim *s, uint32_t parent, uint32_t child)
 	if (!t)
 		return;
 	info_of(s, dt, &info);
-	t->pt = s->pol->fork(s->rq, s->t[parent].pt, &info, 0);
+	t->pt = s->pol->fork(s->cpu[c].rq, s->t[parent].pt, &info, 0);
 	if (!t->pt) {
 		fail(s, SR_EINTERNAL, "out of memory", child);
 		return;
 	}
+	mark(s, c);
+	/* the policy's fork gave it its parent's class (sched_fork) */
+	apply_rt(s, c, child, s->t[parent].rt_forced);
 	make_ready(s, child, SR_CAUSE_FORK);
 }
 
+/*
+ * Where a wakeup enqueues t: its last CPU; a sync wakeup by a task on CPU
+ * waker first moves it there if it may run there (SMP spec section 2); a
+ * task pinned elsewhere (renamed into a per-CPU thread's name) goes to
+ * its CPU.
+ */
+static int wake_cpu(struct sr_sim *s, const struct stask *t, bool sync,
+		    int waker)
+{
+	int c = t->cpu >= 0 ? t->cpu : 0;
+
+	if (s->bal && s->bops->wake_cpu) {
+		enum sm_migrate_why why = SM_MIG_SYNC_WAKE;
+		int to = s->bops->wake_cpu(s->bal, t->pt, c, sync, waker, &why);
+
+		if (!allowed(s, t, to)) {
+			s->mig_why = SM_MIG_AFFINITY;
+			return t->pin;
+		}
+		if (to != c)
+			s->mig_why = why;
+		return to;
+	}
+	if (sync && waker >= 0 && waker != c && allowed(s, t, waker)) {
+		s->mig_why = SM_MIG_SYNC_WAKE;
+		return waker;
+	}
+	if (!allowed(s, t, c)) {
+		s->mig_why = SM_MIG_AFFINITY;
+		return t->pin;
+	}
+	return c;
+}
+
 /* Wake a task asleep in its current block: it passes the BLOCK op. */
-static void wake_task(struct sr_sim *s, uint32_t id, bool sync)
+static void wake_task(struct sr_sim *s, uint32_t id, unsigned flags,
+		      int waker)
 {
 	struct stask *t = &s->t[id];
+	int c;
 
 	set_op(s, id, t->op + 1);
 	t->next_block = t->block + 1;
-	s->pol->wake(s->rq, t->pt, sync);
+	c = wake_cpu(s, t, flags & SM_WAKE_SYNC, waker);
+	s->pol->wake(s->cpu[c].rq, t->pt, flags);
+	mark(s, c);
 	make_ready(s, id, SR_CAUSE_WAKEUP);
 }
 
@@ -479,9 +946,10 @@ static bool pend_take(struct stask *t, uint32_t block)
 	return false;
 }
 
-/* A WAKE op of a running task: wake target out of its block `block`. */
+/* A WAKE op of the task running on CPU waker: wake target out of its
+   block `block`. */
 static void causal_wake(struct sr_sim *s, uint32_t id, uint32_t block,
-			bool sync)
+			bool sync, int waker)
 {
 	struct stask *t;
 
@@ -492,7 +960,7 @@ static void causal_wake(struct sr_sim *s, uint32_t id, uint32_t block,
 	t = &s->t[id];
 	if (t->state == T_BLOCKED && t->block == block) {
 		s->st.wakes++;
-		wake_task(s, id, sync);
+		wake_task(s, id, sync ? SM_WAKE_SYNC : 0, waker);
 	} else if (t->next_block <= block && t->state != T_DONE) {
 		/* it has not reached that block yet: keep the wake */
 		if (pend_add(t, block))
@@ -503,7 +971,8 @@ static void causal_wake(struct sr_sim *s, uint32_t id, uint32_t block,
 	}
 }
 
-static void go_to_sleep(struct sr_sim *s, uint32_t id, const struct sr_op *op)
+static void go_to_sleep(struct sr_sim *s, int c, uint32_t id,
+			const struct sr_op *op)
 {
 	struct stask *t = &s->t[id];
 
@@ -512,7 +981,9 @@ static void go_to_sleep(struct sr_sim *s, uint32_t id, const struct sr_op *op)
 	t->blocked_at = s->now;
 	t->rec_block = op->a;
 	s->nready--;
-	s->pol->block(s->rq, t->pt);
+	s->pol->block(s->cpu[c].rq, t->pt);
+	bit_set(s->resched, c);
+	mark(s, c);
 }
 
 /*
@@ -525,27 +996,15 @@ static void skipped_row(struct sr_sim *s, uint32_t id, const char *what)
 {
 	struct stask *t = &s->t[id];
 	struct sm_view v;
-	struct sr_tl_row r;
-	int rc;
 
 	if (!s->h.row)
 		return;
 	s->pol->view(t->pt, &v);
-	memset(&r, 0, sizeof(r));
-	r.t = s->now;
-	r.task = id;
-	r.pid = t->pid;
-	r.comm = comm_of(s, t);
-	r.event = what;
-	r.v = &v;
-	r.prio = v.prio;
-	r.demand = true;
-	rc = s->h.row(s->h.ctx, &r);
-	if (rc)
-		fail(s, rc, "writing the timeline failed", id);
+	row(s, id, what, &v, t->cpu, -1, NULL, true);
 }
 
-static void reach_block(struct sr_sim *s, uint32_t id, const struct sr_op *op)
+static void reach_block(struct sr_sim *s, int c, uint32_t id,
+			const struct sr_op *op)
 {
 	struct stask *t = &s->t[id];
 	int64_t w;
@@ -574,12 +1033,12 @@ static void reach_block(struct sr_sim *s, uint32_t id, const struct sr_op *op)
 		} else {
 			w = s->now + (op->b - op->a);
 		}
-		go_to_sleep(s, id, op);
-		if (timer_push(s, w, id))
+		go_to_sleep(s, c, id, op);
+		if (timer_push(s, w, op->seq, id))
 			fail(s, SR_EINTERNAL, "out of memory", id);
 		break;
 	case SR_BLOCK_OPEN:
-		go_to_sleep(s, id, op);
+		go_to_sleep(s, c, id, op);
 		if (s->o.external == SR_EXTERNAL_RELATIVE) {
 			if (s->nh == s->caph) {
 				size_t cap = s->caph ? s->caph * 2 : 64;
@@ -602,10 +1061,10 @@ static void reach_block(struct sr_sim *s, uint32_t id, const struct sr_op *op)
 		}
 		break;
 	case SR_BLOCK_CAUSAL:
-		go_to_sleep(s, id, op);
+		go_to_sleep(s, c, id, op);
 		break;
 	default: /* NEVER: asleep for good, its demand is done */
-		go_to_sleep(s, id, op);
+		go_to_sleep(s, c, id, op);
 		t->state = T_DONE;
 		task_done(s, id, s->now);
 		break;
@@ -633,7 +1092,7 @@ void sr_sim_resolved(struct sr_sim *s, uint32_t id, uint32_t block,
 			w = t->blocked_at + (op->b - op->a);
 		if (w < s->now)
 			fail(s, SR_EINTERNAL, "a wake resolved in the past", id);
-		else if (timer_push(s, w, id))
+		else if (timer_push(s, w, op->seq, id))
 			fail(s, SR_EINTERNAL, "out of memory", id);
 		break;
 	case SR_BLOCK_NEVER:
@@ -650,26 +1109,194 @@ static void reap(struct sr_sim *s, uint32_t id)
 	struct stask *t = &s->t[id];
 	const struct sr_dtask *dt = sr_demand_task(s->dm, id);
 	struct sm_task *parent = NULL;
+	struct sm_rq *rq = rq_of_task(s, t);
 
 	if (dt && dt->parent != SR_TID_NONE && dt->parent < s->nt)
 		parent = s->t[dt->parent].pt;
 	if (s->pol->reap)
-		s->pol->reap(s->rq, parent, t->pt);
-	s->pol->task_free(s->rq, t->pt);
+		s->pol->reap(rq, parent, t->pt);
+	s->pol->task_free(rq, t->pt);
 	t->pt = NULL;
 	t->state = T_DONE;
 	task_done(s, id, s->now);
 }
 
-static void do_schedule(struct sr_sim *s)
+/* ---- checks -------------------------------------------------------------- */
+
+struct pull_probe {
+	const struct sr_sim *s;
+	int cpu;
+	uint32_t found;
+};
+
+static bool probe(void *ctx, struct sm_task *pt)
 {
-	uint32_t prev = s->cur, next;
+	struct pull_probe *p = ctx;
+	const struct sr_sim *s = p->s;
+
+	if (pt->on_cpu || pt->info.id >= s->nt ||
+	    !allowed(s, &s->t[pt->info.id], p->cpu) ||
+	    sm_task_hot(s->pol, s->cpu[p->cpu].rq, pt, s->cache_decay_ticks))
+		return true;
+	p->found = pt->info.id;
+	return false;
+}
+
+/*
+ * SMP spec section 7, "no CPU idle while it could pull": CPU c stayed idle
+ * after a load_balance(idle = 1), so the busiest queue by current length
+ * (first of the longest, at least 2 and 2 more than c's) holds no task
+ * that is neither running, nor pinned elsewhere, nor cache-hot.
+ */
+static void check_idle_pull(struct sr_sim *s, int c)
+{
+	unsigned long own = s->pol->nr_running(s->cpu[c].rq), max = 1;
+	struct pull_probe p = { s, c, SR_TID_NONE };
+	int busiest = -1;
+
+	for (int i = 0; i < s->ncpu; i++) {
+		unsigned long nr = s->pol->nr_running(s->cpu[i].rq);
+
+		if (i != c && nr > max) {
+			busiest = i;
+			max = nr;
+		}
+	}
+	if (busiest < 0 || max <= own + 1)
+		return;
+	s->pol->balance_walk(s->cpu[busiest].rq, probe, &p);
+	if (p.found != SR_TID_NONE) {
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "cpu %d stays idle while it could "
+			 "pull a task from cpu %d", c, busiest);
+		fail(s, SR_EINTERNAL, msg, p.found);
+	}
+}
+
+struct walk_count {
+	struct sr_sim *s;
+	int cpu;
+	uint32_t bad;
+	const char *why;
+};
+
+static bool count_one(void *ctx, struct sm_task *pt)
+{
+	struct walk_count *w = ctx;
+	struct sr_sim *s = w->s;
+	uint32_t id = pt->info.id;
+
+	if (id >= s->nt || id >= s->nseen) {
+		w->bad = id;
+		w->why = "a task unknown to the simulator is queued";
+		return false;
+	}
+	if (s->seen[id] == s->stamp) {
+		w->bad = id;
+		w->why = "a task is on two runqueues";
+		return false;
+	}
+	s->seen[id] = s->stamp;
+	if (s->t[id].cpu != w->cpu) {
+		w->bad = id;
+		w->why = "a task is queued on another cpu than its own";
+		return false;
+	}
+	return true;
+}
+
+/* SMP spec section 7, "a task is on at most one runqueue" (--check). */
+static void check_queues(struct sr_sim *s)
+{
+	struct walk_count w = { s, 0, SR_TID_NONE, NULL };
+
+	if (!s->pol->balance_walk)
+		return;
+	if (s->nseen < s->nt) {
+		uint32_t *p = realloc(s->seen, s->nt * sizeof(*p));
+
+		if (!p) {
+			fail(s, SR_EINTERNAL, "out of memory", SR_TID_NONE);
+			return;
+		}
+		memset(p + s->nseen, 0, (s->nt - s->nseen) * sizeof(*p));
+		s->seen = p;
+		s->nseen = s->nt;
+	}
+	if (++s->stamp == 0) {
+		memset(s->seen, 0, s->nseen * sizeof(*s->seen));
+		s->stamp = 1;
+	}
+	for (w.cpu = 0; w.cpu < s->ncpu && !w.why; w.cpu++)
+		s->pol->balance_walk(s->cpu[w.cpu].rq, count_one, &w);
+	if (w.why)
+		fail(s, SR_EINTERNAL, w.why, w.bad);
+}
+
+/* At the end of an instant, on the CPUs it touched. */
+static void check(struct sr_sim *s)
+{
+	char why[200];
+
+	if (s->nready > 0 && s->nbusy == 0) {
+		fail(s, SR_EINTERNAL, "every CPU is idle while a task is "
+		     "runnable", SR_TID_NONE);
+		return;
+	}
+	for (size_t w = 0; w < s->nw; w++) {
+		for (uint64_t m = s->touched[w]; m; m &= m - 1) {
+			int c = (int)(w * 64) + __builtin_ctzll(m);
+			struct sm_rq *rq = s->cpu[c].rq;
+
+			if (s->cpu[c].cur == SR_TID_NONE && s->pol->nr_running &&
+			    s->pol->nr_running(rq)) {
+				snprintf(why, sizeof(why), "cpu %d is idle "
+					 "while its queue holds %lu task(s)",
+					 c, s->pol->nr_running(rq));
+				fail(s, SR_EINTERNAL, why, SR_TID_NONE);
+				return;
+			}
+			/* progress: a busy CPU advances some task's demand;
+			 * simulated time that passes without it (switches
+			 * that cost every slice) would run forever and write
+			 * without end */
+			if (s->cpu[c].cur != SR_TID_NONE &&
+			    s->now - s->cpu[c].progress_at > SR_PROGRESS_MAX) {
+				snprintf(why, sizeof(why), "no progress: cpu %d "
+					 "was busy for 1 s of simulated time "
+					 "and no task's demand advanced", c);
+				fail(s, SR_EINTERNAL, why, SR_TID_NONE);
+				return;
+			}
+			if (s->o.check && s->pol->check &&
+			    s->pol->check(rq, why, sizeof(why))) {
+				fail(s, SR_EINTERNAL, why, SR_TID_NONE);
+				return;
+			}
+		}
+	}
+	if (s->o.check && s->ncpu > 1)
+		check_queues(s);
+}
+
+/* ---- schedule() and the current tasks' programs -------------------------- */
+
+static void do_schedule(struct sr_sim *s, int c)
+{
+	struct scpu *k = &s->cpu[c];
+	uint32_t prev = k->cur, next;
 	struct sm_task *np;
 	int rc = SR_OK;
 
-	np = s->pol->schedule(s->rq);
+	charge(s, c, s->now);
+	bit_clear(s->resched, c);
+	bit_set(s->touched, c);
+	np = s->pol->schedule(k->rq);
 	next = np ? np->info.id : SR_TID_NONE;
 	s->st.schedules++;
+	if (next != SR_TID_NONE)
+		bit_set(s->pending, c);
 	if (next == prev)
 		return;
 	if (prev != SR_TID_NONE) {
@@ -688,47 +1315,17 @@ static void do_schedule(struct sr_sim *s)
 			return;
 		}
 		rc = sr_acct_run(s->acct, next, s->now);
-		s->busy_until = s->now + s->o.cs_cost_ns;
+		k->busy_until = s->now + s->o.cs_cost_ns;
 	}
 	if (rc)
 		fail(s, rc, "accounting failed", next);
 	s->st.switches++;
-	s->cur = next;
-	s->charged_to = s->now;
-}
-
-/* ---- the current task's program ----------------------------------------- */
-
-/* CPU the current task may use before its next op; *hard: that op is
- * known (else more input may show an op sooner). */
-static int64_t avail(const struct sr_sim *s, uint32_t id, bool *hard)
-{
-	const struct stask *t = &s->t[id];
-	const struct sr_op *op = sr_demand_op(s->dm, id, t->op);
-
-	if (op) {
-		*hard = true;
-		return op->kind == SR_OP_RUN ? op->a - t->off : 0;
-	}
-	*hard = false;
-	return sr_demand_open(s->dm, id) - t->off;
-}
-
-static void charge(struct sr_sim *s, int64_t to)
-{
-	int64_t from = s->charged_to > s->busy_until ? s->charged_to
-						       : s->busy_until;
-
-	if (s->cur != SR_TID_NONE && to > from) {
-		struct stask *t = &s->t[s->cur];
-
-		t->off += to - from;
-		t->st.cpu_ns += to - from;
-		s->progress_at = to;
-	} else if (s->cur == SR_TID_NONE) {
-		s->progress_at = to;
-	}
-	s->charged_to = to;
+	k->switches++;
+	s->nbusy += (next != SR_TID_NONE) - (prev != SR_TID_NONE);
+	k->cur = next;
+	if (next == SR_TID_NONE && s->bal && s->o.check &&
+	    s->bops->idle_pull_check)
+		check_idle_pull(s, c);
 }
 
 static int clamp_nice(int64_t n)
@@ -736,30 +1333,36 @@ static int clamp_nice(int64_t n)
 	return n < -20 ? -20 : n > 19 ? 19 : (int)n;
 }
 
-static void exec_op(struct sr_sim *s, uint32_t id, const struct sr_op *opp)
+/* An op of the task current on CPU c. */
+static void exec_op(struct sr_sim *s, int c, uint32_t id,
+		    const struct sr_op *opp)
 {
 	struct sr_op op = *opp;
 	struct stask *t = &s->t[id];
+	struct sm_rq *rq = s->cpu[c].rq;
 	int cls, rt;
 
 	s->st.ops++;
-	s->progress_at = s->now;
+	s->cpu[c].progress_at = s->now;
 	switch (op.kind) {
 	case SR_OP_WAKE:
 		set_op(s, id, t->op + 1);
-		causal_wake(s, op.task, (uint32_t)op.a, op.sync);
+		causal_wake(s, op.task, (uint32_t)op.a, op.sync, c);
 		break;
 	case SR_OP_FORK:
 		set_op(s, id, t->op + 1);
-		fork_child(s, id, op.task);
+		fork_child(s, c, id, op.task);
 		break;
 	case SR_OP_COMM:
 		set_op(s, id, t->op + 1);
 		t->comm = op.task;
+		apply_rt(s, c, id, t->rt_forced);
+		if (s->ncpu > 1)
+			t->pin = pin_of(s, comm_of(s, t));
 		break;
 	case SR_OP_NICE:
 		set_op(s, id, t->op + 1);
-		s->pol->set_nice(s->rq, t->pt, clamp_nice(op.a));
+		s->pol->set_nice(rq, t->pt, clamp_nice(op.a));
 		break;
 	case SR_OP_SETSCHED:
 		set_op(s, id, t->op + 1);
@@ -767,144 +1370,173 @@ static void exec_op(struct sr_sim *s, uint32_t id, const struct sr_op *opp)
 		      op.a == SR_SCHED_RR ? SM_SCHED_RR : SM_SCHED_NORMAL;
 		rt = cls == SM_SCHED_NORMAL ? 0 :
 		     op.b < 1 ? 1 : op.b > 99 ? 99 : (int)op.b;
-		s->pol->setscheduler(s->rq, t->pt, cls, rt);
+		t->rec_policy = (int8_t)cls;
+		t->rec_rtprio = (int8_t)rt;
+		/* --rt wins over the recorded class while the name matches */
+		if (!t->rt_forced)
+			s->pol->setscheduler(rq, t->pt, cls, rt);
 		break;
 	case SR_OP_BLOCK:
-		reach_block(s, id, &op);
+		reach_block(s, c, id, &op);
 		break;
 	case SR_OP_EXIT:
 		set_op(s, id, t->op + 1);
 		t->state = T_ZOMBIE;
 		s->nready--;
-		s->pol->exit(s->rq, t->pt);
+		s->pol->exit(rq, t->pt);
+		bit_set(s->resched, c);
 		break;
 	case SR_OP_END:
 		/* the trace ended: nothing more to run, asleep for good */
 		set_op(s, id, t->op + 1);
 		t->state = T_DONE;
 		s->nready--;
-		s->pol->block(s->rq, t->pt);
+		s->pol->block(rq, t->pt);
+		bit_set(s->resched, c);
 		task_done(s, id, s->now);
 		break;
 	default:
 		fail(s, SR_EINTERNAL, "an unknown op", id);
 		break;
 	}
+	mark(s, c);
+}
+
+enum { OPS_NONE, OPS_DID, OPS_INPUT };
+
+/* One step of CPU c's current program at now: consume a RUN that ended,
+ * or do an op due now. */
+static int run_one_op(struct sr_sim *s, int c)
+{
+	struct scpu *k = &s->cpu[c];
+	uint32_t id = k->cur;
+	struct stask *t;
+	const struct sr_op *op;
+
+	if (id == SR_TID_NONE || s->now < k->busy_until)
+		return OPS_NONE;
+	charge(s, c, s->now);
+	t = &s->t[id];
+	op = sr_demand_op(s->dm, id, t->op);
+	if (!op) {
+		if (sr_demand_open(s->dm, id) > t->off)
+			return OPS_NONE;
+		if (sr_demand_done(s->dm)) {
+			fail(s, SR_EINTERNAL, "a program without an end", id);
+			return OPS_NONE;
+		}
+		return OPS_INPUT;
+	}
+	if (op->kind == SR_OP_RUN) {
+		if (op->a > t->off)
+			return OPS_NONE;
+		t->off -= op->a;
+		t->op++;
+		sr_demand_consumed(s->dm, s->cid, id, t->op);
+		return OPS_DID;
+	}
+	exec_op(s, c, id, op);
+	return OPS_DID;
 }
 
 /*
- * Run the ops due now of whoever is current, acting on need_resched at
- * once.  0: done (current needs CPU time, or idle); 1: more input needed.
+ * Act on everything due now: schedule() on every CPU with need_resched,
+ * lowest first, then one op of the lowest CPU whose current has ops due,
+ * and again, so every op is followed at once by the schedule()s it
+ * causes.  0: settled; 1: more input needed (call again).
  */
-static int run_ops(struct sr_sim *s)
+static int settle(struct sr_sim *s)
 {
-	while (!s->err && s->cur != SR_TID_NONE && s->now >= s->busy_until) {
-		uint32_t id = s->cur;
-		struct stask *t = &s->t[id];
-		const struct sr_op *op = sr_demand_op(s->dm, id, t->op);
+	while (!s->err) {
+		int c = bit_first(s->resched, s->nw);
+		int r;
 
-		if (!op) {
-			if (sr_demand_open(s->dm, id) > t->off)
-				return 0;
-			if (sr_demand_done(s->dm))
-				fail(s, SR_EINTERNAL, "a program without an "
-				     "end", id);
-			return 1;
-		}
-		if (op->kind == SR_OP_RUN) {
-			if (op->a > t->off)
-				return 0;
-			t->off -= op->a;
-			t->op++;
-			sr_demand_consumed(s->dm, s->cid, id, t->op);
+		if (c >= 0) {
+			do_schedule(s, c);
 			continue;
 		}
-		exec_op(s, id, op);
-		if (s->rq->need_resched || s->t[id].state != T_READY)
-			do_schedule(s);
+		c = bit_first(s->pending, s->nw);
+		if (c < 0)
+			return 0;
+		r = run_one_op(s, c);
+		if (r == OPS_INPUT)
+			return 1;
+		if (r == OPS_NONE)
+			bit_clear(s->pending, c);
 	}
 	return 0;
 }
 
-static int cmp_u32(const void *a, const void *b)
+/* Every CPU's scheduler_tick() then rebalance_tick(), ascending, with no
+   schedule() between them (SMP spec section 6). */
+static void ticks(struct sr_sim *s)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	if (!s->bal) {
+		if (s->cpu[0].cur != SR_TID_NONE) {
+			charge(s, 0, s->now);
+			s->pol->tick(s->cpu[0].rq);
+			s->st.ticks++;
+			mark(s, 0);
+		}
+		return;
+	}
+	if (!s->nbusy && s->bops->quiet(s->bal))
+		return; /* nothing can change: every CPU idle, loads 0 */
+	for (int c = 0; c < s->ncpu && !s->err; c++) {
+		int pulled;
 
-	return x < y ? -1 : x > y;
+		charge(s, c, s->now);
+		if (s->cpu[c].cur != SR_TID_NONE) {
+			s->pol->tick(s->cpu[c].rq);
+		} else {
+			s->st.idle_ticks++;
+		}
+		s->st.ticks++;
+		pulled = s->bops->tick(s->bal, c);
+		mark(s, c);
+		if (!pulled && s->cpu[c].cur == SR_TID_NONE && s->o.check &&
+		    s->bops->idle_pull_check)
+			check_idle_pull(s, c);
+	}
 }
 
-/* External wakes and arrivals due now, in task-id order. */
-static void wakes_due(struct sr_sim *s)
+/* The next external wake or arrival due now, in trace order. */
+static bool wake_due(struct sr_sim *s)
 {
-	const struct sr_arrival *a;
+	const struct sr_arrival *a = sr_demand_arrival(s->dm, s->arr);
+	bool th = s->nheap && s->heap[0].t <= s->now;
+	bool ta = a && a->ts <= s->now;
 
-	s->ndue = 0;
-	for (;;) {
-		uint32_t id;
+	if (!th && !ta)
+		return false;
+	s->pops++;
+	if (th && (!ta || s->heap[0].seq < a->seq ||
+		   (s->heap[0].seq == a->seq && s->heap[0].id < a->task))) {
+		uint32_t id = s->heap[0].id;
 
-		if (s->nheap && s->heap[0].t <= s->now) {
-			id = s->heap[0].id;
-			timer_pop(s);
-		} else if ((a = sr_demand_arrival(s->dm, s->arr)) &&
-			   a->ts <= s->now) {
-			id = a->task | 0x80000000u;
-			s->arr++;
-			sr_demand_arrivals_consumed(s->dm, s->cid, s->arr);
-		} else {
-			break;
-		}
-		if (s->ndue == s->capdue) {
-			size_t cap = s->capdue ? s->capdue * 2 : 64;
-			uint32_t *p = realloc(s->due, cap * sizeof(*p));
-
-			if (!p) {
-				fail(s, SR_EINTERNAL, "out of memory", id);
-				return;
-			}
-			s->due = p;
-			s->capdue = cap;
-		}
-		s->due[s->ndue++] = id;
-	}
-	if (s->ndue > 1)
-		qsort(s->due, s->ndue, sizeof(*s->due), cmp_u32);
-	for (size_t i = 0; i < s->ndue && !s->err; i++) {
-		uint32_t id = s->due[i] & 0x7fffffffu;
-
-		if (s->due[i] & 0x80000000u) {
-			arrive(s, id);
-			continue;
-		}
+		timer_pop(s);
 		if (s->t[id].state == T_BLOCKED &&
 		    s->t[id].blk == SR_BLOCK_EXTERNAL)
-			wake_task(s, id, false);
+			wake_task(s, id, SM_WAKE_IRQ, -1);
+		return true;
 	}
+	s->arr++;
+	sr_demand_arrivals_consumed(s->dm, s->cid, s->arr);
+	arrive(s, a->task);
+	return true;
 }
 
-static int check(struct sr_sim *s)
+static void end_instant(struct sr_sim *s)
 {
-	char why[200];
-
-	if (s->cur == SR_TID_NONE && s->nready > 0) {
-		fail(s, SR_EINTERNAL, "the CPU is idle while a task is "
-		     "runnable", SR_TID_NONE);
-		return -1;
+	check(s);
+	for (size_t w = 0; w < s->nw; w++) {
+		for (uint64_t m = s->touched[w]; m; m &= m - 1)
+			rh_update(s, (uint32_t)(w * 64) +
+				  (uint32_t)__builtin_ctzll(m));
+		s->touched[w] = 0;
 	}
-	/* progress: a busy CPU advances some task's demand; simulated time
-	 * that passes without it (switches that cost every slice) would run
-	 * forever and write without end */
-	if (s->cur != SR_TID_NONE && s->now - s->progress_at > SR_PROGRESS_MAX) {
-		fail(s, SR_EINTERNAL, "no progress: the CPU was busy for 1 s of "
-		     "simulated time and no task's demand advanced",
-		     SR_TID_NONE);
-		return -1;
-	}
-	if (s->o.check && s->pol->check &&
-	    s->pol->check(s->rq, why, sizeof(why))) {
-		fail(s, SR_EINTERNAL, why, SR_TID_NONE);
-		return -1;
-	}
-	return 0;
+	if (s->st.ops + s->st.wakes + s->st.schedules + s->pops != s->acts)
+		s->end_mark = s->now; /* not only idle ticks */
 }
 
 /* Continue the instant at s->now.  0: done; 1: more input needed. */
@@ -912,34 +1544,37 @@ static int instant(struct sr_sim *s)
 {
 	switch (s->phase) {
 	case PH_OPS1:
-		if (run_ops(s))
+		if (settle(s))
 			return 1;
 		s->phase = PH_TICK;
 		/* fall through */
 	case PH_TICK:
 		if (s->now % SR_NSEC_PER_JIFFY == 0 && s->now > s->last_tick) {
 			s->last_tick = s->now;
-			if (s->cur != SR_TID_NONE) {
-				s->pol->tick(s->rq);
-				s->st.ticks++;
-			}
+			s->tick_instant = true;
+			ticks(s);
 		}
 		s->phase = PH_WAKES;
 		/* fall through */
 	case PH_WAKES:
-		wakes_due(s);
+		/*
+		 * Between ticks each wakeup is followed at once by the
+		 * schedule()s it causes; at a tick all the (timer) wakeups
+		 * come first (spec section 9, steps 3-4).
+		 */
+		for (;;) {
+			if (!s->tick_instant && settle(s))
+				return 1;
+			if (s->err || !wake_due(s))
+				break;
+		}
 		s->phase = PH_SCHED;
 		/* fall through */
 	case PH_SCHED:
-		if (s->rq->need_resched)
-			do_schedule(s);
-		s->phase = PH_OPS2;
-		/* fall through */
-	case PH_OPS2:
-		if (run_ops(s))
+		if (settle(s))
 			return 1;
 		s->phase = PH_NONE;
-		check(s);
+		end_instant(s);
 		return 0;
 	default:
 		return 0;
@@ -967,24 +1602,53 @@ static int64_t horizon(struct sr_sim *s)
 	return h;
 }
 
+/*
+ * Work conserved per task (SMP spec section 7): what each task ran is
+ * exactly its recorded demand.
+ */
 static int the_end(struct sr_sim *s)
 {
 	for (size_t i = 0; i < s->nt; i++) {
-		if (s->t[i].st.born && !s->t[i].st.done) {
+		const struct sr_dtask *dt;
+
+		if (!s->t[i].st.born)
+			continue;
+		if (!s->t[i].st.done) {
 			fail(s, SR_EINTERNAL, s->t[i].state == T_BLOCKED ?
 			     "a task still waits for its wake at the end" :
 			     "a task did not finish its demand", (uint32_t)i);
 			return -1;
 		}
+		dt = sr_demand_task(s->dm, (uint32_t)i);
+		if (dt && dt->cpu_ns != s->t[i].st.cpu_ns) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "a task ran %lld ns of its "
+				 "%lld ns of demand",
+				 (long long)s->t[i].st.cpu_ns,
+				 (long long)dt->cpu_ns);
+			fail(s, SR_EINTERNAL, msg, (uint32_t)i);
+			return -1;
+		}
 	}
 	s->finished = true;
-	s->st.end = s->now;
+	s->st.end = s->end_mark;
 	return 0;
+}
+
+/* Do ticks fall now?  One CPU: only while it runs a task (an idle tick
+ * does nothing there); several: while any runs, or a balancer still holds
+ * a load it saw (spec section 6, "Idle ticks"). */
+static bool ticking(const struct sr_sim *s)
+{
+	if (!s->bal)
+		return s->cpu[0].cur != SR_TID_NONE;
+	return s->nbusy > 0 || !s->bops->quiet(s->bal);
 }
 
 int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
 {
-	bool eof = sr_demand_done(s->dm);
+	bool eof = sr_demand_done(s->dm), refresh;
 
 	if (s->finished)
 		return SR_OK;
@@ -1000,26 +1664,33 @@ int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
 	if (grow_tasks(s, sr_demand_ntasks(s->dm)))
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	s->hz = horizon(s);
+	refresh = true;
 	while (!s->err) {
-		int64_t t = INT64_MAX, run_end = INT64_MAX;
+		int64_t t = INT64_MAX;
 		const struct sr_arrival *a;
-		bool hard = true;
+		const struct scpu *top;
 
 		if (s->phase != PH_NONE) {
 			if (instant(s))
 				break;
 			continue;
 		}
-		if (s->cur != SR_TID_NONE) {
-			int64_t from = s->now > s->busy_until ? s->now
-							      : s->busy_until;
-
-			run_end = from + avail(s, s->cur, &hard);
-			if (hard)
-				t = run_end;
+		if (refresh) {
+			/* more is known now: every running task's next op (an
+			   instant interrupted for input resumes first) */
+			for (int c = 0; c < s->ncpu; c++)
+				if (s->cpu[c].cur != SR_TID_NONE)
+					rh_update(s, (uint32_t)c);
+			refresh = false;
+		}
+		top = s->nrh ? &s->cpu[s->rh[0]] : NULL;
+		if (top && !top->soft)
+			t = top->key;
+		if (ticking(s)) {
 			/* next tick: the next jiffy boundary after now */
 			int64_t tick = (floor_div(s->now, SR_NSEC_PER_JIFFY) +
 					1) * SR_NSEC_PER_JIFFY;
+
 			if (tick < t)
 				t = tick;
 		}
@@ -1027,11 +1698,11 @@ int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
 			t = s->heap[0].t;
 		if ((a = sr_demand_arrival(s->dm, s->arr)) && a->ts < t)
 			t = a->ts;
-		if (!hard && run_end <= t) {
+		if (top && top->soft && top->key <= t) {
 			if (eof)
 				fail(s, SR_EINTERNAL, "a program without an "
-				     "end", s->cur);
-			break;          /* the running task's next op: wait */
+				     "end", top->cur);
+			break;          /* a running task's next op: wait */
 		}
 		if (t == INT64_MAX) {
 			if (eof)
@@ -1040,17 +1711,19 @@ int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
 		}
 		if (t >= s->hz)
 			break;          /* something not read yet may come first */
-		charge(s, t);
 		s->now = t;
-		sm_rq_set_jiffies(s->rq, jiffies_at(s, t));
+		set_clock(s, t);
 		s->st.instants++;
+		s->acts = s->st.ops + s->st.wakes + s->st.schedules + s->pops;
+		s->tick_instant = false;
+		due_cpus(s, t); /* whose current reaches its next op now */
 		s->phase = PH_OPS1;
 	}
 	s->st.events = s->st.ticks + s->st.ops + s->st.wakes +
 		       s->st.schedules;
 	if (s->err)
-		return sr_fail(d, s->err, "replay under %s: %s", s->pol->name,
-			       s->errmsg);
+		return sr_fail(d, s->err, "replay under %s: %s",
+			       sr_sim_policy_name(s), s->errmsg);
 	return SR_OK;
 }
 
@@ -1063,7 +1736,7 @@ int sr_sim_finish(struct sr_sim *s, struct sr_diag *d)
 {
 	if (!s->finished)
 		return sr_fail(d, SR_EINTERNAL, "replay under %s: not finished",
-			       s->pol->name);
+			       sr_sim_policy_name(s));
 	if (sr_acct_finish(s->acct, s->st.end, d))
 		return d->code;
 	for (size_t i = 0; i < s->nt; i++) {
@@ -1091,6 +1764,35 @@ void sr_sim_stats(const struct sr_sim *s, struct sr_sim_stats *st)
 {
 	*st = s->st;
 	st->events = s->st.ticks + s->st.ops + s->st.wakes + s->st.schedules;
+	st->cpus = s->ncpu;
+	st->balances = st->pulls = 0;
+	for (int c = 0; s->bal && c < s->ncpu; c++) {
+		st->balances += s->bops->stats(s->bal, c)->balances;
+		st->pulls += s->bops->stats(s->bal, c)->pulls;
+	}
+}
+
+int sr_sim_ncpus(const struct sr_sim *s)
+{
+	return s->ncpu;
+}
+
+void sr_sim_cpu_stats(const struct sr_sim *s, int c, struct sr_cpu_figs *out)
+{
+	const struct scpu *k;
+	int64_t span = s->st.end - s->st.start;
+
+	memset(out, 0, sizeof(*out));
+	if (c < 0 || c >= s->ncpu || !s->started)
+		return;
+	k = &s->cpu[c];
+	out->busy_ns = k->busy_ns;
+	out->idle_ns = span > k->busy_ns ? span - k->busy_ns : 0;
+	out->switches = k->switches;
+	if (s->bal) {
+		out->balances = (int64_t)s->bops->stats(s->bal, c)->balances;
+		out->pulls = (int64_t)s->bops->stats(s->bal, c)->pulls;
+	}
 }
 
 const char *sr_sim_comm(const struct sr_sim *s, uint32_t id)
@@ -1105,5 +1807,5 @@ int32_t sr_sim_pid(const struct sr_sim *s, uint32_t id)
 
 const char *sr_sim_policy_name(const struct sr_sim *s)
 {
-	return s->pol->name;
+	return s->o.sched ? s->o.sched->tuning.label : s->pol->name;
 }

@@ -1,9 +1,11 @@
 /*
  * sim: the discrete-event simulator.  It replays the demand (replay/demand.h)
- * through one scheduler policy (sched-model/policy.h) on one CPU, in
- * integer nanoseconds on the trace's own clock, with a tick every jiffy
- * (HZ = 1000), and drives the shared accounting (replay/metrics.h) so that
- * its delays mean what `observed` means by a delay.
+ * through one scheduler policy (sched-model/policy.h) on one or more CPUs
+ * (per-CPU runqueues, the 2.6.0-test2 load balancer of
+ * sched-model/balance.h), in integer nanoseconds on the trace's own clock,
+ * with a tick every jiffy (HZ = 1000), and drives the shared accounting
+ * (replay/metrics.h) so that its delays mean what `observed` means by a
+ * delay.
  *
  * Streaming: sr_sim_advance() runs as far as what the demand has read so
  * far decides, and returns; the caller feeds more events and calls it
@@ -23,9 +25,12 @@
 #include "lib/diag.h"
 #include "replay/demand.h"
 #include "replay/metrics.h"
+#include "replay/rtrules.h"
+#include "sched-model/knobs.h"
 #include "sched-model/policy.h"
 
 #define SR_NSEC_PER_JIFFY (1000000000LL / SM_HZ)
+#define SR_SIM_MAX_CPUS 1024   /* SM_BALANCE_MAX_CPUS */
 
 /* Largest context-switch cost (--cs-cost): one jiffy. */
 #define SR_CS_COST_MAX SR_NSEC_PER_JIFFY
@@ -38,15 +43,26 @@ enum sr_external_mode {
 	SR_EXTERNAL_RELATIVE, /* sleep as long as recorded */
 };
 
+/* "absolute", "relative"; NULL-terminated, for --external. */
+extern const char *const sr_external_names[];
+
 struct sr_sim_opts {
 	const struct sm_policy *policy;
-	int cpus;                 /* 1: more is refused (SMP comes later) */
+	struct sm_sched *sched;   /* the policy tuned (sched-model/knobs.h);
+				     NULL: policy with its defaults */
+	int cpus;                 /* CPUs simulated, 1..SR_SIM_MAX_CPUS */
+	/* cache_decay_ticks for the balancer (SMP spec section 5); without
+	   has_cache_decay, SM_CACHE_DECAY_TICKS_DEFAULT (10 jiffies) */
+	bool has_cache_decay;
+	unsigned long cache_decay_ticks;
 	enum sr_external_mode external;
 	int64_t cs_cost_ns;       /* context-switch cost, default 0 */
 	int init_sleep_pct;       /* tasks alive at start: initial sleep_avg
 				     as % of MAX_SLEEP_AVG (0 = cold) */
 	bool check;               /* run the policy's invariant check after
 				     every instant (tests) */
+	struct sr_rtrules *rt;    /* --rt: tasks whose name matches run
+				     SCHED_RR (NULL: none) */
 };
 
 /* One timeline row (replay/writers.h formats it). */
@@ -61,6 +77,9 @@ struct sr_tl_row {
 				     state (a skipped sleep): written in
 				     every --timeline mode */
 	int prio;                 /* observed: trace prio, -1 unknown */
+	int cpu;                  /* the task's cpu (migrate: to), -1 */
+	int from_cpu;             /* migrate: from, else -1 */
+	const char *why;          /* migrate: why (sm_migrate_why_name) */
 };
 
 struct sr_sim_hooks {
@@ -78,13 +97,17 @@ struct sr_sim_task {
 	uint64_t early_wakes;     /* blocks skipped: causal wake came first */
 	int64_t finish_ts;        /* when its demand was done */
 	int64_t cpu_ns;           /* CPU consumed from its demand */
+	uint64_t migrations;      /* times it changed CPU */
 	bool born, done;
 };
 
 struct sr_sim_stats {
 	uint64_t events;          /* ticks + ops + wakes + schedules */
 	uint64_t ticks, ops, wakes, schedules, switches, instants;
+	uint64_t idle_ticks;      /* of the ticks, on an idle CPU (SMP) */
+	uint64_t migrations, balances, pulls;
 	int64_t start, end;       /* ns, trace clock */
+	int cpus;
 };
 
 struct sr_sim;
@@ -112,5 +135,8 @@ void sr_sim_stats(const struct sr_sim *s, struct sr_sim_stats *st);
 const char *sr_sim_comm(const struct sr_sim *s, uint32_t id);
 int32_t sr_sim_pid(const struct sr_sim *s, uint32_t id);
 const char *sr_sim_policy_name(const struct sr_sim *s);
+int sr_sim_ncpus(const struct sr_sim *s);
+/* CPU cpu's figures, up to the end of the replay (after sr_sim_finish). */
+void sr_sim_cpu_stats(const struct sr_sim *s, int cpu, struct sr_cpu_figs *out);
 
 #endif

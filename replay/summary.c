@@ -209,36 +209,61 @@ int sr_rows_by_comm(struct sr_task_metrics *const *rows, size_t n,
 	return SR_OK;
 }
 
+/* The figures between comm and tasks, in column order: TSV header names
+ * and JSON keys. */
+enum { NFIGS = 10 };
+static const char *const fig_names[NFIGS] = {
+	"runtime_ms", "switches", "wakeups", "avg_delay_ms", "p50_delay_ms",
+	"p95_delay_ms", "p99_delay_ms", "max_delay_ms", "max_delay_start_s",
+	"max_delay_end_s",
+};
+
+/* m's figures as text, exact decimals (the same in TSV and JSON) */
+static void figs(const struct sr_task_metrics *m, char v[NFIGS][SR_FMT_NUM])
+{
+	static const double ps[3] = { 50, 95, 99 };
+	int64_t p[3];
+
+	sr_delays_percentiles(m->delays, ps, p, 3);
+	sr_fmt_ms(v[0], SR_FMT_NUM, m->runtime_ns, 6);
+	snprintf(v[1], SR_FMT_NUM, "%" PRIu64, m->switches);
+	snprintf(v[2], SR_FMT_NUM, "%" PRIu64, m->wakeups);
+	sr_fmt_ms(v[3], SR_FMT_NUM, sr_metrics_avg_delay(m), 6);
+	for (int i = 0; i < 3; i++)
+		sr_fmt_ms(v[4 + i], SR_FMT_NUM, p[i], 6);
+	sr_fmt_ms(v[7], SR_FMT_NUM, m->max_delay_ns, 6);
+	sr_fmt_s(v[8], SR_FMT_NUM, m->max_delay_start, 9);
+	sr_fmt_s(v[9], SR_FMT_NUM, m->max_delay_end, 9);
+}
+
+/* a row of one task has its pid; a merged one has none */
+static bool has_pid(const struct sr_task_metrics *m)
+{
+	return m->pid >= 0 && m->ntasks <= 1;
+}
+
 void sr_tsv_header(FILE *f)
 {
-	fputs("pid\tcomm\truntime_ms\tswitches\twakeups\tavg_delay_ms\t"
-	      "p50_delay_ms\tp95_delay_ms\tp99_delay_ms\tmax_delay_ms\t"
-	      "max_delay_start_s\tmax_delay_end_s\ttasks\tlost", f);
+	fputs("pid\tcomm", f);
+	for (int i = 0; i < NFIGS; i++)
+		fprintf(f, "\t%s", fig_names[i]);
+	fputs("\ttasks\tlost", f);
 }
 
 void sr_tsv_row(FILE *f, const struct sr_task_metrics *m)
 {
-	static const double ps[3] = { 50, 95, 99 };
-	char b[8][SR_FMT_NUM];
-	int64_t p[3];
+	char v[NFIGS][SR_FMT_NUM];
 
-	sr_delays_percentiles(m->delays, ps, p, 3);
-	if (m->pid >= 0 && m->ntasks <= 1)
+	figs(m, v);
+	if (has_pid(m))
 		fprintf(f, "%" PRId32 "\t", m->pid);
 	else
 		fputs("-\t", f);
 	sr_put_comm(f, m->comm);
-	fprintf(f, "\t%s\t%" PRIu64 "\t%" PRIu64 "\t%s\t%s\t%s\t%s\t%s\t%s\t%s"
-		"\t%" PRIu32 "\t%d",
-		sr_fmt_ms(b[0], SR_FMT_NUM, m->runtime_ns, 6), m->switches,
-		m->wakeups, sr_fmt_ms(b[1], SR_FMT_NUM, sr_metrics_avg_delay(m), 6),
-		sr_fmt_ms(b[2], SR_FMT_NUM, p[0], 6),
-		sr_fmt_ms(b[3], SR_FMT_NUM, p[1], 6),
-		sr_fmt_ms(b[4], SR_FMT_NUM, p[2], 6),
-		sr_fmt_ms(b[5], SR_FMT_NUM, m->max_delay_ns, 6),
-		sr_fmt_s(b[6], SR_FMT_NUM, m->max_delay_start, 9),
-		sr_fmt_s(b[7], SR_FMT_NUM, m->max_delay_end, 9),
-		m->ntasks ? m->ntasks : 1, m->lost_touched ? 1 : 0);
+	for (int i = 0; i < NFIGS; i++)
+		fprintf(f, "\t%s", v[i]);
+	fprintf(f, "\t%" PRIu32 "\t%d", m->ntasks ? m->ntasks : 1,
+		m->lost_touched ? 1 : 0);
 }
 
 void sr_write_tsv(FILE *f, struct sr_task_metrics *const *rows, size_t n)
@@ -249,6 +274,33 @@ void sr_write_tsv(FILE *f, struct sr_task_metrics *const *rows, size_t n)
 		sr_tsv_row(f, rows[i]);
 		fputc('\n', f);
 	}
+}
+
+void sr_write_json(FILE *f, const char *trace,
+		   struct sr_task_metrics *const *rows, size_t n)
+{
+	fputs("{\"trace\": ", f);
+	sr_json_str(f, trace);
+	fputs(", \"tasks\": [", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct sr_task_metrics *m = rows[i];
+		char v[NFIGS][SR_FMT_NUM];
+
+		figs(m, v);
+		fputs(i ? ",\n  {" : "\n  {", f);
+		if (has_pid(m))
+			fprintf(f, "\"pid\": %" PRId32, m->pid);
+		else
+			fputs("\"pid\": null", f);
+		fputs(", \"comm\": ", f);
+		sr_json_str(f, m->comm);
+		for (int k = 0; k < NFIGS; k++)
+			fprintf(f, ", \"%s\": %s", fig_names[k], v[k]);
+		fprintf(f, ", \"tasks\": %" PRIu32 ", \"lost\": %s}",
+			m->ntasks ? m->ntasks : 1,
+			m->lost_touched ? "true" : "false");
+	}
+	fputs(n ? "\n]}\n" : "]}\n", f);
 }
 
 /* ns as milliseconds with 3 decimals, rounded to the microsecond */

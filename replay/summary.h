@@ -1,7 +1,8 @@
 /*
  * summary: per-task figure rows as output: sorting, merging by command
  * name, the TSV writer (`stats --tsv`, the first columns of replay's
- * summary.tsv) and the human table (`stats`).
+ * summary.tsv), the JSON writer (`stats --json`) and the human table
+ * (`stats`).
  *
  * TSV columns, in this order, stable:
  *   pid comm runtime_ms switches wakeups avg_delay_ms p50_delay_ms
@@ -63,6 +64,12 @@ void sr_rows_free_merged(struct sr_task_metrics *rows, size_t n);
 void sr_tsv_header(FILE *f);
 void sr_tsv_row(FILE *f, const struct sr_task_metrics *m);
 void sr_write_tsv(FILE *f, struct sr_task_metrics *const *rows, size_t n);
+
+/* The same figures as JSON: {"trace": NAME, "tasks": [{"pid": ..,
+ * "comm": .., "runtime_ms": .., ... "lost": false}, ...]}, a key per TSV
+ * column with the same exact decimals; pid null on a merged row. */
+void sr_write_json(FILE *f, const char *trace,
+		   struct sr_task_metrics *const *rows, size_t n);
 
 /* The human table (perf-like, ms with 3 decimals), with a TOTAL line. */
 void sr_write_table(FILE *f, struct sr_task_metrics *const *rows, size_t n);

@@ -6,13 +6,12 @@
 
 #include "lib/grow.h"
 #include "replay/tlfilter.h"
-#include "replay/writers.h"
 
 const char *const sr_tl_mode_names[] = { "changes", "all", NULL };
 
 /* What a timeline shows of a task; a row is a change if this differs. */
 struct shown {
-	int prio, array, state;
+	int prio, array, state, cpu;
 	bool on_cpu, written;
 };
 
@@ -24,7 +23,8 @@ struct held {
 };
 
 struct sr_tlfilter {
-	FILE *out;
+	sr_tl_fn emit;
+	void *ctx;
 	enum sr_tl_mode mode;
 	int64_t now;            /* the instant the held rows belong to */
 	struct shown *last;     /* per task: last row written */
@@ -32,18 +32,19 @@ struct sr_tlfilter {
 	uint32_t *slot;         /* per task: index in held + 1, 0 = none */
 	size_t nslot;
 	struct held *held;      /* this instant's rows, first-seen order */
-	size_t nheld, capheld;
+	size_t nheld, capheld, peak;
 };
 
-int sr_tlfilter_new(struct sr_tlfilter **fp, FILE *out, enum sr_tl_mode mode,
-		    struct sr_diag *d)
+int sr_tlfilter_new(struct sr_tlfilter **fp, enum sr_tl_mode mode,
+		    sr_tl_fn emit, void *ctx, struct sr_diag *d)
 {
 	struct sr_tlfilter *f = calloc(1, sizeof(*f));
 
 	*fp = NULL;
 	if (!f)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	f->out = out;
+	f->emit = emit;
+	f->ctx = ctx;
 	f->mode = mode;
 	f->now = INT64_MIN;
 	*fp = f;
@@ -62,7 +63,7 @@ void sr_tlfilter_free(struct sr_tlfilter *f)
 
 static struct shown shown_of(const struct sr_tl_row *r)
 {
-	return (struct shown){ r->v->prio, r->v->array, r->v->state,
+	return (struct shown){ r->v->prio, r->v->array, r->v->state, r->cpu,
 			       r->v->on_cpu, true };
 }
 
@@ -121,46 +122,51 @@ static const char *event_of(const struct held *h, const struct shown *prev,
 	}
 }
 
-/* Write a held row if it shows a change from the task's last row. */
-static void put(struct sr_tlfilter *f, struct held *h)
+size_t sr_tlfilter_peak(const struct sr_tlfilter *f)
+{
+	return f->peak;
+}
+
+/* Pass on a held row if it shows a change from the task's last row. */
+static int put(struct sr_tlfilter *f, struct held *h)
 {
 	struct shown s = shown_of(&h->row), *l = &f->last[h->row.task];
 
 	if (l->written && l->prio == s.prio && l->array == s.array &&
-	    l->state == s.state && l->on_cpu == s.on_cpu)
-		return;
+	    l->state == s.state && l->cpu == s.cpu && l->on_cpu == s.on_cpu)
+		return SR_OK;
 	h->row.event = event_of(h, l, &s);
 	*l = s;
-	sr_timeline_row(f->out, &h->row);
+	return f->emit(f->ctx, &h->row);
 }
 
-void sr_tlfilter_flush(struct sr_tlfilter *f)
+int sr_tlfilter_flush(struct sr_tlfilter *f)
 {
+	int rc = SR_OK;
+
 	for (size_t i = 0; i < f->nheld; i++) {
+		int r;
+
 		f->slot[f->held[i].row.task] = 0;
-		put(f, &f->held[i]);
+		if ((r = put(f, &f->held[i])) && !rc)
+			rc = r;
 	}
 	f->nheld = 0;
+	return rc;
 }
 
 int sr_tlfilter_row(struct sr_tlfilter *f, const struct sr_tl_row *r)
 {
 	struct held *h;
 	uint32_t id = r->task;
+	int rc;
 
-	if (f->mode == SR_TL_ALL || !r->v) {
-		sr_timeline_row(f->out, r);
-		return SR_OK;
-	}
+	if (f->mode == SR_TL_ALL || !r->v)
+		return f->emit(f->ctx, r);
 	if (r->t != f->now) {
-		sr_tlfilter_flush(f);
+		if ((rc = sr_tlfilter_flush(f)))
+			return rc;
 		f->now = r->t;
-	}
-	if (r->demand) { /* after what the task's held row shows */
-		if (id < f->nslot && f->slot[id])
-			put(f, &f->held[f->slot[id] - 1]);
-		sr_timeline_row(f->out, r);
-		return SR_OK;
 	}
 	if (id >= f->nlast) {
 		struct shown *l = sr_grow(f->last, &f->nlast, id, sizeof(*l),
@@ -175,6 +181,16 @@ int sr_tlfilter_row(struct sr_tlfilter *f, const struct sr_tl_row *r)
 			return SR_EINTERNAL;
 		f->slot = s;
 	}
+	/* a skipped sleep, or a migration (its from and why would not
+	   survive a collapse): written, after what the task's held row
+	   shows; a migration is what the task shows from then on */
+	if (r->demand || r->from_cpu >= 0) {
+		if (f->slot[id] && (rc = put(f, &f->held[f->slot[id] - 1])))
+			return rc;
+		if (!r->demand)
+			f->last[id] = shown_of(r);
+		return f->emit(f->ctx, r);
+	}
 	if (f->slot[id]) {
 		struct shown now = shown_of(r), then;
 
@@ -184,8 +200,9 @@ int sr_tlfilter_row(struct sr_tlfilter *f, const struct sr_tl_row *r)
 		 * run): both are written; moves undone within the instant
 		 * (expire, swap, run again) are not */
 		if (where_of(&then) != where_of(&now) &&
-		    where_of(&then) != where_of(&f->last[id]))
-			put(f, h);
+		    where_of(&then) != where_of(&f->last[id]) &&
+		    (rc = put(f, h)))
+			return rc;
 	} else {
 		if (f->nheld == f->capheld) {
 			struct held *p = sr_grow(f->held, &f->capheld, f->nheld,
@@ -194,9 +211,16 @@ int sr_tlfilter_row(struct sr_tlfilter *f, const struct sr_tl_row *r)
 			if (!p)
 				return SR_EINTERNAL;
 			f->held = p;
+			/* the rows held point into their own slots: moved */
+			for (size_t i = 0; i < f->nheld; i++) {
+				f->held[i].row.v = &f->held[i].v;
+				f->held[i].row.comm = f->held[i].comm;
+			}
 		}
 		h = &f->held[f->nheld++];
 		f->slot[id] = (uint32_t)f->nheld;
+		if (f->nheld > f->peak)
+			f->peak = f->nheld;
 	}
 	h->row = *r;
 	h->v = *r->v;

@@ -9,6 +9,7 @@
 #include "lib/fmt.h"
 #include "lib/grow.h"
 #include "lib/strpool.h"
+#include "replay/sortbuf.h"
 #include "replay/summary.h"
 #include "replay/writers.h"
 
@@ -22,7 +23,7 @@ static const char *const array_names[] = {
 void sr_timeline_header(FILE *f)
 {
 	fputs("time_ns\tpid\tcomm\tevent\tprio\tstatic_prio\tsleep_avg\t"
-	      "credit\ttime_slice\tarray\n", f);
+	      "credit\ttime_slice\tarray\tcpu\tfrom_cpu\twhy\n", f);
 }
 
 static void put_long_or_dash(FILE *f, long v, bool known)
@@ -42,14 +43,17 @@ void sr_timeline_row(FILE *f, const struct sr_tl_row *r)
 		sr_comm_clean(comm, sizeof(comm), r->comm), r->event);
 	if (!v) {
 		put_long_or_dash(f, r->prio, r->prio >= 0);
-		fputs("\t-\t-\t-\t-\t-\n", f);
-		return;
+		fputs("\t-\t-\t-\t-\t-", f);
+	} else {
+		fprintf(f, "\t%d\t%d", v->prio, v->static_prio);
+		put_long_or_dash(f, v->sleep_avg, v->sleep_avg >= 0);
+		put_long_or_dash(f, v->credit, v->credit >= 0);
+		fprintf(f, "\t%ld\t%s", v->time_slice,
+			(unsigned)v->array < 3 ? array_names[v->array] : "-");
 	}
-	fprintf(f, "\t%d\t%d", v->prio, v->static_prio);
-	put_long_or_dash(f, v->sleep_avg, v->sleep_avg >= 0);
-	put_long_or_dash(f, v->credit, v->credit >= 0);
-	fprintf(f, "\t%ld\t%s\n", v->time_slice,
-		(unsigned)v->array < 3 ? array_names[v->array] : "-");
+	put_long_or_dash(f, r->cpu, r->cpu >= 0);
+	put_long_or_dash(f, r->from_cpu, r->from_cpu >= 0);
+	fprintf(f, "\t%s\n", r->why ? r->why : "-");
 }
 
 /* ---- latency ------------------------------------------------------------ */
@@ -63,48 +67,22 @@ struct lrow {
 };
 
 struct sr_latw {
-	FILE *f;
+	sr_lat_fn emit;
+	void *ctx;
+	int err;            /* the first error emit returned */
 	const struct sr_acct *acct;
-	struct lrow *h;     /* min-heap by (wake, run, pid, seq) */
-	size_t n, cap, next_check;
-	uint64_t seq, peak;
+	struct sr_sortbuf *q; /* by (wake, run, pid, seq) */
+	uint64_t next_check, seq;
 	struct sr_strpool names;
 };
 
 #define LATW_CHECK_MIN 4096
+#define LATW_MEM_ROWS 16384 /* rows in memory; more go to a temporary file */
 
-int sr_latw_new(struct sr_latw **out, FILE *f, const struct sr_acct *acct,
-		struct sr_diag *d)
+static bool lless(const void *pa, const void *pb)
 {
-	struct sr_latw *w = calloc(1, sizeof(*w));
+	const struct lrow *a = pa, *b = pb;
 
-	*out = NULL;
-	if (!w)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	w->f = f;
-	w->acct = acct;
-	w->next_check = LATW_CHECK_MIN;
-	fputs("wake_ns\trun_ns\tdelay_ns\tpid\tcomm\tcause\n", f);
-	*out = w;
-	return SR_OK;
-}
-
-void sr_latw_free(struct sr_latw *w)
-{
-	if (!w)
-		return;
-	free(w->h);
-	sr_strpool_free(&w->names);
-	free(w);
-}
-
-uint64_t sr_latw_peak(const struct sr_latw *w)
-{
-	return w->peak;
-}
-
-static bool lless(const struct lrow *a, const struct lrow *b)
-{
 	if (a->wake != b->wake)
 		return a->wake < b->wake;
 	if (a->run != b->run)
@@ -114,36 +92,85 @@ static bool lless(const struct lrow *a, const struct lrow *b)
 	return a->seq < b->seq;
 }
 
-static void put_row(struct sr_latw *w, const struct lrow *r)
+void sr_latency_header(FILE *f)
+{
+	fputs("wake_ns\trun_ns\tdelay_ns\tpid\tcomm\tcause\n", f);
+}
+
+void sr_latency_row(FILE *f, const struct sr_lat_row *r)
 {
 	char comm[SR_COMM_MAX];
 
-	fprintf(w->f, "%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId32
+	fprintf(f, "%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId32
 		"\t%s\t%s\n", r->wake, r->run, r->run - r->wake, r->pid,
-		sr_comm_clean(comm, sizeof(comm), sr_strpool_get(&w->names, r->comm)),
-		sr_acct_cause_name((enum sr_acct_cause)r->cause));
+		sr_comm_clean(comm, sizeof(comm), r->comm),
+		sr_acct_cause_name(r->cause));
 }
 
-static void pop(struct sr_latw *w)
+int sr_latw_new(struct sr_latw **out, const struct sr_acct *acct,
+		sr_lat_fn emit, void *ctx, struct sr_diag *d)
 {
-	size_t i = 0, n = --w->n;
+	struct sr_latw *w = calloc(1, sizeof(*w));
 
-	w->h[0] = w->h[n];
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct lrow t;
-
-		if (l < n && lless(&w->h[l], &w->h[m]))
-			m = l;
-		if (r < n && lless(&w->h[r], &w->h[m]))
-			m = r;
-		if (m == i)
-			break;
-		t = w->h[i];
-		w->h[i] = w->h[m];
-		w->h[m] = t;
-		i = m;
+	*out = NULL;
+	if (!w)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	w->emit = emit;
+	w->ctx = ctx;
+	w->acct = acct;
+	w->next_check = LATW_CHECK_MIN;
+	if (sr_sortbuf_new(&w->q, sizeof(struct lrow), lless, LATW_MEM_ROWS,
+			   d)) {
+		free(w);
+		return d->code;
 	}
+	*out = w;
+	return SR_OK;
+}
+
+void sr_latw_free(struct sr_latw *w)
+{
+	if (!w)
+		return;
+	sr_sortbuf_free(w->q);
+	sr_strpool_free(&w->names);
+	free(w);
+}
+
+void sr_latw_stats(const struct sr_latw *w, struct sr_sortbuf_stats *st)
+{
+	sr_sortbuf_stats(w->q, st);
+}
+
+static void put_row(struct sr_latw *w, const void *p)
+{
+	const struct lrow *r = p;
+	struct sr_lat_row row = {
+		.wake = r->wake, .run = r->run, .pid = r->pid,
+		.comm = sr_strpool_get(&w->names, r->comm),
+		.cause = (enum sr_acct_cause)r->cause,
+	};
+	int rc = w->emit(w->ctx, &row);
+
+	if (rc && !w->err)
+		w->err = rc;
+}
+
+/* Pass on the held rows that come before bound (INT64_MAX: all). */
+static int put_before(struct sr_latw *w, int64_t bound)
+{
+	const void *m;
+	int rc;
+
+	while ((rc = sr_sortbuf_min(w->q, &m)) == SR_OK && m &&
+	       ((const struct lrow *)m)->wake < bound) {
+		put_row(w, m);
+		if ((rc = sr_sortbuf_pop(w->q)))
+			break;
+	}
+	if (rc && !w->err)
+		w->err = rc;
+	return w->err;
 }
 
 /* Write the rows no wait to come can precede. */
@@ -152,15 +179,15 @@ static void drain(struct sr_latw *w, int64_t now)
 	int64_t bound = now;
 	size_t n = sr_acct_ntasks(w->acct);
 
+	uint64_t held;
+
 	for (size_t i = 0; i < n; i++)
 		if (sr_acct_state(w->acct, (uint32_t)i) == SR_ACCT_RUNNABLE &&
 		    sr_acct_since(w->acct, (uint32_t)i) < bound)
 			bound = sr_acct_since(w->acct, (uint32_t)i);
-	while (w->n && w->h[0].wake < bound) {
-		put_row(w, &w->h[0]);
-		pop(w);
-	}
-	w->next_check = 2 * w->n > LATW_CHECK_MIN ? 2 * w->n : LATW_CHECK_MIN;
+	put_before(w, bound);
+	held = sr_sortbuf_count(w->q);
+	w->next_check = 2 * held > LATW_CHECK_MIN ? 2 * held : LATW_CHECK_MIN;
 }
 
 int sr_latw_add(struct sr_latw *w, int64_t from, int64_t to, int32_t pid,
@@ -168,44 +195,18 @@ int sr_latw_add(struct sr_latw *w, int64_t from, int64_t to, int32_t pid,
 {
 	struct lrow r = { .wake = from, .run = to, .pid = pid,
 			  .seq = w->seq++, .cause = (uint8_t)cause };
-	size_t i;
 
-	if (sr_strpool_add(&w->names, comm ? comm : "", &r.comm))
+	if (sr_strpool_add(&w->names, comm ? comm : "", &r.comm) ||
+	    sr_sortbuf_push(w->q, &r))
 		return SR_EINTERNAL;
-	if (w->n == w->cap) {
-		struct lrow *h = sr_grow(w->h, &w->cap, w->n, sizeof(*h), 1024, 0);
-
-		if (!h)
-			return SR_EINTERNAL;
-		w->h = h;
-	}
-	i = w->n++;
-	w->h[i] = r;
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		struct lrow t;
-
-		if (!lless(&w->h[i], &w->h[p]))
-			break;
-		t = w->h[i];
-		w->h[i] = w->h[p];
-		w->h[p] = t;
-		i = p;
-	}
-	if (w->n > w->peak)
-		w->peak = w->n;
-	if (w->n >= w->next_check)
+	if (sr_sortbuf_count(w->q) >= w->next_check)
 		drain(w, to);
-	return SR_OK;
+	return w->err;
 }
 
 int sr_latw_flush(struct sr_latw *w)
 {
-	while (w->n) {
-		put_row(w, &w->h[0]);
-		pop(w);
-	}
-	return SR_OK;
+	return put_before(w, INT64_MAX);
 }
 
 /* ---- summary ------------------------------------------------------------ */
@@ -213,20 +214,23 @@ int sr_latw_flush(struct sr_latw *w)
 void sr_summary_header(FILE *f)
 {
 	sr_tsv_header(f);
-	fputs("\tcpu_share\texpired\tlate_wakeups\tfinish_s\n", f);
+	fputs("\tcpu_share\texpired\tlate_wakeups\tfinish_s\tmigrations\n",
+	      f);
+}
+
+int64_t sr_share_ppm(int64_t runtime, int64_t span)
+{
+	if (span <= 0 || runtime <= 0)
+		return 0;
+	return (int64_t)(((__int128)runtime * 1000000 + span / 2) / span);
 }
 
 /* runtime / span as a fraction with 6 decimals, rounded, exactly. */
 static void put_share(FILE *f, int64_t runtime, int64_t span)
 {
-	uint64_t ppm;
+	int64_t ppm = sr_share_ppm(runtime, span);
 
-	if (span <= 0 || runtime <= 0) {
-		fputs("\t0.000000", f);
-		return;
-	}
-	ppm = (uint64_t)(((__int128)runtime * 1000000 + span / 2) / span);
-	fprintf(f, "\t%" PRIu64 ".%06" PRIu64, ppm / 1000000, ppm % 1000000);
+	fprintf(f, "\t%" PRId64 ".%06" PRId64, ppm / 1000000, ppm % 1000000);
 }
 
 void sr_summary_row(FILE *f, const struct sr_task_metrics *m,
@@ -244,5 +248,70 @@ void sr_summary_row(FILE *f, const struct sr_task_metrics *m,
 		fprintf(f, "\t%" PRId64, x->late_wakeups);
 	else
 		fputs("\t-", f);
-	fprintf(f, "\t%s\n", x->has_finish ? sr_fmt_s(b, sizeof(b), x->finish_ts, 9) : "-");
+	fprintf(f, "\t%s", x->has_finish ? sr_fmt_s(b, sizeof(b), x->finish_ts, 9) : "-");
+	if (x->migrations >= 0)
+		fprintf(f, "\t%" PRId64 "\n", x->migrations);
+	else
+		fputs("\t-\n", f);
+}
+
+/* ---- cpus --------------------------------------------------------------- */
+
+void sr_cpus_header(FILE *f)
+{
+	fputs("cpu\tbusy_ns\tidle_ns\tswitches\tbalances\tpulls\n", f);
+}
+
+void sr_cpus_row(FILE *f, int cpu, const struct sr_cpu_figs *c)
+{
+	fprintf(f, "%d\t%" PRId64 "\t%" PRId64 "\t%" PRIu64, cpu, c->busy_ns,
+		c->idle_ns, c->switches);
+	if (c->balances >= 0)
+		fprintf(f, "\t%" PRId64, c->balances);
+	else
+		fputs("\t-", f);
+	if (c->pulls >= 0)
+		fprintf(f, "\t%" PRId64 "\n", c->pulls);
+	else
+		fputs("\t-\n", f);
+}
+
+/* ---- tasks and names, for --tree ----------------------------------------- */
+
+static void put_id(FILE *f, sr_tid id)
+{
+	if (id == SR_TID_NONE)
+		fputs("\t-", f);
+	else
+		fprintf(f, "\t%" PRIu32, (uint32_t)id);
+}
+
+void sr_tasks_write(FILE *f, const struct sr_tasks *tt)
+{
+	size_t n = sr_tasks_count(tt);
+
+	fputs("id\tpid\ttgid\tthread\tparent\tidle\tcomm\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct sr_task *t = sr_tasks_get(tt, (sr_tid)i);
+
+		fprintf(f, "%zu\t%" PRId32, i, t->pid);
+		put_long_or_dash(f, t->tgid, t->tgid >= 0);
+		put_id(f, t->thread);
+		put_id(f, t->parent);
+		fprintf(f, "\t%d\t", t->is_idle ? 1 : 0);
+		sr_put_comm(f, t->comm);
+		fputc('\n', f);
+	}
+}
+
+void sr_seen_header(FILE *f)
+{
+	fputs("id\tcomm\n", f);
+}
+
+void sr_seen_row(FILE *f, sr_tid id, const char *comm)
+{
+	fprintf(f, "%" PRIu32 "\t", (uint32_t)id);
+	sr_put_comm(f, comm);
+	fputc('\n', f);
 }

@@ -3,11 +3,14 @@
  * and report read (docs/replay.md, "Output files"):
  *
  *   timeline.tsv  time_ns pid comm event prio static_prio sleep_avg credit
- *                 time_slice array          (rows in time order)
+ *                 time_slice array cpu from_cpu why  (rows in time order)
  *   latency.tsv   wake_ns run_ns delay_ns pid comm cause
- *                 (sorted by wake_ns, then run_ns, pid, arrival order)
+ *                 (sorted by wake_ns, then run_ns, pid, arrival order;
+ *                 a bounded reorder buffer, sr_latw, puts them so)
  *   summary.tsv   the columns of `stats --tsv`, then cpu_share expired
- *                 late_wakeups finish_s     (sorted by pid)
+ *                 late_wakeups finish_s migrations  (sorted by pid)
+ *   cpus.tsv      cpu busy_ns idle_ns switches balances pulls
+ *   tasks.tsv, seen.tsv  (once per replay) the trace's tasks, below
  *
  * Unknown values are "-".  Control characters (tab, newline) in a comm
  * are written as '?', as in stats.
@@ -24,26 +27,47 @@
 #include "parse/tasks.h"
 #include "replay/sim.h"
 
+/* Where rows go as they are produced (a file, a caller's sink): 0 or an
+ * error code; pointers in the row are valid during the call only. */
+typedef int (*sr_tl_fn)(void *ctx, const struct sr_tl_row *r);
+
 void sr_timeline_header(FILE *f);
 void sr_timeline_row(FILE *f, const struct sr_tl_row *r);
 
+/* One latency.tsv row: a wait from wake (runnable) to run. */
+struct sr_lat_row {
+	int64_t wake, run;
+	int32_t pid;
+	const char *comm;
+	enum sr_acct_cause cause;
+};
+typedef int (*sr_lat_fn)(void *ctx, const struct sr_lat_row *r);
+
+void sr_latency_header(FILE *f);
+void sr_latency_row(FILE *f, const struct sr_lat_row *r);
+
 /*
- * latency.tsv rows arrive as waits end (in run order); they are written in
- * wake order.  A row is held until no wait still open, and none to come,
- * can start before it: the open waits are read from the accounting the
- * rows come from, so the rows held are those overtaken by a longer wait.
+ * latency.tsv rows arrive as waits end (in run order); they go out, to
+ * emit, in wake order.  A row is held until no wait still open, and none
+ * to come, can start before it: the open waits are read from the
+ * accounting the rows come from, so the rows held are those overtaken by
+ * a longer wait.  At most LATW_MEM_ROWS of them are in memory, the rest in
+ * a temporary file (replay/sortbuf.h): a wait that never ends holds every
+ * row after it, in flat memory.
  */
 struct sr_latw;
 
-int sr_latw_new(struct sr_latw **w, FILE *f, const struct sr_acct *acct,
-		struct sr_diag *d);
+int sr_latw_new(struct sr_latw **w, const struct sr_acct *acct,
+		sr_lat_fn emit, void *ctx, struct sr_diag *d);
 /* A wait of task (pid, comm) from `from` to `to`; `to` is the time now. */
 int sr_latw_add(struct sr_latw *w, int64_t from, int64_t to, int32_t pid,
 		const char *comm, enum sr_acct_cause cause);
-/* Write every row still held (at the end). */
+/* Every row still held goes out (at the end). */
 int sr_latw_flush(struct sr_latw *w);
 void sr_latw_free(struct sr_latw *w);
-uint64_t sr_latw_peak(const struct sr_latw *w); /* most rows ever held */
+/* Rows held: at most, at most in memory, written to the file. */
+struct sr_sortbuf_stats;
+void sr_latw_stats(const struct sr_latw *w, struct sr_sortbuf_stats *st);
 
 /* What summary.tsv adds to a task's stats figures. */
 struct sr_summary_extra {
@@ -52,10 +76,29 @@ struct sr_summary_extra {
 	int64_t late_wakeups;   /* -1: unknown */
 	int64_t finish_ts;      /* trace clock */
 	bool has_finish;
+	int64_t migrations;     /* -1: unknown */
 };
+
+/* runtime / span in millionths, rounded (summary's cpu_share). */
+int64_t sr_share_ppm(int64_t runtime_ns, int64_t span_ns);
 
 void sr_summary_header(FILE *f);
 void sr_summary_row(FILE *f, const struct sr_task_metrics *m,
 		    const struct sr_summary_extra *x);
+
+/*
+ * The trace's tasks, for `--tree` on a replay directory:
+ *   tasks.tsv  id pid tgid thread parent idle comm  (one row per record
+ *              of the reader's task table, parse/tasks.h, in id order;
+ *              thread and parent are ids, "-" when none)
+ *   seen.tsv   id comm  (the names events showed each record under, in
+ *              the order they first did)
+ */
+void sr_tasks_write(FILE *f, const struct sr_tasks *t);
+void sr_seen_header(FILE *f);
+void sr_seen_row(FILE *f, sr_tid id, const char *comm);
+
+void sr_cpus_header(FILE *f);
+void sr_cpus_row(FILE *f, int cpu, const struct sr_cpu_figs *c);
 
 #endif

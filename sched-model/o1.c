@@ -11,11 +11,7 @@
 #include <string.h>
 
 #include "sched-model/o1.h"
-
-/* The running policy's values, spelled as the kernel spells them. */
-#define MAX_SLEEP_AVG		(rq->rules->max_sleep_avg)
-#define STARVATION_LIMIT	(rq->rules->starvation_limit)
-#define jiffies			jiffies_of(rq)
+#include "sched-model/o1-tunables.h"	/* the running policy's values */
 
 /* ---- list_head ---- */
 
@@ -142,8 +138,10 @@ void requeue_task_tail(struct o1_task *p)
 /* BASE_TIMESLICE(p): 10 + 190*(19 - nice)/39, by static_prio only. */
 unsigned int task_timeslice(const struct o1_task *p)
 {
-	return MIN_TIMESLICE + ((MAX_TIMESLICE - MIN_TIMESLICE) *
-		(MAX_PRIO - 1 - p->static_prio) / (MAX_USER_PRIO - 1));
+	const struct o1_rq *rq = p->rq;
+
+	return (unsigned int)(MIN_TIMESLICE + ((MAX_TIMESLICE - MIN_TIMESLICE) *
+		(MAX_PRIO - 1 - p->static_prio) / (MAX_USER_PRIO - 1)));
 }
 
 /*
@@ -151,19 +149,27 @@ unsigned int task_timeslice(const struct o1_task *p)
  * bonus = MAX_USER_PRIO*PRIO_BONUS_RATIO*sleep_avg/MAX_SLEEP_AVG/100 - 5.
  * The kernel computes the first term in unsigned long and lets the
  * subtraction wrap into an int; we subtract after the conversion, which
- * gives the same value without relying on the wrap.
+ * gives the same value without relying on the wrap.  G3 and A3 keep
+ * sleep_avg in nanoseconds and divide both by 1024 first (32-bit room).
  */
 int effective_prio(const struct o1_task *p)
 {
 	const struct o1_rq *rq = p->rq;
 	int bonus, prio;
 
+	if (rq->rules->prio_override && rq->rules->prio_override(p, &prio))
+		return prio;
 	if (rt_task(p))
 		return p->prio;
 
-	bonus = (int)(MAX_USER_PRIO * PRIO_BONUS_RATIO * p->sleep_avg /
-		      MAX_SLEEP_AVG / 100) -
-		MAX_USER_PRIO * PRIO_BONUS_RATIO / 100 / 2;
+	if (rq->rules->sleep_avg_ns)
+		bonus = (int)(MAX_USER_PRIO * PRIO_BONUS_RATIO *
+			      (p->sleep_avg / 1024) /
+			      (unsigned long)(MAX_SLEEP_AVG / 1024) / 100);
+	else
+		bonus = (int)(MAX_USER_PRIO * PRIO_BONUS_RATIO * p->sleep_avg /
+			      (unsigned long)MAX_SLEEP_AVG / 100);
+	bonus -= MAX_USER_PRIO * PRIO_BONUS_RATIO / 100 / 2;
 
 	prio = p->static_prio - bonus;
 	if (prio < MAX_RT_PRIO)
@@ -176,9 +182,11 @@ int effective_prio(const struct o1_task *p)
 /* EXPIRED_STARVING(rq) */
 bool expired_starving(const struct o1_rq *rq)
 {
+	if (rq->rules->expired_starving)
+		return rq->rules->expired_starving(rq);
 	return STARVATION_LIMIT && rq->expired_timestamp &&
 	       jiffies - rq->expired_timestamp >=
-			STARVATION_LIMIT * rq->nr_running + 1;
+			(unsigned long)STARVATION_LIMIT * rq->nr_running + 1;
 }
 
 void __activate_task(struct o1_rq *rq, struct o1_task *p)
@@ -197,6 +205,11 @@ void deactivate_task(struct o1_rq *rq, struct o1_task *p)
 void resched_curr(struct o1_rq *rq)
 {
 	rq->base.need_resched = true;
+}
+
+unsigned long long sched_clock_of(const struct o1_rq *rq)
+{
+	return rq->base.clock;
 }
 
 int curr_prio(const struct o1_rq *rq)
@@ -245,15 +258,17 @@ void o1_expire_plain(struct o1_rq *rq, struct o1_task *p)
 void o1_tick_task(struct o1_rq *rq, struct o1_task *p)
 {
 	if (!p)
-		return; /* idle: nothing (SMP rebalance not modelled) */
+		return; /* idle: nothing (the simulator's rebalance_tick) */
 
 	/* Task might have expired already, but not scheduled off yet */
 	if (p->array != rq->active) {
 		resched_curr(rq);
 		return;
 	}
-	if (p->sleep_avg)
+	if (p->sleep_avg && !rq->rules->sleep_avg_ns)
 		p->sleep_avg--;
+	if (rq->rules->tick_task && rq->rules->tick_task(rq, p))
+		return;
 	if (rt_task(p)) {
 		if (p->policy == SM_SCHED_RR && !--p->time_slice) {
 			p->time_slice = task_timeslice(p);
@@ -292,7 +307,8 @@ void o1_view(const struct o1_task *p, struct sm_view *v)
 	memset(v, 0, sizeof(*v));
 	v->prio = p->prio;
 	v->static_prio = p->static_prio;
-	v->sleep_avg = (long)p->sleep_avg;
+	v->sleep_avg = r->sleep_avg_ns ?
+		(long)(p->sleep_avg / NSEC_PER_JIFFY) : (long)p->sleep_avg;
 	v->credit = r->has_credit ? (long)p->interactive_credit : -1;
 	v->time_slice = (long)p->time_slice;
 	v->array = !p->array ? SM_ARRAY_NONE :
@@ -302,7 +318,8 @@ void o1_view(const struct o1_task *p, struct sm_view *v)
 	v->interactive = !rt_task(p) && TASK_INTERACTIVE(p);
 	v->first_time_slice = p->first_time_slice != 0;
 	v->activated = r->has_activated ? p->activated : -1;
-	v->last_run = p->last_run;
+	v->last_run = r->sleep_avg_ns ?
+		(unsigned long)(p->timestamp / NSEC_PER_JIFFY) : p->last_run;
 }
 
 static bool view_equal(const struct sm_view *a, const struct sm_view *b)
@@ -347,6 +364,52 @@ void o1_note(struct o1_task *p, enum sm_change why)
 				     why, &v);
 }
 
+/* ---- tunings ---- */
+
+void o1_derive_mm1(struct sm_tuning *t)
+{
+	long min = sm_tuning_get(t, "MIN_TIMESLICE", MIN_TIMESLICE_DEFAULT);
+	long max = sm_tuning_get(t, "MAX_TIMESLICE", MAX_TIMESLICE_DEFAULT);
+
+	sm_tuning_derive(t, "MAX_SLEEP_AVG",
+			 O1_AVG_TIMESLICE(min, max) * MAX_BONUS);
+	sm_tuning_derive(t, "STARVATION_LIMIT",
+			 sm_tuning_get(t, "MAX_SLEEP_AVG", 0));
+}
+
+int o1_knob_check(const struct sm_tuning *t, char *why, size_t len)
+{
+	long min = sm_tuning_get(t, "MIN_TIMESLICE", MIN_TIMESLICE_DEFAULT);
+	long max = sm_tuning_get(t, "MAX_TIMESLICE", MAX_TIMESLICE_DEFAULT);
+
+	if (min > max) {
+		snprintf(why, len, "MIN_TIMESLICE=%ld is above MAX_TIMESLICE=%ld",
+			 min, max);
+		return 1;
+	}
+	return 0;
+}
+
+int o1_sched_init(struct sm_sched *s, const struct o1_rules *base)
+{
+	struct o1_rules *r = malloc(sizeof(*r));
+
+	if (!r)
+		return -1;
+	*r = *base;
+	sm_tuning_store(&s->tuning, &r->k);
+	r->k.sleep_avg_bound = r->sleep_avg_bound ? r->sleep_avg_bound(&r->k) :
+		(unsigned long)r->k.max_sleep_avg;
+	s->priv = r;
+	return 0;
+}
+
+void o1_sched_fini(struct sm_sched *s)
+{
+	free(s->priv);
+	s->priv = NULL;
+}
+
 /* ---- sm_policy entry points ---- */
 
 struct sm_rq *o1_rq_new(const struct o1_rules *rules, int cpu,
@@ -380,6 +443,8 @@ static void set_policy_fields(struct o1_task *p, int policy, int rtp)
 	p->rt_priority = (unsigned long)rtp;
 	p->prio = policy != SM_SCHED_NORMAL ?
 		MAX_USER_RT_PRIO - 1 - rtp : p->static_prio;
+	if (p->rq->rules->policy_set)
+		p->rq->rules->policy_set(p);
 }
 
 /* A valid (policy, rt_priority) pair, as sys_sched_setscheduler checks. */
@@ -431,6 +496,7 @@ struct sm_task *o1_task_new(struct sm_rq *srq, const struct sm_task_info *info)
 	p->time_slice = task_timeslice(p);
 	p->first_time_slice = 0;
 	p->last_run = jiffies;
+	p->timestamp = sched_clock_of(rq);
 	o1_note(p, SM_CH_NEW);
 	return &p->base;
 }
@@ -466,6 +532,7 @@ struct sm_task *o1_fork(struct sm_rq *srq, struct sm_task *sparent,
 	p->first_time_slice = 1;
 	parent->time_slice >>= 1;
 	p->last_run = jiffies;
+	p->timestamp = sched_clock_of(rq);
 	if (!parent->time_slice) {
 		/* a single jiffy was left: tick the parent now */
 		parent->time_slice = 1;
@@ -500,7 +567,7 @@ struct sm_task *o1_fork(struct sm_rq *srq, struct sm_task *sparent,
 }
 
 /* try_to_wake_up(p, TASK_INTERRUPTIBLE|TASK_UNINTERRUPTIBLE|..., sync) */
-void o1_wake(struct sm_rq *srq, struct sm_task *t, bool sync)
+void o1_wake(struct sm_rq *srq, struct sm_task *t, unsigned flags)
 {
 	struct o1_rq *rq = o1_rq_of(srq);
 	struct o1_task *p = o1_task_of(t);
@@ -509,13 +576,14 @@ void o1_wake(struct sm_rq *srq, struct sm_task *t, bool sync)
 		return; /* not in the wake mask */
 	if (!p->array) {
 		p->rq = rq; /* set_task_cpu: it wakes where it is told */
-		if (sync) {
+		if (flags & SM_WAKE_SYNC) {
 			__activate_task(rq, p);
 			/* our reading: an idle CPU always takes the task */
 			if (!rq->base.curr)
 				resched_curr(rq);
 		} else {
-			rq->rules->activate_task(rq, p);
+			rq->rules->activate_task(rq, p,
+						 (flags & SM_WAKE_IRQ) != 0);
 			if (rq->rules->preempts_curr(rq, p))
 				resched_curr(rq);
 		}
@@ -567,6 +635,7 @@ void o1_reap(struct sm_rq *srq, struct sm_task *sparent, struct sm_task *t)
 {
 	struct o1_task *p = o1_task_of(t);
 	struct o1_task *parent = sparent ? o1_task_of(sparent) : NULL;
+	struct o1_rq *rq = p->rq;
 
 	if (p->state == TASK_DEAD)
 		return;
@@ -574,12 +643,17 @@ void o1_reap(struct sm_rq *srq, struct sm_task *sparent, struct sm_task *t)
 		if (p->first_time_slice) {
 			parent->time_slice += p->time_slice;
 			if (parent->time_slice > MAX_TIMESLICE)
-				parent->time_slice = MAX_TIMESLICE;
+				parent->time_slice =
+					(unsigned int)MAX_TIMESLICE;
 		}
 		/* a (relative) CPU hog child lowers the parent's sleep_avg */
-		if (p->sleep_avg < parent->sleep_avg)
-			parent->sleep_avg = (parent->sleep_avg * EXIT_WEIGHT +
-					     p->sleep_avg) / (EXIT_WEIGHT + 1);
+		if (rq->rules->exit_sleep_avg)
+			rq->rules->exit_sleep_avg(rq, parent, p);
+		else if (p->sleep_avg < parent->sleep_avg)
+			parent->sleep_avg = (parent->sleep_avg *
+					     (unsigned long)EXIT_WEIGHT +
+					     p->sleep_avg) /
+				(unsigned long)(EXIT_WEIGHT + 1);
 		o1_note(parent, SM_CH_REFUND);
 	}
 	p->state = TASK_DEAD;
@@ -625,6 +699,10 @@ struct sm_task *o1_schedule(struct sm_rq *srq)
 			deactivate_task(rq, prev);
 	}
 
+	if (!rq->nr_running && rq->base.idle_balance.fn) {
+		/* SMP: load_balance(rq, 1); pick again if it pulled */
+		rq->base.idle_balance.fn(rq->base.idle_balance.ctx, &rq->base);
+	}
 	if (!rq->nr_running) {
 		next = NULL; /* idle */
 		rq->expired_timestamp = 0;
@@ -647,6 +725,8 @@ struct sm_task *o1_schedule(struct sm_rq *srq)
 		rq->rules->schedule_next(rq, next);
 
 switch_tasks:
+	if (rq->rules->schedule_switch)
+		rq->rules->schedule_switch(rq, prev, next);
 	rq->base.need_resched = false;
 	if (prev != next) {
 		if (prev) {
@@ -738,21 +818,111 @@ void o1_setscheduler(struct sm_rq *srq, struct sm_task *t, int policy,
 	o1_note(p, SM_CH_SETSCHED);
 }
 
-/* pull_task (load_balance's move): tail of the local active array. */
+/*
+ * pull_task (load_balance's move, SMP spec section 5): from either array
+ * of its runqueue to the tail of the local active array, prio and
+ * time_slice kept; the local CPU reschedules if the task's prio is
+ * higher, or equal with more time_slice left (the stock rule, kept by
+ * test2-mm1: spec 6a.9).
+ */
 void o1_migrate(struct sm_rq *ssrc, struct sm_rq *sdst, struct sm_task *t)
 {
 	struct o1_task *p = o1_task_of(t);
 	struct o1_rq *src = p->rq, *dst = o1_rq_of(sdst);
+	const struct o1_task *curr;
 
 	if (!p->array || p->base.on_cpu || src == dst)
 		return;
 	deactivate_task(src, p);
 	p->rq = dst;
 	__activate_task(dst, p);
-	/* idle threads have a prio of MAX_PRIO: always true for them */
-	if (p->prio < curr_prio(dst))
+	curr = o1_curr(dst);
+	if (dst->rules->pull_preempts) {
+		if (dst->rules->pull_preempts(dst, p))
+			resched_curr(dst);
+	} else if (p->prio < curr_prio(dst) ||
+		   (curr && p->prio == curr->prio &&
+		    p->time_slice > curr->time_slice)) {
+		/* idle threads have a prio of MAX_PRIO: always true */
 		resched_curr(dst);
+	}
 	o1_note(p, SM_CH_MIGRATE);
+}
+
+/*
+ * CAN_MIGRATE_TASK's cache-hot test (idle balancing only) on the pulling
+ * CPU's rq: jiffies - p->last_run <= cache_decay_ticks; G3 and A3, with
+ * timestamp in ns, test ((now - p->timestamp) >> 10) <= cache_decay_ticks,
+ * comparing about microseconds with a count their smpboot.c now gives in
+ * milliseconds (G3's "#warning fixme"): hot only for about 10 us after the
+ * task was stamped (queued or switched).
+ */
+bool o1_task_hot(const struct sm_rq *srq, const struct sm_task *t,
+		 unsigned long cache_decay_ticks)
+{
+	const struct o1_task *p = (const struct o1_task *)t;
+	const struct o1_rq *rq = (const struct o1_rq *)srq;
+
+	if (rq->rules->sleep_avg_ns)
+		return ((srq->clock - p->timestamp) >> 10) <=
+			(unsigned long long)cache_decay_ticks;
+	return jiffies - p->last_run <= cache_decay_ticks;
+}
+
+unsigned long o1_nr_running(const struct sm_rq *srq)
+{
+	return ((const struct o1_rq *)srq)->nr_running;
+}
+
+unsigned long o1_last_run(const struct sm_task *t)
+{
+	return ((const struct o1_task *)t)->last_run;
+}
+
+/*
+ * load_balance's scan order: busiest->expired if it holds tasks, then
+ * busiest->active; from the best priority (find_first_bit, then the next
+ * set bit); each list from its tail (curr = head->prev), taking the
+ * previous element before fn may move the task, as the kernel does.
+ */
+static int find_next_bit(const uint64_t *map, int from)
+{
+	for (int w = from / 64; w < BITMAP_WORDS; w++) {
+		uint64_t m = map[w];
+
+		if (w == from / 64)
+			m &= ~(uint64_t)0 << (from % 64);
+		if (m)
+			return w * 64 + __builtin_ctzll(m);
+	}
+	return BITMAP_BITS;
+}
+
+static bool walk_array(struct prio_array *array, sm_walk_fn fn, void *ctx)
+{
+	for (int idx = sched_find_first_bit(array->bitmap); idx < MAX_PRIO;
+	     idx = find_next_bit(array->bitmap, idx + 1)) {
+		struct o1_list *head = array->queue + idx, *curr;
+
+		for (curr = head->prev; curr != head;) {
+			struct o1_task *tmp = task_of_list(curr);
+
+			curr = curr->prev;
+			if (!fn(ctx, &tmp->base))
+				return false;
+		}
+	}
+	return true;
+}
+
+void o1_balance_walk(struct sm_rq *srq, sm_walk_fn fn, void *ctx)
+{
+	struct o1_rq *rq = o1_rq_of(srq);
+	struct prio_array *first = rq->expired->nr_active ? rq->expired
+							  : rq->active;
+
+	if (walk_array(first, fn, ctx) && first == rq->expired)
+		walk_array(rq->active, fn, ctx);
 }
 
 void o1_view_sm(const struct sm_task *t, struct sm_view *v)
@@ -798,7 +968,9 @@ static int check_task(const struct o1_rq *rq, const struct o1_task *p,
 	if (p->state != TASK_RUNNING && !p->base.on_cpu)
 		FAIL("task %lu: queued, not running, state %d", id, p->state);
 	if (p->policy == SM_SCHED_NORMAL) {
-		if (p->prio < MAX_RT_PRIO || p->prio > MAX_PRIO - 1)
+		/* SCHED_ISO within its quota: MAX_RT_PRIO - 1 */
+		if (p->prio < MAX_RT_PRIO - (p->iso && !p->isoref) ||
+		    p->prio > MAX_PRIO - 1)
 			FAIL("task %lu: normal task with prio %d", id, p->prio);
 	} else if (p->prio != MAX_USER_RT_PRIO - 1 - (int)p->rt_priority) {
 		FAIL("task %lu: RT prio %d, rt_priority %lu", id, p->prio,
@@ -807,12 +979,12 @@ static int check_task(const struct o1_rq *rq, const struct o1_task *p,
 	if (p->static_prio < NICE_TO_PRIO(-20) ||
 	    p->static_prio > NICE_TO_PRIO(19))
 		FAIL("task %lu: static_prio %d", id, p->static_prio);
-	if (p->sleep_avg > r->sleep_avg_bound)
+	if (p->sleep_avg > r->k.sleep_avg_bound)
 		FAIL("task %lu: sleep_avg %lu > %lu", id, p->sleep_avg,
-		     r->sleep_avg_bound);
+		     r->k.sleep_avg_bound);
 	if (p->time_slice < 1 || p->time_slice > MAX_TIMESLICE)
 		FAIL("task %lu: time_slice %u", id, p->time_slice);
-	if (p->activated != 0 && p->activated != 1)
+	if (p->activated < 0 || p->activated > 2)
 		FAIL("task %lu: activated %d", id, p->activated);
 	if (p->last_run > jiffies)
 		FAIL("task %lu: last_run %lu after jiffies %lu", id,

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sched-model/knobs.h"
 #include "sched-model/policy.h"
 
 #define HZ SM_HZ
@@ -35,28 +36,51 @@
 #define USER_PRIO(p)		((p) - MAX_RT_PRIO)
 #define IDLE_PRIO		MAX_PRIO	/* the idle task's prio */
 
-/* Tunables common to the family. */
-#define MIN_TIMESLICE		(10 * HZ / 1000)
-#define MAX_TIMESLICE		(200 * HZ / 1000)
-#define PARENT_PENALTY		100
-#define EXIT_WEIGHT		3
+/* Tunables common to the family: the defaults, under names that survive
+   o1-tunables.h, then the kernel's names for them. */
+#define MIN_TIMESLICE_DEFAULT	(10 * HZ / 1000)
+#define MAX_TIMESLICE_DEFAULT	(200 * HZ / 1000)
+#define PARENT_PENALTY_DEFAULT	100
+#define EXIT_WEIGHT_DEFAULT	3
+#define MIN_TIMESLICE		MIN_TIMESLICE_DEFAULT
+#define MAX_TIMESLICE		MAX_TIMESLICE_DEFAULT
+#define PARENT_PENALTY		PARENT_PENALTY_DEFAULT
+#define EXIT_WEIGHT		EXIT_WEIGHT_DEFAULT
 #define PRIO_BONUS_RATIO	25
 #define INTERACTIVE_DELTA	2
 /* Stock has no MAX_BONUS macro; its effective_prio implies the same 10. */
 #define MAX_BONUS		(MAX_USER_PRIO * PRIO_BONUS_RATIO / 100)
 
-/* test2-mm1 and O11int (spec section 3, column B). */
-#define AVG_TIMESLICE	(MIN_TIMESLICE + ((MAX_TIMESLICE - MIN_TIMESLICE) * \
+/* AVG_TIMESLICE of any MIN/MAX_TIMESLICE (a tuning moves it) */
+#define O1_AVG_TIMESLICE(min, max) ((min) + (((max) - (min)) * \
 			(MAX_PRIO - 1 - NICE_TO_PRIO(0)) / (MAX_USER_PRIO - 1)))
-#define TIMESLICE_GRANULARITY	(HZ / 40)
+
+/* test2-mm1 and O11int (spec section 3, column B). */
+#define AVG_TIMESLICE_DEFAULT	O1_AVG_TIMESLICE(MIN_TIMESLICE_DEFAULT, \
+						 MAX_TIMESLICE_DEFAULT)
+#define AVG_TIMESLICE		AVG_TIMESLICE_DEFAULT
+#define MM1_TIMESLICE_GRANULARITY (HZ / 40)
+#define TIMESLICE_GRANULARITY	MM1_TIMESLICE_GRANULARITY
 
 /* Per-policy values: the spec's table, column A and column B. */
 #define STOCK_MAX_SLEEP_AVG		(10 * HZ)
 #define STOCK_STARVATION_LIMIT		(10 * HZ)
 #define STOCK_CHILD_PENALTY		50
-#define MM1_MAX_SLEEP_AVG		(AVG_TIMESLICE * MAX_BONUS)
+#define MM1_MAX_SLEEP_AVG		(AVG_TIMESLICE_DEFAULT * MAX_BONUS)
 #define MM1_STARVATION_LIMIT		(MM1_MAX_SLEEP_AVG)
 #define MM1_CHILD_PENALTY		90
+/* Ingo Molnar's sched-2.6.0-test1-G3 (spec section 8; its diff) and
+   A3 as in 2.6.0-test2-mm2 (the '-' lines of O12.2int against test2-mm3):
+   sleep_avg in nanoseconds of sched_clock() */
+#define NSEC_PER_JIFFY			(1000000000UL / HZ)
+#define G3_MAX_SLEEP_AVG		(2 * 1000000000L)
+#define G3_STARVATION_LIMIT		(10 * HZ)
+#define G3_TIMESLICE_GRANULARITY	(HZ / 20)
+#define A3_MAX_SLEEP_AVG		(1 * 1000000000L)
+#define A3_STARVATION_LIMIT		HZ
+#define A3_TIMESLICE_GRANULARITY	(HZ / 40)
+#define A3_ON_RUNQUEUE_WEIGHT		30
+#define A3_CHILD_PENALTY		95
 
 /* SCALE(v1, v1_max, v2_max) and DELTA(p): nice*10/40 + 2, C truncation. */
 #define SCALE(v1, v1_max, v2_max)	((v1) * (v2_max) / (v1_max))
@@ -106,8 +130,13 @@ struct o1_task {
 	unsigned long sleep_avg;	/* jiffies */
 	unsigned long last_run;		/* jiffies */
 	unsigned int time_slice, first_time_slice;
-	int activated;			/* O10: woken, recalc at pick */
+	int activated;			/* O10: woken, recalc at pick; A3: 2
+					   after a wakeup from interrupt */
 	unsigned long interactive_credit; /* O11 */
+	unsigned long long timestamp;	/* G3, A3: sched_clock() ns of the
+					   last wakeup or switch */
+	bool iso, isoref;		/* SCHED_ISO (iso.c): the class, and
+					   PF_ISOREF (its quota used up) */
 
 	struct sm_view reported;	/* last view sent to the observer */
 	bool reported_once;
@@ -120,6 +149,30 @@ struct o1_rq {
 	unsigned long nr_running;	/* queued tasks, current included */
 	unsigned long expired_timestamp;
 	struct prio_array *active, *expired, arrays[2];
+	unsigned long iso_ticks;	/* SCHED_ISO: the decaying RT share */
+	bool iso_refractory;
+};
+
+/*
+ * The tunables of one policy run, under the kernel's names (o1-tunables.h
+ * spells them so): the policy's defaults, or a tuning (--set).
+ */
+struct o1_consts {
+	long max_sleep_avg;		/* MAX_SLEEP_AVG: jiffies, or ns
+					   when sleep_avg_ns */
+	long starvation_limit;		/* STARVATION_LIMIT, jiffies */
+	long min_timeslice;		/* MIN_TIMESLICE, jiffies */
+	long max_timeslice;		/* MAX_TIMESLICE, jiffies */
+	long timeslice_granularity;	/* TIMESLICE_GRANULARITY, jiffies */
+	long child_penalty;		/* CHILD_PENALTY, % */
+	long parent_penalty;		/* PARENT_PENALTY, % */
+	long exit_weight;		/* EXIT_WEIGHT */
+	long on_runqueue_weight;	/* ON_RUNQUEUE_WEIGHT, % (A3) */
+	long cache_decay_ticks;		/* SMP: the balancer's (smp.h) */
+	long iso_cpu;			/* SCHED_ISO: iso_cpu, % */
+	long iso_period;		/* SCHED_ISO: iso_period, s */
+	unsigned long sleep_avg_bound;	/* largest sleep_avg reachable, for
+					   check(): O11's uncapped JIS */
 };
 
 /*
@@ -128,16 +181,21 @@ struct o1_rq {
  */
 struct o1_rules {
 	const struct sm_policy *policy;
-	unsigned long max_sleep_avg;	/* MAX_SLEEP_AVG */
-	unsigned long starvation_limit;	/* STARVATION_LIMIT */
-	unsigned long sleep_avg_bound;	/* largest sleep_avg reachable, for
-					   check(): O11's uncapped JIS */
+	struct o1_consts k;
 	bool has_credit, has_activated;
+	/* G3, A3: sleep_avg and timestamp in ns of sched_clock(); no
+	   per-tick sleep_avg decay; bonus from sleep_avg/1024 */
+	bool sleep_avg_ns;
 
-	/* activate_task(): non-sync wakeup; sleep credit, then enqueue */
-	void (*activate_task)(struct o1_rq *rq, struct o1_task *p);
+	/* activate_task(): non-sync wakeup; sleep credit, then enqueue;
+	   irq: woken from interrupt context (A3) */
+	void (*activate_task)(struct o1_rq *rq, struct o1_task *p, bool irq);
 	/* wakeup preemption test against rq->curr (curr non-NULL) */
 	bool (*preempts_curr)(const struct o1_rq *rq, const struct o1_task *p);
+	/* SMP: pull_task's test against the local CPU's curr (NULL: the
+	   stock rule, kept by test2-mm1, spec 6a.9; G3 and A3 use their
+	   TASK_PREEMPTS_CURR) */
+	bool (*pull_preempts)(const struct o1_rq *rq, const struct o1_task *p);
 	/* wake_up_forked_process(): sleep_avg penalties, child prio,
 	   last_run, credit; placement is common */
 	void (*forked_process)(struct o1_rq *rq, struct o1_task *parent,
@@ -151,9 +209,114 @@ struct o1_rules {
 	void (*schedule_prev)(struct o1_rq *rq, struct o1_task *prev);
 	/* schedule(), on the picked task (B: activated -> recalc) */
 	void (*schedule_next)(struct o1_rq *rq, struct o1_task *next);
+	/* schedule(), after the pick, before the switch; prev or next may
+	   be NULL (idle) (G3, A3: run_time charge, timestamps) */
+	void (*schedule_switch)(struct o1_rq *rq, struct o1_task *prev,
+				struct o1_task *next);
 	/* B: recalc_task_prio(), used by activate_task and schedule_next */
 	void (*recalc_task_prio)(struct o1_rq *rq, struct o1_task *p);
+	/* sched_exit(): the parent's sleep_avg after reaping a child (NULL:
+	   (EXIT_WEIGHT * parent + child) / (EXIT_WEIGHT + 1) if lower) */
+	void (*exit_sleep_avg)(struct o1_rq *rq, struct o1_task *parent,
+			       const struct o1_task *child);
+	/* EXPIRED_STARVING(rq) (NULL: the limit times nr_running, + 1) */
+	bool (*expired_starving)(const struct o1_rq *rq);
+	/* SCHED_ISO (iso.c): after a class change sets p's policy fields
+	   (may make an RT request the policy's own class); effective_prio's
+	   answer for p if it has one; scheduler_tick's first look at the
+	   running p (true: the tick is done) */
+	void (*policy_set)(struct o1_task *p);
+	bool (*prio_override)(const struct o1_task *p, int *prio);
+	bool (*tick_task)(struct o1_rq *rq, struct o1_task *p);
+	/* k.sleep_avg_bound of a tuning (NULL: MAX_SLEEP_AVG) */
+	unsigned long (*sleep_avg_bound)(const struct o1_consts *k);
 };
+
+/*
+ * The knobs (sched-model/knobs.h) of the O(1) family: one row each, the
+ * policy's default and what it follows; a policy's table picks the rows
+ * it has.  Ranges: jiffies up to 1000 s; MAX_SLEEP_AVG in ns (G3, A3) from
+ * 1024 (effective_prio divides it by 1024) to 100 s.
+ */
+#define O1_KNOB(name, unit, def, min, max, field, derived, what) \
+	{ name, unit, def, min, max, offsetof(struct o1_consts, field), \
+	  derived, what }
+#define O1_KNOB_MAX_SLEEP_AVG(def, derived) \
+	O1_KNOB("MAX_SLEEP_AVG", "jiffies", def, 1, 1000000, max_sleep_avg, \
+		derived, "sleep_avg's ceiling; a bonus level is a tenth of it")
+#define O1_KNOB_MAX_SLEEP_AVG_NS(def) \
+	O1_KNOB("MAX_SLEEP_AVG", "ns", def, 1024, 100000000000L, \
+		max_sleep_avg, NULL, \
+		"sleep_avg's ceiling; a bonus level is a tenth of it")
+#define O1_KNOB_STARVATION_LIMIT(def, derived, what) \
+	O1_KNOB("STARVATION_LIMIT", "jiffies", def, 0, 1000000, \
+		starvation_limit, derived, what)
+#define O1_KNOB_TIMESLICES \
+	O1_KNOB("MIN_TIMESLICE", "jiffies", MIN_TIMESLICE_DEFAULT, 1, 1000, \
+		min_timeslice, NULL, "the slice of nice 19"), \
+	O1_KNOB("MAX_TIMESLICE", "jiffies", MAX_TIMESLICE_DEFAULT, 1, 1000, \
+		max_timeslice, NULL, "the slice of nice -20 (nice 0: " \
+		"MIN + (MAX - MIN) * 19 / 39)")
+#define O1_KNOB_GRANULARITY(def, what) \
+	O1_KNOB("TIMESLICE_GRANULARITY", "jiffies", def, 1, 1000, \
+		timeslice_granularity, NULL, what)
+#define O1_KNOB_CHILD_PENALTY(def) \
+	O1_KNOB("CHILD_PENALTY", "%", def, 0, 100, child_penalty, NULL, \
+		"the share of its sleep_avg a fork child keeps")
+#define O1_KNOB_PARENT_EXIT \
+	O1_KNOB("PARENT_PENALTY", "%", PARENT_PENALTY_DEFAULT, 0, 100, \
+		parent_penalty, NULL, \
+		"the share of its sleep_avg a forking parent keeps"), \
+	O1_KNOB("EXIT_WEIGHT", "", EXIT_WEIGHT_DEFAULT, 0, 100, exit_weight, \
+		NULL, "sched_exit: the parent's weight against a hungrier " \
+		"child's sleep_avg")
+
+/* SMP: the idle balance leaves a task this recently run (jiffies; G3's
+   and A3's smpboot.c give it in ms, compared with ns >> 10) */
+#define O1_KNOB_CACHE_DECAY(unit) \
+	O1_KNOB("cache_decay_ticks", unit, 10, 0, 100000, cache_decay_ticks, \
+		NULL, "SMP: an idle CPU does not pull a task that ran this " \
+		"recently (default: --cache-decay, or 10)")
+
+/* test2-mm1's knobs, also O11int's, O11.1's and O11.2's */
+extern const struct sm_knob o1_mm1_knobs[];
+/* test2-mm1's derived knobs: MAX_SLEEP_AVG = AVG_TIMESLICE * MAX_BONUS,
+   STARVATION_LIMIT = MAX_SLEEP_AVG. */
+void o1_derive_mm1(struct sm_tuning *t);
+/* MIN_TIMESLICE <= MAX_TIMESLICE */
+int o1_knob_check(const struct sm_tuning *t, char *why, size_t len);
+/* sched_init: s->priv = a copy of `base` with the tuning's values */
+int o1_sched_init(struct sm_sched *s, const struct o1_rules *base);
+void o1_sched_fini(struct sm_sched *s);
+
+/* A policy's rq_new and sched_init over its rules: PREFIX_rq_new,
+   PREFIX_sched_init. */
+#define O1_POLICY_GLUE(prefix, rules) \
+static struct sm_rq *prefix##_rq_new(struct sm_sched *s, int cpu, \
+				     unsigned long j, \
+				     const struct sm_observer *obs) \
+{ \
+	return o1_rq_new(s ? (const struct o1_rules *)s->priv : &(rules), \
+			 cpu, j, obs); \
+} \
+static int prefix##_sched_init(struct sm_sched *s) \
+{ \
+	return o1_sched_init(s, &(rules)); \
+}
+
+/* O11int's tunables (also O11.1's and O11.2's): test2-mm1's */
+#define O11_CONSTS { \
+	.max_sleep_avg = MM1_MAX_SLEEP_AVG, \
+	.starvation_limit = MM1_STARVATION_LIMIT, \
+	.min_timeslice = MIN_TIMESLICE_DEFAULT, \
+	.max_timeslice = MAX_TIMESLICE_DEFAULT, \
+	.timeslice_granularity = MM1_TIMESLICE_GRANULARITY, \
+	.child_penalty = MM1_CHILD_PENALTY, \
+	.parent_penalty = PARENT_PENALTY_DEFAULT, \
+	.exit_weight = EXIT_WEIGHT_DEFAULT, \
+	/* JUST_INTERACTIVE_SLEEP of nice -20, never capped */ \
+	.sleep_avg_bound = MM1_MAX_SLEEP_AVG + 3 * AVG_TIMESLICE_DEFAULT, \
+}
 
 /* ---- priority arrays (runqueue primitives) ---- */
 void dequeue_task(struct o1_task *p, struct prio_array *array);
@@ -173,11 +336,14 @@ void __activate_task(struct o1_rq *rq, struct o1_task *p);
 void deactivate_task(struct o1_rq *rq, struct o1_task *p);
 void resched_curr(struct o1_rq *rq);
 int curr_prio(const struct o1_rq *rq);	/* IDLE_PRIO when idle */
+unsigned long long sched_clock_of(const struct o1_rq *rq);	/* ns */
 void o1_tick_task(struct o1_rq *rq, struct o1_task *p);
 
 /* Building blocks more than one policy uses. */
 bool o1_prio_preempts(const struct o1_rq *rq, const struct o1_task *p);
 bool o1_task_preempts_curr(const struct o1_rq *rq, const struct o1_task *p);
+bool o1_task_hot(const struct sm_rq *rq, const struct sm_task *t,
+		 unsigned long cache_decay_ticks);
 void o1_expire_plain(struct o1_rq *rq, struct o1_task *p);
 /* the O10 pieces test2-mm1 introduced and O11int keeps (test2-mm1.c) */
 void o10_schedule_charge(struct o1_rq *rq, struct o1_task *prev);
@@ -186,6 +352,23 @@ void o10_forked_sleep_avg(struct o1_rq *rq, struct o1_task *parent,
 			  struct o1_task *child);
 bool o10_granularity_due(const struct o1_rq *rq, const struct o1_task *p);
 void o10_granularity_requeue(struct o1_rq *rq, struct o1_task *p);
+/* O11int's pieces O11.1 and O11.2 keep (o11int.c) */
+void o11_recalc_task_prio(struct o1_rq *rq, struct o1_task *p);
+void o11_activate_task(struct o1_rq *rq, struct o1_task *p, bool irq);
+void o11_forked_process(struct o1_rq *rq, struct o1_task *parent,
+			struct o1_task *child);
+void o11_slice_continues(struct o1_rq *rq, struct o1_task *p);
+void o11_slice_expired(struct o1_rq *rq, struct o1_task *p);
+unsigned long o11_sleep_avg_bound(const struct o1_consts *k);
+/* G3's pieces A3 keeps (g3.c) */
+void g3_forked_process(struct o1_rq *rq, struct o1_task *parent,
+		       struct o1_task *child);
+void g3_exit_sleep_avg(struct o1_rq *rq, struct o1_task *parent,
+		       const struct o1_task *child);
+void g3_schedule_switch(struct o1_rq *rq, struct o1_task *prev,
+			struct o1_task *next);
+void g3_recalc_task_prio(struct o1_rq *rq, struct o1_task *p,
+			 unsigned long long now);
 
 /* ---- the observer ---- */
 void o1_view(const struct o1_task *p, struct sm_view *v);
@@ -198,7 +381,7 @@ void o1_rq_free(struct sm_rq *rq);
 struct sm_task *o1_task_new(struct sm_rq *rq, const struct sm_task_info *info);
 struct sm_task *o1_fork(struct sm_rq *rq, struct sm_task *parent,
 			const struct sm_task_info *child, unsigned flags);
-void o1_wake(struct sm_rq *rq, struct sm_task *t, bool sync);
+void o1_wake(struct sm_rq *rq, struct sm_task *t, unsigned flags);
 void o1_block(struct sm_rq *rq, struct sm_task *t);
 void o1_exit(struct sm_rq *rq, struct sm_task *t);
 void o1_reap(struct sm_rq *rq, struct sm_task *parent, struct sm_task *child);
@@ -212,6 +395,9 @@ void o1_view_sm(const struct sm_task *t, struct sm_view *v);
 void o1_task_free(struct sm_rq *rq, struct sm_task *t);
 int o1_check(const struct sm_rq *rq, char *why, size_t whylen);
 void o1_migrate(struct sm_rq *src, struct sm_rq *dst, struct sm_task *t);
+unsigned long o1_nr_running(const struct sm_rq *rq);
+unsigned long o1_last_run(const struct sm_task *t);
+void o1_balance_walk(struct sm_rq *rq, sm_walk_fn fn, void *ctx);
 
 /* The entry points of struct sm_policy, for a policy's table row. */
 #define O1_POLICY_OPS \
@@ -230,7 +416,13 @@ void o1_migrate(struct sm_rq *src, struct sm_rq *dst, struct sm_task *t);
 	.view = o1_view_sm, \
 	.task_free = o1_task_free, \
 	.check = o1_check, \
-	.migrate = o1_migrate
+	.migrate = o1_migrate, \
+	.knob_check = o1_knob_check, \
+	.sched_fini = o1_sched_fini, \
+	.nr_running = o1_nr_running, \
+	.balance_walk = o1_balance_walk, \
+	.last_run = o1_last_run, \
+	.task_hot = o1_task_hot
 
 static inline struct o1_task *o1_task_of(struct sm_task *t)
 {
@@ -247,6 +439,9 @@ static inline struct o1_task *o1_curr(const struct o1_rq *rq)
 	return (struct o1_task *)rq->base.curr;
 }
 
-#define jiffies_of(rq)	((rq)->base.jiffies)
+static inline unsigned long jiffies_of(const struct o1_rq *rq)
+{
+	return rq->base.jiffies;
+}
 
 #endif

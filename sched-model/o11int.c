@@ -8,18 +8,28 @@
  * 0, tasks with credit staying active at expiry while sleep_avg > 0 and
  * going to the head of expired after, and the granularity requeue limited
  * to tasks with an mm.
+ *
+ * The o11_* functions are the parts O11.1 and O11.2 keep (o11-1.c,
+ * o11-2.c): they differ only at slice expiry.
  */
 #include "sched-model/o1.h"
+#include "sched-model/o1-tunables.h"
 
-#define MAX_SLEEP_AVG		MM1_MAX_SLEEP_AVG
-#define STARVATION_LIMIT	MM1_STARVATION_LIMIT
-
+/* in long: DELTA is negative below nice -11 */
 #define JUST_INTERACTIVE_SLEEP(p) \
-	(MAX_SLEEP_AVG - (DELTA(p) * AVG_TIMESLICE))
+	(MAX_SLEEP_AVG - ((long)DELTA(p) * AVG_TIMESLICE))
 
 extern const struct sm_policy sm_policy_o11int;
 
-static void recalc_task_prio(struct o1_rq *rq, struct o1_task *p)
+/* The largest sleep_avg: JUST_INTERACTIVE_SLEEP of nice -20, never
+   capped (DELTA -3). */
+unsigned long o11_sleep_avg_bound(const struct o1_consts *k)
+{
+	return (unsigned long)(k->max_sleep_avg + 3 *
+		O1_AVG_TIMESLICE(k->min_timeslice, k->max_timeslice));
+}
+
+void o11_recalc_task_prio(struct o1_rq *rq, struct o1_task *p)
 {
 	long sleep_time = (long)(jiffies_of(rq) - p->last_run) - 1;
 
@@ -31,13 +41,15 @@ static void recalc_task_prio(struct o1_rq *rq, struct o1_task *p)
 		 * lands above MAX_SLEEP_AVG).  No credit change.
 		 */
 		if (task_mm(p) && sleep_time > HZ) {
-			p->sleep_avg = JUST_INTERACTIVE_SLEEP(p);
+			p->sleep_avg =
+				(unsigned long)JUST_INTERACTIVE_SLEEP(p);
 		} else {
+			unsigned long msa = (unsigned long)MAX_SLEEP_AVG;
+
 			if (p->interactive_credit) {
 				/* one level up, whatever the sleep */
 				p->sleep_avg = (p->sleep_avg * MAX_BONUS /
-						MAX_SLEEP_AVG + 1) *
-					MAX_SLEEP_AVG / MAX_BONUS;
+						msa + 1) * msa / MAX_BONUS;
 			} else {
 				/* the sleep, up to a slice */
 				if (sleep_time > (long)task_timeslice(p))
@@ -45,8 +57,8 @@ static void recalc_task_prio(struct o1_rq *rq, struct o1_task *p)
 				p->sleep_avg += (unsigned long)sleep_time;
 			}
 			/* fully interactive tasks earn credit */
-			if (p->sleep_avg > MAX_SLEEP_AVG) {
-				p->sleep_avg = MAX_SLEEP_AVG;
+			if (p->sleep_avg > msa) {
+				p->sleep_avg = msa;
 				p->interactive_credit++;
 			}
 		}
@@ -55,15 +67,15 @@ static void recalc_task_prio(struct o1_rq *rq, struct o1_task *p)
 }
 
 /* activate_task: always flags and recalculates (no last_run == 0 case). */
-static void activate_task(struct o1_rq *rq, struct o1_task *p)
+void o11_activate_task(struct o1_rq *rq, struct o1_task *p, bool irq)
 {
 	p->activated = 1;
-	recalc_task_prio(rq, p);
+	rq->rules->recalc_task_prio(rq, p);
 	__activate_task(rq, p);
 }
 
-static void forked_process(struct o1_rq *rq, struct o1_task *parent,
-			   struct o1_task *p)
+void o11_forked_process(struct o1_rq *rq, struct o1_task *parent,
+			struct o1_task *p)
 {
 	o10_forked_sleep_avg(rq, parent, p);
 	p->last_run = jiffies_of(rq);
@@ -71,7 +83,7 @@ static void forked_process(struct o1_rq *rq, struct o1_task *parent,
 }
 
 /* scheduler_tick(), slice used up (after dequeue, prio, refill). */
-static void slice_expired(struct o1_rq *rq, struct o1_task *p)
+void o11_slice_expired(struct o1_rq *rq, struct o1_task *p)
 {
 	/* tasks that slept once long enough do not keep acting
 	   interactive */
@@ -103,7 +115,7 @@ static void slice_expired(struct o1_rq *rq, struct o1_task *p)
 }
 
 /* The requeue excludes kernel threads ("just in case"). */
-static void slice_continues(struct o1_rq *rq, struct o1_task *p)
+void o11_slice_continues(struct o1_rq *rq, struct o1_task *p)
 {
 	if (task_mm(p) && o10_granularity_due(rq, p))
 		o10_granularity_requeue(rq, p);
@@ -111,35 +123,34 @@ static void slice_continues(struct o1_rq *rq, struct o1_task *p)
 
 static const struct o1_rules o11_rules = {
 	.policy = &sm_policy_o11int,
-	.max_sleep_avg = MAX_SLEEP_AVG,
-	.starvation_limit = STARVATION_LIMIT,
-	/* JUST_INTERACTIVE_SLEEP of nice -20, never capped */
-	.sleep_avg_bound = MAX_SLEEP_AVG - (-3 * AVG_TIMESLICE),
+	.k = O11_CONSTS,
 	.has_credit = true,
 	.has_activated = true,
-	.activate_task = activate_task,
+	.activate_task = o11_activate_task,
 	.preempts_curr = o1_task_preempts_curr,
-	.forked_process = forked_process,
-	.slice_expired = slice_expired,
-	.slice_continues = slice_continues,
+	.forked_process = o11_forked_process,
+	.slice_expired = o11_slice_expired,
+	.slice_continues = o11_slice_continues,
 	.schedule_prev = o10_schedule_charge,
 	.schedule_next = o10_schedule_recalc,
-	.recalc_task_prio = recalc_task_prio,
+	.recalc_task_prio = o11_recalc_task_prio,
+	.sleep_avg_bound = o11_sleep_avg_bound,
 };
 
-static struct sm_rq *o11_rq_new(int cpu, unsigned long j,
-				const struct sm_observer *obs)
-{
-	return o1_rq_new(&o11_rules, cpu, j, obs);
-}
+O1_POLICY_GLUE(o11, o11_rules)
 
 const struct sm_policy sm_policy_o11int = {
 	.name = "o11int",
 	.aliases = { "2.6.0-test2-mm1-O11int", NULL },
 	.summary = "test2-mm1 + O11int: interactive_credit, "
 		   "JUST_INTERACTIVE_SLEEP, credit tasks kept active",
+	.confidence = "high",
+	.reconstructed = NULL,
 	.rq_new = o11_rq_new,
 	O1_POLICY_OPS,
-	.max_sleep_avg = MAX_SLEEP_AVG,
+	.sched_init = o11_sched_init,
+	.knobs = o1_mm1_knobs,
+	.knob_derive = o1_derive_mm1,
+	.max_sleep_avg = MM1_MAX_SLEEP_AVG,
 	.has_credit = true,
 };

@@ -11,11 +11,27 @@
 extern const struct sm_policy sm_policy_stock;
 extern const struct sm_policy sm_policy_test2_mm1;
 extern const struct sm_policy sm_policy_o11int;
+extern const struct sm_policy sm_policy_o11_1;
+extern const struct sm_policy sm_policy_o11_2;
+extern const struct sm_policy sm_policy_g3;
+extern const struct sm_policy sm_policy_a3;
+extern const struct sm_policy sm_policy_iso;
+extern const struct sm_policy sm_policy_24;
+extern const struct sm_policy sm_policy_cfs;
+extern const struct sm_policy sm_policy_eevdf;
 
 const struct sm_policy *const sm_policies[] = {
 	&sm_policy_stock,
 	&sm_policy_test2_mm1,
 	&sm_policy_o11int,
+	&sm_policy_o11_1,
+	&sm_policy_o11_2,
+	&sm_policy_g3,
+	&sm_policy_a3,
+	&sm_policy_iso,
+	&sm_policy_24,
+	&sm_policy_cfs,
+	&sm_policy_eevdf,
 	NULL,
 };
 

@@ -12,17 +12,22 @@
  * scheduler state to an observer so the simulator can write timelines
  * without knowing model internals.
  *
- * Calls happen at rq->jiffies, which the simulator sets with
- * sm_rq_set_jiffies() before each call.  Policies never see trace lines,
- * files or nanoseconds.  jiffies must be >= 1: 0 is the kernel's "unset"
- * for expired_timestamp and test2-mm1's "never ran" for last_run.
+ * Calls happen at rq->jiffies and rq->clock, which the simulator sets
+ * with sm_rq_set_clock() (or sm_rq_set_jiffies(), the clock at the start
+ * of the jiffy) before each call.  rq->clock is the kernel's
+ * sched_clock(): nanoseconds, for the policies that keep time in them
+ * (G3, A3); the others work in jiffies.  Policies never see trace lines
+ * or files.  jiffies must be >= 1: 0 is the kernel's "unset" for
+ * expired_timestamp and test2-mm1's "never ran" for last_run.
  *
  * The simulator's side of the contract (docs/models.md, "Conventions"):
  *  - block(), exit() and yield() of rq->curr, fork() without VFORK, and a
  *    wake() that preempts set rq->need_resched; the simulator then calls
- *    schedule() at once, except at a tick instant, where the order is:
- *    bursts ending now (with their schedule()), tick(), the wakeups due
- *    now in task-id order, then schedule() if rq->need_resched.
+ *    schedule() at once (on every CPU with need_resched, ascending),
+ *    except at a tick instant, where the order is: bursts ending now
+ *    (with their schedule()), every CPU's tick() and rebalance, the
+ *    external wakeups due now in trace order, then schedule() on each CPU
+ *    with need_resched, ascending (docs/models.md, "Conventions").
  *  - wake() of a task that blocked or was stopped but has not been
  *    switched out yet only makes it runnable again (kernel
  *    try_to_wake_up step 2): schedule() then keeps it, and its view's
@@ -66,6 +71,9 @@ struct sm_task_info {
 	/* task_new only: initial sleep_avg as a percentage of the policy's
 	   MAX_SLEEP_AVG (0..100); 0 = the documented cold start */
 	int init_sleep_pct;
+	/* its address space: the process (tgid) its threads share; 0 =
+	   not known (then its own); 2.4's same-mm bonus */
+	int32_t mm;
 };
 
 /* Scheduler state of a task, as the kernel's p->state. */
@@ -124,6 +132,10 @@ const char *sm_change_name(enum sm_change why);
 
 struct sm_task;   /* a policy's per-task block starts with this */
 struct sm_rq;     /* a policy's per-cpu runqueue starts with this */
+struct sm_knob;   /* sched-model/knobs.h */
+struct sm_tuning;
+struct sm_sched;
+struct sm_balancer_ops;
 
 struct sm_observer {
 	void (*changed)(void *ctx, const struct sm_rq *rq,
@@ -137,14 +149,41 @@ struct sm_task {
 	bool on_cpu;          /* it is rq->curr */
 };
 
+/*
+ * schedule()'s load_balance(rq, idle = 1) when its queue is empty (SMP):
+ * the simulator's balancer (sched-model/balance.h) sets it on every
+ * runqueue; fn returns the number of tasks pulled onto rq.  Zero (fn
+ * NULL): one CPU, no balancing.
+ */
+struct sm_idle_balance {
+	int (*fn)(void *ctx, struct sm_rq *rq);
+	void *ctx;
+};
+
 struct sm_rq {
 	const struct sm_policy *policy;
 	int cpu;
 	unsigned long jiffies;
+	uint64_t clock;       /* ns, sched_clock(); in jiffy `jiffies` */
 	bool need_resched;    /* current must give way: call schedule() */
 	struct sm_task *curr; /* NULL = idle */
 	struct sm_observer obs;
+	struct sm_idle_balance idle_balance; /* added for SMP (additive) */
 };
+
+/* Wake flags. */
+#define SM_WAKE_SYNC    1u  /* the waker is about to sleep (sync wakeup) */
+#define SM_WAKE_IRQ     2u  /* woken from interrupt context (a timer or a
+			       device, not a task): A3's in_interrupt() */
+
+/*
+ * load_balance's scan of a runqueue (SMP spec section 5): fn gets each
+ * queued task, the expired array first when it holds tasks, then the
+ * active one; in each array from the best priority; in each list from the
+ * tail (the most recently queued) toward the head.  fn returns false to
+ * stop; it may migrate the task it was given (only that one).
+ */
+typedef bool (*sm_walk_fn)(void *ctx, struct sm_task *t);
 
 /* Fork flags. */
 #define SM_FORK_VFORK   1u  /* parent blocks: no parent resched */
@@ -154,8 +193,16 @@ struct sm_policy {
 	const char *name;        /* command-line name */
 	const char *aliases[3];  /* other accepted names, NULL-terminated */
 	const char *summary;     /* one line for `schedreplay policies` */
+	/* how close to the kernel: "high" (every rule from kernel text that
+	   was read), "medium" (some rules reconstructed from neighbouring
+	   versions), "model" (a documented simplified model) */
+	const char *confidence;
+	const char *reconstructed; /* which parts, plainly; NULL: none */
 
-	struct sm_rq *(*rq_new)(int cpu, unsigned long jiffies,
+	/* s: the configured policy (its tuning, the state its runqueues
+	   share: sm_sched_new()); NULL: the defaults, for a lone rq */
+	struct sm_rq *(*rq_new)(struct sm_sched *s, int cpu,
+				unsigned long jiffies,
 				const struct sm_observer *obs);
 	void (*rq_free)(struct sm_rq *rq);
 
@@ -170,8 +217,8 @@ struct sm_policy {
 				const struct sm_task_info *child,
 				unsigned flags);
 	/* t sleeping or stopped (else ignored, as the kernel's wake mask):
-	   enqueue on rq, which becomes t's runqueue */
-	void (*wake)(struct sm_rq *rq, struct sm_task *t, bool sync);
+	   enqueue on rq, which becomes t's runqueue; flags SM_WAKE_* */
+	void (*wake)(struct sm_rq *rq, struct sm_task *t, unsigned flags);
 	/* rq->curr goes to sleep; it leaves the queue at the next schedule */
 	void (*block)(struct sm_rq *rq, struct sm_task *t);
 	/* rq->curr exits: zombie, leaves the queue at the next schedule */
@@ -194,17 +241,55 @@ struct sm_policy {
 	int (*check)(const struct sm_rq *rq, char *why, size_t whylen);
 
 	/* pull_task: move a queued, not running task t from src to the tail
-	   of dst's active array; sets dst->need_resched if t's prio is
-	   strictly higher than dst's current (idle always).  May be NULL. */
+	   of dst's active array (prio and time_slice kept); sets
+	   dst->need_resched if t's prio is higher than dst's current's, or
+	   equal with a larger time_slice (idle: always).  May be NULL. */
 	void (*migrate)(struct sm_rq *src, struct sm_rq *dst,
 			struct sm_task *t);
 	unsigned long max_sleep_avg; /* MAX_SLEEP_AVG, jiffies (plot scales) */
 	bool has_credit;             /* view.credit is meaningful */
+
+	/* added with the tunings (additive; sched-model/knobs.h): */
+	const struct sm_knob *knobs; /* name NULL ends it; NULL: none */
+	/* the derived knobs not set explicitly (sm_tuning_derive) */
+	void (*knob_derive)(struct sm_tuning *t);
+	/* constraints between knobs: 0 ok, else writes why */
+	int (*knob_check)(const struct sm_tuning *t, char *why, size_t len);
+	/* build / free s->priv from s->tuning (may be NULL) */
+	int (*sched_init)(struct sm_sched *s);
+	void (*sched_fini)(struct sm_sched *s);
+
+	/* added for SMP (additive; NULL: the policy runs on one CPU only).
+	   The load balancer (sched-model/balance.h) needs these three and
+	   migrate; schedule() calls rq->idle_balance when its queue is
+	   empty, then picks again if something was pulled. */
+	unsigned long (*nr_running)(const struct sm_rq *rq); /* current too */
+	void (*balance_walk)(struct sm_rq *rq, sm_walk_fn fn, void *ctx);
+	/* p->last_run in jiffies (cache-hotness) */
+	unsigned long (*last_run)(const struct sm_task *t);
+	/* CAN_MIGRATE_TASK's cache-hot test on the pulling CPU's rq (its
+	   clock and jiffies); NULL: jiffies - last_run <= cache_decay_ticks */
+	bool (*task_hot)(const struct sm_rq *rq, const struct sm_task *t,
+			 unsigned long cache_decay_ticks);
+	/* its own SMP balancing (sched-model/smp.h); NULL: the 2.6.0-test2
+	   balancer over the four entries above */
+	const struct sm_balancer_ops *balancer;
 };
 
-static inline void sm_rq_set_jiffies(struct sm_rq *rq, unsigned long j)
+#define SM_NSEC_PER_JIFFY (1000000000ULL / SM_HZ)
+
+/* The time of the next call: jiffy j, at ns (within that jiffy). */
+static inline void sm_rq_set_clock(struct sm_rq *rq, unsigned long j,
+				   uint64_t ns)
 {
 	rq->jiffies = j;
+	rq->clock = ns;
+}
+
+/* The time of the next call: the start of jiffy j. */
+static inline void sm_rq_set_jiffies(struct sm_rq *rq, unsigned long j)
+{
+	sm_rq_set_clock(rq, j, (uint64_t)j * SM_NSEC_PER_JIFFY);
 }
 
 /* The table: NULL-terminated, in `schedreplay policies` order. */

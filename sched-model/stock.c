@@ -7,10 +7,7 @@
  * schedule()-time charge or recalc.
  */
 #include "sched-model/o1.h"
-
-#define MAX_SLEEP_AVG		STOCK_MAX_SLEEP_AVG
-#define STARVATION_LIMIT	STOCK_STARVATION_LIMIT
-#define CHILD_PENALTY		STOCK_CHILD_PENALTY
+#include "sched-model/o1-tunables.h"
 
 extern const struct sm_policy sm_policy_stock;
 
@@ -19,15 +16,15 @@ extern const struct sm_policy sm_policy_stock;
  * recompute prio only if sleep_avg moved.  sleep_time is the kernel's
  * `long sleep_time = jiffies - p->last_run - 1`.
  */
-static void activate_task(struct o1_rq *rq, struct o1_task *p)
+static void activate_task(struct o1_rq *rq, struct o1_task *p, bool irq)
 {
 	long sleep_time = (long)(jiffies_of(rq) - p->last_run) - 1;
 
 	if (sleep_time > 0) {
 		unsigned long sleep_avg = p->sleep_avg + (unsigned long)sleep_time;
 
-		if (sleep_avg > MAX_SLEEP_AVG)
-			sleep_avg = MAX_SLEEP_AVG;
+		if (sleep_avg > (unsigned long)MAX_SLEEP_AVG)
+			sleep_avg = (unsigned long)MAX_SLEEP_AVG;
 		if (p->sleep_avg != sleep_avg) {
 			p->sleep_avg = sleep_avg;
 			p->prio = effective_prio(p);
@@ -41,16 +38,24 @@ static void activate_task(struct o1_rq *rq, struct o1_task *p)
 static void forked_process(struct o1_rq *rq, struct o1_task *parent,
 			   struct o1_task *p)
 {
-	parent->sleep_avg = parent->sleep_avg * PARENT_PENALTY / 100;
-	p->sleep_avg = p->sleep_avg * CHILD_PENALTY / 100;
+	parent->sleep_avg = parent->sleep_avg *
+		(unsigned long)PARENT_PENALTY / 100;
+	p->sleep_avg = p->sleep_avg * (unsigned long)CHILD_PENALTY / 100;
 	p->prio = effective_prio(p);
 }
 
 static const struct o1_rules stock_rules = {
 	.policy = &sm_policy_stock,
-	.max_sleep_avg = MAX_SLEEP_AVG,
-	.starvation_limit = STARVATION_LIMIT,
-	.sleep_avg_bound = MAX_SLEEP_AVG,
+	.k = {
+		.max_sleep_avg = STOCK_MAX_SLEEP_AVG,
+		.starvation_limit = STOCK_STARVATION_LIMIT,
+		.min_timeslice = MIN_TIMESLICE_DEFAULT,
+		.max_timeslice = MAX_TIMESLICE_DEFAULT,
+		.child_penalty = STOCK_CHILD_PENALTY,
+		.parent_penalty = PARENT_PENALTY_DEFAULT,
+		.exit_weight = EXIT_WEIGHT_DEFAULT,
+		.sleep_avg_bound = STOCK_MAX_SLEEP_AVG,
+	},
 	.has_credit = false,
 	.has_activated = false,
 	.activate_task = activate_task,
@@ -59,19 +64,31 @@ static const struct o1_rules stock_rules = {
 	.slice_expired = o1_expire_plain,
 };
 
-static struct sm_rq *stock_rq_new(int cpu, unsigned long j,
-				  const struct sm_observer *obs)
-{
-	return o1_rq_new(&stock_rules, cpu, j, obs);
-}
+static const struct sm_knob stock_knobs[] = {
+	O1_KNOB_MAX_SLEEP_AVG(STOCK_MAX_SLEEP_AVG, NULL),
+	O1_KNOB_STARVATION_LIMIT(STOCK_STARVATION_LIMIT, NULL,
+			 "an expired task waits at most this times nr_running (+1); 0: no limit"),
+	O1_KNOB_TIMESLICES,
+	O1_KNOB_CHILD_PENALTY(STOCK_CHILD_PENALTY),
+	O1_KNOB_PARENT_EXIT,
+	O1_KNOB_CACHE_DECAY("jiffies"),
+	{ 0 },
+};
+
+O1_POLICY_GLUE(stock, stock_rules)
 
 const struct sm_policy sm_policy_stock = {
 	.name = "stock",
 	.aliases = { "2.6.0-test2", NULL },
 	.summary = "Linux 2.6.0-test2 as released: 10 s sleep_avg, linear "
 		   "sleep credit, strict-prio wakeup preemption",
+	.confidence = "high",
+	.reconstructed = "sched.c of test2 itself, from the test1 and test4 texts "
+			 "around it, which agree on every rule (spec section 1)",
 	.rq_new = stock_rq_new,
 	O1_POLICY_OPS,
-	.max_sleep_avg = MAX_SLEEP_AVG,
+	.sched_init = stock_sched_init,
+	.knobs = stock_knobs,
+	.max_sleep_avg = STOCK_MAX_SLEEP_AVG,
 	.has_credit = false,
 };

@@ -14,10 +14,7 @@
  * reuses them.
  */
 #include "sched-model/o1.h"
-
-#define MAX_SLEEP_AVG		MM1_MAX_SLEEP_AVG
-#define STARVATION_LIMIT	MM1_STARVATION_LIMIT
-#define CHILD_PENALTY		MM1_CHILD_PENALTY
+#include "sched-model/o1-tunables.h"
 
 extern const struct sm_policy sm_policy_test2_mm1;
 
@@ -55,10 +52,12 @@ void o10_schedule_recalc(struct o1_rq *rq, struct o1_task *next)
 void o10_forked_sleep_avg(struct o1_rq *rq, struct o1_task *parent,
 			  struct o1_task *p)
 {
-	parent->sleep_avg = parent->sleep_avg * MAX_BONUS / MAX_SLEEP_AVG *
-		PARENT_PENALTY / 100 * MAX_SLEEP_AVG / MAX_BONUS;
-	p->sleep_avg = p->sleep_avg * MAX_BONUS / MAX_SLEEP_AVG *
-		CHILD_PENALTY / 100 * MAX_SLEEP_AVG / MAX_BONUS;
+	unsigned long msa = (unsigned long)MAX_SLEEP_AVG;
+
+	parent->sleep_avg = parent->sleep_avg * MAX_BONUS / msa *
+		(unsigned long)PARENT_PENALTY / 100 * msa / MAX_BONUS;
+	p->sleep_avg = p->sleep_avg * MAX_BONUS / msa *
+		(unsigned long)CHILD_PENALTY / 100 * msa / MAX_BONUS;
 	p->prio = effective_prio(p);
 }
 
@@ -67,7 +66,9 @@ void o10_forked_sleep_avg(struct o1_rq *rq, struct o1_task *parent,
    arithmetic, as the kernel's (wraps after a refund above the slice). */
 bool o10_granularity_due(const struct o1_rq *rq, const struct o1_task *p)
 {
-	return !((task_timeslice(p) - p->time_slice) % TIMESLICE_GRANULARITY) &&
+	return TIMESLICE_GRANULARITY &&
+		!((task_timeslice(p) - p->time_slice) %
+		  (unsigned int)TIMESLICE_GRANULARITY) &&
 		p->time_slice > MIN_TIMESLICE && p->array == rq->active;
 }
 
@@ -95,15 +96,16 @@ static void recalc_task_prio(struct o1_rq *rq, struct o1_task *p)
 		 * and get just under interactive status.
 		 */
 		if (task_mm(p) && sleep_time > HZ) {
-			p->sleep_avg = MAX_SLEEP_AVG * (MAX_BONUS - 1) /
-				MAX_BONUS - 1;
+			p->sleep_avg = (unsigned long)(MAX_SLEEP_AVG *
+				(MAX_BONUS - 1) / MAX_BONUS - 1);
 		} else {
+			unsigned long msa = (unsigned long)MAX_SLEEP_AVG;
+
 			/* one bonus level up for every sleep > 1 tick */
-			p->sleep_avg = (p->sleep_avg * MAX_BONUS /
-					MAX_SLEEP_AVG + 1) *
-				MAX_SLEEP_AVG / MAX_BONUS;
-			if (p->sleep_avg > MAX_SLEEP_AVG)
-				p->sleep_avg = MAX_SLEEP_AVG;
+			p->sleep_avg = (p->sleep_avg * MAX_BONUS / msa + 1) *
+				msa / MAX_BONUS;
+			if (p->sleep_avg > msa)
+				p->sleep_avg = msa;
 		}
 	}
 	p->prio = effective_prio(p);
@@ -111,7 +113,7 @@ static void recalc_task_prio(struct o1_rq *rq, struct o1_task *p)
 
 /* activate_task: a task that never ran since fork (last_run == 0) gets
    no credit, only a last_run. */
-static void activate_task(struct o1_rq *rq, struct o1_task *p)
+static void activate_task(struct o1_rq *rq, struct o1_task *p, bool irq)
 {
 	if (p->last_run) {
 		p->activated = 1;
@@ -138,9 +140,17 @@ static void slice_continues(struct o1_rq *rq, struct o1_task *p)
 
 static const struct o1_rules mm1_rules = {
 	.policy = &sm_policy_test2_mm1,
-	.max_sleep_avg = MAX_SLEEP_AVG,
-	.starvation_limit = STARVATION_LIMIT,
-	.sleep_avg_bound = MAX_SLEEP_AVG,
+	.k = {
+		.max_sleep_avg = MM1_MAX_SLEEP_AVG,
+		.starvation_limit = MM1_STARVATION_LIMIT,
+		.min_timeslice = MIN_TIMESLICE_DEFAULT,
+		.max_timeslice = MAX_TIMESLICE_DEFAULT,
+		.timeslice_granularity = MM1_TIMESLICE_GRANULARITY,
+		.child_penalty = MM1_CHILD_PENALTY,
+		.parent_penalty = PARENT_PENALTY_DEFAULT,
+		.exit_weight = EXIT_WEIGHT_DEFAULT,
+		.sleep_avg_bound = MM1_MAX_SLEEP_AVG,
+	},
 	.has_credit = false,
 	.has_activated = true,
 	.activate_task = activate_task,
@@ -153,19 +163,34 @@ static const struct o1_rules mm1_rules = {
 	.recalc_task_prio = recalc_task_prio,
 };
 
-static struct sm_rq *mm1_rq_new(int cpu, unsigned long j,
-				const struct sm_observer *obs)
-{
-	return o1_rq_new(&mm1_rules, cpu, j, obs);
-}
+const struct sm_knob o1_mm1_knobs[] = {
+	O1_KNOB_MAX_SLEEP_AVG(MM1_MAX_SLEEP_AVG, "AVG_TIMESLICE * MAX_BONUS"),
+	O1_KNOB_STARVATION_LIMIT(MM1_STARVATION_LIMIT, "MAX_SLEEP_AVG",
+			 "an expired task waits at most this times nr_running (+1); 0: no limit"),
+	O1_KNOB_TIMESLICES,
+	O1_KNOB_GRANULARITY(MM1_TIMESLICE_GRANULARITY,
+			    "the mid-slice round-robin: every this much of the slice"),
+	O1_KNOB_CHILD_PENALTY(MM1_CHILD_PENALTY),
+	O1_KNOB_PARENT_EXIT,
+	O1_KNOB_CACHE_DECAY("jiffies"),
+	{ 0 },
+};
+
+O1_POLICY_GLUE(mm1, mm1_rules)
 
 const struct sm_policy sm_policy_test2_mm1 = {
 	.name = "test2-mm1",
 	.aliases = { "2.6.0-test2-mm1", NULL },
 	.summary = "2.6.0-test2-mm1 (Kolivas o1..o10int): 1020-jiffy "
 		   "sleep_avg, one-level jumps, 25 ms requeue",
+	.confidence = "high",
+	.reconstructed = "what O11int's seed patch changed, undone from its "
+			 "'-' lines (docs/models.md)",
 	.rq_new = mm1_rq_new,
 	O1_POLICY_OPS,
-	.max_sleep_avg = MAX_SLEEP_AVG,
+	.sched_init = mm1_sched_init,
+	.knobs = o1_mm1_knobs,
+	.knob_derive = o1_derive_mm1,
+	.max_sleep_avg = MM1_MAX_SLEEP_AVG,
 	.has_credit = false,
 };

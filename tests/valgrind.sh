@@ -1,7 +1,7 @@
 #!/bin/sh
 # Run schedreplay under valgrind on one sample (the smallest in traces/,
-# else the reader test data): stats, a replay under every policy, and the
-# diff, failing on any error or leak report; then the kept fuzz inputs through their targets (valgrind sees
+# else the reader test data): stats, a replay under every policy, the
+# diff and the export, failing on any error or leak report; then the kept fuzz inputs through their targets (valgrind sees
 # reads of uninitialised memory, which ASan does not).  First a canary: a
 # use-after-free built here must make this valgrind fail, or the check
 # would prove nothing.
@@ -40,7 +40,7 @@ echo "PASS valgrind stats $sample"
 
 # the simulators and the diff on the same sample (every policy)
 vg "$SCHEDREPLAY" replay "$sample" -o "$tmp/replay" -q \
-	$("$SCHEDREPLAY" policies | awk '{ printf " --policy %s", $1 }') \
+	$("$SCHEDREPLAY" policies | awk '/^[^ ]/ { printf " --policy %s", $1 }') \
 	--policy observed >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ $rc -ne 0 ]; then
@@ -51,7 +51,14 @@ rc=$?
 if [ $rc -ne 0 ]; then
 	echo "FAIL valgrind diff $sample (exit $rc)"; head -n 40 "$tmp/err"; exit 1
 fi
-echo "PASS valgrind replay and diff $sample"
+vg "$SCHEDREPLAY" export "$sample" -q -o "$tmp/export.json" \
+	$("$SCHEDREPLAY" policies | awk '/^[^ ]/ { printf " --policy %s", $1 }') \
+	--policy observed >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 0 ]; then
+	echo "FAIL valgrind export $sample (exit $rc)"; head -n 40 "$tmp/err"; exit 1
+fi
+echo "PASS valgrind replay, diff and export $sample"
 
 # the binary readers: perf.data (pipe mode), trace.dat (zstd, instances)
 for f in tests/parse/data/bin/sleep.pipe.perf.data \

@@ -198,7 +198,16 @@ for f in empty garbage2 longline nul trunc.gz corrupt.gz text.gz neg over \
 	expect_same "$T/err" "$T/stats.err"
 done
 for f in crlf cross ghost notrun reuse exit cpu4096 lost; do
+	expect_status 0 "$SR" replay -o "$T/rep" --cpus 2 "$T/$f"
+done
+for f in crlf cross ghost notrun reuse exit lost; do
 	expect_status 0 "$SR" replay -o "$T/rep" "$T/$f"
 done
+# a task on cpu 4096: the recording's 4097 cpus are more than a replay
+# takes (the message says what to do); from a pipe, found at its end
+expect_status 64 "$SR" replay -o "$T/rep" "$T/cpu4096"
+expect_err "^schedreplay: the recording used 4097 cpus; at most 1024 can be replayed: give --cpus N$"
+expect_status 64 sh -c '"$1" replay -o "$2/rep" - <"$2/cpu4096"' sh "$SR" "$T"
+expect_err "^schedreplay: the recording used 4097 cpus"
 
 done_ok

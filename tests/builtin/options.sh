@@ -12,7 +12,7 @@ native=tests/compare/data/hogplayer.native
 NOGP=/nonexistent/gnuplot
 
 # ---- help, the same three ways, from the table ----
-for c in policies convert stats replay diff plot report; do
+for c in policies convert stats replay diff plot report export; do
 	expect_status 0 "$SR" "$c" -h
 	expect_out "^usage: schedreplay $c( |\$)"
 	expect_out '^  -h, --help +this help$'
@@ -43,7 +43,7 @@ expect_same "$T/out" "$T/v"
 # ---- a value missing: 64 naming the option ----
 for args in "stats $small --sort" "convert $small -o" "replay $small --policy" \
 	    "diff $runs --policy" "plot $runs --format" "report $runs --title" \
-	    "replay $small --cs-cost"; do
+	    "replay $small --cs-cost" "export $small -o" "diff $runs -o"; do
 	set -- $args
 	c=$1
 	expect_status 64 "$SR" "$@"
@@ -56,7 +56,7 @@ expect_err "stats: --tsv takes no value"
 expect_status 64 "$SR" convert "$small" "$small"
 expect_err "convert: expected one TRACE, got '$small' and '$small'"
 expect_status 64 "$SR" policies extra
-expect_err "policies: unexpected argument 'extra' \(it takes none\)"
+expect_err "policies: unexpected argument 'extra' \(it takes none; POLICY names go with --knobs\)"
 # names are exact: no abbreviations
 expect_status 64 "$SR" stats --so p99 "$small"
 expect_err "unknown option '--so'"

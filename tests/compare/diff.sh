@@ -75,4 +75,18 @@ expect_status 65 "$SR" diff tests/compare/data/badtsv
 expect_err "badtsv/stock/summary.tsv:3: expected a decimal number in column p99_delay_ms, got 'fast'"
 expect_status 0 "$SR" diff --help
 expect_out '^usage: schedreplay diff \[OPTIONS\] TRACE$'
+
+# --cpus: the headline says how many CPUs were replayed, and by how much
+# the replay falls behind when the work does not fit them (the perf
+# fixture was recorded on 2 CPUs; its work needs more than one)
+P=tests/replay/data/perf-mix.perf.txt.gz
+expect_status 0 "$SR" diff "$P" --cpus 1
+expect_out '^  replayed on 1 CPU \(the recording used 2\)$'
+expect_out '^  note: the trace.s work needs [0-9.]+ CPUs .*; replayed on 1 CPU it ends [0-9.]+ s after the recording under stock'
+expect_status 0 "$SR" diff "$P"
+expect_out '^  replayed on 2 CPUs \(as many as the recording used\)$'
+expect_status 64 "$SR" diff "$D" --cpus 2
+expect_err '--cpus needs the trace file, not the replay directory'
+expect_status 64 "$SR" diff "$P" --cpus 0
+expect_err 'cpus'
 done_ok

@@ -14,11 +14,32 @@
 #include "compare/diff.h"
 #include "compare/load.h"
 #include "compare/runset.h"
+#include "compare/source.h"
 #include "compare/tsv.h"
 #include "lib/fmt.h"
 #include "tests/lib/test.h"
 
 #define FIXTURE "tests/compare/data/hogplayer"
+
+/* The set of replay directory dir's runs pol[0..n-1] (rows in src). */
+static int open_dir(struct cmp_source *src, struct cmp_set *s,
+		    const char *dir, const char *title,
+		    const char *const *pol, size_t n, struct sr_diag *d)
+{
+	struct cmp_source_opts o = { .trace = dir, .policies = pol,
+				     .npolicies = n, .title = title };
+
+	memset(s, 0, sizeof(*s));
+	if (cmp_source_open(src, &o, d))
+		return d->code;
+	return cmp_set_of(s, src, d);
+}
+
+static void close_dir(struct cmp_source *src, struct cmp_set *s)
+{
+	cmp_set_free(s);
+	cmp_source_close(src);
+}
 
 /* ---- a small JSON validator (RFC 8259 grammar, no extensions) --------- */
 
@@ -311,16 +332,17 @@ static void test_fixture(void)
 {
 	static const char *const pol[] = { "stock", "o11int" };
 	struct sr_diag d = SR_DIAG_INIT;
+	struct cmp_source src;
 	struct cmp_set s;
 	struct cmp_diff df;
 	const struct cmp_task *player, *hog;
 	char *out;
 
-	if (cmp_set_open(&s, FIXTURE, "hogplayer", pol, 2, &d) ||
+	if (open_dir(&src, &s, FIXTURE, "hogplayer", pol, 2, &d) ||
 	    cmp_set_load(&s, &d)) {
 		fprintf(stderr, "%s\n", d.msg);
 		CHECK(!"fixture loads");
-		cmp_set_free(&s);
+		close_dir(&src, &s);
 		return;
 	}
 	CHECK_STR(s.ref_policy, "observed");
@@ -330,7 +352,7 @@ static void test_fixture(void)
 	hog = task(&s, 100, "hog");
 	CHECK(player && hog);
 	if (!player || !hog) {
-		cmp_set_free(&s);
+		close_dir(&src, &s);
 		return;
 	}
 	/* behaviour in the recorded run: the player sleeps 90 ms of 100 */
@@ -372,7 +394,7 @@ static void test_fixture(void)
 
 	if (cmp_diff_build(&df, &s, 0, 1, NULL, &d)) {
 		CHECK(!"diff builds");
-		cmp_set_free(&s);
+		close_dir(&src, &s);
 		return;
 	}
 	CHECK_INT(df.nrows, 2);
@@ -419,7 +441,7 @@ static void test_fixture(void)
 		CHECK_INT(cmp_taskre_new(&re, "(unclosed", &d), SR_EUSAGE);
 		CHECK(strstr(d.msg, "offset") != NULL);
 	}
-	cmp_set_free(&s);
+	close_dir(&src, &s);
 }
 
 /* --period forces a period on a comm, whatever the detection says */
@@ -428,10 +450,11 @@ static void test_forced_period(void)
 	static const char *const pol[] = { "stock", "o11int" };
 	struct cmp_period_opt po = { "player", 25000000 };
 	struct sr_diag d = SR_DIAG_INIT;
+	struct cmp_source src;
 	struct cmp_set s;
 	const struct cmp_task *player;
 
-	CHECK_INT(cmp_set_open(&s, FIXTURE, "hogplayer", pol, 2, &d), SR_OK);
+	CHECK_INT(open_dir(&src, &s, FIXTURE, "hogplayer", pol, 2, &d), SR_OK);
 	s.period_opts = &po;
 	s.nperiod_opts = 1;
 	CHECK_INT(cmp_set_load(&s, &d), SR_OK);
@@ -453,7 +476,7 @@ static void test_forced_period(void)
 		 * the 20% tolerance (5 ms) */
 		CHECK(player->period_regular > 0.99);
 	}
-	cmp_set_free(&s);
+	close_dir(&src, &s);
 }
 
 /*
@@ -464,10 +487,12 @@ static void test_lives(void)
 {
 	static const char *const pol[] = { "stock", "o11int" };
 	struct sr_diag d = SR_DIAG_INIT;
+	struct cmp_source src;
 	struct cmp_set s;
 	long bash, cc1, sh1, sh2;
 
-	CHECK_INT(cmp_set_open(&s, "tests/compare/data/lives", NULL, pol, 2, &d), SR_OK);
+	CHECK_INT(open_dir(&src, &s, "tests/compare/data/lives", NULL, pol, 2,
+			   &d), SR_OK);
 	CHECK_INT(cmp_set_load(&s, &d), SR_OK);
 	bash = cmp_set_find(&s, 400, "bash", 1);
 	cc1 = cmp_set_find(&s, 400, "cc1", 1);
@@ -476,7 +501,7 @@ static void test_lives(void)
 	CHECK(bash >= 0 && cc1 >= 0 && sh1 >= 0 && sh2 >= 0);
 	CHECK_INT(cmp_set_find(&s, 500, "sh", 3), -1);
 	if (bash < 0 || cc1 < 0 || sh1 < 0 || sh2 < 0) {
-		cmp_set_free(&s);
+		close_dir(&src, &s);
 		return;
 	}
 	/* the exec ends bash's record at 2 ms: its running stops there */
@@ -506,7 +531,7 @@ static void test_lives(void)
 		cmp_task_label(&s.tasks[sh2], lab, sizeof(lab));
 		CHECK_STR(lab, "sh (500#2)");
 	}
-	cmp_set_free(&s);
+	close_dir(&src, &s);
 }
 
 static void test_bad_input(void)
@@ -514,17 +539,19 @@ static void test_bad_input(void)
 	static const char *const pol[] = { "stock", "o11int" };
 	static const char *const missing[] = { "stock", "nosuch" };
 	struct sr_diag d = SR_DIAG_INIT;
+	struct cmp_source src;
 	struct cmp_set s;
 
-	CHECK_INT(cmp_set_open(&s, FIXTURE, NULL, missing, 2, &d), SR_ENOINPUT);
+	CHECK_INT(open_dir(&src, &s, FIXTURE, NULL, missing, 2, &d),
+		  SR_ENOINPUT);
 	CHECK(strstr(d.msg, "nosuch") != NULL);
-	cmp_set_free(&s);
+	close_dir(&src, &s);
 	d.code = SR_OK;
-	CHECK_INT(cmp_set_open(&s, "tests/compare/data/badtsv", NULL, pol, 2, &d),
-		  SR_OK);
-	CHECK_INT(cmp_set_load(&s, &d), SR_EDATA);
+	/* the rows are read when the source opens */
+	CHECK_INT(open_dir(&src, &s, "tests/compare/data/badtsv", NULL, pol, 2,
+			   &d), SR_EDATA);
 	CHECK(strstr(d.msg, "tests/compare/data/badtsv/stock/summary.tsv:3: expected a decimal number in column p99_delay_ms, got 'fast'") != NULL);
-	cmp_set_free(&s);
+	close_dir(&src, &s);
 }
 
 int main(void)

@@ -2,11 +2,16 @@
  * fuzz-replay: a whole replay (replay/replay.c) on whatever parses: the
  * demand extraction, a simulator per policy (stock, test2-mm1, o11int,
  * with the policies' invariant checks on at every instant) and the
- * recorded schedule, in one pass.  The replay promises that its results
- * do not depend on how often the simulators are stepped (batch), so each
- * input is replayed twice, stepping after every 3 events and after 4096,
- * and every figure of every row must agree; and each row's figures must
- * hold together (fuzz-stats.c's checks).
+ * recorded schedule, in one pass, on 1 to 4 CPUs (the input's size picks
+ * how many).  With --check on, the simulator checks the SMP spec's
+ * invariants as it goes and stops with an internal error, which fails
+ * here, when one breaks: a task on at most one runqueue (its own), no CPU
+ * idle while its queue holds a task or while it could pull one, every
+ * task's work conserved (it ran exactly its demand).  The replay promises
+ * that its results do not depend on how often the simulators are stepped
+ * (batch), so each input is replayed twice, stepping after every 3 events
+ * and after 4096, and every figure of every row and every CPU must agree;
+ * and each row's figures must hold together (fuzz-stats.c's checks).
  *
  * The simulators tick 1000 times a second of trace for each policy, so an
  * input spanning minutes takes a second of normal build and most of a
@@ -59,7 +64,7 @@ static int same_row(const struct sr_replay_row *a,
 }
 
 static struct sr_replay *run(const char *path, size_t batch, int lenient,
-			     struct sr_diag *d)
+			     int cpus, struct sr_diag *d)
 {
 	struct sr_replay_opts o = {
 		.trace = path,
@@ -69,6 +74,7 @@ static struct sr_replay *run(const char *path, size_t batch, int lenient,
 		.npolicies = sizeof(policies) / sizeof(policies[0]),
 		.batch = batch,
 		.check = true,
+		.cpus = cpus,
 	};
 	struct sr_replay *r = NULL;
 
@@ -102,8 +108,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (span > FZ_SPAN_MAX)
 		return 0;
 	d1 = (struct sr_diag)SR_DIAG_INIT;
-	a = run(path, 3, size & 1, &d1);
-	b = run(path, 4096, size & 1, &d2);
+	a = run(path, 3, size & 1, 1 + (int)(size / 2 % 4), &d1);
+	b = run(path, 4096, size & 1, 1 + (int)(size / 2 % 4), &d2);
 	if (!a || !b) {
 		FZ_ASSERT(!a && !b, "batch 3 %s, batch 4096 %s: %s",
 			  a ? "ran" : "failed", b ? "ran" : "failed",
@@ -122,6 +128,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			  "%zu with 4096", p->name, p->nrows, q->nrows);
 		FZ_ASSERT(p->start == q->start && p->end == q->end,
 			  "%s: span depends on the batch", p->name);
+		FZ_ASSERT(p->ncpu == q->ncpu && (!p->ncpu ||
+			  !memcmp(p->cpu, q->cpu, p->ncpu * sizeof(*p->cpu))),
+			  "%s: cpu figures depend on the batch", p->name);
+		for (size_t c = 0; c < p->ncpu; c++)
+			FZ_ASSERT(p->cpu[c].busy_ns >= 0 &&
+				  p->cpu[c].idle_ns >= 0 &&
+				  (p->observed || p->cpu[c].busy_ns +
+				   p->cpu[c].idle_ns == p->end - p->start),
+				  "%s: cpu %zu busy %lld idle %lld over %lld",
+				  p->name, c, (long long)p->cpu[c].busy_ns,
+				  (long long)p->cpu[c].idle_ns,
+				  (long long)(p->end - p->start));
 		for (size_t k = 0; k < p->nrows; k++) {
 			check_row(&p->rows[k], p->name);
 			FZ_ASSERT(same_row(&p->rows[k], &q->rows[k]), "%s: row "

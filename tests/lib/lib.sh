@@ -57,7 +57,7 @@ expect_same_replay() {
 	d1=$1 d2=$2
 	shift 2
 	for p in "$@"; do
-		for k in timeline latency summary; do
+		for k in timeline latency summary cpus; do
 			expect_same "$d1/$p/$k.tsv" "$d2/$p/$k.tsv"
 		done
 	done

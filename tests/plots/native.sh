@@ -62,15 +62,42 @@ expect_out '	100\.000	100\.000	100\.000	100\.000	'
 expect_status 64 "$SR" diff "$N" --exclude '('
 
 # plots and report from the trace; scripts and data are reproducible
-expect_status 69 env TMPDIR="$T" "$SR" plot "$N" -o "$T/p1" --gnuplot /nonexistent/gnuplot
-expect_status 69 env TMPDIR="$T" "$SR" plot "$N" -o "$T/p2" --gnuplot /nonexistent/gnuplot
+mkdir "$T/tmp"
+expect_status 69 env TMPDIR="$T/tmp" "$SR" plot "$N" -o "$T/p1" --gnuplot /nonexistent/gnuplot
+expect_status 69 env TMPDIR="$T/tmp" "$SR" plot "$N" -o "$T/p2" --gnuplot /nonexistent/gnuplot
 for f in priority.gp priority.dat delay-time.dat delay-cdf.dat diff-bars.dat; do
 	expect_same "$T/p1/$f" "$T/p2/$f"
 done
-# the temporary replay is gone
+# the replay stays in memory: nothing in the temporary directory
 nchecks=$((nchecks + 1))
-[ -z "$(ls "$T" | grep '^schedreplay\.')" ] || fail "a temporary replay was left in $T"
-expect_status 0 "$SR" report "$N" -o "$T/r"
+[ -z "$(ls "$T/tmp")" ] || fail "plot wrote into TMPDIR: $(ls "$T/tmp")"
+expect_status 0 env TMPDIR="$T/tmp" "$SR" report "$N" -o "$T/r"
 nchecks=$((nchecks + 1))
 [ "$(grep -c '<svg' "$T/r/index.html")" -eq 4 ] || fail "report: expected 4 inline plots"
+nchecks=$((nchecks + 1))
+[ -z "$(ls "$T/tmp")" ] || fail "report wrote into TMPDIR: $(ls "$T/tmp")"
+
+# a saved replay gives diff, plot and report what the trace gives
+expect_status 0 "$SR" replay "$N" -o "$T/rep"
+for args in "--tsv" "--json" "" "--all --period player=25" \
+	    "--policy observed --policy o11int --tsv"; do
+	expect_status 0 "$SR" diff "$N" $args
+	cp "$T/out" "$T/fromtrace"
+	expect_status 0 "$SR" diff "$T/rep" $args --title hogplayer.native
+	expect_same "$T/out" "$T/fromtrace"
+done
+expect_status 69 "$SR" plot "$T/rep" --title hogplayer.native -o "$T/p3" --gnuplot /nonexistent/gnuplot
+for f in priority.gp priority.dat delay-time.gp delay-time.dat delay-cdf.gp \
+	 delay-cdf.dat diff-bars.gp diff-bars.dat; do
+	expect_same "$T/p1/$f" "$T/p3/$f"
+done
+expect_status 0 "$SR" report "$T/rep" --title hogplayer.native -o "$T/r2"
+expect_same "$T/r/index.html" "$T/r2/index.html"
+
+# the recorded schedule drawn first: its rows carry no static prio, and
+# the next policy's gives the interactive threshold line
+expect_status 69 "$SR" plot "$N" --policy observed --policy stock -o "$T/p4" --gnuplot /nonexistent/gnuplot
+nchecks=$((nchecks + 1))
+grep -q "title 'interactive: prio <=" "$T/p4/priority.gp" ||
+	fail "plot --policy observed --policy stock: no interactive threshold"
 done_ok

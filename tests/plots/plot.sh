@@ -50,4 +50,18 @@ expect_err 'report: expected -o DIR'
 expect_status 64 "$SR" plot "$D" --max-tasks 0
 expect_status 0 "$SR" plot --help
 expect_out '^usage: schedreplay plot \[OPTIONS\] TRACE$'
+
+# on two CPUs, the priority panel marks each selected task's migrations
+# (open circles; their data after the priority blocks)
+P=tests/replay/data/perf-mix.perf.txt.gz
+"$SR" replay "$P" -o "$T/r2" --policy stock --policy observed -q ||
+	fail "replay of $P"
+task=$(awk -F '\t' '$4 == "migrate" { print $3; exit }' "$T/r2/stock/timeline.tsv")
+nchecks=$((nchecks + 1))
+[ -n "$task" ] || fail "no migration on 2 CPUs"
+expect_status 69 "$SR" plot "$T/r2" -o "$T/m" --policy stock --gnuplot /nonexistent/gnuplot \
+	--task "^$(printf '%s' "$task" | sed 's/[][\.*^$()+?{}|/]/\\&/g')\$"
+nchecks=$((nchecks + 1))
+grep -q "time_s prio (migrations)" "$T/m/priority.dat" || fail "no migration blocks"
+expect_status 0 grep -Eq "with points pt 6 .* title 'stock: [0-9]+ migrations?'" "$T/m/priority.gp"
 done_ok

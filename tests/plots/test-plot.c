@@ -39,13 +39,19 @@ static int gnuplot_on_path(void)
 	return plt_find_exe("gnuplot", buf, sizeof(buf)) != NULL;
 }
 
-static int load(struct cmp_set *s)
+static int load(struct cmp_source *src, struct cmp_set *s)
 {
 	static const char *const pol[] = { "stock", "o11int" };
+	struct cmp_source_opts o = { .trace = FIXTURE, .policies = pol,
+				     .npolicies = 2, .title = "hogplayer" };
 	struct sr_diag d = SR_DIAG_INIT;
 
-	if (cmp_set_open(s, FIXTURE, "hogplayer", pol, 2, &d) || cmp_set_load(s, &d)) {
+	memset(s, 0, sizeof(*s));
+	if (cmp_source_open(src, &o, &d) || cmp_set_of(s, src, &d) ||
+	    cmp_set_load(s, &d)) {
 		fprintf(stderr, "%s\n", d.msg);
+		cmp_set_free(s);
+		cmp_source_close(src);
 		return -1;
 	}
 	return 0;
@@ -54,11 +60,12 @@ static int load(struct cmp_set *s)
 static int plot(const char *dir, enum pl_format fmt, const char *gnuplot,
 		struct pl_plot_files *pf, struct sr_diag *d)
 {
+	struct cmp_source src;
 	struct cmp_set s;
 	struct pl_plot_opts o = { 0 };
 	int rc;
 
-	if (load(&s))
+	if (load(&src, &s))
 		return -1;
 	o.outdir = dir;
 	o.format = fmt;
@@ -66,6 +73,7 @@ static int plot(const char *dir, enum pl_format fmt, const char *gnuplot,
 	o.render = true;
 	rc = pl_plot_all(&s, &o, pf, d);
 	cmp_set_free(&s);
+	cmp_source_close(&src);
 	return rc;
 }
 

@@ -1,11 +1,12 @@
 # check-replay.awk: sanity of one policy's replay output.
-#   awk -f check-replay.awk -v kind=timeline [-v onecpu=1] DIR/P/timeline.tsv
+#   awk -f check-replay.awk -v kind=timeline [-v sim=1] DIR/P/timeline.tsv
 #   awk -f check-replay.awk -v kind=latency DIR/P/latency.tsv
 # Prints "FAIL: ..." lines and exits 1 on the first problems found.
 #
-# timeline: header, times never go back; with onecpu=1 (a simulated
-# policy), at the end of every instant at most one task runs, and the cpu
-# is never idle while a task is runnable.  States as docs/plots.md reads
+# timeline: header, times never go back; with sim=1 (a simulated policy),
+# at the end of every instant at most one task runs on each cpu, and no
+# cpu is idle while a task is runnable on it (a task is on the cpu of its
+# latest row; a migrate row moves it).  States as docs/plots.md reads
 # them: fork/wake/preempt -> runnable, run -> running, new/block ->
 # asleep, exit/reap -> gone; other events change nothing.
 # latency: header, delay = run - wake >= 0, rows sorted by wake_ns, a known
@@ -19,20 +20,23 @@ function fail(msg) {
 		exit 1
 }
 
-function end_instant(   k, nrun, nready) {
-	nrun = 0; nready = 0
+function end_instant(   k, c, nrun, nready) {
+	split("", nrun)
+	split("", nready)
 	for (k in st) {
-		if (st[k] == "running") nrun++
-		else if (st[k] == "runnable") nready++
+		if (st[k] == "running") nrun[on[k]]++
+		else if (st[k] == "runnable") nready[on[k]]++
 	}
-	if (nrun > 1)
-		fail("at " last " ns " nrun " tasks running on one cpu")
-	if (nrun == 0 && nready > 0)
-		fail("at " last " ns the cpu is idle while " nready " task(s) are runnable")
+	for (c in nrun)
+		if (nrun[c] > 1)
+			fail("at " last " ns " nrun[c] " tasks running on cpu " c)
+	for (c in nready)
+		if (!(c in nrun))
+			fail("at " last " ns cpu " c " is idle while " nready[c] " task(s) are runnable there")
 }
 
 kind == "timeline" && NR == 1 {
-	if ($0 != "time_ns\tpid\tcomm\tevent\tprio\tstatic_prio\tsleep_avg\tcredit\ttime_slice\tarray")
+	if ($0 != "time_ns\tpid\tcomm\tevent\tprio\tstatic_prio\tsleep_avg\tcredit\ttime_slice\tarray\tcpu\tfrom_cpu\twhy")
 		fail("unexpected header: " $0)
 	next
 }
@@ -40,10 +44,14 @@ kind == "timeline" {
 	t = $1 + 0
 	if (t < last)
 		fail("time goes back: " t " after " last)
-	if (onecpu && last >= 0 && t != last)
+	if (sim && last >= 0 && t != last)
 		end_instant()
 	last = t
 	k = $2
+	if ($11 != "-")
+		on[k] = $11
+	if (sim && $4 == "migrate" && ($12 == "-" || $12 == $11 || $13 == "-"))
+		fail("a migrate row without from, to and why")
 	if ($4 == "fork" || $4 == "wake" || $4 == "preempt") st[k] = "runnable"
 	else if ($4 == "run") st[k] = "running"
 	else if ($4 == "new" || $4 == "block") st[k] = "asleep"
@@ -73,7 +81,7 @@ kind == "latency" {
 }
 
 END {
-	if (kind == "timeline" && onecpu && last >= 0)
+	if (kind == "timeline" && sim && last >= 0)
 		end_instant()
 	if (bad)
 		exit 1

@@ -19,7 +19,7 @@ col() {
 
 for s in hogplayer chain nocontend pending; do
 	expect_status 0 "$SR" replay "$D/$s.txt" -o "$T/$s" $POL --check
-	expect_out "wrote $T/$s/o11int/\{timeline,latency,summary\}.tsv"
+	expect_out "wrote $T/$s/o11int/\{timeline,latency,summary,cpus\}.tsv"
 	for p in $SIMS observed; do
 		for f in timeline latency summary; do
 			nchecks=$((nchecks + 1))
@@ -28,7 +28,7 @@ for s in hogplayer chain nocontend pending; do
 		one=1
 		[ "$p" = observed ] && one=0
 		nchecks=$((nchecks + 1))
-		awk -f "$CHK" -v kind=timeline -v onecpu=$one "$T/$s/$p/timeline.tsv" ||
+		awk -f "$CHK" -v kind=timeline -v sim=$one "$T/$s/$p/timeline.tsv" ||
 			fail "$s/$p/timeline.tsv"
 		nchecks=$((nchecks + 1))
 		awk -f "$CHK" -v kind=latency "$T/$s/$p/latency.tsv" ||
@@ -109,9 +109,32 @@ expect_out "wrote $T/def/observed/"
 nchecks=$((nchecks + 1))
 [ ! -e "$T/def/test2-mm1" ] || fail "test2-mm1 is not a default"
 
+# the CPU count: the recording's by default (pending.txt ran tasks on cpus
+# 0 and 1), from a file (a first pass) or from a pipe (read to its end
+# first): the same bytes; --cpus 1 puts everything on cpu 0
+expect_status 0 "$SR" replay "$D/pending.txt" -o "$T/p2" $POL
+expect_out '^replayed .* \(native, [0-9]+ events, 2 cpus recorded\) on 2 cpus$'
+expect_status 0 sh -c '"$1" replay - -o "$2/p2pipe" $4 <"$3"' sh "$SR" "$T" "$D/pending.txt" "$POL"
+expect_out '^replayed - \(native, [0-9]+ events, 2 cpus recorded\) on 2 cpus$'
+expect_same_replay "$T/p2" "$T/p2pipe" $SIMS observed
+expect_status 0 "$SR" replay "$D/pending.txt" -o "$T/p1" --cpus 1 -q $POL
+for p in $SIMS; do
+	nchecks=$((nchecks + 1))
+	awk -F '\t' 'NR > 1 && $11 != 0 { bad = 1 } END { exit bad }' "$T/p1/$p/timeline.tsv" ||
+		fail "--cpus 1: a $p row not on cpu 0"
+	nchecks=$((nchecks + 1))
+	[ "$(awk 'END { print NR }' "$T/p1/$p/cpus.tsv")" -eq 2 ] || fail "--cpus 1: $p/cpus.tsv"
+	nchecks=$((nchecks + 1))
+	[ "$(awk 'END { print NR }' "$T/p2/$p/cpus.tsv")" -eq 3 ] || fail "$p/cpus.tsv: not 2 cpus"
+done
+
 # errors
-expect_status 64 "$SR" replay "$D/chain.txt" -o "$T/x" --cpus 2
-expect_err 'cpus 2: the replay simulates one CPU for now'
+expect_status 64 "$SR" replay "$D/chain.txt" -o "$T/x" --cpus 0
+expect_err 'cpus: expected an integer from 1 to 1024'
+expect_status 64 "$SR" replay "$D/chain.txt" -o "$T/x" --cpus 1025
+expect_err 'cpus: expected an integer from 1 to 1024'
+expect_status 64 "$SR" replay "$D/chain.txt" -o "$T/x" --cache-decay -1
+expect_err 'cache-decay: expected an integer'
 expect_status 64 "$SR" replay "$D/chain.txt" -o "$T/x" --policy nosuch
 expect_err "unknown policy 'nosuch'"
 expect_status 64 "$SR" replay "$D/chain.txt" -o "$T/x" --policy stock --policy 2.6.0-test2

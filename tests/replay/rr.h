@@ -80,7 +80,7 @@ static void rr_dequeue(struct rr_rq *rq, struct rr_task *p)
 	rq->n--;
 }
 
-static struct sm_rq *rr_rq_new(int cpu, unsigned long jiffies,
+static struct sm_rq *rr_rq_new(struct sm_sched *s, int cpu, unsigned long jiffies,
 			       const struct sm_observer *obs)
 {
 	struct rr_rq *rq = calloc(1, sizeof(*rq));
@@ -120,7 +120,7 @@ static struct sm_task *rr_task_new(struct sm_rq *srq,
 	return p ? &p->base : NULL;
 }
 
-static void rr_wake(struct sm_rq *srq, struct sm_task *t, bool sync)
+static void rr_wake(struct sm_rq *srq, struct sm_task *t, unsigned flags)
 {
 	struct rr_rq *rq = (struct rr_rq *)srq;
 	struct rr_task *p = (struct rr_task *)t;

@@ -6,12 +6,14 @@
 # idle while a task waits, no negative delay, latency rows in wake order),
 # `observed` must give exactly the figures of `schedreplay stats`, and
 # every task's CPU time must be the same under every policy and within one
-# tick (1 ms) of what the recording charged it, and the bytes must not
-# depend on --batch.  A trace that `stats`
+# tick (1 ms) of what the recording charged it, the bundled samples must
+# replay on their 2 CPUs without falling behind, and the bytes must not
+# depend on --batch.  Every replay runs on the recording's CPU count with
+# --check: the SMP invariants are checked at every instant.  A trace that `stats`
 # rejects as bad data must be rejected the same way.
 . tests/lib/lib.sh
 CHK=tests/replay/check-replay.awk
-SIMS=$("$SR" policies | awk '{ print $1 }')
+SIMS=$("$SR" policies | awk '/^[^ ]/ { print $1 }')
 POL="--policy observed"
 for p in $SIMS; do POL="$POL --policy $p"; done
 
@@ -41,7 +43,7 @@ for f in "$@"; do
 		one=1
 		[ "$p" = observed ] && one=0
 		nchecks=$((nchecks + 1))
-		awk -f "$CHK" -v kind=timeline -v onecpu=$one "$out/$p/timeline.tsv" ||
+		awk -f "$CHK" -v kind=timeline -v sim=$one "$out/$p/timeline.tsv" ||
 			fail "$f: $p/timeline.tsv"
 		nchecks=$((nchecks + 1))
 		awk -f "$CHK" -v kind=latency "$out/$p/latency.tsv" ||
@@ -68,6 +70,24 @@ for f in "$@"; do
 	for p in $SIMS; do
 		expect_same "$T/rt.$(echo "$SIMS" | head -n 1)" "$T/rt.$p"
 	done
+	# the bundled samples were recorded on 2 CPUs and their work fits 2:
+	# replayed on the recording's CPUs, every policy ends within 2% of
+	# the recording's span after it (issue 17)
+	case $f in
+	traces/*)
+		span=$(awk -F '\t' 'NR == 2 { print $2 + $3 }' "$out/observed/cpus.tsv")
+		rec=$(awk -F '\t' 'NR > 1 && $18 > m { m = $18 } END { print m }' "$out/observed/summary.tsv")
+		for p in $SIMS; do
+			nchecks=$((nchecks + 1))
+			awk -F '\t' -v rec="$rec" -v span="$span" -v p="$p" -v f="$f" '
+				NR > 1 && $18 > m { m = $18 }
+				END { if ((m - rec) * 1e9 > 0.02 * span) {
+					printf "FAIL: %s: %s ends %.3f s after the recording (span %.3f s)\n", f, p, m - rec, span / 1e9
+					exit 1 } }' "$out/$p/summary.tsv" ||
+				fail "$f: $p falls behind on the recording's CPUs"
+		done
+		;;
+	esac
 	# the same bytes whatever the batch: a step never decides on what
 	# is not read yet (an event backdating a wake, say)
 	expect_status 0 "$SR" replay "$f" -o "$out.b1" $POL --batch 1 -q

@@ -138,9 +138,9 @@ static inline int sc_row(void *ctx, const struct sr_tl_row *r)
 {
 	struct sc_run *x = ctx;
 
-	fprintf(x->logf, "T %lld %d %s %s %d %ld\n", (long long)r->t, r->pid,
-		r->comm, r->event, r->v ? r->v->prio : r->prio,
-		r->v ? r->v->time_slice : -1L);
+	fprintf(x->logf, "T %lld %d %s %s %d %ld %d %s\n", (long long)r->t,
+		r->pid, r->comm, r->event, r->v ? r->v->prio : r->prio,
+		r->v ? r->v->time_slice : -1L, r->cpu, r->why ? r->why : "-");
 	return 0;
 }
 

@@ -251,20 +251,33 @@ static void test_cs_cost(void)
 	sc_done(&x);
 }
 
+/* 0 and more than SR_SIM_MAX_CPUS CPUs are refused, and so is SMP for a
+   policy without the balancer's hooks (rr-test). */
 static void test_cpus_refused(void)
 {
+	static const struct { int cpus; const char *msg; } cases[] = {
+		{ 0, "--cpus 0: expected 1 to 1024" },
+		{ SR_SIM_MAX_CPUS + 1, "--cpus 1025: expected 1 to 1024" },
+		{ 2, "policy rr-test runs on one CPU only" },
+	};
 	struct scen sc = { .ntasks = 0 };
 	struct sr_demand_opts dopts = { .task_get = sc_get, .task_ctx = &sc,
 					.nconsumers = 1 };
-	struct sr_sim_opts o = { .policy = &rr_policy, .cpus = 2 };
-	struct sr_diag d = SR_DIAG_INIT;
 	struct sr_demand *dm;
-	struct sr_sim *s = NULL;
 
-	CHECK_INT(sr_demand_new(&dm, &dopts, &d), SR_OK);
-	CHECK_INT(sr_sim_new(&s, &o, dm, 0, NULL, &d), SR_EUSAGE);
-	CHECK(strstr(d.msg, "--cpus 2") != NULL);
-	CHECK(s == NULL);
+	CHECK_INT(sr_demand_new(&dm, &dopts, &(struct sr_diag)SR_DIAG_INIT),
+		  SR_OK);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sr_sim_opts o = { .policy = &rr_policy,
+					 .cpus = cases[i].cpus };
+		struct sr_diag d = SR_DIAG_INIT;
+		struct sr_sim *s = NULL;
+
+		CHECK_CTX("cpus %d", cases[i].cpus);
+		CHECK_INT(sr_sim_new(&s, &o, dm, 0, NULL, &d), SR_EUSAGE);
+		CHECK(strstr(d.msg, cases[i].msg) != NULL);
+		CHECK(s == NULL);
+	}
 	sr_demand_free(dm);
 }
 

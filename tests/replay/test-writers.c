@@ -1,11 +1,12 @@
 /*
  * test-writers: the replay's TSV rows: timeline formatting (a policy's view
  * and the recorded schedule's "-"), latency rows put in wake order behind
- * a longer wait still open, and summary.tsv's added columns.
+ * a longer wait still open, summary.tsv's added columns and cpus.tsv.
  */
 #include <stdlib.h>
 
 #include "replay/summary.h"
+#include "replay/sortbuf.h"
 #include "replay/writers.h"
 #include "tests/lib/test.h"
 
@@ -30,7 +31,8 @@ static void test_timeline(void)
 			     .credit = -1, .time_slice = 77,
 			     .array = SM_ARRAY_EXPIRED };
 	struct sr_tl_row r = { .t = 1234567890, .pid = 42, .comm = "a\tb",
-			       .event = "expire", .v = &v, .prio = 118 };
+			       .event = "expire", .v = &v, .prio = 118,
+			       .cpu = 3, .from_cpu = -1 };
 	char *s;
 
 	sr_timeline_header(f);
@@ -38,15 +40,26 @@ static void test_timeline(void)
 	r.v = NULL;
 	r.event = "run";
 	r.prio = -1;
+	r.cpu = -1;
 	sr_timeline_row(f, &r);
 	r.prio = 120;
+	r.cpu = 0;
+	sr_timeline_row(f, &r);
+	r.v = &v;
+	r.event = "migrate";
+	r.cpu = 1;
+	r.from_cpu = 0;
+	r.why = "idle-balance";
 	sr_timeline_row(f, &r);
 	s = slurp(f);
 	CHECK_STR(s, "time_ns\tpid\tcomm\tevent\tprio\tstatic_prio\tsleep_avg\t"
-		  "credit\ttime_slice\tarray\n"
-		  "1234567890\t42\ta?b\texpire\t118\t120\t250\t-\t77\texpired\n"
-		  "1234567890\t42\ta?b\trun\t-\t-\t-\t-\t-\t-\n"
-		  "1234567890\t42\ta?b\trun\t120\t-\t-\t-\t-\t-\n");
+		  "credit\ttime_slice\tarray\tcpu\tfrom_cpu\twhy\n"
+		  "1234567890\t42\ta?b\texpire\t118\t120\t250\t-\t77\texpired"
+		  "\t3\t-\t-\n"
+		  "1234567890\t42\ta?b\trun\t-\t-\t-\t-\t-\t-\t-\t-\t-\n"
+		  "1234567890\t42\ta?b\trun\t120\t-\t-\t-\t-\t-\t0\t-\t-\n"
+		  "1234567890\t42\ta?b\tmigrate\t118\t120\t250\t-\t77\texpired"
+		  "\t1\t0\tidle-balance\n");
 	free(s);
 	fclose(f);
 }
@@ -57,6 +70,12 @@ static void test_timeline(void)
  * 10000 short waits of b behind a wait of c open from 100: none can be
  * written until c runs, then all are, in wake order.
  */
+static int put_lat(void *ctx, const struct sr_lat_row *r)
+{
+	sr_latency_row(ctx, r);
+	return SR_OK;
+}
+
 static void test_latency_order(void)
 {
 	FILE *f = tmpfile();
@@ -67,13 +86,14 @@ static void test_latency_order(void)
 		"wake_ns\trun_ns\tdelay_ns\tpid\tcomm\tcause\n"
 		"0\t30\t30\t100\ta\twakeup\n"
 		"10\t20\t10\t200\tb\tpreempt\n"
-		"100\t200000\t199900\t300\tc\tfork\n";
+		"100\t500000\t499900\t300\tc\tfork\n";
 	char *s, *line;
 	long long prev = -1, n = 0;
 	int bad = 0;
 
 	CHECK_INT(sr_acct_new(&acct, &d), SR_OK);
-	CHECK_INT(sr_latw_new(&w, f, acct, &d), SR_OK);
+	sr_latency_header(f);
+	CHECK_INT(sr_latw_new(&w, acct, put_lat, f, &d), SR_OK);
 	sr_acct_runnable(acct, 1, 0, SR_CAUSE_WAKEUP);
 	sr_acct_runnable(acct, 2, 10, SR_CAUSE_PREEMPT);
 	sr_acct_run(acct, 2, 20);
@@ -81,7 +101,9 @@ static void test_latency_order(void)
 	sr_acct_run(acct, 1, 30);
 	CHECK_INT(sr_latw_add(w, 0, 30, 100, "a", SR_CAUSE_WAKEUP), SR_OK);
 	sr_acct_runnable(acct, 3, 100, SR_CAUSE_FORK);
-	for (int i = 0; i < 10000; i++) {
+	/* more rows than the buffer keeps in memory: the rest go to a
+	   temporary file and come back in order */
+	for (int i = 0; i < 40000; i++) {
 		int64_t t = 200 + 10 * (int64_t)i;
 
 		sr_acct_stop(acct, 2, t, true);
@@ -90,9 +112,16 @@ static void test_latency_order(void)
 			  SR_OK);
 	}
 	/* c's wait, open since 100, holds every row after it */
-	CHECK(sr_latw_peak(w) >= 10000);
-	sr_acct_run(acct, 3, 200000);
-	CHECK_INT(sr_latw_add(w, 100, 200000, 300, "c", SR_CAUSE_FORK), SR_OK);
+	{
+		struct sr_sortbuf_stats st;
+
+		sr_latw_stats(w, &st);
+		CHECK(st.peak >= 40000);
+		CHECK(st.peak_mem <= 16384);
+		CHECK(st.spilled >= 40000 - 16384);
+	}
+	sr_acct_run(acct, 3, 500000);
+	CHECK_INT(sr_latw_add(w, 100, 500000, 300, "c", SR_CAUSE_FORK), SR_OK);
 	sr_latw_flush(w);
 	s = slurp(f);
 	CHECK(!strncmp(s, want, strlen(want)));
@@ -106,7 +135,7 @@ static void test_latency_order(void)
 		n++;
 	}
 	CHECK(!bad);
-	CHECK_INT(n, 10003);
+	CHECK_INT(n, 40003);
 	free(s);
 	sr_latw_free(w);
 	sr_acct_free(acct);
@@ -122,7 +151,7 @@ static void test_summary(void)
 	struct sr_summary_extra x = { .span_ns = 3000000000LL, .expired = 4,
 				      .late_wakeups = 2,
 				      .finish_ts = 12000000001LL,
-				      .has_finish = true };
+				      .has_finish = true, .migrations = 5 };
 	char *s, *tab;
 
 	CHECK_INT(sr_acct_new(&acct, &d), SR_OK);
@@ -134,18 +163,37 @@ static void test_summary(void)
 	m = sr_acct_metrics(acct, 0);
 	sr_summary_header(f);
 	sr_summary_row(f, m, &x);
-	x.expired = x.late_wakeups = -1;
+	x.expired = x.late_wakeups = x.migrations = -1;
 	x.span_ns = 0;
 	sr_summary_row(f, m, &x);
 	s = slurp(f);
-	CHECK(strstr(s, "\tlost\tcpu_share\texpired\tlate_wakeups\tfinish_s\n")
-	      != NULL);
+	CHECK(strstr(s, "\tlost\tcpu_share\texpired\tlate_wakeups\tfinish_s"
+		     "\tmigrations\n") != NULL);
 	/* 1 s of 3 s: 0.333333 (rounded to nearest) */
-	tab = strstr(s, "\t0.333333\t4\t2\t12.000000001\n");
+	tab = strstr(s, "\t0.333333\t4\t2\t12.000000001\t5\n");
 	CHECK(tab != NULL);
-	CHECK(strstr(s, "\t0.000000\t-\t-\t12.000000001\n") != NULL);
+	CHECK(strstr(s, "\t0.000000\t-\t-\t12.000000001\t-\n") != NULL);
 	free(s);
 	sr_acct_free(acct);
+	fclose(f);
+}
+
+static void test_cpus(void)
+{
+	FILE *f = tmpfile();
+	struct sr_cpu_figs c = { .busy_ns = 7, .idle_ns = 3, .switches = 2,
+				 .balances = 11, .pulls = 1 };
+	char *s;
+
+	sr_cpus_header(f);
+	sr_cpus_row(f, 0, &c);
+	c.balances = -1;
+	sr_cpus_row(f, 1, &c);
+	s = slurp(f);
+	CHECK_STR(s, "cpu\tbusy_ns\tidle_ns\tswitches\tbalances\tpulls\n"
+		  "0\t7\t3\t2\t11\t1\n"
+		  "1\t7\t3\t2\t-\t1\n");
+	free(s);
 	fclose(f);
 }
 
@@ -154,5 +202,6 @@ int main(void)
 	test_timeline();
 	test_latency_order();
 	test_summary();
+	test_cpus();
 	return test_done("test-writers");
 }

@@ -7,7 +7,9 @@
  *   1. a burst ending now ends first (block/exit/yield), and the
  *      schedule() it causes runs at once;
  *   2. then, on a jiffy boundary, scheduler_tick() for whoever is current;
- *   3. then the wakeups due now, in task-id order;
+ *   3. then the wakeups due now, in the order their timers were armed
+ *      (the recorded order); between ticks each is followed at once by
+ *      schedule() if it set need_resched;
  *   4. then schedule() if need_resched.
  *
  * Only model tests use it, so it lives here, header-only (static
@@ -22,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched-model/knobs.h"
 #include "sched-model/policy.h"
 #include "tests/lib/test.h"
 
@@ -77,6 +80,8 @@ struct drv_task {
 	bool in_burst;
 	long rem;		/* microseconds left of the burst */
 	long wake_at;		/* -1: not sleeping on a timer */
+	unsigned long wake_seq;	/* when the timer was armed: the order of
+				   wakeups due at one instant */
 	bool wake_sync;
 	bool zombie, reaped;
 	int parent;		/* index, -1 none */
@@ -106,6 +111,7 @@ struct drv {
 	struct drv_rec *log;
 	size_t nlog, caplog;
 	int bad_checks;
+	unsigned long seq;		/* timers armed so far */
 };
 
 static inline void *drv_grow(void *p, size_t *cap, size_t need, size_t sz)
@@ -150,6 +156,17 @@ static inline unsigned long drv_jiffies(const struct drv *d)
 	return DRV_J0 + (unsigned long)(d->t / MS);
 }
 
+/* sched_clock() now: ns on the same origin as the jiffies */
+static inline uint64_t drv_clock(const struct drv *d)
+{
+	return DRV_J0 * SM_NSEC_PER_JIFFY + (uint64_t)d->t * 1000;
+}
+
+static inline void drv_set_time(struct drv *d)
+{
+	sm_rq_set_clock(d->rq, drv_jiffies(d), drv_clock(d));
+}
+
 static inline void drv_check(struct drv *d)
 {
 	char why[256];
@@ -164,17 +181,25 @@ static inline void drv_check(struct drv *d)
 	}
 }
 
-static inline void drv_init(struct drv *d, const struct sm_policy *pol)
+/* A configured policy (sched-model/knobs.h; NULL: pol's defaults); the
+   caller frees it after drv_free(). */
+static inline void drv_init_sched(struct drv *d, const struct sm_policy *pol,
+				  struct sm_sched *s)
 {
 	struct sm_observer obs = { drv_observe, d };
 
 	memset(d, 0, sizeof(*d));
 	d->pol = pol;
-	d->rq = pol->rq_new(0, DRV_J0, &obs);
+	d->rq = pol->rq_new(s, 0, DRV_J0, &obs);
 	if (!d->rq) {
 		fprintf(stderr, "drv: rq_new failed\n");
 		exit(2);
 	}
+}
+
+static inline void drv_init(struct drv *d, const struct sm_policy *pol)
+{
+	drv_init_sched(d, pol, NULL);
 }
 
 static inline void drv_free(struct drv *d)
@@ -235,7 +260,7 @@ static inline int drv_add_info(struct drv *d, struct sm_task_info info,
 	struct sm_task *t;
 
 	info.id = (uint32_t)d->n;
-	sm_rq_set_jiffies(d->rq, drv_jiffies(d));
+	drv_set_time(d);
 	t = d->pol->task_new(d->rq, &info);
 	if (!t) {
 		fprintf(stderr, "drv: task_new failed\n");
@@ -246,6 +271,7 @@ static inline int drv_add_info(struct drv *d, struct sm_task_info info,
 		d->pol->wake(d->rq, t, false);
 	} else {
 		k->wake_at = start_us;
+		k->wake_seq = ++d->seq;
 	}
 	drv_check(d);
 	return (int)k->id;
@@ -254,7 +280,7 @@ static inline int drv_add_info(struct drv *d, struct sm_task_info info,
 static inline int drv_add(struct drv *d, int nice, bool has_mm,
 			  const struct drv_op *prog, long start_us)
 {
-	struct sm_task_info info = { 0, nice, SM_SCHED_NORMAL, 0, has_mm, 0 };
+	struct sm_task_info info = { 0, nice, SM_SCHED_NORMAL, 0, has_mm, 0, 0 };
 
 	return drv_add_info(d, info, prog, start_us);
 }
@@ -333,6 +359,7 @@ static void drv_ops(struct drv *d, int i)
 			k->in_burst = false;
 			k->pc++;
 			k->wake_at = d->t + op->a;
+			k->wake_seq = ++d->seq;
 			k->wake_sync = op->b != 0;
 			d->pol->block(d->rq, k->t);
 			return;
@@ -403,7 +430,7 @@ static inline void drv_instant(struct drv *d)
 {
 	int c = drv_curr(d);
 
-	sm_rq_set_jiffies(d->rq, drv_jiffies(d));
+	drv_set_time(d);
 	/* 1. a burst ending now ends first, and gives way at once */
 	if (c >= 0 && d->task[c].in_burst && d->task[c].rem == 0) {
 		d->task[c].in_burst = false;
@@ -414,20 +441,29 @@ static inline void drv_instant(struct drv *d)
 	/* 2. the tick, for whoever is current now */
 	if (d->t % MS == 0)
 		d->pol->tick(d->rq);
-	/* 3. wakeups due now, in task-id order */
-	for (int i = 0; i < d->n; i++) {
-		struct drv_task *k = &d->task[i];
+	/* 3. wakeups due now, in the order they were armed; between ticks
+	   each acts at once */
+	for (;;) {
+		struct drv_task *k = NULL;
 		bool before;
 
-		if (k->wake_at != d->t || !k->t)
-			continue;
+		for (int i = 0; i < d->n; i++)
+			if (d->task[i].wake_at == d->t && d->task[i].t &&
+			    (!k || d->task[i].wake_seq < k->wake_seq))
+				k = &d->task[i];
+		if (!k)
+			break;
 		k->wake_at = -1;
 		before = d->rq->need_resched;
-		d->pol->wake(d->rq, k->t, k->wake_sync);
+		/* a timer's wakeup comes from interrupt context */
+		d->pol->wake(d->rq, k->t,
+			     k->wake_sync ? SM_WAKE_SYNC : SM_WAKE_IRQ);
 		k->wakes = drv_grow(k->wakes, &k->capwakes, k->nwakes + 1,
 				    sizeof(*k->wakes));
 		k->wakes[k->nwakes++] = (struct drv_wake){
 			d->t, !before && d->rq->need_resched, false };
+		if (d->t % MS)
+			drv_settle(d);
 	}
 	/* 4. schedule() if need_resched */
 	drv_settle(d);
@@ -445,7 +481,7 @@ static inline void drv_instant(struct drv *d)
 static inline void drv_run(struct drv *d, long until_us)
 {
 	if (d->t == 0 && d->rq->need_resched) {
-		sm_rq_set_jiffies(d->rq, drv_jiffies(d));
+		drv_set_time(d);
 		drv_settle(d);
 		drv_check(d);
 	}
@@ -514,7 +550,7 @@ static inline void check_spans(struct drv *d, const struct span *want,
 static inline void drv_at_jiffy(struct drv *d, long j)
 {
 	d->t = j * MS;
-	sm_rq_set_jiffies(d->rq, drv_jiffies(d));
+	drv_set_time(d);
 }
 
 /* schedule() while need_resched, then check the invariants */
@@ -542,6 +578,16 @@ static inline void api_wake(struct drv *d, int i, long j)
 	api_settle(d);
 }
 
+/* A wakeup with SM_WAKE_* flags at driver time t_us. */
+static inline void api_wake_at(struct drv *d, int i, long t_us,
+			       unsigned flags)
+{
+	d->t = t_us;
+	drv_set_time(d);
+	d->pol->wake(d->rq, d->task[i].t, flags);
+	api_settle(d);
+}
+
 static inline void api_block(struct drv *d, int i, long j)
 {
 	drv_at_jiffy(d, j);
@@ -562,7 +608,7 @@ static inline void api_tick_wake(struct drv *d, long j, int i)
 static inline int api_add(struct drv *d, int nice, bool has_mm, int pct)
 {
 	static const struct drv_op none[] = { END };
-	struct sm_task_info info = { 0, nice, SM_SCHED_NORMAL, 0, has_mm, pct };
+	struct sm_task_info info = { 0, nice, SM_SCHED_NORMAL, 0, has_mm, pct, 0 };
 
 	return drv_add_info(d, info, none, FOREVER);
 }
@@ -571,7 +617,7 @@ static inline int api_add(struct drv *d, int nice, bool has_mm, int pct)
 static inline int api_fork(struct drv *d, int i, bool has_mm, unsigned fl)
 {
 	struct sm_task_info info = { (uint32_t)d->n, 0, SM_SCHED_NORMAL, 0,
-				     has_mm, 0 };
+				     has_mm, 0, 0 };
 	struct sm_task *c = d->pol->fork(d->rq, d->task[i].t, &info, fl);
 
 	if (!c) {

@@ -101,10 +101,12 @@ static void test_tick_before_wakeups(void)
 }
 
 /*
- * 3. Wakeups due at one instant go in task-id order.  Stock, H hogging;
- * A (id 1) and B (id 2), cold, both woken at 10: prio 125 each (sleep 9),
- * no preemption; they queue behind H as A, B.  H expires at 102: A runs
- * [102,103), then B [103,104).  Reversed ids, reversed order.
+ * 3. Wakeups due at one instant go in the order they were recorded (here:
+ * the order their timers were armed), not in task-id order.  Stock, H
+ * hogging; A (id 1) and B (id 2), cold, both woken at 10: prio 125 each
+ * (sleep 9), no preemption; they queue behind H in wake order.  H expires
+ * at 102: the first woken runs [102,103), the other [103,104).  (a) A
+ * armed first: A, B.  (b) B armed first (A re-armed after it): B, A.
  */
 static void test_wake_order(void)
 {
@@ -115,10 +117,68 @@ static void test_wake_order(void)
 	drv_add(&d, 0, true, once, 10 * MS);
 	drv_add(&d, 0, true, once, 10 * MS);
 	drv_run(&d, 110 * MS);
-	CHECK_CTX("id order");
+	CHECK_CTX("armed A, B");
 	CHECK_INT(first_run(&d, 1), 102 * MS);
 	CHECK_INT(first_run(&d, 2), 103 * MS);
 	drv_free(&d);
+
+	drv_init(&d, sm_policy_find("stock"));
+	drv_add(&d, 0, true, hog, 0);
+	drv_add(&d, 0, true, once, 10 * MS);
+	drv_add(&d, 0, true, once, 10 * MS);
+	d.task[1].wake_seq = ++d.seq;
+	drv_run(&d, 110 * MS);
+	CHECK_CTX("armed B, A");
+	CHECK_INT(first_run(&d, 2), 102 * MS);
+	CHECK_INT(first_run(&d, 1), 103 * MS);
+	drv_free(&d);
+}
+
+/* Reports of reason why for task i at t. */
+static int count_recs(const struct drv *d, int i, long t, enum sm_change why)
+{
+	int n = 0;
+
+	for (size_t r = 0; r < d->nlog; r++)
+		if (d->log[r].t == t && d->log[r].id == (uint32_t)i &&
+		    d->log[r].why == why)
+			n++;
+	return n;
+}
+
+/*
+ * 3b. Between ticks, wakeups at one instant are events one after the
+ * other (spec section 9): the issue's reproducer.  An idle CPU; A (nice
+ * 0, id 0) and B (nice -5, id 1) both wake at 10.5 ms, A first; B runs
+ * 2 ms.  A's wakeup preempts idle and A runs for 0 ns; B's then preempts
+ * A (prio 120 < 125 in every policy): A runs at 12.5, after B, and has
+ * two waits.  At a tick (10 ms) both wakeups come first and schedule()
+ * runs once: B runs first, and A never ran at 10.
+ */
+static void test_wakes_between_ticks(void)
+{
+	static const struct drv_op a[] = { RUN(1 * MS), END };
+	static const struct drv_op b[] = { RUN(2 * MS), END };
+
+	for (size_t p = 0; p < 3; p++)
+		for (int tick = 0; tick <= 1; tick++) {
+			long at = tick ? 10 * MS : 10 * MS + 500;
+			struct drv d;
+
+			drv_init(&d, sm_policy_find(all[p]));
+			drv_add(&d, 0, true, a, at);
+			drv_add(&d, -5, true, b, at);
+			drv_run(&d, 20 * MS);
+			CHECK_CTX("%s %s", all[p], tick ? "at a tick"
+							: "between ticks");
+			CHECK_INT(count_recs(&d, 0, at, SM_CH_RUN), !tick);
+			CHECK_INT(count_recs(&d, 0, at, SM_CH_PREEMPT), !tick);
+			CHECK(d.task[0].wakes[0].set_resched);
+			CHECK_INT(d.task[1].wakes[0].set_resched, !tick);
+			CHECK_INT(first_run(&d, 1), at);
+			CHECK_INT(d.task[0].runs[0].start, at + 2 * MS);
+			drv_free(&d);
+		}
 }
 
 /*
@@ -444,29 +504,31 @@ static void test_mm1_first_activation(void)
 
 /*
  * pull_task (migrate): the task goes to the tail of the other CPU's
- * active array and preempts only a strictly worse prio, in every policy
- * (test2-mm1 kept the stock rule there).  CPU 1 runs C (cold, 125, ts
- * 102 - 10 = 92 after 10 ticks).  On CPU 0, A (nice -5, 120) runs and Q
- * waits; both were woken at 0, so neither got sleep credit.
- *   Q at nice 0 (125): equal prio; 102 > 2 * 92 would satisfy
- *   TASK_PREEMPTS_CURR, but pull_task's test is strict: no resched.
+ * active array and reschedules it if its prio is higher, or equal with a
+ * larger time_slice, in every policy (test2-mm1 kept the stock rule
+ * there: SMP spec section 5).  CPU 1 runs C (cold, 125, ts 102 - 10 = 92
+ * after 10 ticks).  On CPU 0, A (nice -5, 120) runs and Q waits; both
+ * were woken at 0, so neither got sleep credit.
  *   Q at nice -1 (124): resched on CPU 1, and Q runs there.
+ *   Q at nice 0 (125): equal prio, 102 > 92: resched; but C is at the
+ *   head of the 125 list, so schedule() picks C again.
+ *   Q at nice 1 (126): no resched.
  */
 static void test_migrate(void)
 {
 	for (size_t p = 0; p < 3; p++)
-		for (int nice = -1; nice <= 0; nice++) {
+		for (int nice = -1; nice <= 1; nice++) {
 			struct drv d0;
 			struct sm_observer obs = { NULL, NULL };
 			struct sm_rq *rq1;
 			struct sm_task_info ci = { 9, 0, SM_SCHED_NORMAL, 0,
-						   true, 0 };
+						   true, 0, 0 };
 			struct sm_task *c;
 			char why[200];
 			int q;
 
 			drv_init(&d0, sm_policy_find(all[p]));
-			rq1 = d0.pol->rq_new(1, DRV_J0, &obs);
+			rq1 = d0.pol->rq_new(NULL, 1, DRV_J0, &obs);
 			c = d0.pol->task_new(rq1, &ci);
 			d0.pol->wake(rq1, c, false);
 			d0.pol->schedule(rq1);
@@ -482,7 +544,7 @@ static void test_migrate(void)
 			api_wake(&d0, q, 0);
 			CHECK_INT(drv_curr(&d0), 0);
 			d0.pol->migrate(d0.rq, rq1, d0.task[q].t);
-			CHECK_INT(rq1->need_resched, nice < 0);
+			CHECK_INT(rq1->need_resched, nice <= 0);
 			CHECK_INT(api_view(&d0, q).array, SM_ARRAY_ACTIVE);
 			CHECK_INT(d0.pol->check(d0.rq, why, sizeof(why)), 0);
 			CHECK_INT(d0.pol->check(rq1, why, sizeof(why)), 0);
@@ -501,6 +563,7 @@ int main(void)
 	test_burst_end_on_tick();
 	test_tick_before_wakeups();
 	test_wake_order();
+	test_wakes_between_ticks();
 	test_schedule_after_wakeups();
 	test_between_ticks();
 	test_woken_before_schedule();

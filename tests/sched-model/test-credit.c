@@ -3,7 +3,8 @@
  * > 1 s path, decrement at each expiry, staying active while sleep_avg
  * lasts, then the head of expired), and EXPIRED_STARVING forcing an
  * interactive task to expire in stock and test2-mm1 (and O11int without
- * credit; with credit it is bypassed).  Driven through the policy API at
+ * credit; with credit it is bypassed); what O11.1 and O11.2 changed at
+ * expiry.  Driven through the policy API at
  * chosen jiffies; jiffies below are relative to DRV_J0.
  */
 #include "sched-model/o1.h"
@@ -184,6 +185,102 @@ static void test_credit_expiry(void)
 }
 
 /*
+ * The same expiries under O11int's successors (T, credit 13, runs from
+ * 142; H waits in expired since 142).
+ *
+ * O11.1: identical up to the tenth expiry at 1161 (credit 3, sleep_avg 0):
+ * T goes to the *tail* of expired, behind H; active is empty, the arrays
+ * swap and H (125, ahead of T at 125) runs at 1161.
+ *
+ * O11.2: credit no longer keeps T active.  At 243 and 345 it is still
+ * interactive (116, 117: REQUEUE).  At 447 (713, prio 119) it goes to
+ * expired; active is empty, the arrays swap, and T (119) is picked
+ * before H (125); the O10 charge takes it to 712.  At 549 (610, prio 120)
+ * it expires again with H in active: H runs whole slices, T the next,
+ * and so on, each of T's expiries costing 102 + 1:
+ *   jiffy  runs  T.sleep_avg  credit  prio  T's array
+ *   243    T     918          12      116   active
+ *   345    T     815          11      117   active
+ *   447    T     712          10      119   active (expired, swapped)
+ *   549    H     609          9       120   expired
+ *   651    T     609          9       120   active (H expired, swapped)
+ *   753    H     506          8       121   expired
+ *   855    T     506          8       121   active
+ *   957    H     403          7       122   expired
+ */
+static void test_credit_expiry_successors(void)
+{
+	static const struct {
+		long j;
+		int runs_h;
+		long sleep_avg, credit;
+		int prio, array;
+	} o11_2[] = {
+		{ 243, 0, 918, 12, 116, SM_ARRAY_ACTIVE },
+		{ 345, 0, 815, 11, 117, SM_ARRAY_ACTIVE },
+		{ 447, 0, 712, 10, 119, SM_ARRAY_ACTIVE },
+		{ 549, 1, 609, 9, 120, SM_ARRAY_EXPIRED },
+		{ 651, 0, 609, 9, 120, SM_ARRAY_ACTIVE },
+		{ 753, 1, 506, 8, 121, SM_ARRAY_EXPIRED },
+		{ 855, 0, 506, 8, 121, SM_ARRAY_ACTIVE },
+		{ 957, 1, 403, 7, 122, SM_ARRAY_EXPIRED },
+	};
+	struct drv d;
+	struct sm_view v;
+	int h;
+
+	/* O11.1 */
+	drv_init(&d, sm_policy_find("o11.1"));
+	accrue(&d);
+	drv_at_jiffy(&d, 40);
+	h = api_add(&d, 0, true, 0);
+	api_wake(&d, h, 40);
+	for (long k = 41; k < 142; k++)
+		api_tick(&d, k);
+	api_tick_wake(&d, 142, 0);
+	for (long k = 143; k < 1161; k++) {
+		api_tick(&d, k);
+		CHECK_CTX("o11.1 jiffy %ld", k);
+		CHECK_INT(drv_curr(&d), 0);
+		CHECK_INT(api_view(&d, 0).array, SM_ARRAY_ACTIVE);
+	}
+	api_tick(&d, 1161);
+	v = api_view(&d, 0);
+	CHECK_CTX("o11.1 at 1161");
+	CHECK_INT(v.sleep_avg, 0);
+	CHECK_INT(v.credit, 3);
+	CHECK_INT(v.prio, 125);
+	CHECK_INT(drv_curr(&d), h);
+	CHECK_INT(drv_last(&d, 0, SM_CH_EXPIRE) != NULL, 1);
+	CHECK_INT(o1_rq_of(d.rq)->expired_timestamp, 0);
+	drv_free(&d);
+
+	/* O11.2 */
+	drv_init(&d, sm_policy_find("o11.2"));
+	accrue(&d);
+	drv_at_jiffy(&d, 40);
+	h = api_add(&d, 0, true, 0);
+	api_wake(&d, h, 40);
+	for (long k = 41; k < 142; k++)
+		api_tick(&d, k);
+	api_tick_wake(&d, 142, 0);
+	CHECK_INT(api_view(&d, 0).credit, 13);
+	for (size_t r = 0, k = 143; r < sizeof(o11_2) / sizeof(o11_2[0]);
+	     r++) {
+		for (; (long)k <= o11_2[r].j; k++)
+			api_tick(&d, (long)k);
+		v = api_view(&d, 0);
+		CHECK_CTX("o11.2 at %ld", o11_2[r].j);
+		CHECK_INT(drv_curr(&d), o11_2[r].runs_h ? h : 0);
+		CHECK_INT(v.sleep_avg, o11_2[r].sleep_avg);
+		CHECK_INT(v.credit, o11_2[r].credit);
+		CHECK_INT(v.prio, o11_2[r].prio);
+		CHECK_INT(v.array, o11_2[r].array);
+	}
+	drv_free(&d);
+}
+
+/*
  * expired_timestamp is set at a non-interactive expiry even when credit
  * keeps the task in active.  T alone after accrual (credit 12, woken at
  * 40, ts 101): expiries at 141 (919: credit 11, interactive), 243 (816:
@@ -294,6 +391,7 @@ int main(void)
 {
 	test_no_accrual();
 	test_credit_expiry();
+	test_credit_expiry_successors();
 	test_credit_timestamp();
 	test_starving();
 	return test_done("test-credit");

@@ -3,7 +3,9 @@
  * or two CPUs, through the whole policy API (ticks, clock jumps, wakeups
  * sync or not, blocks, exits, reaps, forks with every flag, yields, nice
  * and policy changes valid or not, migrations, schedule() at once or
- * deferred), checking after every step:
+ * deferred; on two CPUs the policy's balancer at every tick and on
+ * every CPU that goes idle, and its wakeup placement), checking after
+ * every step:
  *  - the policy's check() on every runqueue: prio in range, sleep_avg
  *    within the bound the spec allows, slices in 1..MAX_TIMESLICE, array
  *    counts equal list lengths, bitmap bit set exactly for non-empty
@@ -16,7 +18,9 @@
  * The PRNG is our own xorshift64*, seeded per sequence: runs are
  * reproducible; a failure prints policy, sequence and step.
  */
+#include "sched-model/knobs.h"
 #include "sched-model/policy.h"
+#include "sched-model/smp.h"
 #include "tests/lib/test.h"
 
 #define SEQS		2000
@@ -50,7 +54,10 @@ struct world {
 	const struct sm_policy *pol;
 	struct sm_rq *rq[2];
 	int ncpu;
+	const struct sm_balancer_ops *bops;	/* on two CPUs */
+	void *bal;
 	unsigned long jiffies;
+	uint64_t clock;		/* ns, monotonic, within jiffy `jiffies` */
 	struct ptask task[MAX_TASKS];
 	int n;
 	int failed;
@@ -125,13 +132,25 @@ static void check_world(struct world *w)
 		    !curr)
 			fail(w, "not runnable, queued, not current");
 		if (v.prio < 0 || v.prio > 139 || v.static_prio < 100 ||
-		    v.static_prio > 139 || v.time_slice < 1 ||
-		    v.time_slice > 200 || v.sleep_avg < 0 ||
+		    v.static_prio > 139 ||
 		    (w->pol->has_credit && v.credit < 0) ||
 		    (!w->pol->has_credit && v.credit != -1))
 			fail(w, "view out of range");
-		if ((unsigned long)v.sleep_avg > w->pol->max_sleep_avg + 306)
-			fail(w, "sleep_avg beyond MAX_SLEEP_AVG + 3 levels");
+		if (w->pol->max_sleep_avg) {
+			/* the O(1) family: a slice, a sleep_avg */
+			if (v.time_slice < 1 || v.time_slice > 200 ||
+			    v.sleep_avg < 0)
+				fail(w, "O(1) view out of range");
+			if ((unsigned long)v.sleep_avg >
+			    w->pol->max_sleep_avg + 306)
+				fail(w, "sleep_avg beyond MAX_SLEEP_AVG + 3 "
+				     "levels");
+		} else if (v.sleep_avg != -1 || v.time_slice < -1 ||
+			   v.time_slice > 1000 || v.interactive ||
+			   v.array == SM_ARRAY_EXPIRED) {
+			/* the others: no sleep_avg, a slice or none */
+			fail(w, "view out of range");
+		}
 		if (!w->task[i].reported || !view_eq(&v, &w->task[i].seen))
 			fail(w, "a change was not reported to the observer");
 	}
@@ -151,7 +170,26 @@ static void settle(struct world *w, int c)
 static void set_jiffies(struct world *w)
 {
 	for (int c = 0; c < w->ncpu; c++)
-		sm_rq_set_jiffies(w->rq[c], w->jiffies);
+		sm_rq_set_clock(w->rq[c], w->jiffies, w->clock);
+}
+
+/* A new jiffy: the clock somewhere in it (the ns policies' sched_clock). */
+static void new_jiffy(struct world *w, struct rng *r)
+{
+	w->clock = w->jiffies * SM_NSEC_PER_JIFFY +
+		(uint64_t)rnd(r, (int)SM_NSEC_PER_JIFFY);
+	set_jiffies(w);
+}
+
+/* Time passes within the jiffy. */
+static void some_ns(struct world *w, struct rng *r)
+{
+	uint64_t end = (w->jiffies + 1) * SM_NSEC_PER_JIFFY - 1;
+
+	w->clock += (uint64_t)rnd(r, 300000);
+	if (w->clock > end)
+		w->clock = end;
+	set_jiffies(w);
 }
 
 /* A random live task matching a predicate on its view, or -1. */
@@ -247,23 +285,40 @@ static void step(struct world *w, struct rng *r)
 	struct sm_task *curr = w->rq[c]->curr;
 	bool defer = rnd(r, 5) == 0;
 
+	some_ns(w, r);
+
 	switch (rnd(r, 16)) {
 	case 0: case 1: case 2: case 3: case 4:	/* a jiffy passes */
 		w->jiffies++;
-		set_jiffies(w);
-		for (int k = 0; k < w->ncpu; k++)
+		new_jiffy(w, r);
+		for (int k = 0; k < w->ncpu; k++) {
 			w->pol->tick(w->rq[k]);
+			if (w->bal)
+				w->bops->tick(w->bal, k);
+		}
 		for (int k = 0; k < w->ncpu; k++)
 			settle(w, k);
 		return;
 	case 5:				/* the clock jumps */
 		w->jiffies += 2 + (unsigned long)rnd(r, rnd(r, 4) ? 50 : 3000);
-		set_jiffies(w);
+		new_jiffy(w, r);
 		break;
 	case 6: case 7:			/* a wakeup */
 		i = pick(w, r, is_asleep);
-		if (i >= 0)
-			w->pol->wake(w->rq[c], w->task[i].t, rnd(r, 4) == 0);
+		if (i >= 0) {
+			bool sync = rnd(r, 4) == 0;
+			int to = c;
+
+			if (w->bal && w->bops->wake_cpu) {
+				enum sm_migrate_why why;
+
+				to = w->bops->wake_cpu(w->bal, w->task[i].t,
+						       rnd(r, 2), sync,
+						       rnd(r, 3) - 1, &why);
+			}
+			w->pol->wake(w->rq[to], w->task[i].t,
+				     sync ? SM_WAKE_SYNC : 0);
+		}
 		break;
 	case 8:				/* current blocks */
 		if (curr)
@@ -339,7 +394,27 @@ static void run_sequence(const struct sm_policy *pol, int pidx, int seq)
 	struct rng r = { 0x9E3779B97F4A7C15ULL ^
 			 ((uint64_t)(pidx + 1) << 40) ^ (uint64_t)seq };
 	struct sm_observer obs;
+	/* one configured policy per machine: the CPUs' runqueues share it;
+	   SCHED_ISO's quota, every other sequence, small enough to run out
+	   and come back within a sequence */
+	struct sm_tuning tune;
+	struct sr_diag dg = SR_DIAG_INIT;
+	bool small_iso = (seq & 1) && sm_knob_find(pol, "iso_cpu") >= 0;
+	struct sm_sched *sched;
 
+	sm_tuning_init(&tune, pol);
+	if (small_iso && (sm_tuning_set(&tune, "iso_cpu", "2", &dg) ||
+			  sm_tuning_set(&tune, "iso_period", "1", &dg) ||
+			  sm_tuning_finish(&tune, &dg))) {
+		fprintf(stderr, "%s: %s\n", pol->name, dg.msg);
+		exit(2);
+	}
+	sched = sm_sched_new(pol, small_iso ? &tune : NULL);
+
+	if (!sched) {
+		fprintf(stderr, "sm_sched_new failed\n");
+		exit(2);
+	}
 	memset(&w, 0, sizeof(w));
 	obs.changed = observe;
 	obs.ctx = &w;
@@ -347,8 +422,17 @@ static void run_sequence(const struct sm_policy *pol, int pidx, int seq)
 	w.pol = pol;
 	w.ncpu = 1 + rnd(&r, 2);
 	w.jiffies = 1 + (unsigned long)rnd(&r, 100000);
+	w.clock = w.jiffies * SM_NSEC_PER_JIFFY;
 	for (int c = 0; c < w.ncpu; c++)
-		w.rq[c] = pol->rq_new(c, w.jiffies, &obs);
+		w.rq[c] = pol->rq_new(sched, c, w.jiffies, &obs);
+	if (w.ncpu == 2) {
+		w.bops = sm_balancer_of(pol);
+		if (!w.bops || w.bops->create(&w.bal, pol, w.rq, 2,
+					      10, NULL)) {
+			fprintf(stderr, "%s: no balancer\n", pol->name);
+			exit(2);
+		}
+	}
 	for (int k = 0, n = 1 + rnd(&r, 6); k < n; k++)
 		add_task(&w, &r, rnd(&r, w.ncpu));
 	for (int s = 0; s < STEPS && w.failed < 3; s++) {
@@ -360,8 +444,11 @@ static void run_sequence(const struct sm_policy *pol, int pidx, int seq)
 	for (int i = 0; i < w.n; i++)
 		if (w.task[i].t)
 			pol->task_free(w.rq[0], w.task[i].t);
+	if (w.bal)
+		w.bops->destroy(w.bal);
 	for (int c = 0; c < w.ncpu; c++)
 		pol->rq_free(w.rq[c]);
+	sm_sched_free(sched);
 }
 
 int main(void)

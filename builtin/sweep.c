@@ -1,0 +1,321 @@
+/*
+ * builtin/sweep: `schedreplay sweep TRACE... --policy P... --set
+ * NAME=V1,V2,... -o DIR`: a grid of replays (compare/sweep.h) run by GNU
+ * parallel on this machine (or one after another in this process with
+ * --sequential), or written out for parallel --sshlogin or a Slurm array
+ * (--emit), then one table of the groups' figures and a heat map.
+ * `schedreplay sweep-job TRACE SPEC JOBDIR`: one job, what jobs.txt's
+ * lines run.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "compare/sweep.h"
+#include "lib/outfile.h"
+#include "lib/path.h"
+#include "plots/gnuplot.h"
+#include "sched-model/policy.h"
+
+extern char **environ;
+
+#define MAX_TRACES 64
+#define MAX_SWEEP_POLICIES 64
+#define MAX_REPORTED 20		/* failed jobs named one by one */
+
+enum emit { EMIT_NONE, EMIT_JOBS, EMIT_SLURM };
+static const char *const emit_names[] = { "none", "jobs", "slurm", NULL };
+
+/* The heat maps' gnuplot (ctx: its path, NULL for the one on PATH). */
+static int draw(void *ctx, const char *dir, const char *script,
+		const char *image, struct sr_diag *d)
+{
+	return pl_gnuplot_run(ctx, dir, script, image, d);
+}
+
+/* The binary the job lines run: this one, by its absolute path. */
+static char *self_path(const char *argv0)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+	if (n > 0) {
+		buf[n] = 0;
+		return strdup(buf);
+	}
+	return realpath(argv0, NULL);
+}
+
+/* parallel --will-cite [-j N] --joblog DIR/joblog.tsv < DIR/jobs.txt */
+static int run_parallel(const char *outdir, int jobs, int *status,
+			struct sr_diag *d)
+{
+	char *jobfile = sr_path_join(outdir, "jobs", "txt");
+	char *joblog = sr_path_join(outdir, "joblog", "tsv");
+	char nj[32];
+	char *argv[10];
+	int argc = 0, fd, rc = SR_OK;
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+
+	if (!jobfile || !joblog) {
+		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		goto out;
+	}
+	argv[argc++] = "parallel";
+	argv[argc++] = "--will-cite";
+	if (jobs > 0) {
+		snprintf(nj, sizeof(nj), "%d", jobs);
+		argv[argc++] = "-j";
+		argv[argc++] = nj;
+	}
+	argv[argc++] = "--joblog";
+	argv[argc++] = joblog;
+	argv[argc] = NULL;
+	fd = open(jobfile, O_RDONLY);
+	if (fd < 0) {
+		rc = sr_fail(d, SR_EIO, "%s: %s", jobfile, strerror(errno));
+		goto out;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fd, 0);
+	if (posix_spawnp(&pid, "parallel", &fa, NULL, argv, environ)) {
+		rc = sr_fail(d, SR_ENOGNUPLOT, "sweep: cannot run GNU parallel "
+			     "(%s): install it (apt-get install parallel), or "
+			     "run with --sequential", strerror(errno));
+	} else if (waitpid(pid, status, 0) < 0) {
+		rc = sr_fail(d, SR_EINTERNAL, "sweep: waiting for parallel: %s",
+			     strerror(errno));
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	close(fd);
+out:
+	free(jobfile);
+	free(joblog);
+	return rc;
+}
+
+/* The jobs one after another, in this process. */
+static void run_sequential(const struct cmp_sweep *sw,
+			   const struct cmp_sweep_opts *o, bool quiet)
+{
+	for (size_t i = 0; i < sw->njobs;) {
+		const struct cmp_sweep_job *j = &sw->jobs[i];
+		const char *labels[CMP_SWEEP_CHUNK];
+		struct sr_diag d = SR_DIAG_INIT;
+		size_t n = 0, done;
+
+		while (i < sw->njobs && sw->jobs[i].chunk == j->chunk &&
+		       n < CMP_SWEEP_CHUNK)
+			labels[n++] = sw->jobs[i++].label;
+		if (cmp_sweep_run_job(j->trace, j->root, j->chunk, labels, n,
+				      o->rt, o->nrt, o->cpus, &done, &d))
+			fprintf(stderr, "schedreplay: sweep job %zu: %s\n",
+				j->chunk, d.msg);
+		else if (!quiet)
+			printf("job %zu/%zu: %s, %zu policies%s\n", j->chunk,
+			       sw->nchunks, j->tkey, n, done == n ?
+			       " (done before)" : "");
+	}
+}
+
+/* Name the jobs without figures, with their command lines. */
+static int report_failed(const struct cmp_sweep *sw,
+			 const struct cmp_sweep_opts *o, const size_t *failed,
+			 size_t nfailed, struct sr_diag *d)
+{
+	if (!nfailed)
+		return SR_OK;
+	for (size_t i = 0; i < nfailed && i < MAX_REPORTED; i++) {
+		const struct cmp_sweep_job *j = &sw->jobs[failed[i]];
+		char *line;
+
+		/* each job once, with the first of its cells that failed */
+		if (i && sw->jobs[failed[i - 1]].chunk == j->chunk)
+			continue;
+		line = cmp_sweep_cmdline(sw, j->chunk, o);
+		fprintf(stderr, "schedreplay: sweep: job %zu (%s under %s, "
+			"...) failed or did not run: %s\n", j->chunk, j->tkey,
+			j->label, line ? line : "?");
+		free(line);
+	}
+	if (nfailed > MAX_REPORTED)
+		fprintf(stderr, "schedreplay: sweep: and %zu more (results.tsv "
+			"says which)\n", nfailed - MAX_REPORTED);
+	return sr_fail(d, SR_EDATA, "sweep: %zu of %zu cells have no figures "
+		       "(run the sweep again to retry them; finished cells are "
+		       "kept)", nfailed, sw->njobs);
+}
+
+int cmd_sweep(int argc, char **argv, struct sr_diag *d)
+{
+	const char *traces[MAX_TRACES];
+	const char *policies[MAX_SWEEP_POLICIES];
+	const char *sets[SR_REPLAY_MAX_TUNE], *rt[SR_REPLAY_MAX_TUNE];
+	size_t ntraces = 0, npolicies = 0, nsets = 0, nrt = 0;
+	const char *outdir = NULL, *heat = NULL, *gnuplot = NULL;
+	int jobs = 0, emit = EMIT_NONE, cpus = 0;
+	bool sequential = false, collect = false, quiet = false;
+	const struct po_option opts[] = {
+		OPT_GROUP("the grid"),
+		OPT_LIST(0, "policy", policies, &npolicies, MAX_SWEEP_POLICIES,
+			 "P", "a policy (P:NAME=VALUE,... tuned); repeatable "
+			 "(default: every policy)"),
+		OPT_LIST(0, "set", sets, &nsets, SR_REPLAY_MAX_TUNE,
+			 "NAME=V1,V2,...", "a knob's values: one job per "
+			 "value and policy that has it (one value: a constant "
+			 "for all); repeatable: the grid is every combination"),
+		OPT_LIST(0, "rt", rt, &nrt, SR_REPLAY_MAX_TUNE, "REGEX[:PRIO]",
+			 "as replay --rt, in every job"),
+		OPT_NUMBER(0, "cpus", &cpus, "N",
+			   "CPUs every job replays on (default: as many as "
+			   "each recording used)", 1, SR_SIM_MAX_CPUS, NULL),
+		OPT_GROUP("running it"),
+		OPT_PATH('o', "output", &outdir, "DIR",
+			 "DIR/jobs/TRACE/LABEL/ for each job, DIR/results.tsv "
+			 "and .json, DIR/manifest.tsv, DIR/jobs.txt"),
+		OPT_NUMBER('j', "jobs", &jobs, "N",
+			   "jobs at once under GNU parallel (default: one per "
+			   "CPU core)", 1, 4096, NULL),
+		OPT_FLAG(0, "sequential", &sequential,
+			 "run the jobs one after another in this process, not "
+			 "with GNU parallel"),
+		OPT_CHOICE(0, "emit", &emit, emit_names, "WHAT",
+			   "only write the plan: jobs (DIR/jobs.txt, for "
+			   "parallel --sshlogin) or slurm (also DIR/"
+			   "sweep.sbatch, an array job); then --collect"),
+		OPT_FLAG(0, "collect", &collect,
+			 "only build DIR/results.tsv, .json (and --heatmap) "
+			 "from the jobs' figures"),
+		OPT_GROUP("the table"),
+		OPT_STRING(0, "heatmap", &heat, "X,Y[,FIGURE]",
+			   "draw FIGURE (default inter_p99_ms) over the knobs "
+			   "X and Y: DIR/heatmap-TRACE-POLICY-FIGURE.png"),
+		OPT_STRING(0, "gnuplot", &gnuplot, "PATH",
+			   "the gnuplot to run (default: gnuplot on PATH)"),
+		OPT_FLAG('q', "quiet", &quiet, "say nothing when all went well"),
+		OPT_END(),
+	};
+	const struct po_cmd cmd = {
+		"sweep", "TRACE...", 0, MAX_TRACES,
+		"Replay every TRACE under every policy for every combination "
+		"of the --set values, on GNU parallel (or --sequential), and "
+		"tabulate what each group got: the interactive tasks' worst "
+		"p99 and max delay, the periodic tasks' deadlines met, the "
+		"batch work's completion.  A job whose figures exist is "
+		"skipped: run it again to resume.",
+		"docs/sweep.md has the figures, the files and the Slurm "
+		"recipe.", opts,
+	};
+	struct cmp_sweep sw;
+	struct cmp_sweep_opts so;
+	struct cmp_sweep_draw drawer;
+	size_t failed[MAX_REPORTED], nfailed = MAX_REPORTED;
+	char *self = NULL;
+	int rc, status = 0;
+
+	(void)status; /* the failures are the jobs without figures */
+
+	if ((rc = po_parse(&cmd, argc, argv, traces, &ntraces, d)))
+		return rc == PO_HELP ? SR_OK : rc;
+	if (!outdir)
+		return sr_fail(d, SR_EUSAGE, "sweep: -o DIR is needed");
+	if (collect) {
+		if (ntraces || npolicies || nsets)
+			return sr_fail(d, SR_EUSAGE, "sweep --collect: the "
+				       "grid is DIR's manifest: no TRACE, "
+				       "--policy or --set");
+		if ((rc = cmp_sweep_read_plan(&sw, outdir, d)))
+			goto out;
+	} else {
+		if (!ntraces)
+			return sr_fail(d, SR_EUSAGE, "sweep: expected a "
+				       "TRACE at least");
+		if (!npolicies)
+			for (const struct sm_policy *const *p = sm_policies;
+			     *p && npolicies < MAX_SWEEP_POLICIES; p++)
+				policies[npolicies++] = (*p)->name;
+		if ((rc = cmp_sweep_plan(&sw, traces, ntraces, policies,
+					 npolicies, sets, nsets, outdir, d)))
+			goto out;
+	}
+	self = self_path(argv[0]);
+	so = (struct cmp_sweep_opts){ outdir, rt, nrt,
+				      self ? self : "schedreplay", cpus };
+	if (!collect) {
+		if ((rc = sr_mkdirs(outdir, d)) ||
+		    (rc = cmp_sweep_write_plan(&sw, &so, d)))
+			goto out;
+		if (emit == EMIT_SLURM &&
+		    (rc = cmp_sweep_write_sbatch(&sw, &so, d)))
+			goto out;
+		if (emit != EMIT_NONE) {
+			if (!quiet)
+				printf("wrote %s/jobs.txt (%zu jobs, %zu cells)%s\n"
+				       "run them (parallel --sshlogin ... < "
+				       "jobs.txt%s), then: schedreplay sweep "
+				       "--collect -o %s\n", outdir, sw.nchunks,
+				       sw.njobs,
+				       emit == EMIT_SLURM ? " and sweep.sbatch"
+				       : "", emit == EMIT_SLURM ?
+				       ", or sbatch sweep.sbatch" : "",
+				       outdir);
+			goto out;
+		}
+		if (sequential) {
+			run_sequential(&sw, &so, quiet);
+		} else {
+			if ((rc = run_parallel(outdir, jobs, &status, d)))
+				goto out;
+		}
+	}
+	drawer = (struct cmp_sweep_draw){ draw, (void *)gnuplot };
+	if ((rc = cmp_sweep_collect(&sw, outdir, heat, &drawer, failed,
+				    &nfailed, d)))
+		goto out;
+	if (!quiet && !nfailed)
+		printf("wrote %s/results.tsv and results.json (%zu cells in "
+		       "%zu jobs)\n", outdir, sw.njobs, sw.nchunks);
+	rc = report_failed(&sw, &so, failed, nfailed, d);
+out:
+	free(self);
+	cmp_sweep_free(&sw);
+	return rc;
+}
+
+int cmd_sweep_job(int argc, char **argv, struct sr_diag *d)
+{
+	const char *ops[2 + CMP_SWEEP_CHUNK], *rt[SR_REPLAY_MAX_TUNE];
+	size_t nops, nrt = 0, chunk = 1, done;
+	int cpus = 0;
+	const struct po_option opts[] = {
+		OPT_NUMBER(0, "chunk", &chunk, "N",
+			   "the job's number (for messages and logs)", 1,
+			   1000000, NULL),
+		OPT_NUMBER(0, "cpus", &cpus, "N", "as replay --cpus", 1,
+			   SR_SIM_MAX_CPUS, NULL),
+		OPT_LIST(0, "rt", rt, &nrt, SR_REPLAY_MAX_TUNE, "REGEX[:PRIO]",
+			 "as replay --rt"),
+		OPT_END(),
+	};
+	const struct po_cmd cmd = {
+		"sweep-job", "TRACE ROOT LABEL...", 3, 2 + CMP_SWEEP_CHUNK,
+		"One job of a sweep (a line of its jobs.txt): replay TRACE "
+		"under the tuned policies LABEL... whose ROOT/LABEL/figures.tsv "
+		"is missing, and the recorded schedule, then write each one's "
+		"figures there; nothing if every one has them.", NULL, opts,
+	};
+	int rc;
+
+	if ((rc = po_parse(&cmd, argc, argv, ops, &nops, d)))
+		return rc == PO_HELP ? SR_OK : rc;
+	return cmp_sweep_run_job(ops[0], ops[1], chunk, ops + 2, nops - 2, rt,
+				 nrt, cpus, &done, d);
+}

@@ -1,0 +1,429 @@
+/*
+ * result: one policy's rows in memory, from a replay or from its
+ * directory (see result.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compare/result.h"
+#include "compare/tsv.h"
+#include "lib/fmt.h"
+#include "lib/grow.h"
+#include "lib/path.h"
+
+void cmp_result_init(struct cmp_result *r, const char *policy)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->policy, sizeof(r->policy), "%s", policy);
+}
+
+void cmp_result_free(struct cmp_result *r)
+{
+	sr_strpool_free(&r->names);
+	free(r->sum);
+	free(r->lat);
+	free(r->tl);
+	memset(r, 0, sizeof(*r));
+}
+
+const char *cmp_result_comm(const struct cmp_result *r, uint32_t comm)
+{
+	return sr_strpool_get(&r->names, comm);
+}
+
+/* A task name as the files have it (control characters as '?'). */
+static int add_comm(struct cmp_result *r, const char *comm, bool clean,
+		    uint32_t *off)
+{
+	char buf[SR_COMM_MAX];
+
+	if (clean)
+		comm = sr_comm_clean(buf, sizeof(buf), comm ? comm : "");
+	return sr_strpool_add(&r->names, comm, off);
+}
+
+/* Room for one more row in *v (n used, *cap allocated). */
+static void *room(void *v, size_t *cap, size_t n, size_t elem)
+{
+	return n < *cap ? v : sr_grow(v, cap, n, elem, 1024, 0);
+}
+
+/* ---- events ------------------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	enum cmp_tl_event ev;
+} event_names[] = {
+	{ "new", CMP_EV_NEW },
+	{ "fork", CMP_EV_FORK },
+	{ "wake", CMP_EV_WAKE },
+	{ "run", CMP_EV_RUN },
+	{ "preempt", CMP_EV_PREEMPT },
+	{ "block", CMP_EV_BLOCK },
+	{ "exit", CMP_EV_EXIT },
+	{ "reap", CMP_EV_REAP },
+	{ "late", CMP_EV_SKIP },
+	{ "early", CMP_EV_SKIP },
+	/* the models' other reasons (sched-model/policies.c): no change of
+	 * running, runnable or asleep */
+	{ "expire", CMP_EV_OTHER }, { "requeue", CMP_EV_OTHER },
+	{ "state", CMP_EV_OTHER }, { "tick", CMP_EV_OTHER },
+	{ "recalc", CMP_EV_OTHER }, { "charge", CMP_EV_OTHER },
+	{ "swap", CMP_EV_OTHER }, { "yield", CMP_EV_OTHER },
+	{ "nice", CMP_EV_OTHER }, { "setsched", CMP_EV_OTHER },
+	{ "refund", CMP_EV_OTHER }, { "migrate", CMP_EV_MIGRATE },
+};
+
+/* The event named name; *known false (and OTHER) for a name not listed. */
+static enum cmp_tl_event event_of(const char *name, bool *known)
+{
+	*known = true;
+	for (size_t i = 0; i < sizeof(event_names) / sizeof(event_names[0]); i++)
+		if (!strcmp(name, event_names[i].name))
+			return event_names[i].ev;
+	*known = false;
+	return CMP_EV_OTHER;
+}
+
+/* ---- rows from a replay --------------------------------------------------- */
+
+int cmp_result_add_tl(struct cmp_result *r, const struct sr_tl_row *row)
+{
+	struct cmp_tl *t = room(r->tl, &r->captl, r->ntl, sizeof(*t));
+	bool known;
+
+	if (!t)
+		return SR_EINTERNAL;
+	r->tl = t;
+	t = &r->tl[r->ntl];
+	if (add_comm(r, row->comm, true, &t->comm))
+		return SR_EINTERNAL;
+	t->time_ns = row->t;
+	t->pid = row->pid;
+	t->ev = (uint8_t)event_of(row->event, &known);
+	t->known = known;
+	/* as timeline.tsv shows them: the model's view, or the trace's prio */
+	t->prio = (int16_t)(row->v ? row->v->prio : row->prio >= 0 ? row->prio
+								   : -1);
+	t->static_prio = (int16_t)(row->v ? row->v->static_prio : -1);
+	r->ntl++;
+	return SR_OK;
+}
+
+int cmp_result_add_lat(struct cmp_result *r, const struct sr_lat_row *row)
+{
+	struct cmp_lat *l = room(r->lat, &r->caplat, r->nlat, sizeof(*l));
+
+	if (!l)
+		return SR_EINTERNAL;
+	r->lat = l;
+	l = &r->lat[r->nlat];
+	if (add_comm(r, row->comm, true, &l->comm))
+		return SR_EINTERNAL;
+	l->wake_ns = row->wake;
+	l->delay_ns = row->run - row->wake;
+	l->pid = row->pid;
+	r->nlat++;
+	return SR_OK;
+}
+
+int cmp_result_add_sums(struct cmp_result *r, const struct sr_replay_policy *p)
+{
+	static const double ps[3] = { 50, 95, 99 };
+
+	r->sum = calloc(p->nrows ? p->nrows : 1, sizeof(*r->sum));
+	if (!r->sum)
+		return SR_EINTERNAL;
+	r->capsum = p->nrows;
+	for (size_t i = 0; i < p->nrows; i++) {
+		const struct sr_replay_row *row = &p->rows[i];
+		const struct sr_task_metrics *m = row->m;
+		struct cmp_sum *s = &r->sum[i];
+		int64_t pc[3];
+
+		if (add_comm(r, m->comm, true, &s->comm))
+			return SR_EINTERNAL;
+		sr_delays_percentiles(m->delays, ps, pc, 3);
+		s->pid = m->pid;
+		s->f.runtime_ns = m->runtime_ns;
+		s->f.switches = m->switches;
+		s->f.wakeups = m->wakeups;
+		s->f.avg_ns = sr_metrics_avg_delay(m);
+		s->f.p50_ns = pc[0];
+		s->f.p95_ns = pc[1];
+		s->f.p99_ns = pc[2];
+		s->f.max_ns = m->max_delay_ns;
+		/* summary.tsv's 6 decimals, read back exactly as strtod would */
+		s->f.cpu_share = (double)sr_share_ppm(m->runtime_ns,
+						    p->end - p->start) / 1e6;
+		s->f.expired = row->x.expired > 0 ? (uint64_t)row->x.expired : 0;
+		s->f.late_wakeups = !p->observed && row->x.late_wakeups > 0 ?
+				  (uint64_t)row->x.late_wakeups : 0;
+		s->f.finish_ns = row->x.finish_ts;
+		r->nsum = i + 1;
+	}
+	return SR_OK;
+}
+
+/* ---- rows from a replay directory ----------------------------------------- */
+
+static int bad_pid(const struct cmp_tsv *t, int64_t pid, struct sr_diag *d)
+{
+	return sr_fail(d, SR_EDATA, "%s:%llu: expected a pid, got %lld", t->path,
+		       (unsigned long long)t->line, (long long)pid);
+}
+
+enum {
+	SC_PID, SC_COMM, SC_RUNTIME, SC_SWITCHES, SC_WAKEUPS, SC_AVG, SC_P50,
+	SC_P95, SC_P99, SC_MAX, SC_SHARE, SC_EXPIRED, SC_LATE, SC_FINISH,
+	SC__N
+};
+
+static const struct cmp_col summary_cols[SC__N] = {
+	[SC_PID] = { "pid", true },
+	[SC_COMM] = { "comm", true },
+	[SC_RUNTIME] = { "runtime_ms", true },
+	[SC_SWITCHES] = { "switches", true },
+	[SC_WAKEUPS] = { "wakeups", false },
+	[SC_AVG] = { "avg_delay_ms", true },
+	[SC_P50] = { "p50_delay_ms", false },
+	[SC_P95] = { "p95_delay_ms", true },
+	[SC_P99] = { "p99_delay_ms", true },
+	[SC_MAX] = { "max_delay_ms", true },
+	[SC_SHARE] = { "cpu_share", false },
+	[SC_EXPIRED] = { "expired", false },
+	[SC_LATE] = { "late_wakeups", false },
+	[SC_FINISH] = { "finish_s", false },
+};
+
+static int sum_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
+{
+	struct cmp_sum *s = room(r->sum, &r->capsum, r->nsum, sizeof(*s));
+	int64_t pid, v;
+
+	if (!s)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	r->sum = s;
+	s = &r->sum[r->nsum];
+	memset(s, 0, sizeof(*s));
+	if (cmp_tsv_int(t, SC_PID, &pid, d))
+		return d->code;
+	if (pid < 0 || pid > INT32_MAX)
+		return bad_pid(t, pid, d);
+	s->pid = (int32_t)pid;
+	if (add_comm(r, cmp_tsv_get(t, SC_COMM), false, &s->comm))
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	if (cmp_tsv_fixed(t, SC_RUNTIME, 6, &s->f.runtime_ns, d) ||
+	    cmp_tsv_int(t, SC_SWITCHES, &v, d))
+		return d->code;
+	s->f.switches = (uint64_t)v;
+	if (cmp_tsv_int(t, SC_WAKEUPS, &v, d))
+		return d->code;
+	s->f.wakeups = (uint64_t)v;
+	if (cmp_tsv_fixed(t, SC_AVG, 6, &s->f.avg_ns, d) ||
+	    cmp_tsv_fixed(t, SC_P50, 6, &s->f.p50_ns, d) ||
+	    cmp_tsv_fixed(t, SC_P95, 6, &s->f.p95_ns, d) ||
+	    cmp_tsv_fixed(t, SC_P99, 6, &s->f.p99_ns, d) ||
+	    cmp_tsv_fixed(t, SC_MAX, 6, &s->f.max_ns, d) ||
+	    cmp_tsv_double(t, SC_SHARE, &s->f.cpu_share, d))
+		return d->code;
+	if (cmp_tsv_int(t, SC_EXPIRED, &v, d))
+		return d->code;
+	s->f.expired = (uint64_t)v;
+	if (cmp_tsv_int(t, SC_LATE, &v, d))
+		return d->code;
+	s->f.late_wakeups = (uint64_t)v;
+	if (cmp_tsv_fixed(t, SC_FINISH, 9, &s->f.finish_ns, d))
+		return d->code;
+	r->nsum++;
+	return SR_OK;
+}
+
+enum { LC_WAKE, LC_RUN, LC_DELAY, LC_PID, LC_COMM, LC__N };
+
+static const struct cmp_col latency_cols[LC__N] = {
+	[LC_WAKE] = { "wake_ns", true },
+	[LC_RUN] = { "run_ns", true },
+	[LC_DELAY] = { "delay_ns", true },
+	[LC_PID] = { "pid", true },
+	[LC_COMM] = { "comm", true },
+};
+
+static int lat_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
+{
+	struct cmp_lat *l = room(r->lat, &r->caplat, r->nlat, sizeof(*l));
+	int64_t run, pid;
+
+	if (!l)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	r->lat = l;
+	l = &r->lat[r->nlat];
+	if (cmp_tsv_int(t, LC_WAKE, &l->wake_ns, d) ||
+	    cmp_tsv_int(t, LC_RUN, &run, d) ||
+	    cmp_tsv_int(t, LC_DELAY, &l->delay_ns, d) ||
+	    cmp_tsv_int(t, LC_PID, &pid, d))
+		return d->code;
+	if (l->delay_ns < 0)
+		return sr_fail(d, SR_EDATA, "%s:%llu: expected a delay >= 0, "
+			       "got %lld", t->path, (unsigned long long)t->line,
+			       (long long)l->delay_ns);
+	if (pid < 0 || pid > INT32_MAX)
+		return SR_OK; /* no task of ours */
+	l->pid = (int32_t)pid;
+	if (add_comm(r, cmp_tsv_get(t, LC_COMM), false, &l->comm))
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	r->nlat++;
+	return SR_OK;
+}
+
+enum { TC_TIME, TC_PID, TC_COMM, TC_EVENT, TC_PRIO, TC_SPRIO, TC__N };
+
+static const struct cmp_col timeline_cols[TC__N] = {
+	[TC_TIME] = { "time_ns", true },
+	[TC_PID] = { "pid", true },
+	[TC_COMM] = { "comm", true },
+	[TC_EVENT] = { "event", true },
+	[TC_PRIO] = { "prio", false },
+	[TC_SPRIO] = { "static_prio", false },
+};
+
+/* A prio column: -1 when absent or "-". */
+static int prio_col(struct cmp_tsv *t, size_t i, int16_t *out,
+		    struct sr_diag *d)
+{
+	const char *s = cmp_tsv_get(t, i);
+	int64_t v;
+
+	*out = -1;
+	if (!s || !*s || !strcmp(s, "-"))
+		return SR_OK;
+	if (cmp_tsv_int(t, i, &v, d))
+		return d->code;
+	if (v < -1 || v > INT16_MAX)
+		return sr_fail(d, SR_EDATA, "%s:%llu: expected a prio (0 to "
+			       "%d) in column %s, got %lld", t->path,
+			       (unsigned long long)t->line, INT16_MAX,
+			       t->cols[i].name, (long long)v);
+	*out = (int16_t)v;
+	return SR_OK;
+}
+
+static int tl_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
+{
+	struct cmp_tl *x = room(r->tl, &r->captl, r->ntl, sizeof(*x));
+	int64_t pid;
+	bool known;
+
+	if (!x)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	r->tl = x;
+	x = &r->tl[r->ntl];
+	if (cmp_tsv_int(t, TC_TIME, &x->time_ns, d) ||
+	    cmp_tsv_int(t, TC_PID, &pid, d))
+		return d->code;
+	if (r->ntl && x->time_ns < r->tl[r->ntl - 1].time_ns)
+		return sr_fail(d, SR_EDATA, "%s:%llu: expected rows sorted by "
+			       "time_ns, got %lld after %lld", t->path,
+			       (unsigned long long)t->line,
+			       (long long)x->time_ns,
+			       (long long)r->tl[r->ntl - 1].time_ns);
+	if (pid < 0 || pid > INT32_MAX)
+		return bad_pid(t, pid, d);
+	x->pid = (int32_t)pid;
+	x->ev = (uint8_t)event_of(cmp_tsv_get(t, TC_EVENT), &known);
+	x->known = known;
+	if (prio_col(t, TC_PRIO, &x->prio, d) ||
+	    prio_col(t, TC_SPRIO, &x->static_prio, d))
+		return d->code;
+	if (add_comm(r, cmp_tsv_get(t, TC_COMM), false, &x->comm))
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	r->ntl++;
+	return SR_OK;
+}
+
+static const struct {
+	const char *file;
+	const struct cmp_col *cols;
+	size_t ncols;
+	int (*row)(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d);
+} files[] = {
+	{ "summary.tsv", summary_cols, SC__N, sum_row },
+	{ "latency.tsv", latency_cols, LC__N, lat_row },
+	{ "timeline.tsv", timeline_cols, TC__N, tl_row },
+};
+
+static int read_file(struct cmp_result *r, const char *dir, size_t f,
+		     struct sr_diag *d)
+{
+	struct cmp_tsv t;
+	char *path = sr_path_join(dir, files[f].file, NULL);
+	int rc;
+
+	if (!path)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	rc = cmp_tsv_open(&t, path, files[f].cols, files[f].ncols, d);
+	free(path);
+	if (rc)
+		return rc;
+	while ((rc = cmp_tsv_next(&t, d)) == 1)
+		if (files[f].row(r, &t, d))
+			break;
+	cmp_tsv_close(&t);
+	return rc < 0 || d->code ? d->code : SR_OK;
+}
+
+int cmp_result_check(const char *dir, const char *policy, struct sr_diag *d)
+{
+	struct stat st;
+
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return sr_fail(d, SR_ENOINPUT,
+			       "%s: expected the replay output of policy '%s' (a directory), got %s",
+			       dir, policy, strerror(errno ? errno : ENOTDIR));
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char *p = sr_path_join(dir, files[i].file, NULL);
+		int ok;
+
+		if (!p)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
+		if (!ok) {
+			sr_fail(d, SR_ENOINPUT,
+				"%s: missing: expected the replay's %s for policy '%s'",
+				p, files[i].file, policy);
+			free(p);
+			return d->code;
+		}
+		free(p);
+	}
+	return SR_OK;
+}
+
+/* The CPUs a run used: the rows of DIR/cpus.tsv (0: no such file). */
+static int count_cpus(const char *dir)
+{
+	char *path = sr_path_join(dir, "cpus.tsv", NULL);
+	FILE *f = path ? fopen(path, "r") : NULL;
+	int c, lines = 0;
+
+	free(path);
+	if (!f)
+		return 0;
+	while ((c = getc(f)) != EOF)
+		lines += c == '\n';
+	fclose(f);
+	return lines > 1 ? lines - 1 : 0;
+}
+
+int cmp_result_read(struct cmp_result *r, const char *dir, unsigned what,
+		    struct sr_diag *d)
+{
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++)
+		if ((what & (1u << f)) && read_file(r, dir, f, d))
+			return d->code;
+	r->cpus = count_cpus(dir);
+	return SR_OK;
+}

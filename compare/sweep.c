@@ -1,0 +1,922 @@
+/*
+ * sweep: the plan of a grid of replays, one job, and the results table
+ * (see compare/sweep.h).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compare/load.h"
+#include "compare/runset.h"
+#include "compare/source.h"
+#include "compare/sweep.h"
+#include "lib/fmt.h"
+#include "lib/outfile.h"
+#include "lib/path.h"
+
+const char *const cmp_sweep_figure_names[] = {
+	"inter_n", "inter_p99_ms", "inter_max_ms", "periodic_n",
+	"deadlines_met_pct", "batch_n", "batch_done_s", "end_s", NULL,
+};
+#define NFIGS 8
+
+static int oom(struct sr_diag *d)
+{
+	return sr_fail(d, SR_EINTERNAL, "out of memory");
+}
+
+/* ---- the plan ---- */
+
+static int parse_values(const char *list, struct cmp_sweep_axis *ax,
+			const char *set, struct sr_diag *d)
+{
+	const char *p = list;
+
+	ax->nvalues = 0;
+	for (;;) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (errno || end == p || (*end && *end != ','))
+			return sr_fail(d, SR_EUSAGE, "--set %s: expected "
+				       "NAME=VALUE or NAME=V1,V2,... (integers)",
+				       set);
+		if (ax->nvalues == CMP_SWEEP_MAX_VALUES)
+			return sr_fail(d, SR_EUSAGE, "--set %s: at most %d "
+				       "values", set, CMP_SWEEP_MAX_VALUES);
+		for (size_t i = 0; i < ax->nvalues; i++)
+			if (ax->values[i] == v)
+				return sr_fail(d, SR_EUSAGE, "--set %s: %ld "
+					       "given twice", set, v);
+		ax->values[ax->nvalues++] = v;
+		if (!*end)
+			return SR_OK;
+		p = end + 1;
+	}
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/* The index of the first cell of the last job. */
+static size_t first_of_chunk(const struct cmp_sweep *sw)
+{
+	size_t i = sw->njobs;
+
+	while (i > 0 && sw->jobs[i - 1].chunk == sw->nchunks)
+		i--;
+	return i < sw->njobs ? sw->jobs[i].index : 0;
+}
+
+static int add_job(struct cmp_sweep *sw, size_t *cap, const char *trace,
+		   const char *tkey, const struct sm_tuning *t,
+		   const long *value, const bool *has, const char *outdir,
+		   struct sr_diag *d)
+{
+	struct cmp_sweep_job *j;
+	char *sub;
+
+	for (size_t i = 0; i < sw->njobs; i++)
+		if (!strcmp(sw->jobs[i].tkey, tkey) &&
+		    !strcmp(sw->jobs[i].label, t->label))
+			return SR_OK;	/* the same job (a knob it lacks) */
+	if (sw->njobs == *cap) {
+		size_t c = *cap ? *cap * 2 : 16;
+		struct cmp_sweep_job *v = realloc(sw->jobs, c * sizeof(*v));
+
+		if (!v)
+			return oom(d);
+		sw->jobs = v;
+		*cap = c;
+	}
+	j = &sw->jobs[sw->njobs];
+	memset(j, 0, sizeof(*j));
+	j->index = sw->njobs + 1;
+	j->trace = strdup(trace);
+	snprintf(j->tkey, sizeof(j->tkey), "%s", tkey);
+	snprintf(j->policy, sizeof(j->policy), "%s", t->policy->name);
+	snprintf(j->label, sizeof(j->label), "%s", t->label);
+	memcpy(j->value, value, sizeof(j->value));
+	memcpy(j->has, has, sizeof(j->has));
+	sub = sr_path_join(outdir, "jobs", NULL);
+	j->root = sub ? sr_path_join(sub, tkey, NULL) : NULL;
+	free(sub);
+	j->dir = j->root ? sr_path_join(j->root, t->label, NULL) : NULL;
+	/* a new job every CMP_SWEEP_CHUNK cells, and at each trace */
+	if (!sw->njobs || strcmp(sw->jobs[sw->njobs - 1].tkey, tkey) ||
+	    j->index - first_of_chunk(sw) >= CMP_SWEEP_CHUNK)
+		sw->nchunks++;
+	j->chunk = sw->nchunks;
+	sw->njobs++;
+	if (!j->trace || !j->dir || !j->root)
+		return oom(d);
+	return SR_OK;
+}
+
+/* Every combination of the axes policy p has, in axis and value order. */
+static int expand(struct cmp_sweep *sw, size_t *cap, const char *trace,
+		  const char *tkey, const char *spec,
+		  const char *const *consts, size_t nconsts,
+		  const char *outdir, struct sr_diag *d)
+{
+	struct sm_tuning base;
+	size_t idx[CMP_SWEEP_MAX_AXES] = { 0 };
+	bool has[CMP_SWEEP_MAX_AXES] = { false };
+
+	if (sm_tuning_parse(&base, spec, d))
+		return d->code;
+	for (size_t a = 0; a < sw->naxes; a++)
+		has[a] = sm_knob_find(base.policy, sw->axes[a].name) >= 0;
+	for (;;) {
+		struct sm_tuning t;
+		long value[CMP_SWEEP_MAX_AXES] = { 0 };
+		size_t a;
+
+		if (sm_tuning_parse(&t, spec, d) ||
+		    sm_tuning_apply_sets(&t, consts, nconsts, false, d))
+			return d->code;
+		for (a = 0; a < sw->naxes; a++) {
+			char v[32];
+
+			if (!has[a])
+				continue;
+			value[a] = sw->axes[a].values[idx[a]];
+			snprintf(v, sizeof(v), "%ld", value[a]);
+			if (sm_tuning_set(&t, sw->axes[a].name, v, d))
+				return d->code;
+		}
+		if (sm_tuning_finish(&t, d) ||
+		    add_job(sw, cap, trace, tkey, &t, value, has, outdir, d))
+			return d->code;
+		/* the next combination: the last axis moves fastest */
+		for (a = sw->naxes; a-- > 0;) {
+			if (!has[a])
+				continue;
+			if (++idx[a] < sw->axes[a].nvalues)
+				break;
+			idx[a] = 0;
+		}
+		if (a == (size_t)-1)
+			return SR_OK;
+	}
+}
+
+int cmp_sweep_plan(struct cmp_sweep *sw, const char *const *traces,
+		   size_t ntraces, const char *const *policies,
+		   size_t npolicies, const char *const *sets, size_t nsets,
+		   const char *outdir, struct sr_diag *d)
+{
+	const char *consts[64];
+	size_t nconsts = 0, cap = 0;
+	const struct sm_policy *pols[64];
+	char checks[64][80];
+	const char *checkp[64];
+
+	memset(sw, 0, sizeof(*sw));
+	if (npolicies > 64 || nsets > 64)
+		return sr_fail(d, SR_EUSAGE, "sweep: at most 64 policies and "
+			       "64 --set");
+	for (size_t i = 0; i < npolicies; i++) {
+		struct sm_tuning t;
+
+		if (sm_tuning_parse(&t, policies[i], d))
+			return d->code;
+		pols[i] = t.policy;
+	}
+	for (size_t i = 0; i < nsets; i++) {
+		const char *eq = strchr(sets[i], '=');
+		struct cmp_sweep_axis ax;
+
+		if (!eq || eq == sets[i] || (size_t)(eq - sets[i]) >=
+		    sizeof(ax.name))
+			return sr_fail(d, SR_EUSAGE, "--set %s: expected "
+				       "NAME=VALUE or NAME=V1,V2,...", sets[i]);
+		memset(&ax, 0, sizeof(ax));
+		memcpy(ax.name, sets[i], (size_t)(eq - sets[i]));
+		if (parse_values(eq + 1, &ax, sets[i], d))
+			return d->code;
+		snprintf(checks[i], sizeof(checks[i]), "%s=%ld", ax.name,
+			 ax.values[0]);
+		checkp[i] = checks[i];
+		for (size_t a = 0; a < sw->naxes; a++)
+			if (!strcmp(sw->axes[a].name, ax.name))
+				return sr_fail(d, SR_EUSAGE, "--set %s: %s set "
+					       "twice", sets[i], ax.name);
+		for (size_t c = 0; c < nconsts; c++)
+			if (!strncmp(consts[c], ax.name, strlen(ax.name)) &&
+			    consts[c][strlen(ax.name)] == '=')
+				return sr_fail(d, SR_EUSAGE, "--set %s: %s set "
+					       "twice", sets[i], ax.name);
+		if (ax.nvalues == 1) {
+			consts[nconsts++] = sets[i];
+			continue;
+		}
+		if (sw->naxes == CMP_SWEEP_MAX_AXES)
+			return sr_fail(d, SR_EUSAGE, "sweep: at most %d knobs "
+				       "with several values", CMP_SWEEP_MAX_AXES);
+		sw->axes[sw->naxes++] = ax;
+	}
+	if (sm_sets_check(checkp, nsets, pols, npolicies, d))
+		return d->code;
+	for (size_t t = 0; t < ntraces; t++) {
+		char tkey[80];
+		char *abs = realpath(traces[t], NULL);
+
+		if (!abs)
+			return sr_fail(d, SR_ENOINPUT, "%s: cannot open: %s",
+				       traces[t], strerror(errno));
+		snprintf(tkey, sizeof(tkey), "t%zu-%s", t + 1,
+			 base_name(abs));
+		for (size_t p = 0; p < npolicies; p++) {
+			if (expand(sw, &cap, abs, tkey, policies[p], consts,
+				   nconsts, outdir, d)) {
+				free(abs);
+				return d->code;
+			}
+		}
+		free(abs);
+	}
+	return SR_OK;
+}
+
+void cmp_sweep_free(struct cmp_sweep *sw)
+{
+	for (size_t i = 0; i < sw->njobs; i++) {
+		free(sw->jobs[i].trace);
+		free(sw->jobs[i].dir);
+		free(sw->jobs[i].root);
+	}
+	free(sw->jobs);
+	memset(sw, 0, sizeof(*sw));
+}
+
+/* ---- jobs.txt and the manifest ---- */
+
+/* s quoted for sh: '...' with each ' as '\'' */
+static void put_quoted(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+char *cmp_sweep_cmdline(const struct cmp_sweep *sw, size_t c,
+			const struct cmp_sweep_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0, first = 0;
+	FILE *f;
+
+	while (first < sw->njobs && sw->jobs[first].chunk != c)
+		first++;
+	if (first == sw->njobs)
+		return NULL;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	put_quoted(f, o->self);
+	fprintf(f, " sweep-job --chunk %zu", c);
+	if (o->cpus > 0)
+		fprintf(f, " --cpus %d", o->cpus);
+	for (size_t i = 0; i < o->nrt; i++) {
+		fputs(" --rt ", f);
+		put_quoted(f, o->rt[i]);
+	}
+	fputc(' ', f);
+	put_quoted(f, sw->jobs[first].trace);
+	fputc(' ', f);
+	put_quoted(f, sw->jobs[first].root);
+	for (size_t i = first; i < sw->njobs && sw->jobs[i].chunk == c; i++) {
+		fputc(' ', f);
+		put_quoted(f, sw->jobs[i].label);
+	}
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+int cmp_sweep_write_plan(const struct cmp_sweep *sw,
+			 const struct cmp_sweep_opts *o, struct sr_diag *d)
+{
+	struct sr_outfile *m, *j;
+	FILE *f;
+
+	if (sr_outfile_open_in(&m, o->outdir, "manifest", "tsv", d))
+		return d->code;
+	f = sr_outfile_fp(m);
+	fputs("job\tchunk\ttrace\ttkey\tpolicy\tlabel", f);
+	for (size_t a = 0; a < sw->naxes; a++)
+		fprintf(f, "\t%s", sw->axes[a].name);
+	fputs("\troot\n", f);
+	for (size_t i = 0; i < sw->njobs; i++) {
+		const struct cmp_sweep_job *job = &sw->jobs[i];
+
+		fprintf(f, "%zu\t%zu\t%s\t%s\t%s\t%s", job->index, job->chunk,
+			job->trace, job->tkey, job->policy, job->label);
+		for (size_t a = 0; a < sw->naxes; a++) {
+			if (job->has[a])
+				fprintf(f, "\t%ld", job->value[a]);
+			else
+				fputs("\t-", f);
+		}
+		fprintf(f, "\t%s\n", job->root);
+	}
+	if (sr_outfile_commit(m, d))
+		return d->code;
+	if (sr_outfile_open_in(&j, o->outdir, "jobs", "txt", d))
+		return d->code;
+	for (size_t c = 1; c <= sw->nchunks; c++) {
+		char *line = cmp_sweep_cmdline(sw, c, o);
+
+		if (!line) {
+			sr_outfile_abort(j);
+			return oom(d);
+		}
+		fprintf(sr_outfile_fp(j), "%s\n", line);
+		free(line);
+	}
+	return sr_outfile_commit(j, d);
+}
+
+int cmp_sweep_write_sbatch(const struct cmp_sweep *sw,
+			   const struct cmp_sweep_opts *o, struct sr_diag *d)
+{
+	struct sr_outfile *s;
+	FILE *f;
+	char *abs = realpath(o->outdir, NULL);
+
+	if (!abs)
+		return sr_fail(d, SR_EIO, "%s: %s", o->outdir, strerror(errno));
+	if (sr_outfile_open_in(&s, o->outdir, "sweep", "sbatch", d)) {
+		free(abs);
+		return d->code;
+	}
+	f = sr_outfile_fp(s);
+	fputs("#!/bin/sh\n", f);
+	fputs("# A Slurm array job: one task per line of jobs.txt (written by\n"
+	      "# `schedreplay sweep --emit slurm`).  Submit with\n"
+	      "#     sbatch sweep.sbatch\n"
+	      "# then, when every task has ended, build the table with\n"
+	      "#     schedreplay sweep --collect -o DIR\n"
+	      "# A finished job is kept: submitting again reruns only the "
+	      "others.\n", f);
+	fputs("#SBATCH --job-name=schedreplay-sweep\n", f);
+	fprintf(f, "#SBATCH --array=1-%zu\n", sw->nchunks);
+	fputs("#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n", f);
+	fputs("#SBATCH --output=", f);
+	fprintf(f, "%s/slurm-%%A_%%a.out\n", abs);
+	fputs("set -eu\njobs=", f);
+	put_quoted(f, abs);
+	fputs("/jobs.txt\n", f);
+	fputs("line=$(sed -n \"${SLURM_ARRAY_TASK_ID}p\" \"$jobs\")\n", f);
+	fputs("eval \"$line\"\n", f);
+	free(abs);
+	return sr_outfile_commit(s, d);
+}
+
+/* Split a TSV line in place into at most n fields; returns how many. */
+static size_t split_tabs(char *line, char **field, size_t n)
+{
+	size_t k = 0;
+	char *p = line;
+
+	line[strcspn(line, "\n")] = 0;
+	while (k < n) {
+		field[k++] = p;
+		p = strchr(p, '\t');
+		if (!p)
+			break;
+		*p++ = 0;
+	}
+	return k;
+}
+
+int cmp_sweep_read_plan(struct cmp_sweep *sw, const char *outdir,
+			struct sr_diag *d)
+{
+	char *path = sr_path_join(outdir, "manifest", "tsv");
+	char *line = NULL;
+	size_t len = 0, cap = 0, lineno = 0;
+	FILE *f;
+	char *field[CMP_SWEEP_MAX_AXES + 7];
+	size_t nf, want = 0;
+
+	memset(sw, 0, sizeof(*sw));
+	if (!path)
+		return oom(d);
+	f = fopen(path, "r");
+	if (!f) {
+		sr_fail(d, SR_ENOINPUT, "%s: cannot open: %s (run the sweep "
+			"with -o %s first)", path, strerror(errno), outdir);
+		free(path);
+		return d->code;
+	}
+	while (getline(&line, &len, f) > 0) {
+		lineno++;
+		nf = split_tabs(line, field, CMP_SWEEP_MAX_AXES + 7);
+		if (lineno == 1) {
+			if (nf < 7 || strcmp(field[0], "job") ||
+			    strcmp(field[nf - 1], "root")) {
+				sr_fail(d, SR_EDATA, "%s:1: expected the "
+					"manifest's header (job chunk trace "
+					"tkey policy label KNOB... root)", path);
+				goto out;
+			}
+			sw->naxes = nf - 7;
+			for (size_t a = 0; a < sw->naxes; a++)
+				snprintf(sw->axes[a].name,
+					 sizeof(sw->axes[a].name), "%s",
+					 field[6 + a]);
+			want = nf;
+			continue;
+		}
+		if (nf != want) {
+			sr_fail(d, SR_EDATA, "%s:%zu: expected %zu fields, got "
+				"%zu", path, lineno, want, nf);
+			goto out;
+		}
+		{
+			struct cmp_sweep_job *j;
+
+			if (sw->njobs == cap) {
+				size_t c = cap ? cap * 2 : 16;
+				struct cmp_sweep_job *v =
+					realloc(sw->jobs, c * sizeof(*v));
+
+				if (!v) {
+					oom(d);
+					goto out;
+				}
+				sw->jobs = v;
+				cap = c;
+			}
+			j = &sw->jobs[sw->njobs++];
+			memset(j, 0, sizeof(*j));
+			j->index = (size_t)strtoul(field[0], NULL, 10);
+			j->chunk = (size_t)strtoul(field[1], NULL, 10);
+			if (j->chunk > sw->nchunks)
+				sw->nchunks = j->chunk;
+			j->trace = strdup(field[2]);
+			snprintf(j->tkey, sizeof(j->tkey), "%s", field[3]);
+			snprintf(j->policy, sizeof(j->policy), "%s", field[4]);
+			snprintf(j->label, sizeof(j->label), "%s", field[5]);
+			for (size_t a = 0; a < sw->naxes; a++) {
+				struct cmp_sweep_axis *ax = &sw->axes[a];
+				size_t k;
+
+				if (!strcmp(field[6 + a], "-"))
+					continue;
+				j->has[a] = true;
+				j->value[a] = strtol(field[6 + a], NULL, 10);
+				for (k = 0; k < ax->nvalues; k++)
+					if (ax->values[k] == j->value[a])
+						break;
+				if (k == ax->nvalues &&
+				    ax->nvalues < CMP_SWEEP_MAX_VALUES)
+					ax->values[ax->nvalues++] = j->value[a];
+			}
+			j->root = strdup(field[nf - 1]);
+			j->dir = j->root ? sr_path_join(j->root, j->label,
+							NULL) : NULL;
+			if (!j->trace || !j->dir) {
+				oom(d);
+				goto out;
+			}
+		}
+	}
+	if (lineno == 0)
+		sr_fail(d, SR_EDATA, "%s: empty", path);
+out:
+	fclose(f);
+	free(line);
+	free(path);
+	return d->code;
+}
+
+/* ---- one job ---- */
+
+static void figures_of(const struct cmp_set *s, size_t run,
+		       struct cmp_sweep_figs *fg)
+{
+	int64_t done = 0, end = 0;
+	bool known = true;
+
+	memset(fg, 0, sizeof(*fg));
+	for (size_t i = 0; i < s->ntasks; i++) {
+		const struct cmp_task *t = &s->tasks[i];
+		const struct cmp_figs *f = &t->figs[run];
+
+		if (!f->present)
+			continue;
+		if (f->finish_ns > end)
+			end = f->finish_ns;
+		if (t->cls == CMP_CLASS_INTERACTIVE) {
+			fg->inter_n++;
+			if (f->p99_ns > fg->inter_p99_ns)
+				fg->inter_p99_ns = f->p99_ns;
+			if (f->max_ns > fg->inter_max_ns)
+				fg->inter_max_ns = f->max_ns;
+		}
+		if (t->period_ns > 0 && f->periods) {
+			fg->periodic_n++;
+			fg->periods += f->periods;
+			fg->deadlines_met += f->deadlines_met;
+		}
+		if (t->cls == CMP_CLASS_BATCH) {
+			fg->batch_n++;
+			if (!f->finish_ns)
+				known = false;
+			if (f->finish_ns > done)
+				done = f->finish_ns;
+		}
+	}
+	fg->batch_done_known = fg->batch_n && known && s->have_t;
+	if (fg->batch_done_known)
+		fg->batch_done_ns = done - s->t0;
+	fg->end_ns = s->have_t && end ? end - s->t0 : 0;
+}
+
+static void write_figures(FILE *f, const struct cmp_sweep_figs *fg)
+{
+	char a[40], b[40];
+
+	for (size_t i = 0; cmp_sweep_figure_names[i]; i++)
+		fprintf(f, "%s%s", i ? "\t" : "", cmp_sweep_figure_names[i]);
+	fprintf(f, "\n%zu\t%s\t%s\t%zu\t", fg->inter_n,
+		fg->inter_n ? sr_fmt_ms(a, sizeof(a), fg->inter_p99_ns, 3) : "-",
+		fg->inter_n ? sr_fmt_ms(b, sizeof(b), fg->inter_max_ns, 3) : "-",
+		fg->periodic_n);
+	if (fg->periods)
+		fprintf(f, "%.2f", 100.0 * (double)fg->deadlines_met /
+			(double)fg->periods);
+	else
+		fputc('-', f);
+	fprintf(f, "\t%zu\t%s\t%s\n", fg->batch_n,
+		fg->batch_done_known ? sr_fmt_s(a, sizeof(a),
+						fg->batch_done_ns, 3) : "-",
+		sr_fmt_s(b, sizeof(b), fg->end_ns, 3));
+}
+
+static bool has_figures(const char *root, const char *label)
+{
+	char *dir = sr_path_join(root, label, NULL);
+	char *figs = dir ? sr_path_join(dir, "figures", "tsv") : NULL;
+	bool ok = figs && access(figs, F_OK) == 0;
+
+	free(dir);
+	free(figs);
+	return ok;
+}
+
+int cmp_sweep_run_job(const char *trace, const char *root, size_t chunk,
+		      const char *const *labels, size_t nlabels,
+		      const char *const *rt, size_t nrt, int cpus,
+		      size_t *done, struct sr_diag *d)
+{
+	const char *todo[CMP_SWEEP_CHUNK], *runs[CMP_SWEEP_CHUNK];
+	char lab[CMP_SWEEP_CHUNK][SM_LABEL_MAX];
+	struct sr_replay_tuning tune = { NULL, 0, rt, nrt };
+	struct cmp_source_opts so = { 0 };
+	struct cmp_source src;
+	struct cmp_set set;
+	size_t n = 0;
+	int rc = SR_OK;
+
+	*done = 0;
+	memset(&set, 0, sizeof(set));
+	memset(&src, 0, sizeof(src));
+	if (nlabels > CMP_SWEEP_CHUNK)
+		return sr_fail(d, SR_EUSAGE, "sweep-job: at most %d policies",
+			       CMP_SWEEP_CHUNK);
+	for (size_t i = 0; i < nlabels; i++) {
+		if (has_figures(root, labels[i])) {
+			(*done)++;
+			continue;
+		}
+		/* the label the replay gives it: its directory */
+		if ((rc = sr_replay_label(labels[i], &tune, lab[n],
+					  sizeof(lab[n]), d)))
+			return rc;
+		todo[n] = labels[i];
+		runs[n] = lab[n];
+		n++;
+	}
+	if (!n)
+		return SR_OK;
+	/* replayed in memory (compare/source.h), the recorded schedule as
+	 * the reference */
+	(void)chunk;
+	so.trace = trace;
+	so.policies = todo;
+	so.npolicies = n;
+	so.cpus = cpus;
+	so.title = base_name(trace);
+	so.tune = &tune;
+	if ((rc = cmp_source_open(&src, &so, d)) ||
+	    (rc = cmp_set_of(&set, &src, d)) ||
+	    (rc = cmp_set_load(&set, d)))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		struct cmp_sweep_figs fg;
+		struct sr_outfile *out;
+		char *dir = sr_path_join(root, runs[i], NULL);
+
+		if (!dir) {
+			rc = oom(d);
+			goto out;
+		}
+		figures_of(&set, i, &fg);
+		rc = sr_mkdirs(dir, d);
+		if (!rc)
+			rc = sr_outfile_open_in(&out, dir, "figures", "tsv", d);
+		free(dir);
+		if (rc)
+			goto out;
+		write_figures(sr_outfile_fp(out), &fg);
+		if ((rc = sr_outfile_commit(out, d)))
+			goto out;
+	}
+out:
+	cmp_set_free(&set);
+	cmp_source_close(&src);
+	return rc;
+}
+
+/* ---- the results ---- */
+
+/* The figures line of a job (fields into fig[NFIGS]); false if none. */
+static bool read_figures(const struct cmp_sweep_job *j, char *buf,
+			 size_t len, char **fig)
+{
+	char *path = sr_path_join(j->dir, "figures", "tsv");
+	FILE *f = path ? fopen(path, "r") : NULL;
+	bool ok = false;
+
+	if (f && fgets(buf, (int)len, f) && fgets(buf, (int)len, f))
+		ok = split_tabs(buf, fig, NFIGS) == NFIGS;
+	if (f)
+		fclose(f);
+	free(path);
+	return ok;
+}
+
+static void json_value(FILE *f, const char *v)
+{
+	if (!strcmp(v, "-"))
+		fputs("null", f);
+	else
+		fputs(v, f);
+}
+
+static int write_heatmap(const struct cmp_sweep *sw, const char *outdir,
+			 const char *heat, const struct cmp_sweep_draw *draw,
+			 struct sr_diag *d);
+
+int cmp_sweep_collect(const struct cmp_sweep *sw, const char *outdir,
+		      const char *heat, const struct cmp_sweep_draw *draw,
+		      size_t *failed_idx, size_t *nfailed, struct sr_diag *d)
+{
+	struct sr_outfile *t = NULL, *js = NULL;
+	FILE *ft, *fj;
+	size_t max = *nfailed;
+	char buf[1024];
+	char *fig[NFIGS];
+
+	*nfailed = 0;
+	if (sr_outfile_open_in(&t, outdir, "results", "tsv", d) ||
+	    sr_outfile_open_in(&js, outdir, "results", "json", d)) {
+		sr_outfile_abort(t);
+		return d->code;
+	}
+	ft = sr_outfile_fp(t);
+	fj = sr_outfile_fp(js);
+	fputs("job\ttrace\tpolicy\tlabel", ft);
+	for (size_t a = 0; a < sw->naxes; a++)
+		fprintf(ft, "\t%s", sw->axes[a].name);
+	fputs("\tstatus", ft);
+	for (size_t i = 0; i < NFIGS; i++)
+		fprintf(ft, "\t%s", cmp_sweep_figure_names[i]);
+	fputs("\n", ft);
+	fputs("{\n  \"knobs\": [", fj);
+	for (size_t a = 0; a < sw->naxes; a++) {
+		fputs(a ? ", " : "", fj);
+		sr_json_str(fj, sw->axes[a].name);
+	}
+	fputs("],\n  \"jobs\": [", fj);
+	for (size_t i = 0; i < sw->njobs; i++) {
+		const struct cmp_sweep_job *j = &sw->jobs[i];
+		bool ok = read_figures(j, buf, sizeof(buf), fig);
+
+		if (!ok) {
+			if (*nfailed < max)
+				failed_idx[*nfailed] = i;
+			(*nfailed)++;
+		}
+		fprintf(ft, "%zu\t%s\t%s\t%s", j->index, base_name(j->trace),
+			j->policy, j->label);
+		fprintf(fj, "%s\n    {\"job\": %zu, \"trace\": ", i ? "," : "",
+			j->index);
+		sr_json_str(fj, j->trace);
+		fputs(", \"policy\": ", fj);
+		sr_json_str(fj, j->policy);
+		fputs(", \"label\": ", fj);
+		sr_json_str(fj, j->label);
+		fputs(", \"knobs\": {", fj);
+		for (size_t a = 0, n = 0; a < sw->naxes; a++) {
+			if (j->has[a])
+				fprintf(ft, "\t%ld", j->value[a]);
+			else
+				fputs("\t-", ft);
+			if (!j->has[a])
+				continue;
+			fputs(n++ ? ", " : "", fj);
+			sr_json_str(fj, sw->axes[a].name);
+			fprintf(fj, ": %ld", j->value[a]);
+		}
+		fprintf(ft, "\t%s", ok ? "ok" : "failed");
+		fprintf(fj, "}, \"status\": \"%s\"", ok ? "ok" : "failed");
+		for (size_t k = 0; k < NFIGS; k++) {
+			fprintf(ft, "\t%s", ok ? fig[k] : "-");
+			fprintf(fj, ", \"%s\": ", cmp_sweep_figure_names[k]);
+			json_value(fj, ok ? fig[k] : "-");
+		}
+		fputs("\n", ft);
+		fputs("}", fj);
+	}
+	fputs("\n  ]\n}\n", fj);
+	if (sr_outfile_commit(t, d)) {
+		sr_outfile_abort(js);
+		return d->code;
+	}
+	if (sr_outfile_commit(js, d))
+		return d->code;
+	if (heat)
+		return write_heatmap(sw, outdir, heat, draw, d);
+	return SR_OK;
+}
+
+static int axis_of(const struct cmp_sweep *sw, const char *name)
+{
+	for (size_t a = 0; a < sw->naxes; a++)
+		if (!strcmp(sw->axes[a].name, name))
+			return (int)a;
+	return -1;
+}
+
+static size_t value_index(const struct cmp_sweep_axis *ax, long v)
+{
+	for (size_t i = 0; i < ax->nvalues; i++)
+		if (ax->values[i] == v)
+			return i;
+	return 0;
+}
+
+static void gp_tics(FILE *f, const char *which, const struct cmp_sweep_axis *ax)
+{
+	fprintf(f, "set %s (", which);
+	for (size_t i = 0; i < ax->nvalues; i++)
+		fprintf(f, "%s\"%ld\" %zu", i ? ", " : "", ax->values[i], i);
+	fputs(")\n", f);
+}
+
+/* One map per trace and policy that has both knobs. */
+static int write_heatmap(const struct cmp_sweep *sw, const char *outdir,
+			 const char *heat, const struct cmp_sweep_draw *draw,
+			 struct sr_diag *d)
+{
+	char spec[200], *x, *y, *fname;
+	int ax, ay, fi = -1;
+	char buf[1024];
+	char *fig[NFIGS];
+
+	snprintf(spec, sizeof(spec), "%s", heat);
+	x = spec;
+	y = strchr(x, ',');
+	if (!y)
+		return sr_fail(d, SR_EUSAGE, "--heatmap %s: expected "
+			       "KNOB,KNOB[,FIGURE]", heat);
+	*y++ = 0;
+	fname = strchr(y, ',');
+	if (fname)
+		*fname++ = 0;
+	else
+		fname = "inter_p99_ms";
+	for (int i = 0; cmp_sweep_figure_names[i]; i++)
+		if (!strcmp(cmp_sweep_figure_names[i], fname))
+			fi = i;
+	ax = axis_of(sw, x);
+	ay = axis_of(sw, y);
+	if (ax < 0 || ay < 0 || ax == ay)
+		return sr_fail(d, SR_EUSAGE, "--heatmap %s: expected two "
+			       "different knobs the sweep varies (--set "
+			       "NAME=V1,V2,...)", heat);
+	if (fi < 0)
+		return sr_fail(d, SR_EUSAGE, "--heatmap %s: no figure '%s' "
+			       "(inter_p99_ms, inter_max_ms, "
+			       "deadlines_met_pct, batch_done_s, end_s, ...)",
+			       heat, fname);
+	for (size_t a = 0; a < sw->naxes; a++)
+		if ((int)a != ax && (int)a != ay && sw->axes[a].nvalues > 1)
+			return sr_fail(d, SR_EUSAGE, "--heatmap %s: %s varies "
+				       "too; sweep only the two knobs of the "
+				       "map", heat, sw->axes[a].name);
+	for (size_t i = 0; i < sw->njobs; i++) {
+		const struct cmp_sweep_job *j = &sw->jobs[i];
+		char name[200];
+		struct sr_outfile *dat, *gp;
+		bool first = true;
+		int rc;
+
+		if (!j->has[ax] || !j->has[ay])
+			continue;
+		/* the first job of its trace and policy draws their map */
+		for (size_t k = 0; k < i && first; k++)
+			first = strcmp(sw->jobs[k].tkey, j->tkey) ||
+				strcmp(sw->jobs[k].policy, j->policy);
+		if (!first)
+			continue;
+		snprintf(name, sizeof(name), "heatmap-%s-%s-%s", j->tkey,
+			 j->policy, fname);
+		if (sr_outfile_open_in(&dat, outdir, name, "dat", d))
+			return d->code;
+		fprintf(sr_outfile_fp(dat), "# %s index, %s index, %s\n", x, y,
+			fname);
+		for (size_t k = i; k < sw->njobs; k++) {
+			const struct cmp_sweep_job *m = &sw->jobs[k];
+
+			if (strcmp(m->tkey, j->tkey) ||
+			    strcmp(m->policy, j->policy) ||
+			    !read_figures(m, buf, sizeof(buf), fig) ||
+			    !strcmp(fig[fi], "-"))
+				continue;
+			fprintf(sr_outfile_fp(dat), "%zu %zu %s\n",
+				value_index(&sw->axes[ax], m->value[ax]),
+				value_index(&sw->axes[ay], m->value[ay]),
+				fig[fi]);
+		}
+		if (sr_outfile_commit(dat, d) ||
+		    sr_outfile_open_in(&gp, outdir, name, "gp", d))
+			return d->code;
+		{
+			FILE *f = sr_outfile_fp(gp);
+
+			fprintf(f, "# %s: %s over %s and %s, written by "
+				"`schedreplay sweep`\n", name, fname, x, y);
+			fprintf(f, "if (!exists(\"outfile\")) outfile = "
+				"'%s.png'\n", name);
+			fputs("set terminal pngcairo size 800,600 noenhanced "
+			      "font 'Sans,10' background '#ffffff'\n", f);
+			fputs("set output outfile\nset title ", f);
+			sr_gp_str(f, j->tkey);
+			fputs(" . ', ' . ", f);
+			sr_gp_str(f, j->policy);
+			fputs(" . ': ' . ", f);
+			sr_gp_str(f, fname);
+			fputs("\nset xlabel ", f);
+			sr_gp_str(f, x);
+			fputs("\nset ylabel ", f);
+			sr_gp_str(f, y);
+			fputc('\n', f);
+			gp_tics(f, "xtics", &sw->axes[ax]);
+			gp_tics(f, "ytics", &sw->axes[ay]);
+			fprintf(f, "set xrange [-0.5:%zu.5]\nset yrange "
+				"[-0.5:%zu.5]\n", sw->axes[ax].nvalues - 1,
+				sw->axes[ay].nvalues - 1);
+			fputs("set palette defined (0 '#2166ac', 1 '#f7f7f7', "
+			      "2 '#b2182b')\nset cblabel ", f);
+			sr_gp_str(f, fname);
+			fprintf(f, "\nplot '%s.dat' using 1:2:3 with image "
+				"notitle, '' using 1:2:(sprintf('%%g', $3)) "
+				"with labels notitle\n", name);
+			if (sr_outfile_commit(gp, d))
+				return d->code;
+		}
+		{
+			char script[240], image[240];
+
+			/* both named in outdir, where gnuplot runs */
+			snprintf(script, sizeof(script), "%s.gp", name);
+			snprintf(image, sizeof(image), "%s.png", name);
+			if ((rc = draw->fn(draw->ctx, outdir, script, image,
+					   d)))
+				return rc;
+		}
+	}
+	return SR_OK;
+}

@@ -1,0 +1,391 @@
+/*
+ * eevdf: the fair class of Linux 6.6 (Peter Zijlstra's EEVDF, replacing
+ * CFS's pick in 2023), as a documented simplified model (fair.h says what
+ * is left out).  From 6.6's kernel/sched/fair.c:
+ *  - vruntime advances by run time weighted by NICE_0_LOAD / weight (the
+ *    6.6 fixed point, __calc_delta);
+ *  - V, the queue's weighted average vruntime (avg_vruntime, the running
+ *    entity included); an entity is eligible when its vruntime is at or
+ *    below V (entity_eligible: lag >= 0);
+ *  - each entity asks for a slice (sysctl_sched_base_slice) and has a
+ *    virtual deadline = vruntime + slice * NICE_0_LOAD / weight; when its
+ *    vruntime reaches the deadline (update_deadline, at every update of
+ *    the running entity) it gets a new one and, with others queued, the
+ *    CPU is rescheduled;
+ *  - pick: the eligible entity with the earliest deadline (pick_eevdf);
+ *    RUN_TO_PARITY: the running entity keeps the CPU while eligible
+ *    until its slice is used (its deadline still the one it was picked
+ *    with);
+ *  - lag: at dequeue vlag = V - vruntime, clamped to the weighted
+ *    max(2 * slice, one tick); at every enqueue the entity is placed at
+ *    V - vlag (PLACE_LAG, scaled up for the weight it adds), deadline one
+ *    vslice on; a new task has vlag 0; a sleeper keeps its lag however
+ *    long it sleeps (6.6 had no decay);
+ *  - a wakeup preempts when the woken entity is what pick_eevdf would
+ *    choose now; yield pushes the deadline one vslice on.
+ * 6.6's PLACE_DEADLINE_INITIAL halving does not survive the enqueue that
+ * follows the fork (fixed only in 6.7): a child gets a whole vslice.
+ * base_slice defaults to 3 ms, 6.6's value on 8 or more CPUs (0.75 ms
+ * times 1 + log2(min(cpus, 8))).
+ */
+#include "sched-model/fair.h"
+
+extern const struct sm_policy sm_policy_eevdf;
+
+#define K(rq)			((rq)->rules->k)
+#define sysctl_sched_base_slice	((uint64_t)K(rq).sched_base_slice_ns)
+#define TICK_NSEC		SM_NSEC_PER_JIFFY
+
+static int64_t vdiff(uint64_t a, uint64_t b)
+{
+	return (int64_t)(a - b);
+}
+
+static uint64_t calc_delta_fair(uint64_t delta, const struct fair_task *p)
+{
+	return fair_calc_delta_fair66(delta, p);
+}
+
+/* Σ (v - min_vruntime) * w and Σ w over the queue and a running entity
+   that is on it (avg_vruntime's running sums, recomputed). */
+static void sums(const struct fair_rq *rq, int64_t *avg, int64_t *load)
+{
+	const struct fair_task *curr = rq->curr_se;
+
+	*avg = 0;
+	*load = 0;
+	for (size_t i = 0; i < rq->nq; i++) {
+		*avg += vdiff(rq->q[i]->vruntime, rq->min_vruntime) *
+			(int64_t)rq->q[i]->weight;
+		*load += (int64_t)rq->q[i]->weight;
+	}
+	if (curr && curr->on_rq) {
+		*avg += vdiff(curr->vruntime, rq->min_vruntime) *
+			(int64_t)curr->weight;
+		*load += (int64_t)curr->weight;
+	}
+}
+
+static uint64_t avg_vruntime(const struct fair_rq *rq)
+{
+	int64_t avg, load;
+
+	sums(rq, &avg, &load);
+	if (load) {
+		/* sign flips effective floor / ceil */
+		if (avg < 0)
+			avg -= load - 1;
+		avg /= load;
+	}
+	return rq->min_vruntime + (uint64_t)avg;
+}
+
+/* entity_eligible, with the sums given: lag >= 0, i.e. v <= V */
+static bool eligible(const struct fair_rq *rq, int64_t avg, int64_t load,
+		     const struct fair_task *p)
+{
+	return avg >= vdiff(p->vruntime, rq->min_vruntime) * load;
+}
+
+static void update_min_vruntime(struct fair_rq *rq)
+{
+	struct fair_task *first = fair_q_first(rq), *curr = rq->curr_se;
+	uint64_t vruntime = rq->min_vruntime;
+
+	if (curr && !curr->on_rq)
+		curr = NULL;
+	if (curr)
+		vruntime = curr->vruntime;
+	if (first) {
+		if (!curr || vdiff(first->vruntime, vruntime) < 0)
+			vruntime = first->vruntime;
+	}
+	/* never backwards */
+	if (vdiff(vruntime, rq->min_vruntime) > 0)
+		rq->min_vruntime = vruntime;
+}
+
+/* The slice is used: a new request, and the CPU to the next deadline. */
+static void update_deadline(struct fair_rq *rq, struct fair_task *p)
+{
+	if (vdiff(p->vruntime, p->deadline) < 0)
+		return;
+	p->slice = sysctl_sched_base_slice;
+	p->deadline = p->vruntime + calc_delta_fair(p->slice, p);
+	if (rq->cfs_nr_running > 1) {
+		fair_resched(rq);
+		fair_note(p, SM_CH_EXPIRE);
+	}
+}
+
+static void update_curr(struct fair_rq *rq)
+{
+	struct fair_task *curr = rq->curr_se;
+	uint64_t now = fair_now(rq);
+	int64_t delta_exec;
+
+	if (!curr)
+		return;
+	delta_exec = (int64_t)(now - curr->exec_start);
+	if (delta_exec <= 0)
+		return;
+	curr->exec_start = now;
+	curr->sum_exec_runtime += (uint64_t)delta_exec;
+	curr->vruntime += calc_delta_fair((uint64_t)delta_exec, curr);
+	update_deadline(rq, curr);
+	update_min_vruntime(rq);
+}
+
+/* place_entity: V less the lag kept, scaled for the weight it adds. */
+static void place_entity(struct fair_rq *rq, struct fair_task *p)
+{
+	uint64_t vslice, vruntime = avg_vruntime(rq);
+	int64_t lag = 0;
+
+	p->slice = sysctl_sched_base_slice;
+	vslice = calc_delta_fair(p->slice, p);
+	if (K(rq).place_lag && rq->cfs_nr_running) {
+		int64_t avg, load;
+
+		sums(rq, &avg, &load);
+		lag = p->vlag;
+		lag *= load + (int64_t)p->weight;
+		if (!load)
+			load = 1;
+		lag /= load;
+	}
+	p->vruntime = vruntime - (uint64_t)lag;
+	p->deadline = p->vruntime + vslice;
+}
+
+static void update_entity_lag(struct fair_rq *rq, struct fair_task *p)
+{
+	int64_t lag = vdiff(avg_vruntime(rq), p->vruntime);
+	uint64_t span = 2 * p->slice > TICK_NSEC ? 2 * p->slice : TICK_NSEC;
+	int64_t limit = (int64_t)calc_delta_fair(span, p);
+
+	p->vlag = lag < -limit ? -limit : lag > limit ? limit : lag;
+}
+
+/* enqueue_entity: every enqueue places the entity (6.6). */
+static void enqueue(struct fair_rq *rq, struct fair_task *p, unsigned fl)
+{
+	bool curr = rq->curr_se == p;
+
+	if (curr)
+		place_entity(rq, p);
+	update_curr(rq);
+	if (!curr)
+		place_entity(rq, p);
+	rq->load_weight += p->weight;
+	rq->cfs_nr_running++;
+	if (!curr)
+		fair_q_add(rq, p);
+	p->on_rq = true;
+}
+
+static void dequeue(struct fair_rq *rq, struct fair_task *p, unsigned fl)
+{
+	update_curr(rq);
+	update_entity_lag(rq, p);
+	if (p != rq->curr_se)
+		fair_q_del(rq, p);
+	p->on_rq = false;
+	rq->load_weight -= p->weight;
+	rq->cfs_nr_running--;
+	update_min_vruntime(rq);
+}
+
+static bool deadline_gt(const struct fair_task *a, const struct fair_task *b)
+{
+	return vdiff(a->deadline, b->deadline) > 0;
+}
+
+/*
+ * pick_eevdf: the eligible entity with the earliest deadline (ties: the
+ * smaller vruntime, then the first queued), the running one if it is
+ * eligible and still on its first slice (RUN_TO_PARITY), or not later.
+ */
+static struct fair_task *pick_eevdf(const struct fair_rq *rq)
+{
+	struct fair_task *curr = rq->curr_se, *best = NULL;
+	int64_t avg, load;
+
+	sums(rq, &avg, &load);
+	if (curr && (!curr->on_rq || !eligible(rq, avg, load, curr)))
+		curr = NULL;
+	if (K(rq).run_to_parity && curr && curr->vlag == (int64_t)curr->deadline)
+		return curr;
+	for (size_t i = 0; i < rq->nq; i++) {
+		struct fair_task *p = rq->q[i];
+
+		if (!eligible(rq, avg, load, p))
+			continue;
+		if (!best || deadline_gt(best, p) ||
+		    (p->deadline == best->deadline &&
+		     (vdiff(p->vruntime, best->vruntime) < 0 ||
+		      (p->vruntime == best->vruntime && p->seq < best->seq))))
+			best = p;
+	}
+	if (!best || (curr && deadline_gt(best, curr)))
+		best = curr;
+	if (!best)
+		best = fair_q_first(rq);	/* rounding left none eligible */
+	return best;
+}
+
+static void put_prev(struct fair_rq *rq)
+{
+	struct fair_task *prev = rq->curr_se;
+
+	if (!prev)
+		return;
+	if (prev->on_rq) {
+		update_curr(rq);
+		fair_q_add(rq, prev);
+	}
+	rq->curr_se = NULL;
+}
+
+static void set_next_entity(struct fair_rq *rq, struct fair_task *p)
+{
+	fair_q_del(rq, p);
+	/* the kernel's HACK: the deadline at the pick, kept in vlag until
+	   the dequeue, is what RUN_TO_PARITY tests */
+	p->vlag = (int64_t)p->deadline;
+	p->exec_start = fair_now(rq);
+	rq->curr_se = p;
+	p->prev_sum_exec_runtime = p->sum_exec_runtime;
+}
+
+/* pick_next_task_fair with group scheduling built in: the running entity
+   is updated and considered in place. */
+static struct fair_task *pick(struct fair_rq *rq)
+{
+	struct fair_task *curr = rq->curr_se, *p;
+
+	if (curr && curr->on_rq)
+		update_curr(rq);
+	p = pick_eevdf(rq);
+	if (p && p != rq->curr_se) {
+		put_prev(rq);
+		set_next_entity(rq, p);
+	}
+	return p;
+}
+
+static void tick(struct fair_rq *rq, struct fair_task *curr)
+{
+	update_curr(rq);
+}
+
+static bool wakeup_preempt(struct fair_rq *rq, struct fair_task *p)
+{
+	if (rq->base.need_resched || !K(rq).wakeup_preempt || !rq->curr_se)
+		return false;
+	update_curr(rq);
+	return pick_eevdf(rq) == p;
+}
+
+/* task_fork_fair + wake_up_new_task: placed at V with no lag. */
+static void fork_child(struct fair_rq *rq, struct fair_task *parent,
+		       struct fair_task *p)
+{
+	update_curr(rq);
+	p->vlag = 0;
+	enqueue(rq, p, 0);
+}
+
+static void yield(struct fair_rq *rq, struct fair_task *p)
+{
+	if (rq->nr_running == 1)
+		return;
+	update_curr(rq);
+	p->deadline += calc_delta_fair(p->slice, p);
+}
+
+static long view_slice(const struct fair_task *p)
+{
+	return (long)(p->slice / SM_NSEC_PER_JIFFY);
+}
+
+/* 6.6 on one LLC: the MC domain (fair-balance.c). */
+static const struct fair_balance eevdf_balance = {
+	.imbalance_pct = 117,
+	.busy_factor = 16,
+	.interval_by_ncpus = true,
+	.count_when_idle = true,
+	.mru_order = true,
+	.cache_hot = true,
+	.cache_nice_tries = 1,
+	.wake_idle = true,
+};
+
+static const struct fair_class eevdf_class = {
+	.update_curr = update_curr,
+	.enqueue = enqueue,
+	.dequeue = dequeue,
+	.pick = pick,
+	.put_prev = put_prev,
+	.tick = tick,
+	.wakeup_preempt = wakeup_preempt,
+	.fork = fork_child,
+	.yield = yield,
+	.migrate = NULL,
+	.view_slice = view_slice,
+	.sync_wake_preempts = true,	.balance = &eevdf_balance,
+};
+
+static const struct fair_rules eevdf_rules = {
+	.policy = &sm_policy_eevdf,
+	.cls = &eevdf_class,
+	.k = {
+		.sched_base_slice_ns = 3000000,
+		.run_to_parity = 1,
+		.place_lag = 1,
+		.wakeup_preempt = 1,
+		.sched_rr_timeslice_ms = 100,
+		.sched_migration_cost_ns = 500000,
+	},
+};
+
+static const struct sm_knob eevdf_knobs[] = {
+	FAIR_KNOB("base_slice_ns", "ns", 3000000, 100000, 1000000000,
+		  sched_base_slice_ns, NULL,
+		  "the request: each entity's slice (its deadline is this "
+		  "much weighted time on)"),
+	FAIR_KNOB("RUN_TO_PARITY", "0/1", 1, 0, 1, run_to_parity, NULL,
+		  "the running entity keeps the CPU until its slice is used "
+		  "(if eligible)"),
+	FAIR_KNOB("PLACE_LAG", "0/1", 1, 0, 1, place_lag, NULL,
+		  "an enqueued entity keeps the lag it left with"),
+	FAIR_KNOB("WAKEUP_PREEMPTION", "0/1", 1, 0, 1, wakeup_preempt, NULL,
+		  "wakeups may preempt (else only a used-up slice does)"),
+	FAIR_KNOB("sched_rr_timeslice_ms", "ms", 100, 1, 1000,
+		  sched_rr_timeslice_ms, NULL, "SCHED_RR's slice"),
+	FAIR_KNOB("sched_migration_cost_ns", "ns", 500000, 0, 1000000000,
+		  sched_migration_cost_ns, NULL,
+		  "SMP: the balancer leaves a task that ran this recently "
+		  "(unless its balancing keeps failing)"),
+	{ 0 },
+};
+
+FAIR_POLICY_GLUE(eevdf, eevdf_rules)
+
+const struct sm_policy sm_policy_eevdf = {
+	.name = "eevdf",
+	.aliases = { "6.6", "EEVDF", NULL },
+	.summary = "Linux 6.6's EEVDF: lag, virtual deadlines, 3 ms base "
+		   "slice, eligibility (simplified model)",
+	.confidence = "model",
+	.reconstructed = "a model of the fair class: no group scheduling, no "
+			 "PELT, no buddies; on SMP a simplified balancer "
+			 "(counts onto an idle CPU, else weighted load) and "
+			 "select_idle_sibling (docs/models.md)",
+	.rq_new = eevdf_rq_new,
+	.sched_init = eevdf_sched_init,
+	.knobs = eevdf_knobs,
+	FAIR_POLICY_OPS,
+	.max_sleep_avg = 0,
+	.has_credit = false,
+};

@@ -1,0 +1,847 @@
+/*
+ * fair: the core the fair-class models share (see fair.h): the RT class,
+ * schedule(), wakeups, fork, exit, yield, nice, class changes, migration,
+ * the weight tables and arithmetic, the observer and the invariant check.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched-model/fair.h"
+
+#define K(rq)		((rq)->rules->k)
+#define CLS(rq)		((rq)->rules->cls)
+
+/* The kernel's prio_to_weight[] and prio_to_wmult[] (nice -20 .. 19). */
+const unsigned long fair_prio_to_weight[40] = {
+	88761, 71755, 56483, 46273, 36291,
+	29154, 23254, 18705, 14949, 11916,
+	9548, 7620, 6100, 4904, 3906,
+	3121, 2501, 1991, 1586, 1277,
+	1024, 820, 655, 526, 423,
+	335, 272, 215, 172, 137,
+	110, 87, 70, 56, 45,
+	36, 29, 23, 18, 15,
+};
+
+const uint32_t fair_prio_to_wmult[40] = {
+	48388, 59856, 76040, 92818, 118348,
+	147320, 184698, 229616, 287308, 360437,
+	449829, 563644, 704093, 875809, 1099582,
+	1376151, 1717300, 2157191, 2708050, 3363326,
+	4194304, 5237765, 6557202, 8165337, 10153587,
+	12820798, 15790321, 19976592, 24970740, 31350126,
+	39045157, 49367440, 61356676, 76695844, 95443717,
+	119304647, 148102320, 186737708, 238609294, 286331153,
+};
+
+/* ---- arithmetic ---- */
+
+#define WMULT_CONST	(1ULL << 32)	/* 2.6.23 on 64-bit */
+#define WMULT_SHIFT	32
+#define SRR(x, y)	(((x) + (1ULL << ((y) - 1))) >> (y))
+
+unsigned long fair_calc_delta_mine(unsigned long delta, unsigned long weight,
+				   unsigned long lw_weight, uint32_t *lw_inv)
+{
+	uint64_t tmp;
+
+	if (!*lw_inv)
+		*lw_inv = (uint32_t)((WMULT_CONST - lw_weight / 2) / lw_weight +
+				     1);
+	tmp = (uint64_t)delta * weight;
+	/* would the 64-bit product overflow? */
+	if (tmp > WMULT_CONST)
+		tmp = SRR(SRR(tmp, WMULT_SHIFT / 2) * *lw_inv,
+			  WMULT_SHIFT / 2);
+	else
+		tmp = SRR(tmp * *lw_inv, WMULT_SHIFT);
+	return tmp > (uint64_t)0x7fffffffffffffffULL ?
+		(unsigned long)0x7fffffffffffffffULL : (unsigned long)tmp;
+}
+
+static int fls32(uint32_t x)
+{
+	return x ? 32 - __builtin_clz(x) : 0;
+}
+
+/* (a * mul) >> shift with a 96-bit intermediate, as mul_u64_u32_shr */
+static uint64_t mul_u64_u32_shr(uint64_t a, uint32_t mul, unsigned shift)
+{
+	uint32_t ah = (uint32_t)(a >> 32), al = (uint32_t)a;
+	uint64_t ret = ((uint64_t)al * mul) >> shift;
+
+	if (ah)
+		ret += ((uint64_t)ah * mul) << (32 - shift);
+	return ret;
+}
+
+uint64_t fair_calc_delta_fair66(uint64_t delta, const struct fair_task *p)
+{
+	uint64_t fact = FAIR_NICE_0_LOAD;	/* scale_load_down(NICE_0) */
+	uint32_t fact_hi;
+	int shift = WMULT_SHIFT, fs;
+
+	if (p->weight == FAIR_NICE_0_LOAD)
+		return delta;
+	fact *= p->inv_weight;
+	fact_hi = (uint32_t)(fact >> 32);
+	if (fact_hi) {
+		fs = fls32(fact_hi);
+		shift -= fs;
+		fact >>= fs;
+	}
+	return mul_u64_u32_shr(delta, (uint32_t)fact, (unsigned)shift);
+}
+
+/* ---- the fair queue ---- */
+
+void fair_q_add(struct fair_rq *rq, struct fair_task *p)
+{
+	if (rq->nq == rq->capq) {
+		size_t cap = rq->capq ? rq->capq * 2 : 16;
+		struct fair_task **q = realloc(rq->q, cap * sizeof(*q));
+
+		if (!q) {
+			fprintf(stderr, "schedreplay: out of memory\n");
+			exit(70);
+		}
+		rq->q = q;
+		rq->capq = cap;
+	}
+	p->qpos = rq->nq;
+	p->seq = ++rq->seq;
+	rq->q[rq->nq++] = p;
+}
+
+void fair_q_del(struct fair_rq *rq, struct fair_task *p)
+{
+	size_t i = p->qpos;
+
+	rq->q[i] = rq->q[--rq->nq];
+	rq->q[i]->qpos = i;
+}
+
+static bool before(const struct fair_task *a, const struct fair_task *b)
+{
+	return (int64_t)(a->vruntime - b->vruntime) < 0 ||
+		(a->vruntime == b->vruntime && a->seq < b->seq);
+}
+
+struct fair_task *fair_q_first(const struct fair_rq *rq)
+{
+	struct fair_task *best = NULL;
+
+	for (size_t i = 0; i < rq->nq; i++)
+		if (!best || before(rq->q[i], best))
+			best = rq->q[i];
+	return best;
+}
+
+struct fair_task *fair_q_last(const struct fair_rq *rq)
+{
+	struct fair_task *best = NULL;
+
+	for (size_t i = 0; i < rq->nq; i++)
+		if (!best || !before(rq->q[i], best))
+			best = rq->q[i];
+	return best;
+}
+
+void fair_resched(struct fair_rq *rq)
+{
+	rq->base.need_resched = true;
+}
+
+bool fair_is_rt(const struct fair_task *p)
+{
+	return p->policy != SM_SCHED_NORMAL;
+}
+
+static void set_load_weight(struct fair_task *p)
+{
+	int i = p->static_prio - FAIR_MAX_RT_PRIO;
+
+	p->weight = fair_prio_to_weight[i];
+	p->inv_weight = fair_prio_to_wmult[i];
+}
+
+/* ---- the RT class ---- */
+
+static void rt_enqueue(struct fair_rq *rq, struct fair_task *p, bool head)
+{
+	int prio = p->prio;
+
+	if (rq->nrt[prio] == rq->caprt[prio]) {
+		size_t cap = rq->caprt[prio] ? rq->caprt[prio] * 2 : 4;
+		struct fair_task **l = realloc(rq->rt[prio], cap * sizeof(*l));
+
+		if (!l) {
+			fprintf(stderr, "schedreplay: out of memory\n");
+			exit(70);
+		}
+		rq->rt[prio] = l;
+		rq->caprt[prio] = cap;
+	}
+	if (head) {
+		memmove(rq->rt[prio] + 1, rq->rt[prio],
+			rq->nrt[prio] * sizeof(*rq->rt[prio]));
+		rq->rt[prio][0] = p;
+	} else {
+		rq->rt[prio][rq->nrt[prio]] = p;
+	}
+	rq->nrt[prio]++;
+	rq->rt_nr_running++;
+	p->rt_queued = true;
+}
+
+static void rt_dequeue(struct fair_rq *rq, struct fair_task *p)
+{
+	int prio = p->prio;
+	size_t i = 0;
+
+	while (i < rq->nrt[prio] && rq->rt[prio][i] != p)
+		i++;
+	if (i == rq->nrt[prio])
+		return;
+	memmove(rq->rt[prio] + i, rq->rt[prio] + i + 1,
+		(rq->nrt[prio] - i - 1) * sizeof(*rq->rt[prio]));
+	rq->nrt[prio]--;
+	rq->rt_nr_running--;
+	p->rt_queued = false;
+}
+
+static struct fair_task *rt_pick(const struct fair_rq *rq)
+{
+	for (int prio = 0; prio < FAIR_MAX_RT_PRIO; prio++)
+		if (rq->nrt[prio])
+			return rq->rt[prio][0];
+	return NULL;
+}
+
+static long rr_timeslice(const struct fair_rq *rq)
+{
+	return K(rq).sched_rr_timeslice_ms * SM_HZ / 1000;
+}
+
+/* ---- enqueue / dequeue of either class ---- */
+
+static bool queued(const struct fair_task *p)
+{
+	return p->rt_queued || p->on_rq;
+}
+
+static void enqueue_task(struct fair_rq *rq, struct fair_task *p, unsigned fl)
+{
+	if (fair_is_rt(p)) {
+		rt_enqueue(rq, p, false);
+	} else {
+		CLS(rq)->enqueue(rq, p, fl);
+		p->mru = ++rq->seq;	/* to the head of rq->cfs_tasks */
+	}
+}
+
+static void dequeue_task(struct fair_rq *rq, struct fair_task *p, unsigned fl)
+{
+	if (fair_is_rt(p))
+		rt_dequeue(rq, p);
+	else
+		CLS(rq)->dequeue(rq, p, fl);
+}
+
+static void activate_task(struct fair_rq *rq, struct fair_task *p,
+			  unsigned fl)
+{
+	enqueue_task(rq, p, fl);
+	rq->nr_running++;
+}
+
+static void deactivate_task(struct fair_rq *rq, struct fair_task *p,
+			    unsigned fl)
+{
+	dequeue_task(rq, p, fl);
+	rq->nr_running--;
+}
+
+static struct fair_task *curr_of(const struct fair_rq *rq)
+{
+	return (struct fair_task *)rq->base.curr;
+}
+
+/*
+ * check_preempt_curr: a task of a higher class preempts at once; within
+ * the RT class a strictly higher prio; within the fair class the class
+ * decides; the idle task always gives way.
+ */
+static void check_preempt_curr(struct fair_rq *rq, struct fair_task *p)
+{
+	struct fair_task *curr = curr_of(rq);
+
+	if (!curr) {
+		fair_resched(rq);
+		return;
+	}
+	if (curr == p)
+		return;
+	if (fair_is_rt(p)) {
+		if (!fair_is_rt(curr) || p->prio < curr->prio)
+			fair_resched(rq);
+		return;
+	}
+	if (fair_is_rt(curr))
+		return;
+	if (CLS(rq)->wakeup_preempt(rq, p))
+		fair_resched(rq);
+}
+
+/* ---- observer ---- */
+
+static void view_of(const struct fair_task *p, struct sm_view *v)
+{
+	const struct fair_rq *rq = p->rq;
+
+	memset(v, 0, sizeof(*v));
+	v->prio = p->prio;
+	v->static_prio = p->static_prio;
+	v->sleep_avg = -1;
+	v->credit = -1;
+	if (fair_is_rt(p))
+		v->time_slice = p->policy == SM_SCHED_RR ? p->time_slice : -1;
+	else
+		v->time_slice = CLS(rq)->view_slice ?
+			CLS(rq)->view_slice(p) : -1;
+	v->array = queued(p) ? SM_ARRAY_ACTIVE : SM_ARRAY_NONE;
+	v->state = p->state;
+	v->on_cpu = p->base.on_cpu;
+	v->interactive = false;
+	v->first_time_slice = false;
+	v->activated = -1;
+	v->last_run = p->last_run;
+}
+
+static bool view_equal(const struct sm_view *a, const struct sm_view *b)
+{
+	return a->prio == b->prio && a->static_prio == b->static_prio &&
+		a->sleep_avg == b->sleep_avg && a->credit == b->credit &&
+		a->time_slice == b->time_slice && a->array == b->array &&
+		a->state == b->state && a->on_cpu == b->on_cpu &&
+		a->interactive == b->interactive &&
+		a->first_time_slice == b->first_time_slice &&
+		a->activated == b->activated && a->last_run == b->last_run;
+}
+
+static bool is_event(enum sm_change why)
+{
+	switch (why) {
+	case SM_CH_STATE:
+	case SM_CH_TICK:
+	case SM_CH_CHARGE:
+	case SM_CH_NICE:
+	case SM_CH_SETSCHED:
+	case SM_CH_REFUND:
+	case SM_CH_RECALC:
+		return false;
+	default:
+		return true;
+	}
+}
+
+void fair_note(struct fair_task *p, enum sm_change why)
+{
+	struct fair_rq *rq = p->rq;
+	struct sm_view v;
+
+	view_of(p, &v);
+	if (!is_event(why) && p->reported_once && view_equal(&v, &p->reported))
+		return;
+	p->reported = v;
+	p->reported_once = true;
+	if (rq->base.obs.changed)
+		rq->base.obs.changed(rq->base.obs.ctx, &rq->base, &p->base,
+				     why, &v);
+}
+
+/* ---- sm_policy entry points ---- */
+
+struct sm_rq *fair_rq_new(const struct fair_rules *rules, int cpu,
+			  unsigned long j, const struct sm_observer *obs)
+{
+	struct fair_rq *rq = calloc(1, sizeof(*rq));
+
+	if (!rq)
+		return NULL;
+	rq->rules = rules;
+	rq->base.policy = rules->policy;
+	rq->base.cpu = cpu;
+	/* init_cfs_rq: just below the wrap, to catch wraparound bugs */
+	rq->min_vruntime = (uint64_t)(-(1LL << 20));
+	sm_rq_set_jiffies(&rq->base, j);
+	if (obs)
+		rq->base.obs = *obs;
+	return &rq->base;
+}
+
+void fair_rq_free(struct sm_rq *srq)
+{
+	struct fair_rq *rq = fair_rq_of(srq);
+
+	if (!rq)
+		return;
+	for (int i = 0; i < FAIR_MAX_RT_PRIO; i++)
+		free(rq->rt[i]);
+	free(rq->q);
+	free(rq);
+}
+
+static bool valid_policy(int policy, int rtp)
+{
+	if (policy != SM_SCHED_NORMAL && policy != SM_SCHED_FIFO &&
+	    policy != SM_SCHED_RR)
+		return false;
+	if (rtp < 0 || rtp > FAIR_MAX_RT_PRIO - 1)
+		return false;
+	return (policy == SM_SCHED_NORMAL) == (rtp == 0);
+}
+
+static void set_class(struct fair_task *p, int policy, int rtp)
+{
+	p->policy = policy;
+	p->rt_priority = rtp;
+	p->prio = policy != SM_SCHED_NORMAL ? FAIR_MAX_RT_PRIO - 1 - rtp :
+		p->static_prio;
+}
+
+/* A task alive before the trace: asleep, a fresh entity (vruntime 0,
+   lag 0), placed as any sleeper when it is woken. */
+struct sm_task *fair_task_new(struct sm_rq *srq, const struct sm_task_info *in)
+{
+	struct fair_rq *rq = fair_rq_of(srq);
+	struct fair_task *p = calloc(1, sizeof(*p));
+	int nice = in->nice < -20 ? -20 : in->nice > 19 ? 19 : in->nice;
+
+	if (!p)
+		return NULL;
+	p->base.info = *in;
+	p->base.info.nice = nice;
+	p->rq = rq;
+	p->state = SM_STATE_SLEEPING;
+	p->static_prio = FAIR_NICE_TO_PRIO(nice);
+	if (valid_policy(in->policy, in->rt_priority))
+		set_class(p, in->policy, in->rt_priority);
+	else
+		set_class(p, SM_SCHED_NORMAL, 0);
+	p->base.info.policy = p->policy;
+	p->base.info.rt_priority = p->rt_priority;
+	set_load_weight(p);
+	p->time_slice = rr_timeslice(rq);
+	p->slice = (uint64_t)K(rq).sched_base_slice_ns;
+	p->vruntime = rq->min_vruntime;
+	p->last_run = rq->base.jiffies;
+	fair_note(p, SM_CH_NEW);
+	return &p->base;
+}
+
+/* sched_fork + wake_up_new_task: a copy of the parent's class and nice,
+   a fresh entity the class places; the child's queue is the parent's. */
+struct sm_task *fair_fork(struct sm_rq *srq, struct sm_task *sparent,
+			  const struct sm_task_info *in, unsigned flags)
+{
+	struct fair_task *parent = fair_task_of(sparent);
+	struct fair_rq *rq = parent->rq;
+	struct fair_task *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->base.info = parent->base.info;
+	p->base.info.id = in->id;
+	p->base.info.has_mm = in->has_mm;
+	p->base.info.init_sleep_pct = 0;
+	p->rq = rq;
+	p->static_prio = parent->static_prio;
+	set_class(p, parent->policy, parent->rt_priority);
+	set_load_weight(p);
+	p->time_slice = parent->time_slice;
+	p->slice = (uint64_t)K(rq).sched_base_slice_ns;
+	p->vruntime = parent->vruntime;
+	p->last_run = rq->base.jiffies;
+	if (flags & SM_FORK_STOPPED) {
+		p->state = SM_STATE_STOPPED;
+	} else {
+		p->state = SM_STATE_RUNNABLE;
+		if (!fair_is_rt(p) && !fair_is_rt(parent) && parent->on_rq) {
+			CLS(rq)->fork(rq, parent, p);
+			rq->nr_running++;
+		} else {
+			activate_task(rq, p, FAIR_INITIAL);
+		}
+		check_preempt_curr(rq, p);
+	}
+	if (flags & SM_FORK_VFORK) {
+		fair_note(parent, SM_CH_FORK);
+		fair_block(&rq->base, &parent->base);
+	} else {
+		fair_note(parent, SM_CH_FORK);
+	}
+	fair_note(p, SM_CH_FORK);
+	return &p->base;
+}
+
+/* try_to_wake_up: onto rq; a sync wakeup does not preempt (2.6.23) and
+   EEVDF ignores the hint (6.6's wakeup_preempt has no use for it). */
+void fair_wake(struct sm_rq *srq, struct sm_task *t, unsigned flags)
+{
+	struct fair_rq *rq = fair_rq_of(srq);
+	struct fair_task *p = fair_task_of(t);
+
+	if (p->state != SM_STATE_SLEEPING && p->state != SM_STATE_STOPPED)
+		return;
+	if (!queued(p)) {
+		if (p->rq != rq && CLS(rq)->migrate && !fair_is_rt(p))
+			CLS(rq)->migrate(p->rq, rq, p);
+		p->rq = rq;
+		activate_task(rq, p, FAIR_WAKEUP);
+		if (!(flags & SM_WAKE_SYNC) || !rq->base.curr ||
+		    CLS(rq)->sync_wake_preempts)
+			check_preempt_curr(rq, p);
+	}
+	p->state = SM_STATE_RUNNABLE;
+	fair_note(p, SM_CH_WAKE);
+}
+
+static void leave_now(struct fair_task *p, enum sm_change why)
+{
+	if (queued(p) && !p->base.on_cpu) {
+		deactivate_task(p->rq, p, 0);
+		fair_note(p, why);
+	}
+}
+
+void fair_block(struct sm_rq *srq, struct sm_task *t)
+{
+	struct fair_task *p = fair_task_of(t);
+
+	if (p->state != SM_STATE_RUNNABLE)
+		return;
+	p->state = SM_STATE_SLEEPING;
+	if (p->base.on_cpu)
+		fair_resched(p->rq);
+	fair_note(p, SM_CH_STATE);
+	leave_now(p, SM_CH_BLOCK);
+}
+
+void fair_exit(struct sm_rq *srq, struct sm_task *t)
+{
+	struct fair_task *p = fair_task_of(t);
+
+	if (p->state == SM_STATE_ZOMBIE || p->state == SM_STATE_DEAD)
+		return;
+	p->state = SM_STATE_ZOMBIE;
+	if (p->base.on_cpu)
+		fair_resched(p->rq);
+	fair_note(p, SM_CH_EXIT);
+	leave_now(p, SM_CH_EXIT);
+}
+
+/* No sched_exit in these kernels: reaping gives nothing back. */
+void fair_reap(struct sm_rq *srq, struct sm_task *sparent, struct sm_task *t)
+{
+	struct fair_task *p = fair_task_of(t);
+
+	if (p->state == SM_STATE_DEAD)
+		return;
+	p->state = SM_STATE_DEAD;
+	if (p->base.on_cpu)
+		fair_resched(p->rq);
+	leave_now(p, SM_CH_EXIT);
+	fair_note(p, SM_CH_REAP);
+}
+
+/* scheduler_tick: the running task's class. */
+void fair_tick(struct sm_rq *srq)
+{
+	struct fair_rq *rq = fair_rq_of(srq);
+	struct fair_task *p = curr_of(rq);
+
+	if (!p)
+		return;
+	if (!queued(p)) {
+		fair_resched(rq);
+		return;
+	}
+	if (fair_is_rt(p)) {
+		/* task_tick_rt: only SCHED_RR's slice, and a requeue only
+		   behind peers of its prio */
+		if (p->policy == SM_SCHED_RR && !--p->time_slice) {
+			p->time_slice = rr_timeslice(rq);
+			if (rq->nrt[p->prio] > 1) {
+				rt_dequeue(rq, p);
+				rt_enqueue(rq, p, false);
+				fair_resched(rq);
+				fair_note(p, SM_CH_REQUEUE);
+				return;
+			}
+		}
+		fair_note(p, SM_CH_TICK);
+		return;
+	}
+	CLS(rq)->tick(rq, p);
+	fair_note(p, SM_CH_TICK);
+}
+
+/* schedule(): deactivate a prev that sleeps, pick RT first, then fair. */
+struct sm_task *fair_schedule(struct sm_rq *srq)
+{
+	struct fair_rq *rq = fair_rq_of(srq);
+	struct fair_task *prev = curr_of(rq), *next;
+
+	if (prev && prev->state != SM_STATE_RUNNABLE && queued(prev))
+		deactivate_task(rq, prev, 0);
+	/* SMP: idle_balance() (2.6.23), newidle_balance() (6.6) */
+	if (!rq->nr_running && rq->base.idle_balance.fn)
+		rq->base.idle_balance.fn(rq->base.idle_balance.ctx, &rq->base);
+	if (rq->rt_nr_running) {
+		next = rt_pick(rq);
+		/* a fair prev goes back into its queue */
+		CLS(rq)->put_prev(rq);
+	} else if (rq->cfs_nr_running) {
+		next = CLS(rq)->pick(rq);
+	} else {
+		CLS(rq)->put_prev(rq);
+		next = NULL;
+	}
+	rq->base.need_resched = false;
+	if (prev != next) {
+		if (prev) {
+			prev->base.on_cpu = false;
+			prev->last_run = rq->base.jiffies;
+			fair_note(prev, queued(prev) ? SM_CH_PREEMPT :
+				  prev->state == SM_STATE_ZOMBIE ||
+				  prev->state == SM_STATE_DEAD ? SM_CH_EXIT :
+				  SM_CH_BLOCK);
+		}
+		rq->base.curr = next ? &next->base : NULL;
+		if (next) {
+			next->base.on_cpu = true;
+			if (!fair_is_rt(next))
+				next->mru = ++rq->seq;
+			fair_note(next, SM_CH_RUN);
+		}
+	} else if (prev) {
+		fair_note(prev, SM_CH_STATE);
+	}
+	return rq->base.curr;
+}
+
+void fair_yield(struct sm_rq *srq, struct sm_task *t)
+{
+	struct fair_task *p = fair_task_of(t);
+	struct fair_rq *rq = p->rq;
+
+	if (!queued(p) || p->state != SM_STATE_RUNNABLE)
+		return;
+	if (fair_is_rt(p)) {
+		rt_dequeue(rq, p);
+		rt_enqueue(rq, p, false);
+	} else if (p->base.on_cpu) {
+		CLS(rq)->yield(rq, p);
+	}
+	if (p->base.on_cpu)
+		fair_resched(rq);
+	fair_note(p, SM_CH_YIELD);
+}
+
+/*
+ * set_user_nice: a new weight, the entity keeps its place (no
+ * re-placement); resched if the running task got worse or a waiting one
+ * better.
+ */
+void fair_set_nice(struct sm_rq *srq, struct sm_task *t, int nice)
+{
+	struct fair_task *p = fair_task_of(t);
+	struct fair_rq *rq = p->rq;
+	int old = p->static_prio;
+
+	if (nice < -20 || nice > 19 || FAIR_NICE_TO_PRIO(nice) == old)
+		return;
+	p->base.info.nice = nice;
+	if (!fair_is_rt(p) && p->on_rq) {
+		if (rq->curr_se == p)
+			CLS(rq)->update_curr(rq);
+		rq->load_weight -= p->weight;
+	}
+	p->static_prio = FAIR_NICE_TO_PRIO(nice);
+	set_load_weight(p);
+	if (!fair_is_rt(p)) {
+		p->prio = p->static_prio;
+		if (p->on_rq) {
+			rq->load_weight += p->weight;
+			rq->load_inv_weight = 0;
+		}
+		if (queued(p) && ((p->base.on_cpu && p->static_prio > old) ||
+				  (!p->base.on_cpu && p->static_prio < old)))
+			fair_resched(rq);
+	}
+	fair_note(p, SM_CH_NICE);
+}
+
+/* sched_setscheduler: out of one class into the other, keeping the
+   entity's vruntime and lag (neither kernel re-places it). */
+void fair_setscheduler(struct sm_rq *srq, struct sm_task *t, int policy,
+		       int rtp)
+{
+	struct fair_task *p = fair_task_of(t);
+	struct fair_rq *rq = p->rq;
+	bool was = queued(p), running = p->base.on_cpu;
+
+	if (!valid_policy(policy, rtp))
+		return;
+	if (was) {
+		if (running && !fair_is_rt(p))
+			CLS(rq)->update_curr(rq);
+		dequeue_task(rq, p, FAIR_RESTORE);
+		if (running && rq->curr_se == p)
+			rq->curr_se = NULL;
+	}
+	set_class(p, policy, rtp);
+	p->base.info.policy = policy;
+	p->base.info.rt_priority = rtp;
+	if (was) {
+		enqueue_task(rq, p, FAIR_RESTORE);
+		if (running && !fair_is_rt(p) && p->on_rq) {
+			/* it runs on as the class's current entity */
+			fair_q_del(rq, p);
+			rq->curr_se = p;
+			p->exec_start = fair_now(rq);
+		}
+		if (running)
+			fair_resched(rq);
+		else
+			check_preempt_curr(rq, p);
+	}
+	fair_note(p, SM_CH_SETSCHED);
+}
+
+/* The balancer's move: a queued task that is not running, src to dst. */
+void fair_migrate(struct sm_rq *ssrc, struct sm_rq *sdst, struct sm_task *t)
+{
+	struct fair_task *p = fair_task_of(t);
+	struct fair_rq *src = p->rq, *dst = fair_rq_of(sdst);
+
+	if (!queued(p) || p->base.on_cpu || src == dst)
+		return;
+	deactivate_task(src, p, FAIR_MIGRATED);
+	if (!fair_is_rt(p) && CLS(src)->migrate)
+		CLS(src)->migrate(src, dst, p);
+	p->rq = dst;
+	activate_task(dst, p, FAIR_MIGRATED);
+	check_preempt_curr(dst, p);
+	fair_note(p, SM_CH_MIGRATE);
+}
+
+void fair_view_sm(const struct sm_task *t, struct sm_view *v)
+{
+	view_of((const struct fair_task *)t, v);
+}
+
+void fair_task_free(struct sm_rq *srq, struct sm_task *t)
+{
+	struct fair_task *p = fair_task_of(t);
+
+	if (!p)
+		return;
+	if (queued(p)) {
+		if (p->base.on_cpu && p->rq->curr_se == p)
+			p->rq->curr_se = NULL;
+		else
+			deactivate_task(p->rq, p, 0);
+	}
+	if (p->base.on_cpu) {
+		p->rq->base.curr = NULL;
+		p->rq->base.need_resched = true;
+	}
+	free(p);
+}
+
+#define FAIL(...) do { snprintf(why, whylen, __VA_ARGS__); return 1; } \
+	while (0)
+
+int fair_check(const struct sm_rq *srq, char *why, size_t whylen)
+{
+	const struct fair_rq *rq = (const struct fair_rq *)srq;
+	const struct fair_task *curr = curr_of(rq);
+	unsigned long rt = 0, cfs = 0, load = 0;
+
+	for (int prio = 0; prio < FAIR_MAX_RT_PRIO; prio++)
+		for (size_t i = 0; i < rq->nrt[prio]; i++) {
+			const struct fair_task *p = rq->rt[prio][i];
+
+			if (p->rq != rq || !p->rt_queued || p->prio != prio ||
+			    !fair_is_rt(p))
+				FAIL("rt list %d: task %u misfiled", prio,
+				     p->base.info.id);
+			if (p->state != SM_STATE_RUNNABLE && !p->base.on_cpu)
+				FAIL("task %u: queued, not runnable",
+				     p->base.info.id);
+			rt++;
+		}
+	if (rt != rq->rt_nr_running)
+		FAIL("rt_nr_running %lu, lists hold %lu", rq->rt_nr_running,
+		     rt);
+	for (size_t i = 0; i < rq->nq; i++) {
+		const struct fair_task *p = rq->q[i];
+
+		if (p->qpos != i || p->rq != rq || !p->on_rq || fair_is_rt(p))
+			FAIL("fair queue: task %u misfiled", p->base.info.id);
+		if (p == rq->curr_se)
+			FAIL("task %u both current and queued",
+			     p->base.info.id);
+		if (p->state != SM_STATE_RUNNABLE && !p->base.on_cpu)
+			FAIL("task %u: queued, not runnable", p->base.info.id);
+		cfs++;
+		load += p->weight;
+	}
+	if (rq->curr_se && rq->curr_se->on_rq) {
+		cfs++;
+		load += rq->curr_se->weight;
+	}
+	if (cfs != rq->cfs_nr_running)
+		FAIL("cfs nr_running %lu, queue holds %lu", rq->cfs_nr_running,
+		     cfs);
+	if (load != rq->load_weight)
+		FAIL("load %lu, entities weigh %lu", rq->load_weight, load);
+	if (rt + cfs != rq->nr_running)
+		FAIL("nr_running %lu, classes hold %lu", rq->nr_running,
+		     rt + cfs);
+	if (curr) {
+		if (!curr->base.on_cpu || curr->rq != rq)
+			FAIL("curr %u not on this cpu", curr->base.info.id);
+		if (!queued(curr) && curr->state == SM_STATE_RUNNABLE)
+			FAIL("curr %u runnable, not queued",
+			     curr->base.info.id);
+		if (!fair_is_rt(curr) && queued(curr) && rq->curr_se != curr)
+			FAIL("curr %u is not the fair class's current",
+			     curr->base.info.id);
+	} else if (rq->curr_se) {
+		FAIL("idle, but task %u is the fair current",
+		     rq->curr_se->base.info.id);
+	}
+	return 0;
+}
+
+int fair_sched_init(struct sm_sched *s, const struct fair_rules *base)
+{
+	struct fair_rules *r = malloc(sizeof(*r));
+
+	if (!r)
+		return -1;
+	*r = *base;
+	sm_tuning_store(&s->tuning, &r->k);
+	s->priv = r;
+	return 0;
+}
+
+void fair_sched_fini(struct sm_sched *s)
+{
+	free(s->priv);
+	s->priv = NULL;
+}

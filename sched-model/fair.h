@@ -1,0 +1,278 @@
+/*
+ * fair: what the two fair-class models (cfs.c: 2.6.23's CFS; eevdf.c:
+ * 6.6's EEVDF) share: a per-CPU runqueue holding an RT class (SCHED_FIFO
+ * and SCHED_RR by priority, above everything) and a fair class whose
+ * queue is a set of entities ordered by the class's own keys; the core
+ * schedule() (deactivate a sleeping prev, put it back, pick RT first, then
+ * the fair class), wakeups and their preemption test, fork, exit, yield,
+ * nice and class changes, the nice-to-weight tables and the kernel's
+ * fixed-point weight arithmetic; the observer reports and the invariant
+ * check.  What differs between the two comes in through struct
+ * fair_class.  All times are integer ns of rq->clock; ticks are the
+ * simulator's (HZ = 1000).
+ *
+ * Simplified, and said so in docs/models.md: no group scheduling (every
+ * task is an entity of its CPU's root queue), no PELT load tracking, no
+ * bandwidth control, no buddies (NEXT_BUDDY and LAST_BUDDY off, as their
+ * defaults; 2.6.23 had none), no SCHED_BATCH or SCHED_IDLE; on several
+ * CPUs a simplified balancer and wakeup placement (fair-balance.c).
+ */
+#ifndef SM_FAIR_H
+#define SM_FAIR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sched-model/knobs.h"
+#include "sched-model/policy.h"
+
+#define FAIR_MAX_RT_PRIO	100
+#define FAIR_NICE_0_LOAD	1024UL
+#define FAIR_NICE_TO_PRIO(n)	(120 + (n))
+
+/* The nice-to-weight tables every fair scheduler since 2.6.23 uses:
+   weight (nice 0 = 1024, about 1.25x per nice level) and 2^32 / weight. */
+extern const unsigned long fair_prio_to_weight[40];
+extern const uint32_t fair_prio_to_wmult[40];
+
+/* enqueue/dequeue flags */
+#define FAIR_WAKEUP	1u	/* a wakeup (placement as a sleeper) */
+#define FAIR_INITIAL	2u	/* a new task (fork) */
+#define FAIR_MIGRATED	4u	/* arriving from another runqueue */
+#define FAIR_RESTORE	8u	/* a change (nice, class): no placement */
+
+struct fair_rq;
+
+/* How a class balances on several CPUs (fair-balance.c says what). */
+struct fair_balance {
+	int imbalance_pct;		/* 125 (2.6.23 SD_CPU), 117 (6.6 MC) */
+	int busy_factor;		/* 64, 16 */
+	bool interval_by_ncpus;		/* 6.6: min_interval = sd_weight */
+	bool rt_moves;			/* 2.6.23: RT tasks move and weigh */
+	bool per_task_cap;		/* 2.6.23: max_pull, fix_small_imbalance */
+	bool count_when_idle;		/* 6.6: migrate_task onto an idle CPU */
+	bool mru_order;			/* 6.6: the tail of cfs_tasks first;
+					   2.6.23: the leftmost first */
+	bool skip_by_half;		/* 2.6.23 skip_for_load */
+	bool cache_hot;			/* 6.6 task_hot() by
+					   sched_migration_cost_ns */
+	unsigned cache_nice_tries;	/* 6.6: 1 */
+	bool wake_idle;			/* 6.6: select_idle_sibling */
+};
+
+/* One task: its RT-class and fair-class state. */
+struct fair_task {
+	struct sm_task base;
+	struct fair_rq *rq;
+	int state;			/* enum sm_state */
+	int policy;			/* SM_SCHED_* */
+	int rt_priority;
+	int static_prio, prio;		/* 120 + nice; RT: 99 - rt_priority */
+	unsigned long last_run;		/* jiffies it last left the CPU */
+
+	/* RT class */
+	bool rt_queued;
+	size_t rt_pos;			/* in its list: rq->rt[prio] */
+	long time_slice;		/* SCHED_RR: jiffies left */
+
+	/* fair class (struct sched_entity) */
+	bool on_rq;			/* counted in the fair queue */
+	size_t qpos;			/* in rq->q when not curr */
+	uint64_t seq;			/* enqueue order: ties as the tree's */
+	unsigned long weight;		/* load.weight (unscaled) */
+	uint32_t inv_weight;		/* load.inv_weight */
+	uint64_t vruntime;
+	uint64_t deadline;		/* EEVDF */
+	int64_t vlag;			/* EEVDF: lag, or the pick's deadline */
+	uint64_t slice;			/* EEVDF: the request (ns) */
+	uint64_t exec_start;
+	uint64_t sum_exec_runtime, prev_sum_exec_runtime;
+	uint64_t mru;			/* its last enqueue or pick (rq->seq) */
+
+	struct sm_view reported;
+	bool reported_once;
+};
+
+/* What a fair class supplies. */
+struct fair_class {
+	/* update_curr(): charge the running entity up to rq->clock */
+	void (*update_curr)(struct fair_rq *rq);
+	/* enqueue_entity / dequeue_entity (the core keeps the queue and
+	   nr_running; these do the class's accounting and placement) */
+	void (*enqueue)(struct fair_rq *rq, struct fair_task *p, unsigned fl);
+	void (*dequeue)(struct fair_rq *rq, struct fair_task *p, unsigned fl);
+	/* pick_next_entity + set_next_entity: the entity to run (the
+	   current one may be among them), made current; the previous
+	   current, if another, goes back into the queue (put_prev) */
+	struct fair_task *(*pick)(struct fair_rq *rq);
+	/* put_prev_entity: the current entity, if any, leaves the CPU to
+	   another class or to idle (back into the queue if still on it) */
+	void (*put_prev)(struct fair_rq *rq);
+	/* entity_tick for the running fair task */
+	void (*tick)(struct fair_rq *rq, struct fair_task *curr);
+	/* check_preempt_wakeup: a fair p woken while a fair task runs */
+	bool (*wakeup_preempt)(struct fair_rq *rq, struct fair_task *p);
+	/* task_fork / task_new: place the child before its enqueue; may
+	   change the parent (2.6.23's child-runs-first swap) */
+	void (*fork)(struct fair_rq *rq, struct fair_task *parent,
+		     struct fair_task *child);
+	/* yield_task */
+	void (*yield)(struct fair_rq *rq, struct fair_task *p);
+	/* the min_vruntime of the queue, for migration (2.6.23) */
+	void (*migrate)(struct fair_rq *src, struct fair_rq *dst,
+			struct fair_task *p);
+	/* view.time_slice of a fair task (jiffies; -1 none); its own
+	   state only */
+	long (*view_slice)(const struct fair_task *p);
+	/* a sync wakeup checks preemption too (6.6: the hint only steers
+	   placement); 2.6.23 does not check on the waker's CPU */
+	bool sync_wake_preempts;
+	/* SMP (fair-balance.c) */
+	const struct fair_balance *balance;
+};
+
+/* A class's tunables, by knob offset (long each). */
+struct fair_consts {
+	long sched_latency_ns;
+	long sched_min_granularity_ns;
+	long sched_wakeup_granularity_ns;
+	long sched_child_runs_first;
+	long new_fair_sleepers;		/* SCHED_FEAT_NEW_FAIR_SLEEPERS */
+	long start_debit;		/* SCHED_FEAT_START_DEBIT */
+	long wakeup_preempt;		/* SCHED_FEAT_WAKEUP_PREEMPT(ION) */
+	long sched_base_slice_ns;	/* EEVDF */
+	long run_to_parity;		/* EEVDF: SCHED_FEAT_RUN_TO_PARITY */
+	long place_lag;			/* EEVDF: SCHED_FEAT_PLACE_LAG */
+	long sched_rr_timeslice_ms;	/* RT class */
+	long sched_migration_cost_ns;	/* EEVDF, SMP: task_hot() */
+};
+
+struct fair_rules {
+	const struct sm_policy *policy;
+	const struct fair_class *cls;
+	struct fair_consts k;
+};
+
+struct fair_rq {
+	struct sm_rq base;
+	const struct fair_rules *rules;
+	unsigned long nr_running;	/* all classes, the running one too */
+	/* RT class: a FIFO list per priority */
+	struct fair_task **rt[FAIR_MAX_RT_PRIO];
+	size_t nrt[FAIR_MAX_RT_PRIO], caprt[FAIR_MAX_RT_PRIO];
+	unsigned long rt_nr_running;
+	/* fair class: the queued entities (curr excluded while it runs) */
+	struct fair_task **q;
+	size_t nq, capq;
+	struct fair_task *curr_se;	/* cfs_rq->curr */
+	unsigned long cfs_nr_running;	/* queued + curr if on_rq */
+	unsigned long load_weight;	/* sum of their weights */
+	uint32_t load_inv_weight;	/* 2.6.23: lazily (0 = stale) */
+	uint64_t min_vruntime;
+	uint64_t seq;
+};
+
+/* ---- arithmetic ---- */
+/* 2.6.23 calc_delta_mine(delta, weight, lw) with lw = (lw_weight,
+   *lw_inv); *lw_inv computed if 0 */
+unsigned long fair_calc_delta_mine(unsigned long delta, unsigned long weight,
+				   unsigned long lw_weight, uint32_t *lw_inv);
+/* 6.6 __calc_delta(delta, NICE_0_LOAD, se->load) */
+uint64_t fair_calc_delta_fair66(uint64_t delta, const struct fair_task *p);
+
+/* ---- the queue (for the classes) ---- */
+void fair_q_add(struct fair_rq *rq, struct fair_task *p);
+void fair_q_del(struct fair_rq *rq, struct fair_task *p);
+/* leftmost by vruntime (ties: first queued); NULL if empty */
+struct fair_task *fair_q_first(const struct fair_rq *rq);
+struct fair_task *fair_q_last(const struct fair_rq *rq);
+/* the fair class's clock and ticks */
+static inline uint64_t fair_now(const struct fair_rq *rq)
+{
+	return rq->base.clock;
+}
+void fair_resched(struct fair_rq *rq);
+void fair_note(struct fair_task *p, enum sm_change why);
+bool fair_is_rt(const struct fair_task *p);
+
+/* ---- sm_policy entry points shared by CFS and EEVDF ---- */
+struct sm_rq *fair_rq_new(const struct fair_rules *rules, int cpu,
+			  unsigned long jiffies, const struct sm_observer *obs);
+void fair_rq_free(struct sm_rq *rq);
+struct sm_task *fair_task_new(struct sm_rq *rq, const struct sm_task_info *in);
+struct sm_task *fair_fork(struct sm_rq *rq, struct sm_task *parent,
+			  const struct sm_task_info *child, unsigned flags);
+void fair_wake(struct sm_rq *rq, struct sm_task *t, unsigned flags);
+void fair_block(struct sm_rq *rq, struct sm_task *t);
+void fair_exit(struct sm_rq *rq, struct sm_task *t);
+void fair_reap(struct sm_rq *rq, struct sm_task *parent, struct sm_task *t);
+void fair_tick(struct sm_rq *rq);
+struct sm_task *fair_schedule(struct sm_rq *rq);
+void fair_yield(struct sm_rq *rq, struct sm_task *t);
+void fair_set_nice(struct sm_rq *rq, struct sm_task *t, int nice);
+void fair_setscheduler(struct sm_rq *rq, struct sm_task *t, int policy,
+		       int rt_priority);
+void fair_view_sm(const struct sm_task *t, struct sm_view *v);
+void fair_task_free(struct sm_rq *rq, struct sm_task *t);
+int fair_check(const struct sm_rq *rq, char *why, size_t whylen);
+void fair_migrate(struct sm_rq *src, struct sm_rq *dst, struct sm_task *t);
+int fair_sched_init(struct sm_sched *s, const struct fair_rules *base);
+void fair_sched_fini(struct sm_sched *s);
+/* SMP (fair-balance.c) */
+extern const struct sm_balancer_ops fair_balancer_ops;
+unsigned long fair_nr_running(const struct sm_rq *rq);
+unsigned long fair_last_run(const struct sm_task *t);
+void fair_balance_walk(struct sm_rq *rq, sm_walk_fn fn, void *ctx);
+
+#define FAIR_POLICY_OPS \
+	.rq_free = fair_rq_free, \
+	.task_new = fair_task_new, \
+	.fork = fair_fork, \
+	.wake = fair_wake, \
+	.block = fair_block, \
+	.exit = fair_exit, \
+	.reap = fair_reap, \
+	.tick = fair_tick, \
+	.schedule = fair_schedule, \
+	.yield = fair_yield, \
+	.set_nice = fair_set_nice, \
+	.setscheduler = fair_setscheduler, \
+	.view = fair_view_sm, \
+	.task_free = fair_task_free, \
+	.check = fair_check, \
+	.migrate = fair_migrate, \
+	.sched_fini = fair_sched_fini, \
+	.nr_running = fair_nr_running, \
+	.balance_walk = fair_balance_walk, \
+	.last_run = fair_last_run, \
+	.balancer = &fair_balancer_ops
+
+#define FAIR_POLICY_GLUE(prefix, rules) \
+static struct sm_rq *prefix##_rq_new(struct sm_sched *s, int cpu, \
+				     unsigned long j, \
+				     const struct sm_observer *obs) \
+{ \
+	return fair_rq_new(s ? (const struct fair_rules *)s->priv : &(rules), \
+			   cpu, j, obs); \
+} \
+static int prefix##_sched_init(struct sm_sched *s) \
+{ \
+	return fair_sched_init(s, &(rules)); \
+}
+
+#define FAIR_KNOB(name, unit, def, min, max, field, derived, what) \
+	{ name, unit, def, min, max, offsetof(struct fair_consts, field), \
+	  derived, what }
+
+static inline struct fair_task *fair_task_of(struct sm_task *t)
+{
+	return (struct fair_task *)t;
+}
+
+static inline struct fair_rq *fair_rq_of(struct sm_rq *rq)
+{
+	return (struct fair_rq *)rq;
+}
+
+#endif

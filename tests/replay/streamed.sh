@@ -1,0 +1,49 @@
+#!/bin/sh
+# Streamed output: rows are written as the replay produces them (latency
+# rows through a bounded reorder buffer), and the bytes are what the replay
+# wrote when it held them.  A long trace made of 16 time-shifted copies of
+# the perf fixture (tests/replay/copies.awk, as bench/trace-gen --copies):
+#   - its nine files hash to what the replay wrote before streaming
+#     (tests/replay/data/perf-mix-16x.sha256; re-make it only when the
+#     replay's results change on purpose, with the binary before that
+#     change);
+#   - the same bytes whatever the batch (events between simulator steps);
+#   - --memory reports the demand held apart from the rows held, and the
+#     latency rows held past 16384 wait in a temporary file, not memory;
+#   - diff from the saved replay equals diff straight from the trace (the
+#     results in memory are the rows the files hold).
+. tests/lib/lib.sh
+D=tests/replay/data
+
+gzip -dc "$D/perf-mix.perf.txt.gz" >"$T/mix.txt"
+awk -v n=16 -f tests/replay/copies.awk "$T/mix.txt" >"$T/mix16.txt"
+nchecks=$((nchecks + 1))
+[ "$(grep -c 'sched_switch' "$T/mix16.txt")" -eq \
+  $((16 * $(grep -c 'sched_switch' "$T/mix.txt"))) ] || fail "copies.awk: not 16 copies"
+
+expect_status 0 "$SR" replay "$T/mix16.txt" -o "$T/a" -q --memory
+expect_err '^held at most: demand [0-9]+ ops \([0-9.]+ MB\) not yet replayed by the slowest policy; [0-9]+ task records$'
+for p in stock o11int observed; do
+	expect_err "^held at most: $p rows: latency [0-9]+ \(to sort by wake; [0-9]+ in memory\), timeline [0-9]+ \(one instant\)$"
+done
+# observed keeps a wait open from the end of the first copy on (a task
+# preempted there never runs again: its pid is forked anew in the next
+# copy), so it holds the rows of 15 copies; at most 16384 in memory, the
+# rest in a temporary file, and still the same bytes (below)
+nchecks=$((nchecks + 1))
+grep '^held at most: observed' "$T/err" | awk '{ sub(/\(to sort by wake; /, ""); exit !($7 > 30000 && $8 <= 16384) }' ||
+	fail "observed's latency rows: $(grep '^held at most: observed' "$T/err")"
+nchecks=$((nchecks + 1))
+(cd "$T/a" && sha256sum -c --quiet -) <"$D/perf-mix-16x.sha256" >"$T/sum" 2>&1 ||
+	fail "the 16x replay's bytes changed: $(cat "$T/sum")"
+
+expect_status 0 "$SR" replay "$T/mix16.txt" -o "$T/b" -q --batch 1
+expect_same_replay "$T/a" "$T/b" stock o11int observed
+expect_status 0 "$SR" replay "$T/mix16.txt" -o "$T/c" -q --batch 1000000
+expect_same_replay "$T/a" "$T/c" stock o11int observed
+
+expect_status 0 "$SR" diff "$T/mix16.txt" --tsv --title mix16
+cp "$T/out" "$T/fromtrace"
+expect_status 0 "$SR" diff "$T/a" --tsv --title mix16
+expect_same "$T/out" "$T/fromtrace"
+done_ok
