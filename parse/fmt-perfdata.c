@@ -232,16 +232,16 @@ static int add_attr(struct pd *p, const uint8_t *a, size_t size, uint64_t at,
 	return SR_OK;
 }
 
-static int add_id(struct pd *p, uint64_t id, uint32_t attr, struct sr_diag *d)
+static int add_id(struct pd *p, uint64_t id, uint32_t attr, uint64_t at,
+		  struct sr_diag *d)
 {
 	if (p->nids == p->capids) {
 		size_t n = p->capids ? 2 * p->capids : 64;
 		struct pd_id *v;
 
 		if (n > (1u << 24))
-			return sr_fail(d, SR_EDATA, "%s: expected at most %u "
-				       "sample ids, got more", p->file,
-				       1u << 24);
+			return bad(p, at, d, "expected at most %u sample ids, "
+				   "got more", 1u << 24);
 		v = realloc(p->ids, n * sizeof(*v));
 		if (!v)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
@@ -676,7 +676,8 @@ static int header_record(struct pd *p, uint32_t type, const uint8_t *rec,
 		nids = (size - 8 - asize) / 8;
 		for (size_t i = 0; i < nids; i++)
 			if (add_id(p, g64(rec + 8 + asize + 8 * i),
-				   (uint32_t)(p->nattrs - 1), d))
+				   (uint32_t)(p->nattrs - 1),
+				   at + 8 + asize + 8 * i, d))
 				return d->code;
 		return check_id_layout(p, d);
 	}
@@ -841,7 +842,7 @@ static int open_file_mode(struct pd *p, struct sr_diag *d)
 				   (unsigned long long)io, p->len);
 		for (uint64_t i = 0; i < is / 8; i++)
 			if (add_id(p, g64(p->map + io + 8 * i),
-				   (uint32_t)(p->nattrs - 1), d))
+				   (uint32_t)(p->nattrs - 1), io + 8 * i, d))
 				return d->code;
 	}
 	if (check_id_layout(p, d))
@@ -1051,6 +1052,8 @@ static void pd_counts(void *ctx, struct sr_merge_counts *c)
 
 	c->lines = p->records;
 	c->bytes = p->pos;
+	c->file_read = p->pos; /* of the file mapped: the progress line */
+	c->file_size = p->len;
 	c->skipped_events = p->skipped;
 	c->failed_wakeups = p->fc.failed_wakeups;
 }

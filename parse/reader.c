@@ -643,16 +643,22 @@ static int span_error(struct sr_reader *r, const struct sr_event *ev,
 static int no_events(struct sr_reader *r, struct sr_diag *d)
 {
 	const struct sr_read_stats *st = sr_reader_stats(r);
+	struct sr_merge_counts c;
 
-	if (!r->ops) /* perf.data, trace.dat: records, not lines */
-		return sr_fail(d, SR_EDATA, "%s: no scheduler events in %llu "
-			       "record%s read as %s%s: expected samples of the "
-			       "sched tracepoints (sched:sched_switch, "
+	/* perf.data, trace.dat: records, not lines; the offset where they
+	 * ended */
+	if (!r->ops) {
+		sr_merge_counts(r->merge, &c);
+		return sr_fail(d, SR_EDATA, "%s:%llu: no scheduler events in "
+			       "%llu record%s read as %s%s: expected samples of "
+			       "the sched tracepoints (sched:sched_switch, "
 			       "sched:sched_wakeup, ...)", base_name(r->path),
+			       (unsigned long long)c.bytes,
 			       (unsigned long long)st->lines,
 			       st->lines == 1 ? "" : "s", r->fmt_name,
 			       st->skipped_events ? " (other events only)" : ""),
 		       -1;
+	}
 	return sr_fail(d, SR_EDATA, "%s: no scheduler events in %llu line%s "
 		       "read as %s%s%s: expected %s", base_name(r->path),
 		       (unsigned long long)st->lines, st->lines == 1 ? "" : "s",

@@ -17,6 +17,7 @@
  * Numbers are in the block's own byte order.  Every size is checked
  * against the bytes left; errors name the file offset.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,110 @@ static int ident_char(char ch)
 	       (ch >= '0' && ch <= '9') || ch == '_';
 }
 
+/*
+ * The print expression's divisions: libtraceevent 1.7 folds an operation
+ * of two numbers as it parses (consolidate_op_arg), so "x / 0", or
+ * "x % (1-1)", or "migration/0" in a garbage expression (a word reads as
+ * the number 0) divides by zero there.  The kernel's formats divide, when
+ * they do, by a field or a constant: every '/' and '%' outside the
+ * expression's strings must be followed by REC-> or by a non-zero number
+ * that ends its operand (possibly in parentheses).  args: the print fmt
+ * after its format string.
+ */
+static int divisions_check(const char *p, const char *end, char *why,
+			   size_t whylen)
+{
+	char quote = 0;
+
+	for (; p < end; p++) {
+		const char *q;
+		int open = 0;
+
+		if (quote) {
+			if (*p == '\\' && p + 1 < end)
+				p++;
+			else if (*p == quote)
+				quote = 0;
+			continue;
+		}
+		if (*p == '"' || *p == '\'') {
+			quote = *p;
+			continue;
+		}
+		if (*p != '/' && *p != '%')
+			continue;
+		q = p + 1;
+		while (q < end && (*q == ' ' || *q == '\t' || *q == '(')) {
+			open += *q == '(';
+			q++;
+		}
+		if ((size_t)(end - q) >= 5 && !memcmp(q, "REC->", 5))
+			continue;
+		if ((size_t)(end - q) > 7 && !memcmp(q, "sizeof", 6) &&
+		    !ident_char(q[6])) {
+			/* sizeof(TYPE): a type's size, never 0 (libtraceevent
+			 * refuses a type it does not know); sizeof(REC->f)
+			 * is the field's size as the format says it: no */
+			const char *t = q + 6;
+
+			while (t < end && (*t == ' ' || *t == '\t'))
+				t++;
+			q = NULL;
+			if (t < end && *t == '(') {
+				const char *u = ++t;
+
+				while (u < end && (ident_char(*u) || *u == ' ' ||
+						   *u == '*'))
+					u++;
+				while (t < u && *t == ' ')
+					t++;
+				if (u < end && *u == ')' && u > t &&
+				    !(u - t >= 3 && !memcmp(t, "REC", 3)))
+					q = u + 1;
+			}
+		} else if (q < end && *q >= '1' && *q <= '9') {
+			while (q < end && *q >= '0' && *q <= '9')
+				q++;
+		} else if ((size_t)(end - q) > 2 && q[0] == '0' &&
+			   (q[1] == 'x' || q[1] == 'X')) {
+			const char *h = q + 2, *nz = NULL;
+
+			for (q = h; q < end && isxdigit((unsigned char)*q); q++)
+				if (*q != '0')
+					nz = q;
+			if (!nz)
+				q = NULL;
+		} else {
+			q = NULL;
+		}
+		/* a whole operand: nothing of it may follow but ')' or an
+		 * operator that binds less (or as much, to the left) */
+		while (q && q < end && (*q == 'U' || *q == 'L' || *q == 'u' ||
+					*q == 'l'))
+			q++;
+		while (q && q < end && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q && open) {
+			while (q < end && open && (*q == ')' || *q == ' '))
+				open -= *q++ == ')';
+			if (open)
+				q = NULL;
+		}
+		if (!q || (q < end && (ident_char(*q) || *q == '(' ||
+				       *q == '.'))) {
+			char x[24];
+
+			sr_quote(x, sizeof(x), p, (size_t)(end - p) < 12 ?
+				 (size_t)(end - p) : 12);
+			snprintf(why, whylen, "its print fmt divides by something "
+				 "else than a field or a non-zero number: '%s'",
+				 x);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* The field names a format declares: "field:TYPE NAME[N];" lines. */
 #define FIELDS_MAX 256
 
@@ -198,6 +303,18 @@ int sr_format_check(const char *f, size_t n, char *why, size_t whylen)
 		p = nl ? nl + 1 : end;
 	}
 	pf = memmem(f, n, "print fmt:", 10);
+	if (pf) {
+		/* the expression: after the format string's closing quote */
+		const char *a = memchr(pf, '"', (size_t)(end - pf));
+
+		if (a)
+			for (a++; a < end && *a != '"'; a++)
+				if (*a == '\\' && a + 1 < end)
+					a++;
+		if (a && a < end &&
+		    divisions_check(a + 1, end, why, whylen))
+			return -1;
+	}
 	/* REC->NAME, and the helpers that name a field: __get_str(NAME) */
 	for (size_t k = 0; pf && k < sizeof(refs) / sizeof(refs[0]); k++) {
 		size_t rl = strlen(refs[k]);

@@ -25,8 +25,10 @@ struct tracing_info {
  * What libtraceevent 1.7 needs of an event format before it parses it:
  * every REC->NAME its print expression names, and every field a helper
  * such as __get_str(NAME) names, is a field the format declares (a
- * missing one is a NULL it dereferences).  0, or -1 with a
- * reason in why.
+ * missing one is a NULL it dereferences); every '/' and '%' of the print
+ * expression divides by a field or a non-zero number (it folds constant
+ * operations as it parses, and a zero divisor is SIGFPE).  0, or -1 with
+ * a reason in why.
  */
 int sr_format_check(const char *fmt, size_t n, char *why, size_t whylen);
 

@@ -103,6 +103,20 @@ void fz_check_error(const char *path, const struct sr_diag *d)
 		  "message does not start with the file name: '%s'", d->msg);
 }
 
+void fz_check_offset(const char *path, const struct sr_diag *d)
+{
+	size_t n = strlen(path), k = n + 1;
+
+	if (d->code != SR_EDATA)
+		return;
+	while (d->msg[k] >= '0' && d->msg[k] <= '9')
+		k++;
+	FZ_ASSERT(!strncmp(d->msg, path, n) && d->msg[n] == ':' &&
+		  k > n + 1 && d->msg[k] == ':',
+		  "a binary reader's message without FILE:OFFSET: '%s'",
+		  d->msg);
+}
+
 static void check_tid(const struct sr_tasks *t, sr_tid id, const char *what,
 		      const struct sr_event *ev)
 {

@@ -3,7 +3,8 @@
  * libtracecmd, and the layout checks of parse/tdcheck.c that stand
  * between the file and libtracecmd), forced by name and found by its
  * magic.  Whatever the bytes, libtracecmd must never be handed a file it
- * would read past its buffers, and errors are FILE:OFFSET.
+ * would read past its buffers, and every error of the forced reader
+ * names FILE:OFFSET.
  */
 #include "tests/fuzz/fuzz.h"
 
@@ -17,7 +18,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					   .input_buffer = 1 };
 		struct sr_diag d = SR_DIAG_INIT;
 
-		fz_read(path, &o, NULL, NULL, NULL, &d);
+		if (fz_read(path, &o, NULL, NULL, NULL, &d) == 0 && i == 0)
+			fz_check_offset(path, &d);
 	}
 	return 0;
 }

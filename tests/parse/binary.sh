@@ -129,7 +129,7 @@ while struct.unpack_from("<I", d, p)[0] != 9:
 print(p)' $B/sleep.pipe.perf.data)
 head -c "$first" $B/sleep.pipe.perf.data > "$T/bad"
 expect_status 65 "$SR" stats "$T/bad"
-expect_err "^schedreplay: $T/bad: no scheduler events in [0-9]+ records read as perf.data: expected samples of the sched tracepoints"
+expect_err "^schedreplay: $T/bad:$first: no scheduler events in [0-9]+ records read as perf.data: expected samples of the sched tracepoints"
 
 # ---- bad trace.dat ----
 D=$B/sleep.v6top.dat

@@ -12,10 +12,15 @@
  *    lost records become lost markers.
  * 4. trace-cmd's plugin layout: W is idle from 4.14 on, blocked either way;
  *    with the kernel stated (--uname) it is I.
+ * 5. What a format must hold before libtraceevent parses it: its fields
+ *    named, divisions by a field, a non-zero number or a type's size (the
+ *    divisors this kernel's 2 300 formats use pass; garbage that reads as
+ *    a division by zero, which libtraceevent 1.7 folds into SIGFPE, not).
  */
 #include <event-parse.h>
 
 #include "parse/tracepoint.h"
+#include "parse/tracing.h"
 #include "tests/parse/parsetest.h"
 
 #define BIN "tests/parse/data/bin/"
@@ -325,8 +330,47 @@ static void plugin_layout(void)
 	loaded_free(&l);
 }
 
+/* A format with one int field "len" and this print expression. */
+static int check_print(const char *args)
+{
+	char buf[1024], why[160];
+	int n = snprintf(buf, sizeof(buf), "name: x\nID: 9\nformat:\n"
+			 "\tfield:int len;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+			 "print fmt: \"n=%%d %%%% / %%d\", %s\n", args);
+
+	return sr_format_check(buf, (size_t)n, why, sizeof(why));
+}
+
+static void format_check(void)
+{
+	static const char *const good[] = {
+		"REC->len", "REC->len / 250, 1", "REC->len / 1000L, 2",
+		"(REC->len % 64), 3", "REC->len / sizeof(u64), 4",
+		"REC->len / sizeof(unsigned int), 5", "REC->len / REC->len, 6",
+		"REC->len / (REC->len), 7", "REC->len / (8), 8",
+		"REC->len / 0x10, 9", "REC->len ? \"a/0\" : \"%0\", 10",
+		"REC->len / 2 - 2, 11",
+	};
+	static const char *const bad[] = {
+		"REC->len / 0", "REC->len % 0", "REC->len / (1-1)",
+		"18 migration/0", "x/0 ? 1 : 2", "REC->len / 0x0",
+		"REC->len / sizeof(REC->len)", "REC->len / x", "REC->len / 2.5",
+		"REC->len / (2 - 2)", "REC->nope",
+	};
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		CHECK_CTX("print fmt args '%s'", good[i]);
+		CHECK_INT(check_print(good[i]), 0);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK_CTX("print fmt args '%s'", bad[i]);
+		CHECK_INT(check_print(bad[i]), -1);
+	}
+}
+
 int main(void)
 {
+	format_check();
 	format_states();
 	raw_switch();
 	fixtures();
