@@ -107,7 +107,11 @@ void fz_check_offset(const char *path, const struct sr_diag *d)
 {
 	size_t n = strlen(path), k = n + 1;
 
-	if (d->code != SR_EDATA)
+	/* the stream's own errors (gzip, another compressor) are about the
+	 * container, as for text (docs/trace-format.md): a gzip error names
+	 * its compressed byte in the message */
+	if (d->code != SR_EDATA || strstr(d->msg, " gzip ") ||
+	    strstr(d->msg, ": compressed with "))
 		return;
 	while (d->msg[k] >= '0' && d->msg[k] <= '9')
 		k++;

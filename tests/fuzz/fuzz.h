@@ -61,7 +61,8 @@ int fz_read(const char *path, const struct sr_read_opts *opts,
 
 /* The checks fz_read makes on an error it got: status and message form. */
 void fz_check_error(const char *path, const struct sr_diag *d);
-/* A binary reader's bad-data error names the byte: "PATH:OFFSET: ...". */
+/* A binary reader's bad-data error names the byte: "PATH:OFFSET: ..."
+ * (a gzip container's error names its compressed byte in the message). */
 void fz_check_offset(const char *path, const struct sr_diag *d);
 
 #endif
