@@ -25,6 +25,7 @@ echo "schedreplay bench on $(uname -m), $(nproc) cpus, load $(cut -d' ' -f1-3 /p
 
 section "parse throughput (parse/)" sh bench/parse.sh
 section "stats vs perf sched latency, stats on a long trace (replay/)" sh bench/stats-vs-perf.sh
+section "memory per task record (parse/, replay/)" sh bench/tasks.sh
 section "scheduler models (sched-model/)" sh bench/models.sh
 section "replay: simulated events per second and peak RSS per policy (replay/)" sh bench/replay.sh
 section "export: the Chrome JSON trace, time, memory and size (replay/trace-event)" sh bench/export.sh
