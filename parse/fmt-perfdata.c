@@ -110,6 +110,8 @@ struct pd {
 	struct tep_handle *tep;
 	struct sr_tp tp;
 	int have_tp;
+	uint32_t *other_ids;      /* other systems' events (sorted) */
+	size_t nother;
 	char release[65];         /* HEADER_OSRELEASE */
 	int32_t ncpus;            /* HEADER_NRCPUS (available), 0 unknown */
 	struct pd_comm *comms;    /* tid -> the comm perf would print */
@@ -382,6 +384,13 @@ static int check_id_layout(struct pd *p, struct sr_diag *d)
 
 /* ---- the tracing data and the sched events ---- */
 
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static int load_tracing(struct pd *p, const uint8_t *b, size_t n,
 			uint64_t at, struct sr_diag *d)
 {
@@ -393,12 +402,25 @@ static int load_tracing(struct pd *p, const uint8_t *b, size_t n,
 	if (sr_tracing_load(&tep, b, n, at, p->file, &ti, d) != SR_OK)
 		return d->code;
 	p->tep = tep;
+	p->other_ids = ti.other_ids;
+	p->nother = ti.nother;
+	if (p->nother)
+		qsort(p->other_ids, p->nother, sizeof(*p->other_ids), u32_cmp);
 	p->fc.line = at;
 	if (sr_tp_init(&p->tp, tep, sr_state_enc_for_release(p->release),
 		       &p->fc) != SR_OK)
 		return sr_fail(d, SR_EDATA, "%s", p->scratch.msg);
 	p->have_tp = 1;
 	return SR_OK;
+}
+
+/* Is id another system's event the tracing data holds? */
+static int other_event(const struct pd *p, uint64_t id)
+{
+	uint32_t v = (uint32_t)id;
+
+	return id <= UINT32_MAX && p->nother &&
+	       bsearch(&v, p->other_ids, p->nother, sizeof(v), u32_cmp);
 }
 
 /* The sched event of an attr's samples, or NULL for other events. */
@@ -420,8 +442,7 @@ static struct sr_tp_event *tp_of(struct pd *p, struct pd_attr *a, uint64_t at,
 	}
 	a->tp = a->config <= INT32_MAX ? sr_tp_find(&p->tp, (int)a->config)
 				       : NULL;
-	if (!a->tp && (a->config > INT32_MAX ||
-		       !tep_find_event(p->tep, (int)a->config))) {
+	if (!a->tp && !other_event(p, a->config)) {
 		bad(p, a->at + 8, d, "expected the tracing data to hold the "
 		    "format of tracepoint ID %llu, got none",
 		    (unsigned long long)a->config);
@@ -1070,6 +1091,7 @@ static void pd_close(void *ctx)
 		close(p->fd);
 	if (p->tep)
 		tep_free(p->tep);
+	free(p->other_ids);
 	free(p->attrs);
 	free(p->ids);
 	free(p->comms);

@@ -18,6 +18,7 @@
  * against the bytes left; errors name the file offset.
  */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +252,154 @@ static int divisions_check(const char *p, const char *end, char *why,
 
 /* The field names a format declares: "field:TYPE NAME[N];" lines. */
 #define FIELDS_MAX 256
+/* how deep the print expression's brackets nest (the kernel's: 7) */
+#define NEST_MAX 32
+
+struct fmtcheck {
+	struct { const char *s; size_t n; } names[FIELDS_MAX];
+	size_t nn;
+	char *why;
+	size_t whylen;
+};
+
+static int refuse(struct fmtcheck *k, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int refuse(struct fmtcheck *k, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(k->why, k->whylen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* p starts with the literal s: the end of it, else NULL. */
+static const char *lit(const char *p, const char *end, const char *s)
+{
+	size_t n = strlen(s);
+
+	return (size_t)(end - p) >= n && !memcmp(p, s, n) ? p + n : NULL;
+}
+
+static const char *digits(const char *p, const char *end)
+{
+	const char *q = p;
+
+	while (q < end && *q >= '0' && *q <= '9')
+		q++;
+	return q > p && q - p <= 10 ? q : NULL;
+}
+
+/*
+ * "\tfield:DECL;\toffset:N;\tsize:N;[\tsigned:N;]": DECL is C words, '*'
+ * and [N], [] or [NAME] (the kernel's own formats hold nothing else); its
+ * last word outside brackets is the field's name.
+ */
+static int field_line(struct fmtcheck *k, const char *p, const char *le)
+{
+	const char *d = p + 7, *semi = memchr(d, ';', (size_t)(le - d));
+	const char *name = NULL, *name_end = NULL, *q;
+
+	if (!semi)
+		return refuse(k, "a field line without ';'");
+	for (q = d; q < semi; ) {
+		if (ident_char(*q)) {
+			name = q;
+			while (q < semi && ident_char(*q))
+				q++;
+			name_end = q;
+		} else if (*q == '[') {
+			/* [N], [] or, in old kernels' formats, [NAME] */
+			while (++q < semi && ident_char(*q))
+				;
+			if (q >= semi || *q != ']')
+				return refuse(k, "a field's array size that is "
+					      "not a number or a name");
+			q++;
+		} else if (*q == ' ' || *q == '*') {
+			q++;
+		} else {
+			char x[8];
+
+			sr_quote(x, sizeof(x), q, 1);
+			return refuse(k, "a field declaration with '%s'", x);
+		}
+	}
+	if (!name)
+		return refuse(k, "a field without a name");
+	q = semi + 1;
+	if (!(q = lit(q, le, "\toffset:")) || !(q = digits(q, le)) ||
+	    !(q = lit(q, le, ";\tsize:")) || !(q = digits(q, le)) ||
+	    !(q = lit(q, le, ";")))
+		return refuse(k, "a field line without its offset and size");
+	if (q < le && (!(q = lit(q, le, "\tsigned:")) ||
+		       !(q = digits(q, le)) || !(q = lit(q, le, ";"))))
+		return refuse(k, "a field line with more than its offset, "
+			      "size and signedness");
+	while (q < le && (*q == ' ' || *q == '\t'))
+		q++;
+	if (q != le)
+		return refuse(k, "a field line with more than its offset, "
+			      "size and signedness");
+	if (k->nn == FIELDS_MAX)
+		return refuse(k, "more than %d fields", FIELDS_MAX);
+	k->names[k->nn].s = name;
+	k->names[k->nn].n = (size_t)(name_end - name);
+	k->nn++;
+	return 0;
+}
+
+/*
+ * The print expression after the format string: C tokens only, strings
+ * and character constants closed, brackets matched and at most NEST_MAX
+ * deep, on one line (a newline only inside a string, or at the end).
+ */
+static int print_args(struct fmtcheck *k, const char *p, const char *end)
+{
+	char stack[NEST_MAX];
+	int depth = 0;
+
+	for (; p < end; p++) {
+		char c = *p;
+
+		if (c == '"' || c == '\'') {
+			for (p++; p < end && *p != c; p++)
+				if (*p == '\\' && ++p == end)
+					break;
+			if (p >= end)
+				return refuse(k, "its print fmt leaves a %s open",
+					      c == '"' ? "string" : "character "
+					      "constant");
+		} else if (c == '(' || c == '[' || c == '{') {
+			if (depth == NEST_MAX)
+				return refuse(k, "its print fmt nests brackets "
+					      "more than %d deep", NEST_MAX);
+			stack[depth++] = c == '(' ? ')' : c == '[' ? ']' : '}';
+		} else if (c == ')' || c == ']' || c == '}') {
+			if (!depth || stack[--depth] != c)
+				return refuse(k, "its print fmt's brackets do "
+					      "not match");
+		} else if (c == '\n') {
+			while (p < end && (*p == '\n' || *p == ' ' || *p == '\t'))
+				p++;
+			if (p < end)
+				return refuse(k, "its print fmt goes on after "
+					      "the end of its line");
+			break;
+		} else if (!ident_char(c) && !strchr(" \t+-*/%&|^~!<>=?:,.;",
+						      c)) {
+			char x[8];
+
+			sr_quote(x, sizeof(x), p, 1);
+			return refuse(k, "its print fmt holds '%s'", x);
+		}
+	}
+	if (depth)
+		return refuse(k, "its print fmt's brackets do not match");
+	return 0;
+}
 
 int sr_format_check(const char *f, size_t n, char *why, size_t whylen)
 {
@@ -259,88 +408,81 @@ int sr_format_check(const char *f, size_t n, char *why, size_t whylen)
 		"__get_dynamic_array_len(", "__get_bitmask(", "__get_rel_str(",
 		"__get_cpumask(", "__get_rel_dynamic_array(",
 	};
-	struct { const char *s; size_t n; } names[FIELDS_MAX];
-	size_t nn = 0;
-	const char *end = f + n, *p = f, *pf;
+	struct fmtcheck k;
+	const char *end = f + n, *p = f, *pf = NULL, *args = NULL;
 
-	while (p < end) {
+	k.nn = 0;
+	k.why = why;
+	k.whylen = whylen;
+	for (size_t i = 0; i < n; i++)
+		if ((f[i] < 0x20 || f[i] > 0x7e) && f[i] != '\t' && f[i] != '\n')
+			return refuse(&k, "byte 0x%02x at %zu: a format is text",
+				      (unsigned char)f[i], i);
+	/* the header and the fields, line by line, up to the print fmt */
+	while (p < end && !pf) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		const char *fd = memmem(p, (size_t)(le - p), "field:", 6);
+		const char *le = nl ? nl : end, *q;
 
-		if (fd) {
-			const char *semi = memchr(fd, ';', (size_t)(le - fd));
-			const char *e;
-
-			if (!semi) {
-				snprintf(why, whylen, "a field line without ';'");
+		if ((q = lit(p, le, "name: ")) || (q = lit(p, le, "ID: ")) ||
+		    lit(p, le, "format:") || p == le) {
+			while (q && q < le && (ident_char(*q) || *q == ' '))
+				q++;
+			if (q && q != le)
+				return refuse(&k, "a name or ID that is not a "
+					      "word");
+		} else if (lit(p, le, "\tfield:")) {
+			if (field_line(&k, p, le))
 				return -1;
-			}
-			e = semi;
-			if (e > fd && e[-1] == ']')  /* NAME[N] */
-				while (e > fd && *e != '[')
-					e--;
-			{
-				const char *b = e;
-
-				while (b > fd + 6 && ident_char(b[-1]))
-					b--;
-				if (b == e) {
-					snprintf(why, whylen, "a field without "
-						 "a name");
-					return -1;
-				}
-				if (nn == FIELDS_MAX) {
-					snprintf(why, whylen, "more than %d "
-						 "fields", FIELDS_MAX);
-					return -1;
-				}
-				names[nn].s = b;
-				names[nn].n = (size_t)(e - b);
-				nn++;
-			}
+		} else if (lit(p, le, "print fmt: ")) {
+			pf = p;
+			break;
+		} else {
+			return refuse(&k, "a line that is no part of an event "
+				      "format");
 		}
 		p = nl ? nl + 1 : end;
 	}
-	pf = memmem(f, n, "print fmt:", 10);
 	if (pf) {
-		/* the expression: after the format string's closing quote */
-		const char *a = memchr(pf, '"', (size_t)(end - pf));
-
-		if (a)
-			for (a++; a < end && *a != '"'; a++)
-				if (*a == '\\' && a + 1 < end)
-					a++;
-		if (a && a < end &&
-		    divisions_check(a + 1, end, why, whylen))
+		/* the format string, then the expression */
+		args = pf + 11;
+		if (args >= end || *args != '"')
+			return refuse(&k, "its print fmt without its format "
+				      "string");
+		for (args++; args < end && *args != '"'; args++)
+			if (*args == '\\' && ++args == end)
+				break;
+		if (args >= end)
+			return refuse(&k, "its print fmt leaves a string open");
+		args++;
+		if (print_args(&k, args, end) ||
+		    divisions_check(args, end, why, whylen))
 			return -1;
 	}
 	/* REC->NAME, and the helpers that name a field: __get_str(NAME) */
-	for (size_t k = 0; pf && k < sizeof(refs) / sizeof(refs[0]); k++) {
-		size_t rl = strlen(refs[k]);
+	for (size_t r = 0; args && r < sizeof(refs) / sizeof(refs[0]); r++) {
+		size_t rl = strlen(refs[r]);
 
-		for (p = pf; p < end;) {
-			const char *r = memmem(p, (size_t)(end - p), refs[k], rl);
+		for (p = args; p < end;) {
+			const char *x = memmem(p, (size_t)(end - p), refs[r], rl);
 			const char *b, *e;
 			size_t i;
 
-			if (!r)
+			if (!x)
 				break;
-			b = e = r + rl;
+			b = e = x + rl;
 			while (e < end && ident_char(*e))
 				e++;
-			for (i = 0; i < nn; i++)
-				if (names[i].n == (size_t)(e - b) &&
-				    !memcmp(names[i].s, b, (size_t)(e - b)))
+			for (i = 0; i < k.nn; i++)
+				if (k.names[i].n == (size_t)(e - b) &&
+				    !memcmp(k.names[i].s, b, (size_t)(e - b)))
 					break;
-			if (i == nn) {
+			if (i == k.nn) {
 				char q[40];
 
 				sr_quote(q, sizeof(q), b, (size_t)(e - b));
-				snprintf(why, whylen, "its print fmt names "
-					 "%s%s%s, which is no field of it",
-					 refs[k], q, k ? ")" : "");
-				return -1;
+				return refuse(&k, "its print fmt names %s%s%s, "
+					      "which is no field of it",
+					      refs[r], q, r ? ")" : "");
 			}
 			p = e;
 		}
@@ -348,8 +490,23 @@ int sr_format_check(const char *f, size_t n, char *why, size_t whylen)
 	return 0;
 }
 
+/* The "ID: N" of a format, or -1. */
+static int64_t format_id(const char *f, size_t n)
+{
+	const char *end = f + n, *p = memmem(f, n, "\nID: ", 5);
+	int64_t v = 0;
+
+	if (!p && n >= 4 && !memcmp(f, "ID: ", 4))
+		p = f - 1;
+	if (!p)
+		return -1;
+	for (p += 5; p < end && *p >= '0' && *p <= '9' && v <= INT32_MAX; p++)
+		v = v * 10 + (*p - '0');
+	return v <= INT32_MAX && (p == end || *p == '\n') ? v : -1;
+}
+
 static int parse_format(struct cur *c, struct tep_handle *tep,
-			const char *sys)
+			const char *sys, struct tracing_info *info)
 {
 	uint64_t sz = 0, at;
 	const uint8_t *p = NULL;
@@ -361,18 +518,34 @@ static int parse_format(struct cur *c, struct tep_handle *tep,
 	at = c->base + c->at;
 	if (take(c, sz, "an event format", &p))
 		return c->d->code;
-	if (sr_format_check((const char *)p, (size_t)sz, why, sizeof(why))) {
-		/* libtraceevent would crash on it: never handed over */
-		if (!strcmp(sys, "sched"))
-			return sr_fail(c->d, SR_EDATA, "%s:%llu: expected a sched "
-				       "event format in the tracing data, got "
-				       "one that does not hold together (%s): "
-				       "garbage tracing data", c->file,
-				       (unsigned long long)at, why);
+	if (strcmp(sys, "sched") != 0) {
+		/* another system's event: only its id is kept, so that its
+		 * samples are known to be of no interest; libtraceevent
+		 * never sees it */
+		int64_t id = format_id((const char *)p, (size_t)sz);
+
+		if (id >= 0) {
+			uint32_t *v = info->other_ids;
+
+			if (info->nother % 64 == 0) {
+				v = realloc(v, (info->nother + 64) * sizeof(*v));
+				if (!v)
+					return sr_fail(c->d, SR_EINTERNAL,
+						       "out of memory");
+				info->other_ids = v;
+			}
+			v[info->nother++] = (uint32_t)id;
+		}
 		return SR_OK;
 	}
+	if (sr_format_check((const char *)p, (size_t)sz, why, sizeof(why)))
+		/* libtraceevent would crash on it: never handed over */
+		return sr_fail(c->d, SR_EDATA, "%s:%llu: expected a sched event "
+			       "format in the tracing data, got one that does "
+			       "not hold together (%s): garbage tracing data",
+			       c->file, (unsigned long long)at, why);
 	e = tep_parse_event(tep, (const char *)p, (unsigned long)sz, sys);
-	if (e != TEP_ERRNO__SUCCESS && !strcmp(sys, "sched")) {
+	if (e != TEP_ERRNO__SUCCESS) {
 		if (tep_strerror(tep, e, why, sizeof(why)) != 0)
 			strcpy(why, "unknown error");
 		return sr_fail(c->d, SR_EDATA, "%s:%llu: expected a sched event "
@@ -381,8 +554,6 @@ static int parse_format(struct cur *c, struct tep_handle *tep,
 			       "tracing data", c->file,
 			       (unsigned long long)at, why);
 	}
-	/* another system's format that does not parse: its events are
-	 * skipped like any event we do not read */
 	return SR_OK;
 }
 
@@ -476,7 +647,7 @@ int sr_tracing_load(struct tep_handle **tepp, const uint8_t *p, size_t n,
 		    u32_of(&c, "the number of the system's formats", &count))
 			goto fail;
 		for (uint32_t i = 0; i < count; i++)
-			if (parse_format(&c, tep, sys))
+			if (parse_format(&c, tep, sys, info))
 				goto fail;
 	}
 	if (skip_sized(&c, 0, "kallsyms") ||
@@ -490,5 +661,8 @@ int sr_tracing_load(struct tep_handle **tepp, const uint8_t *p, size_t n,
 	return SR_OK;
 fail:
 	tep_free(tep);
+	free(info->other_ids);
+	info->other_ids = NULL;
+	info->nother = 0;
 	return d->code ? d->code : SR_EINTERNAL;
 }

@@ -19,6 +19,9 @@ struct tep_handle;
 struct tracing_info {
 	size_t size;      /* bytes the block took */
 	int long_size;
+	uint32_t *other_ids; /* the ids of other systems' events, never
+			      * parsed (malloc'd: the caller's to free) */
+	size_t nother;
 };
 
 /*
@@ -34,8 +37,10 @@ int sr_format_check(const char *fmt, size_t n, char *why, size_t whylen);
 
 /*
  * Parse n bytes at p, found at file offset base of file, into a new tep
- * handle (*tep, the caller's to tep_free()).  A sched format that does
- * not parse is an error; another system's is left out.
+ * handle (*tep, the caller's to tep_free()).  The sched formats are
+ * checked (sr_format_check) and parsed, and one that does not hold
+ * together or parse is an error; of another system's, only the id is
+ * kept (info->other_ids), so libtraceevent never reads it.
  */
 int sr_tracing_load(struct tep_handle **tep, const uint8_t *p, size_t n,
 		    uint64_t base, const char *file, struct tracing_info *info,

@@ -96,12 +96,16 @@ td=$(u64 $P $((dof + dsz)))  # the first feature: the tracing data
 cp $P "$T/bad"; poke "$T/bad" "$td" 4a554e4b
 expect_status 65 "$SR" stats "$T/bad"
 expect_err "^schedreplay: $T/bad:$td: expected the tracing data magic .*, got other bytes: garbage tracing data$"
-# a sched format libtraceevent cannot parse
+# sched formats that do not hold together: never handed to libtraceevent
 at=$(grep -abo 'name: sched_switch' $P | head -n 1 | cut -d: -f1)
 [ -n "$at" ] || fail "no sched_switch format in $P"
 cp $P "$T/bad"; poke "$T/bad" $((at + 20)) 01020304050607
 expect_status 65 "$SR" stats "$T/bad"
-expect_err "^schedreplay: $T/bad:[0-9]+: expected a sched event format in the tracing data, got one libtraceevent cannot parse"
+expect_err "^schedreplay: $T/bad:$at: expected a sched event format in the tracing data, got one that does not hold together \(byte 0x01 at 20: a format is text\): garbage tracing data$"
+at=$(grep -abo 'REC->prev_comm' $P | head -n 1 | cut -d: -f1)
+cp $P "$T/bad"; poke "$T/bad" "$at" 5245432d3e707265765f63292929   # REC->prev_c)))
+expect_status 65 "$SR" stats "$T/bad"
+expect_err "^schedreplay: $T/bad:[0-9]+: expected a sched event format in the tracing data, got one that does not hold together \(its print fmt's brackets do not match\)"
 
 # recorded with -z: inflated and read as recorded; corrupt zstd data refused
 tsv $B/sleep.zstd.perf.data "$T/z.tsv"

@@ -12,10 +12,11 @@
  *    lost records become lost markers.
  * 4. trace-cmd's plugin layout: W is idle from 4.14 on, blocked either way;
  *    with the kernel stated (--uname) it is I.
- * 5. What a format must hold before libtraceevent parses it: its fields
- *    named, divisions by a field, a non-zero number or a type's size (the
- *    divisors this kernel's 2 300 formats use pass; garbage that reads as
- *    a division by zero, which libtraceevent 1.7 folds into SIGFPE, not).
+ * 5. What a format must hold before libtraceevent parses it: text, its
+ *    lines in the kernel's forms, its print expression's brackets and
+ *    strings closed, its fields named, divisions by a field, a non-zero
+ *    number or a type's size (garbage that reads as a division by zero,
+ *    which libtraceevent 1.7 folds into SIGFPE, not).
  */
 #include <event-parse.h>
 
@@ -356,7 +357,23 @@ static void format_check(void)
 		"18 migration/0", "x/0 ? 1 : 2", "REC->len / 0x0",
 		"REC->len / sizeof(REC->len)", "REC->len / x", "REC->len / 2.5",
 		"REC->len / (2 - 2)", "REC->nope",
+		/* garbage: brackets, strings, bytes, lines */
+		"(REC->len", "REC->len)", "{ REC->len )", "\"open",
+		"REC->len\n18 migration", "REC->len @ 2", "REC->len \x01",
+		"((((((((((((((((((((((((((((((((((REC->len))))))))))))))))))))))))))))))))))",
 	};
+	static const char *const fields[] = {
+		"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n",
+		"\tfield:char comm[TASK_COMM_LEN];\toffset:8;\tsize:16;\n",
+		"\tfield:__data_loc char[] name;\toffset:8;\tsize:4;\tsigned:0;\n",
+		"\tfield:char comm[\xc1" "6];\toffset:8;\tsize:16;\tsigned:0;\n",
+		"\tfield:char comm[1-6];\toffset:8;\tsize:16;\tsigned:0;\n",
+		"\tfield:char comm[16];\toffset:8;\tsize:x;\tsigned:0;\n",
+		"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;junk\n",
+		"\tfield:;\toffset:8;\tsize:16;\tsigned:0;\n",
+		"sh 28081\n",
+	};
+	char buf[512], why[160];
 
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		CHECK_CTX("print fmt args '%s'", good[i]);
@@ -365,6 +382,15 @@ static void format_check(void)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		CHECK_CTX("print fmt args '%s'", bad[i]);
 		CHECK_INT(check_print(bad[i]), -1);
+	}
+	/* field lines: the first three are the kernel's forms */
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		int n = snprintf(buf, sizeof(buf), "name: x\nID: 9\nformat:\n"
+				 "%s\nprint fmt: \"x\"\n", fields[i]);
+
+		CHECK_CTX("field line %zu", i);
+		CHECK_INT(sr_format_check(buf, (size_t)n, why, sizeof(why)),
+			  i < 3 ? 0 : -1);
 	}
 }
 
