@@ -121,6 +121,21 @@ void fz_check_offset(const char *path, const struct sr_diag *d)
 		  d->msg);
 }
 
+void fz_binary(const uint8_t *data, size_t size, const char *format)
+{
+	const char *const formats[] = { format, "auto" };
+	const char *path = fz_file(0, data, size);
+
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		struct sr_read_opts o = { .format = formats[i],
+					   .input_buffer = 1 };
+		struct sr_diag d = SR_DIAG_INIT;
+
+		if (fz_read(path, &o, NULL, NULL, NULL, &d) == 0 && i == 0)
+			fz_check_offset(path, &d);
+	}
+}
+
 static void check_tid(const struct sr_tasks *t, sr_tid id, const char *what,
 		      const struct sr_event *ev)
 {

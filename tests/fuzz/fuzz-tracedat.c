@@ -10,16 +10,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const formats[] = { "trace.dat", "auto" };
-	const char *path = fz_file(0, data, size);
-
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
-		struct sr_read_opts o = { .format = formats[i],
-					   .input_buffer = 1 };
-		struct sr_diag d = SR_DIAG_INIT;
-
-		if (fz_read(path, &o, NULL, NULL, NULL, &d) == 0 && i == 0)
-			fz_check_offset(path, &d);
-	}
+	fz_binary(data, size, "trace.dat");
 	return 0;
 }
