@@ -11,6 +11,7 @@
 
 #include "lib/diag.h"
 #include "lib/parse-options.h"
+#include "replay/selection.h"
 
 #define SR_VERSION "0.1"
 
@@ -46,6 +47,7 @@ int cmd_stats(int argc, char **argv, struct sr_diag *d);
 int cmd_convert(int argc, char **argv, struct sr_diag *d);
 int cmd_replay(int argc, char **argv, struct sr_diag *d);
 int cmd_diff(int argc, char **argv, struct sr_diag *d);
+int cmd_explain(int argc, char **argv, struct sr_diag *d);
 int cmd_plot(int argc, char **argv, struct sr_diag *d);
 int cmd_report(int argc, char **argv, struct sr_diag *d);
 int cmd_export(int argc, char **argv, struct sr_diag *d);
@@ -98,6 +100,25 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 		   "recording used; 1: one CPU, as in 2003)", 1, \
 		   SR_SIM_MAX_CPUS, NULL)
 
+/* --pid, --start, --end (struct sr_selection *sel, replay/selection.h):
+ * the rows alone, for a group of the command's own; OPT_SELECT with its
+ * heading. */
+#define OPT_SELECT_ROWS(sel) \
+	OPT_CALLBACK(0, "pid", (sel), "PID[,PID...]", \
+		     "only the tasks with these pids (thread ids, as the " \
+		     "trace prints them); repeatable", sr_sel_opt_pid), \
+	OPT_CALLBACK(0, "start", (sel), "TIME", \
+		     "report from TIME: seconds from the trace's first " \
+		     "event (2.5, or 2500ms), or @SECONDS on the trace's " \
+		     "own clock (@5012.345678); the replay still runs " \
+		     "from the start", sr_sel_opt_start), \
+	OPT_CALLBACK(0, "end", (sel), "TIME", \
+		     "report up to TIME (excluded), given as for --start", \
+		     sr_sel_opt_end)
+#define OPT_SELECT(sel) \
+	OPT_GROUP("selection"), \
+	OPT_SELECT_ROWS(sel)
+
 /* How `observed` counts (enum sr_perf_compat *c, replay/observed.h). */
 #define OPT_COMPAT(c) \
 	OPT_CHOICE(0, "compat", (c), sr_perf_compat_names, "NAME", \
@@ -112,6 +133,7 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 	OPT_LIST(0, "policy", (o)->policies, &(o)->npolicies, CMP_MAX_RUNS, \
 		 "P", policy_help), \
 	OPT_STRING(0, "task", &(o)->task, "REGEX", task_help), \
+	OPT_SELECT_ROWS(&(o)->sel), \
 	OPT_CALLBACK(0, "period", (o), "COMM=MS", \
 		     "treat COMM as periodic with this period (ms, or " \
 		     "with a unit: 500us); repeatable", cmp_opt_period), \
@@ -130,6 +152,15 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 		   "used)", 1, SR_SIM_MAX_CPUS, NULL), \
 	OPT_TUNE((o)->sets, &(o)->nsets, (o)->rt, &(o)->nrt, \
 		 CMP_MAX_TUNE_OPTS)
+
+/* The verdict's groups (struct cmp_load_opts *o, compare/verdict.h):
+ * diff and report. */
+#define OPT_GROUPS(o) \
+	OPT_CALLBACK(0, "group", &(o)->groups, "NAME=REGEX", \
+		     "the verdict's group NAME: the tasks whose comm matches " \
+		     "REGEX (tried before the defaults: audio, display, " \
+		     "terminal, build, other; a default's NAME replaces it); " \
+		     "repeatable", cmp_opt_group)
 
 /* --set and --rt: the policies' tuning and the soft-realtime rule of a
  * replay (struct sr_replay_tuning, replay/replay.h). */

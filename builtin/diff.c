@@ -1,7 +1,7 @@
 /*
- * builtin/diff: `schedreplay diff TRACE [--policy A --policy B] [--task REGEX]
- * [--period COMM=MS]... [--tsv|--json] [--all] [-o FILE]`: what B changed
- * against A.
+ * builtin/diff: `schedreplay diff TRACE [--policy A --policy B...] [--task
+ * REGEX] [--pid N] [--start T] [--end T] [--period COMM=MS]... [--tsv|--json]
+ * [--all] [-o FILE]`: what each policy changed against the first.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +11,7 @@
 #include "compare/diff.h"
 #include "compare/load.h"
 #include "compare/source.h"
+#include "compare/style.h"
 #include "lib/outfile.h"
 
 int cmd_diff(int argc, char **argv, struct sr_diag *d)
@@ -19,11 +20,14 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 	struct sr_progress pg;
 	bool quiet = false;
 	bool tsv = false, json = false, all = false;
+	enum cmp_color color = CMP_COLOR_AUTO;
 	const char *out = "-";
 	const struct po_option opts[] = {
-		OPT_COMPARE(&o, "the two policies compared, A then B "
-				"(default: stock, o11int)",
+		OPT_COMPARE(&o, "the policies compared: the first (A, the "
+				"baseline) against each of the others "
+				"(default: stock, o11int); repeat for up to 8",
 			    "only tasks whose comm matches this pcre2 regex"),
+		OPT_GROUPS(&o),
 		OPT_GROUP("output"),
 		OPT_FLAG('q', "quiet", &quiet, "no progress line on a terminal"),
 		OPT_PATH('o', "output", &out, "FILE",
@@ -34,17 +38,21 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 		OPT_FLAG(0, "json", &json, "the same as JSON"),
 		OPT_FLAG(0, "all", &all, "every task in the table (default: the "
 			 "first 30\nby change)"),
+		OPT_CHOICE(0, "color", &color, cmp_color_names, "WHEN",
+			   "colour each policy's name as the plots draw it: "
+			   "auto (default: on a terminal, unless NO_COLOR is "
+			   "set), always, never"),
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {
 		"diff", "TRACE", 1, 1,
-		"What policy B changed against policy A, task by task. "
-		CMP_TRACE_ABOUT, "docs/plots.md defines the figures.", opts,
+		"What policy B changed against policy A, task by task; with "
+		"more policies, each against the first. " CMP_TRACE_ABOUT, "docs/plots.md defines the figures.", opts,
 	};
 	struct cmp_source src;
 	struct cmp_set set;
 	struct cmp_taskre *re = NULL;
-	struct cmp_diff df = { 0 };
+	struct cmp_ndiff nd = { 0 };
 	struct sr_outfile *f = NULL;
 	size_t n;
 	int rc;
@@ -56,20 +64,23 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 	if (tsv && json)
 		return sr_fail(d, SR_EUSAGE, "diff: --tsv and --json exclude "
 			       "each other");
-	rc = cmp_cmd_load(&o, 2, 2, &src, &set, &re, d);
+	rc = cmp_cmd_load(&o, 2, CMP_MAX_RUNS, &src, &set, &re, d);
 	if (rc == SR_OK)
-		rc = cmp_diff_build(&df, &set, 0, 1, re, d);
+		rc = cmp_ndiff_build(&nd, &set, re, d);
+	if (rc == SR_OK)
+		rc = cmp_verdict_build_n(&nd, &set, d);
 	if (rc == SR_OK)
 		rc = sr_outfile_open(&f, out, d);
 	if (rc == SR_OK) {
 		FILE *fp = sr_outfile_fp(f);
 
 		if (tsv)
-			rc = cmp_diff_write_tsv(&df, fp);
+			rc = cmp_ndiff_write_tsv(&nd, fp);
 		else if (json)
-			rc = cmp_diff_write_json(&df, fp);
+			rc = cmp_ndiff_write_json(&nd, fp);
 		else
-			rc = cmp_diff_write_table(&df, fp, all);
+			rc = cmp_ndiff_write_table(&nd, fp, all,
+						   cmp_color_wanted(color, fp));
 		if (rc) {
 			sr_outfile_abort(f);
 			sr_fail(d, rc, "write error on %s", strcmp(out, "-") ?
@@ -78,7 +89,7 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 			rc = sr_outfile_commit(f, d);
 		}
 	}
-	cmp_diff_free(&df);
+	cmp_ndiff_free(&nd);
 	cmp_set_free(&set);
 	cmp_source_close(&src);
 	cmp_taskre_free(re);

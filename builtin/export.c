@@ -15,6 +15,7 @@
 int cmd_export(int argc, char **argv, struct sr_diag *d)
 {
 	struct sr_replay_opts o = { 0 };
+	struct sr_selection sel = { .npids = 0 };
 	const char *policies[SR_REPLAY_MAX_POLICIES];
 	size_t npolicies = 0, n;
 	const char *out = "-";
@@ -26,6 +27,7 @@ int cmd_export(int argc, char **argv, struct sr_diag *d)
 		OPT_FLAG('q', "quiet", &quiet, "no summary line, and no "
 			 "progress line on a terminal"),
 		OPT_REPLAY(&o, policies, &npolicies),
+		OPT_SELECT(&sel),
 		OPT_GROUP("input"),
 		OPT_COMPAT(&o.compat),
 		OPT_READ(&o.read),
@@ -57,6 +59,8 @@ int cmd_export(int argc, char **argv, struct sr_diag *d)
 	if ((rc = sr_te_new(&te, d)))
 		return rc;
 	o.hooks = sr_te_hooks(te);
+	if ((rc = sr_sel_check(&sel, d)))
+		goto out;
 	if ((rc = builtin_replay(&o, "export", trace, policies, npolicies,
 				 quiet, &r, d))) {
 		if (sr_te_error(te)) {
@@ -65,9 +69,11 @@ int cmd_export(int argc, char **argv, struct sr_diag *d)
 		}
 		goto out;
 	}
-	if ((rc = sr_outfile_open(&f, out, d)))
+	if ((rc = sr_sel_check_span(&sel, sr_replay_info(r)->first_ts,
+				    sr_replay_info(r)->last_ts, d)) ||
+	    (rc = sr_outfile_open(&f, out, d)))
 		goto out;
-	if ((rc = sr_te_write(te, r, trace, sr_outfile_fp(f), d))) {
+	if ((rc = sr_te_write(te, r, trace, &sel, sr_outfile_fp(f), d))) {
 		sr_outfile_abort(f);
 		goto out;
 	}

@@ -63,14 +63,17 @@ int cmd_plot(int argc, char **argv, struct sr_diag *d)
 		rc = pl_plot_all(&set, &po, &pf, d);
 		if (rc == SR_OK || rc == SR_ENOGNUPLOT) {
 			for (size_t i = 0; i < pf.n; i++) {
-				printf("%s/%s.gp  %s/%s.dat", po.outdir, pf.name[i],
-				       po.outdir, pf.name[i]);
-				if (pf.rendered[i])
-					printf("  %s/%s.%s", po.outdir, pf.name[i],
+				printf("%s/%s.gp  %s/%s.dat", po.outdir,
+				       pf.fig[i].name, po.outdir,
+				       pf.fig[i].kind);
+				if (pf.fig[i].rendered)
+					printf("  %s/%s.%s", po.outdir,
+					       pf.fig[i].name,
 					       pl_format_ext(po.format));
 				putchar('\n');
 			}
 		}
+		pl_plot_files_free(&pf);
 	}
 	cmp_set_free(&set);
 	cmp_source_close(&src);

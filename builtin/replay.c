@@ -62,6 +62,7 @@ static void print_held(const struct sr_replay *r)
 int cmd_replay(int argc, char **argv, struct sr_diag *d)
 {
 	struct sr_replay_opts o = { .outdir = DEFAULT_OUTDIR };
+	struct sr_selection sel = { .npids = 0 };
 	const char *policies[SR_REPLAY_MAX_POLICIES];
 	const char *sets[SR_REPLAY_MAX_TUNE], *rt[SR_REPLAY_MAX_TUNE];
 	size_t npolicies = 0, nsets = 0, nrt = 0, n;
@@ -89,6 +90,7 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 			   "cache_decay_ticks: jiffies a task stays cache-hot "
 			   "for the idle balancer (default 10)", 0, 1000000,
 			   NULL),
+		OPT_SELECT(&sel),
 		OPT_GROUP("input"),
 		OPT_COMPAT(&o.compat),
 		OPT_READ(&o.read),
@@ -99,6 +101,10 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 		OPT_FLAG(0, "check", &o.check,
 			 "check the policies' invariants at every instant "
 			 "(slow)"),
+		OPT_FLAG(0, "no-why", &o.no_why,
+			 "do not attribute the waits (no waits.tsv; "
+			 "latency.tsv's why and behind_pid are -): what the "
+			 "attribution costs"),
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {
@@ -119,6 +125,7 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 		o.cache_decay_ticks = (unsigned long)cache_decay;
 	}
 	o.tune = (struct sr_replay_tuning){ sets, nsets, rt, nrt };
+	o.sel = &sel;
 	if ((rc = builtin_replay(&o, "replay", trace, policies, npolicies,
 				 quiet, &r, d)))
 		return rc;

@@ -1,6 +1,7 @@
 /*
  * builtin/report: `schedreplay report TRACE -o DIR`: DIR/index.html, one
- * self-contained page with the diff and the plots inline as SVG.
+ * self-contained page with the verdict, a sortable task table and the
+ * plots inline as SVG panels (plots/report.h).
  */
 #include <stdio.h>
 
@@ -17,11 +18,14 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 	struct cmp_load_opts o = { .cmd = "report" };
 	struct sr_progress pg;
 	bool quiet = false;
-	struct pl_plot_opts po = { .format = PL_FMT_SVG, .render = true };
+	struct pl_plot_opts po = { .format = PL_FMT_SVG, .render = true,
+				   .panels = true };
 	const struct po_option opts[] = {
-		OPT_COMPARE(&o, "the two policies compared, A then B "
-				"(default: stock, o11int)",
+		OPT_COMPARE(&o, "the policies compared: the first (the "
+				"baseline) against each of the others "
+				"(default: stock, o11int); repeat for up to 8",
 			    "tasks whose comm matches this pcre2 regex"),
+		OPT_GROUPS(&o),
 		OPT_GROUP("output"),
 		OPT_FLAG('q', "quiet", &quiet, "no progress line on a terminal"),
 		OPT_PATH('o', "output", &po.outdir, "DIR",
@@ -33,14 +37,16 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 	const struct po_cmd cmd = {
 		"report", "TRACE", 1, 1,
 		"Writes DIR/index.html (-o DIR is required): one "
-		"self-contained "
-		"page with the diff and the plots inline as SVG. " CMP_TRACE_ABOUT,
+		"self-contained page (nothing loaded from elsewhere) with "
+		"the verdict, a task table to sort and filter, and the plots "
+		"inline as SVG, laid out to the window's width. "
+		CMP_TRACE_ABOUT,
 		NULL, opts,
 	};
 	struct cmp_source src;
 	struct cmp_set set;
 	struct cmp_taskre *re = NULL;
-	struct cmp_diff df = { 0 };
+	struct cmp_ndiff nd = { 0 };
 	struct pl_plot_files pf = { 0 };
 	struct sr_diag pd = SR_DIAG_INIT;
 	size_t n;
@@ -52,16 +58,18 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 	o.progress = &pg;
 	if (!po.outdir)
 		return sr_fail(d, SR_EUSAGE, "report: expected -o DIR");
-	rc = cmp_cmd_load(&o, 2, 2, &src, &set, &re, d);
+	rc = cmp_cmd_load(&o, 2, CMP_MAX_RUNS, &src, &set, &re, d);
 	if (rc == SR_OK)
-		rc = cmp_diff_build(&df, &set, 0, 1, re, d);
+		rc = cmp_ndiff_build(&nd, &set, re, d);
+	if (rc == SR_OK)
+		rc = cmp_verdict_build_n(&nd, &set, d);
 	if (rc == SR_OK) {
 		po.re = re;
 		prc = pl_plot_all(&set, &po, &pf, &pd);
 		if (prc != SR_OK && prc != SR_ENOGNUPLOT) {
 			rc = sr_fail(d, prc, "%s", pd.msg);
 		} else {
-			rc = pl_report_write(&df, &pf, po.outdir,
+			rc = pl_report_write(&nd, &pf, po.outdir,
 					     prc ? "The plots could not be "
 						   "drawn: gnuplot is missing "
 						   "or failed (see the "
@@ -82,7 +90,8 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 				printf("%s/index.html\n", po.outdir);
 		}
 	}
-	cmp_diff_free(&df);
+	cmp_ndiff_free(&nd);
+	pl_plot_files_free(&pf);
 	cmp_set_free(&set);
 	cmp_source_close(&src);
 	cmp_taskre_free(re);

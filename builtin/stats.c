@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "compare/select.h"
 #include "lib/outfile.h"
 #include "lib/progress.h"
 #include "parse/read-warn.h"
@@ -24,7 +25,39 @@ struct stats_opts {
 	bool tsv, json, quiet;
 	struct sr_read_opts read;
 	struct sr_observed_opts obs;
+	const char *task;           /* --task REGEX */
+	struct cmp_taskre *re;
+	struct sr_selection sel;    /* --pid, --start, --end */
 };
+
+/* Keep the rows selected (--pid, --task; with a window, the tasks that
+ * did something in it); an error when --pid names no task there. */
+static int select_rows(const struct stats_opts *o,
+		       struct sr_task_metrics **rows, size_t *n,
+		       struct sr_diag *d)
+{
+	size_t k = 0, pid_rows = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		const struct sr_task_metrics *m = rows[i];
+
+		if (!sr_sel_pid(&o->sel, m->pid))
+			continue;
+		pid_rows++;
+		if (o->re && !cmp_taskre_match(o->re, m->comm))
+			continue;
+		if (sr_sel_windowed(&o->sel) && !m->runtime_ns &&
+		    !m->ndelays && !m->wakeups)
+			continue;
+		rows[k++] = rows[i];
+	}
+	*n = k;
+	if (sr_sel_has_pids(&o->sel) && !pid_rows)
+		return sr_fail(d, SR_EUSAGE, "--pid: no task with %s in %s",
+			       o->sel.npids > 1 ? "these pids" : "this pid",
+			       o->path);
+	return SR_OK;
+}
 
 static const struct sr_task *view_get(const void *ctx, sr_tid id)
 {
@@ -70,12 +103,23 @@ static int run_stats(const struct stats_opts *o, struct sr_reader *r,
 	size_t n = 0, nmerged = 0;
 	struct sr_event ev;
 	int64_t t_end = 0;
+	bool started = false;
 	int rc;
 
 	if (sr_observed_new(&obs, &o->obs, &view, d))
 		return d->code;
 	while ((rc = sr_reader_next(r, &ev, d)) == 1) {
-		int erc = sr_observed_event(obs, &ev);
+		int erc;
+
+		if (!started) {
+			/* the window on the trace's clock, from its start */
+			int64_t lo, hi;
+
+			sr_sel_window(&o->sel, ev.ts, &lo, &hi);
+			sr_acct_window(sr_observed_acct(obs), lo, hi);
+			started = true;
+		}
+		erc = sr_observed_event(obs, &ev);
 
 		if (erc) {
 			const char *why = sr_acct_error(sr_observed_acct(obs));
@@ -93,10 +137,14 @@ static int run_stats(const struct stats_opts *o, struct sr_reader *r,
 	st = sr_reader_stats(r);
 	if (st->last_ts > t_end)
 		t_end = st->last_ts;
-	if (sr_observed_finish(obs, t_end, d) ||
+	if (sr_sel_check_span(&o->sel, st->events ? st->first_ts : 0, t_end,
+			      d) ||
+	    sr_observed_finish(obs, t_end, d) ||
 	    sr_observed_rows(obs, &rows, &n, d))
 		goto out;
 	sr_read_warn(sr_reader_path(r), st, (long)sr_observed_lost_tasks(obs));
+	if (select_rows(o, rows, &n, d))
+		goto out;
 	if (o->by_comm) {
 		if (sr_rows_by_comm(rows, n, &merged, &nmerged, d))
 			goto out;
@@ -135,6 +183,10 @@ int cmd_stats(int argc, char **argv, struct sr_diag *d)
 			   "stdout)"),
 		OPT_FLAG('q', "quiet", &o.quiet,
 			 "no progress line on a terminal"),
+		OPT_GROUP("selection"),
+		OPT_STRING(0, "task", &o.task, "REGEX",
+			   "only tasks whose comm matches this pcre2 regex"),
+		OPT_SELECT_ROWS(&o.sel),
 		OPT_GROUP("input"),
 		OPT_COMPAT(&o.obs.compat),
 		OPT_READ(&o.read),
@@ -160,12 +212,18 @@ int cmd_stats(int argc, char **argv, struct sr_diag *d)
 	if (o.tsv && o.json)
 		return sr_fail(d, SR_EUSAGE, "stats: --tsv and --json exclude "
 			       "each other");
+	if (sr_sel_check(&o.sel, d) ||
+	    (o.task && cmp_taskre_new(&o.re, o.task, d)))
+		return d->code;
 	sr_progress_init(&pg, "stats", o.quiet);
 	o.read.progress = &pg;
-	if (sr_reader_open(&r, o.path, &o.read, d))
+	if (sr_reader_open(&r, o.path, &o.read, d)) {
+		cmp_taskre_free(o.re);
 		return d->code;
+	}
 	rc = run_stats(&o, r, d);
 	sr_progress_end(&pg);
 	sr_reader_close(r);
+	cmp_taskre_free(o.re);
 	return rc;
 }

@@ -177,6 +177,99 @@ int cmp_behave_reference(struct cmp_set *s, struct sr_diag *d)
 	return rc;
 }
 
+/* ---- waiting for its descendants ----------------------------------------- */
+
+/*
+ * How long each task slept while one of its descendants was running or
+ * runnable: the task waited for work it started.  Each task's count of
+ * busy descendants follows the timeline; a stretch asleep with the count
+ * above 0 adds to desc_busy_ns.
+ */
+struct desc_ctx {
+	struct cmp_set *s;
+	signed char *st;        /* state by task (enum run_state) */
+	uint32_t *nbusy;        /* busy descendants by task */
+	int64_t *since;         /* start of the current stretch */
+};
+
+static bool busy_state(int st)
+{
+	return st == ST_RUNNING || st == ST_RUNNABLE;
+}
+
+static bool waiting_on_desc(const struct desc_ctx *c, long k)
+{
+	return c->st[k] == ST_SLEEPING && c->nbusy[k] > 0;
+}
+
+/* Task k's stretch after a change: close or open it at t. */
+static void stretch(struct desc_ctx *c, long k, bool was, int64_t t)
+{
+	bool now = waiting_on_desc(c, k);
+
+	if (was && !now)
+		c->s->tasks[k].desc_busy_ns += t - c->since[k];
+	else if (!was && now)
+		c->since[k] = t;
+}
+
+static int desc_row(void *ctx, const struct cmp_tl_row *r, struct sr_diag *d)
+{
+	struct desc_ctx *c = ctx;
+	struct cmp_set *s = c->s;
+	long k = r->task, a;
+	int ns = next_state(r->ev), old = c->st[k];
+	bool was;
+
+	if (ns < 0 || old == ST_DEAD)
+		return SR_OK;
+	was = waiting_on_desc(c, k);
+	c->st[k] = (signed char)ns;
+	stretch(c, k, was, r->time_ns);
+	if (busy_state(old) == busy_state(ns))
+		return SR_OK;
+	a = s->tasks[k].parent;
+	for (int depth = 0; a >= 0 && (size_t)a < s->ntasks &&
+			    depth < CMP_DESC_DEPTH; depth++) {
+		was = waiting_on_desc(c, a);
+		if (busy_state(ns))
+			c->nbusy[a]++;
+		else if (c->nbusy[a])
+			c->nbusy[a]--;
+		stretch(c, a, was, r->time_ns);
+		a = s->tasks[a].parent;
+	}
+	return SR_OK;
+}
+
+int cmp_behave_descendants(struct cmp_set *s, struct sr_diag *d)
+{
+	struct desc_ctx c = { .s = s };
+	size_t n = s->ntasks ? s->ntasks : 1;
+	int rc;
+
+	c.st = calloc(n, sizeof(*c.st));
+	c.nbusy = calloc(n, sizeof(*c.nbusy));
+	c.since = calloc(n, sizeof(*c.since));
+	if (!c.st || !c.nbusy || !c.since) {
+		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < s->ntasks; i++) {
+		c.st[i] = ST_UNKNOWN;
+		s->tasks[i].desc_busy_ns = 0;
+	}
+	rc = cmp_timeline_pass(s, s->ref, false, desc_row, &c, d);
+	for (size_t i = 0; rc == SR_OK && i < s->ntasks; i++)
+		if (waiting_on_desc(&c, (long)i))
+			s->tasks[i].desc_busy_ns += s->t1 - c.since[i];
+out:
+	free(c.st);
+	free(c.nbusy);
+	free(c.since);
+	return rc;
+}
+
 /* ---- classes and periods ----------------------------------------------- */
 
 static int cmp_i64(const void *a, const void *b)
@@ -337,7 +430,10 @@ void cmp_behave_classify(struct cmp_set *s)
 		}
 		long_lived = alive >= CMP_INTERACTIVE_MIN_LIFE_NS ||
 			     (span > 0 && alive * 100 >= span * CMP_INTERACTIVE_MIN_LIFE_PCT);
-		if (t->wakes >= CMP_INTERACTIVE_MIN_WAKES &&
+		if (t->sleep_ns > 0 && (double)t->desc_busy_ns >=
+				CMP_DRIVER_SLEEP_SHARE * (double)t->sleep_ns)
+			t->cls = CMP_CLASS_BATCH; /* waits for work it started */
+		else if (t->wakes >= CMP_INTERACTIVE_MIN_WAKES &&
 		    t->sleep_share >= CMP_INTERACTIVE_SLEEP_SHARE &&
 		    t->wake_rate >= CMP_INTERACTIVE_WAKE_RATE && long_lived)
 			t->cls = CMP_CLASS_INTERACTIVE;

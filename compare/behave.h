@@ -21,6 +21,12 @@
 #define CMP_INTERACTIVE_MIN_LIFE_NS 5000000000LL /* ... or >= 5 s */
 #define CMP_BATCH_RUN_SHARE 0.5          /* runs >= half of its awake+asleep */
 #define CMP_BATCH_MIN_RUN_NS 10000000LL  /* and >= 10 ms of CPU */
+/* A task asleep while one of its descendants runs or is runnable waits
+ * for work it started; one asleep so for at least half of its sleep
+ * (make, a shell running a script) drives batch work: batch, not
+ * interactive (docs/plots.md, "Behaviour"). */
+#define CMP_DRIVER_SLEEP_SHARE 0.5
+#define CMP_DESC_DEPTH 64                /* descendants counted this deep */
 #define CMP_PERIOD_MIN_WAKES 9           /* 8 gaps */
 #define CMP_PERIOD_TOL_PCT 20            /* a gap within 20% of the period */
 #define CMP_PERIOD_MIN_TOL_NS 100000LL   /* ... or within 0.1 ms */
@@ -29,7 +35,12 @@
 
 /* Behaviour of every task from the reference run's timeline. */
 int cmp_behave_reference(struct cmp_set *s, struct sr_diag *d);
-/* Classes and periods (after cmp_behave_reference). */
+/* How long each task slept while a descendant of it ran or was runnable
+ * (tasks[].desc_busy_ns; after cmp_tree_parents and
+ * cmp_behave_reference). */
+int cmp_behave_descendants(struct cmp_set *s, struct sr_diag *d);
+/* Classes and periods (after cmp_behave_reference, and
+ * cmp_behave_children when the set has the task table). */
 void cmp_behave_classify(struct cmp_set *s);
 /* Delay spread (sd, interbench "SD") of run r from its latency.tsv. */
 int cmp_behave_spread(struct cmp_set *s, size_t r, struct sr_diag *d);

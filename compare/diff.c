@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compare/diff.h"
+#include "compare/style.h"
 #include "lib/fmt.h"
 
 /* ---- the figures compared, as one table ------------------------------- */
@@ -176,8 +177,8 @@ static void batch_summary(struct cmp_diff *df)
 	}
 	df->batch_done_known = df->nbatch && known && s->have_t;
 	if (df->batch_done_known) {
-		df->batch_done_a = fa - s->t0;
-		df->batch_done_b = fb - s->t0;
+		df->batch_done_a = fa - s->origin;
+		df->batch_done_b = fb - s->origin;
 	}
 	df->batch_names[0] = '\0';
 	if (nc) {
@@ -288,6 +289,30 @@ void cmp_diff_free(struct cmp_diff *df)
 	memset(df, 0, sizeof(*df));
 }
 
+int cmp_ndiff_build(struct cmp_ndiff *nd, const struct cmp_set *s,
+		    const struct cmp_taskre *re, struct sr_diag *d)
+{
+	memset(nd, 0, sizeof(*nd));
+	nd->s = s;
+	if (s->nruns < 2)
+		return sr_fail(d, SR_EUSAGE, "diff: expected two policies or "
+			       "more, got %zu", s->nruns);
+	nd->npairs = s->nruns - 1;
+	for (size_t k = 0; k < nd->npairs; k++)
+		if (cmp_diff_build(&nd->pair[k], s, 0, k + 1, re, d))
+			return d->code;
+	return cmp_diff_order_all(s, re, &nd->rows, &nd->nrows, d);
+}
+
+void cmp_ndiff_free(struct cmp_ndiff *nd)
+{
+	for (size_t k = 0; k < nd->npairs; k++)
+		cmp_diff_free(&nd->pair[k]);
+	free(nd->rows);
+	free(nd->verdicts);
+	memset(nd, 0, sizeof(*nd));
+}
+
 /* ---- the headline ------------------------------------------------------ */
 
 static void verdict_line(const struct cmp_diff *df, enum cmp_verdict want,
@@ -326,14 +351,18 @@ static void verdict_line(const struct cmp_diff *df, enum cmp_verdict want,
 	fn(ctx, line);
 }
 
-void cmp_diff_headline(const struct cmp_diff *df, cmp_line_fn fn, void *ctx)
+/*
+ * What every policy shares: the CPUs replayed, and a note when the work
+ * does not fit them or a replay ends well after the recording (runs[0]
+ * the baseline, ends[k] the last finish under runs[k]).
+ */
+static void headline_common(const struct cmp_set *s, const size_t *runs,
+			    const int64_t *ends, size_t nr, int64_t demand_ns,
+			    cmp_line_fn fn, void *ctx)
 {
-	const struct cmp_set *s = df->s;
-	const char *A = s->runs[df->a].policy, *B = s->runs[df->b].policy;
 	char line[1024];
-	size_t nsame = df->ninter - df->nbetter - df->nworse;
-
-	int cpus = s->runs[df->a].cpus;
+	int cpus = s->runs[runs[0]].cpus;
+	bool windowed = sr_sel_windowed(s->sel);
 
 	if (cpus) {
 		char rec[64] = "";
@@ -348,27 +377,59 @@ void cmp_diff_headline(const struct cmp_diff *df, cmp_line_fn fn, void *ctx)
 	}
 	if (s->have_t && s->t1 > s->t0) {
 		int64_t span = s->t1 - s->t0;
-		int64_t late_a = df->end_a - s->t1, late_b = df->end_b - s->t1;
-		double needs = (double)df->demand_ns / (double)span;
-		bool fits = !cpus || needs <= (double)cpus;
+		double needs = (double)demand_ns / (double)span;
+		bool fits = !cpus || needs <= (double)cpus, late = false;
+		char c[32], sp[32], on[32] = "";
+		size_t o;
 
-		/* the work does not fit the CPUs, or the replay ends late */
-		if (!fits || late_a * 100 > span * CMP_LATE_PCT ||
-		    late_b * 100 > span * CMP_LATE_PCT) {
-			char c[32], sp[32], la[32], lb[32], on[32] = "";
-
-			if (cpus)
-				snprintf(on, sizeof(on), " on %d CPU%s", cpus,
-					 cpus == 1 ? "" : "s");
+		for (size_t k = 0; k < nr; k++)
+			if ((ends[k] - s->t1) * 100 > span * CMP_LATE_PCT)
+				late = true;
+		/* in a window the replay goes on after it: only the fit */
+		if (fits && (!late || windowed))
+			return;
+		if (cpus)
+			snprintf(on, sizeof(on), " on %d CPU%s", cpus,
+				 cpus == 1 ? "" : "s");
+		sr_fmt_s(c, sizeof(c), demand_ns, 1);
+		sr_fmt_s(sp, sizeof(sp), span, 1);
+		if (windowed) {
 			snprintf(line, sizeof(line),
-				 "  note: the trace's work needs %.2f CPUs (%s s of CPU in %s s); replayed%s it ends %s s after the recording under %s and %s s under %s, so it runs behind the recording's clock: periodic deadlines (judged on that clock) suffer under every policy",
-				 needs, sr_fmt_s(c, sizeof(c), df->demand_ns, 1),
-				 sr_fmt_s(sp, sizeof(sp), span, 1), on,
-				 sr_fmt_s(la, sizeof(la), late_a > 0 ? late_a : 0, 1), A,
-				 sr_fmt_s(lb, sizeof(lb), late_b > 0 ? late_b : 0, 1), B);
+				 "  note: the work in the window needs %.2f CPUs (%s s of CPU in %s s); replayed%s it falls behind the recording's clock: periodic deadlines (judged on that clock) suffer under every policy",
+				 needs, c, sp, on);
 			fn(ctx, line);
+			return;
 		}
+		o = (size_t)snprintf(line, sizeof(line),
+				     "  note: the trace's work needs %.2f CPUs (%s s of CPU in %s s); replayed%s it ends",
+				     needs, c, sp, on);
+		for (size_t k = 0; k < nr && o < sizeof(line); k++) {
+			int64_t l = ends[k] - s->t1;
+			char x[32];
+
+			o += (size_t)snprintf(line + o, sizeof(line) - o,
+					      "%s%s s%s under %s",
+					      !k ? " " : k + 1 == nr ? " and " : ", ",
+					      sr_fmt_s(x, sizeof(x), l > 0 ? l : 0, 1),
+					      k ? "" : " after the recording",
+					      s->runs[runs[k]].policy);
+		}
+		if (o < sizeof(line))
+			snprintf(line + o, sizeof(line) - o,
+				 ", so it runs behind the recording's clock: periodic deadlines (judged on that clock) suffer under every policy");
+		fn(ctx, line);
 	}
+}
+
+/* What policy B changed for the interactive, periodic and batch tasks. */
+static void headline_policy(const struct cmp_diff *df, cmp_line_fn fn,
+			    void *ctx)
+{
+	const struct cmp_set *s = df->s;
+	const char *A = s->runs[df->a].policy, *B = s->runs[df->b].policy;
+	char line[1024];
+	size_t nsame = df->ninter - df->nbetter - df->nworse;
+
 	if (!df->ninter) {
 		fn(ctx, "  no interactive tasks: none sleeps at least half of its life and wakes at least once a second");
 	} else {
@@ -430,6 +491,72 @@ void cmp_diff_headline(const struct cmp_diff *df, cmp_line_fn fn, void *ctx)
 	}
 }
 
+void cmp_diff_headline(const struct cmp_diff *df, cmp_line_fn fn, void *ctx)
+{
+	size_t runs[2] = { df->a, df->b };
+	int64_t ends[2] = { df->end_a, df->end_b };
+
+	headline_common(df->s, runs, ends, 2, df->demand_ns, fn, ctx);
+	headline_policy(df, fn, ctx);
+}
+
+/* Lines passed on two spaces further in. */
+struct indent {
+	cmp_line_fn fn;
+	void *ctx;
+};
+
+static void indent_line(void *ctx, const char *line)
+{
+	struct indent *in = ctx;
+	char buf[1100];
+
+	snprintf(buf, sizeof(buf), "  %s", line);
+	in->fn(in->ctx, buf);
+}
+
+void cmp_ndiff_headline_common(const struct cmp_ndiff *nd, cmp_line_fn fn,
+			       void *ctx)
+{
+	size_t runs[CMP_MAX_RUNS];
+	int64_t ends[CMP_MAX_RUNS];
+
+	runs[0] = 0;
+	ends[0] = nd->pair[0].end_a;
+	for (size_t k = 0; k < nd->npairs; k++) {
+		runs[k + 1] = nd->pair[k].b;
+		ends[k + 1] = nd->pair[k].end_b;
+	}
+	headline_common(nd->s, runs, ends, nd->npairs + 1,
+			nd->pair[0].demand_ns, fn, ctx);
+}
+
+void cmp_diff_headline_policy(const struct cmp_diff *df, cmp_line_fn fn,
+			      void *ctx)
+{
+	headline_policy(df, fn, ctx);
+}
+
+void cmp_ndiff_headline(const struct cmp_ndiff *nd, cmp_line_fn fn, void *ctx)
+{
+	const struct cmp_set *s = nd->s;
+	struct indent in = { fn, ctx };
+
+	if (nd->npairs == 1) {
+		cmp_diff_headline(&nd->pair[0], fn, ctx);
+		return;
+	}
+	cmp_ndiff_headline_common(nd, fn, ctx);
+	for (size_t k = 0; k < nd->npairs; k++) {
+		char line[2 * CMP_POLICY_MAX + 32];
+
+		snprintf(line, sizeof(line), "  %s against %s:",
+			 s->runs[nd->pair[k].b].policy, s->runs[0].policy);
+		fn(ctx, line);
+		headline_policy(&nd->pair[k], indent_line, &in);
+	}
+}
+
 /* ---- the human table --------------------------------------------------- */
 
 static void print_line(void *ctx, const char *line)
@@ -437,20 +564,54 @@ static void print_line(void *ctx, const char *line)
 	fprintf(ctx, "%s\n", line);
 }
 
+/* The policy column: as wide as the longest label (10 to 40). */
+static int policy_width(const struct cmp_set *s)
+{
+	int w = 10;
+
+	for (size_t r = 0; r < s->nruns; r++) {
+		int n = (int)strlen(s->runs[r].policy);
+
+		if (n > w)
+			w = n < 40 ? n : 40;
+	}
+	return w;
+}
+
+/* A policy's name padded to w, in its colour when color. */
+static void put_policy(FILE *f, const char *policy, int w, bool color)
+{
+	if (color) {
+		struct cmp_style st;
+		char on[32];
+
+		cmp_style_of(policy, &st);
+		cmp_style_ansi_on(&st, on, sizeof(on));
+		fputs(on, f);
+	}
+	if (w > 0)
+		fprintf(f, "%-*.*s", w, w, policy);
+	else
+		fputs(policy, f);
+	if (color)
+		fputs(CMP_ANSI_OFF, f);
+}
+
 static void table_row(FILE *f, const struct cmp_task *t, const struct cmp_figs *fg,
-		      const char *policy, bool first, const char *chg,
-		      const char *ratio)
+		      const char *policy, int pw, bool color, bool first,
+		      const char *chg, const char *ratio)
 {
 	char lab[96], v[7][32];
 
 	cmp_task_label(t, lab, sizeof(lab));
+	fprintf(f, "%-26.26s %-11s ", first ? lab : "",
+		first ? cmp_class_name(t->cls) : "");
+	put_policy(f, policy, pw, color);
 	if (!fg->present) {
-		fprintf(f, "%-26.26s %-11s %-10.10s %s\n", first ? lab : "",
-			first ? cmp_class_name(t->cls) : "", policy, "(not in this run)");
+		fprintf(f, " %s\n", "(not in this run)");
 		return;
 	}
-	fprintf(f, "%-26.26s %-11s %-10.10s %11s %8llu %8s %8s %9s %9s %6.1f %9s %6s\n",
-		first ? lab : "", first ? cmp_class_name(t->cls) : "", policy,
+	fprintf(f, " %11s %8llu %8s %8s %9s %9s %6.1f %9s %6s\n",
 		sr_fmt_ms(v[0], sizeof(v[0]), fg->runtime_ns, 3),
 		(unsigned long long)fg->switches,
 		sr_fmt_ms(v[1], sizeof(v[1]), fg->avg_ns, 3),
@@ -460,58 +621,102 @@ static void table_row(FILE *f, const struct cmp_task *t, const struct cmp_figs *
 		100.0 * fg->cpu_share, chg, ratio);
 }
 
-static void periodic_table(const struct cmp_diff *df, FILE *f)
+static void periodic_table(const struct cmp_ndiff *nd, FILE *f, bool color)
 {
-	const struct cmp_set *s = df->s;
+	const struct cmp_set *s = nd->s;
+	long *rows = NULL;
+	size_t n = 0;
+	int pw = policy_width(s);
 
-	if (!df->nperiodic)
+	/* the tasks periodic under any pair, in the diff order */
+	rows = malloc((nd->nrows + 1) * sizeof(*rows));
+	if (!rows)
 		return;
+	for (size_t i = 0; i < nd->nrows; i++) {
+		const struct cmp_task *t = &s->tasks[nd->rows[i]];
+
+		if (t->period_ns > 0 && t->figs[0].periods && t->figs[0].present)
+			rows[n++] = nd->rows[i];
+	}
+	if (!n) {
+		free(rows);
+		return;
+	}
 	fprintf(f, "\nperiodic tasks (interbench's figures: deadlines met on the recording's clock and on the replay's own,\n"
 		   "desired CPU; SD = true standard deviation, \"ib SD\" = what interbench prints, a root mean square)\n");
-	fprintf(f, "%-26s %9s %-10s %9s %9s %10s %9s %9s %9s %9s\n", "task",
-		"period ms", "policy", "deadlines", "own clock", "desiredCPU",
+	fprintf(f, "%-26s %9s %-*s %9s %9s %10s %9s %9s %9s %9s\n", "task",
+		"period ms", pw, "policy", "deadlines", "own clock", "desiredCPU",
 		"avg ms", "SD ms", "ib SD ms", "max ms");
-	for (size_t i = 0; i < df->nperiodic; i++) {
-		const struct cmp_task *t = &s->tasks[df->periodic[i]];
-		size_t runs[2] = { df->a, df->b };
+	for (size_t i = 0; i < n; i++) {
+		const struct cmp_task *t = &s->tasks[rows[i]];
 		char lab[96], per[32];
+		bool first = true;
 
 		cmp_task_label(t, lab, sizeof(lab));
 		sr_fmt_ms(per, sizeof(per), t->period_ns, 3);
-		for (int k = 0; k < 2; k++) {
-			const struct cmp_figs *fg = &t->figs[runs[k]];
+		for (size_t r = 0; r < s->nruns; r++) {
+			const struct cmp_figs *fg = &t->figs[r];
 			char v[4][32];
 
-			fprintf(f, "%-26.26s %9s %-10.10s %8.1f%% %8.1f%% %9.1f%% %9s %9.3f %9.3f %9s\n",
-				k ? "" : lab, k ? "" : per, s->runs[runs[k]].policy,
+			if (!fg->present)
+				continue;
+			fprintf(f, "%-26.26s %9s ", first ? lab : "",
+				first ? per : "");
+			put_policy(f, s->runs[r].policy, pw, color);
+			fprintf(f, " %8.1f%% %8.1f%% %9.1f%% %9s %9.3f %9.3f %9s\n",
 				cmp_deadlines_met_pct(fg), cmp_deadlines_met_own_pct(fg),
 				cmp_desired_cpu_pct(fg),
 				sr_fmt_ms(v[0], sizeof(v[0]), fg->avg_ns, 3),
 				fg->sd_ns / 1e6, fg->ib_sd_ns / 1e6,
 				sr_fmt_ms(v[1], sizeof(v[1]), fg->max_ns, 3));
+			first = false;
 		}
 	}
+	free(rows);
 }
 
-int cmp_diff_write_table(const struct cmp_diff *df, FILE *f, bool all)
+int cmp_ndiff_write_table(const struct cmp_ndiff *nd, FILE *f, bool all,
+			  bool color)
 {
-	const struct cmp_set *s = df->s;
-	const char *A = s->runs[df->a].policy, *B = s->runs[df->b].policy;
-	size_t nrows = 0, *rows = &nrows;
+	const struct cmp_set *s = nd->s;
+	const char *A = s->runs[0].policy;
+	size_t nrows = 0;
+	int pw = policy_width(s);
+	char sel[512];
 
-	fprintf(f, "schedreplay diff: %s, %s (A) against %s (B)\n", s->title, A, B);
+	fprintf(f, "schedreplay diff: %s, ", s->title);
+	put_policy(f, A, 0, color);
+	if (nd->npairs == 1) {
+		fputs(" (A) against ", f);
+		put_policy(f, s->runs[1].policy, 0, color);
+		fputs(" (B)\n", f);
+	} else {
+		fputs(" (the baseline) against ", f);
+		for (size_t r = 1; r < s->nruns; r++) {
+			fputs(r == 1 ? "" : r + 1 == s->nruns ? " and " : ", ", f);
+			put_policy(f, s->runs[r].policy, 0, color);
+		}
+		fputc('\n', f);
+	}
 	fprintf(f, "behaviour (interactive, batch, periodic) from the %s run%s\n",
 		s->ref_policy,
 		strcmp(s->ref_policy, "observed") ? "" : " (the recorded schedule)");
 	if (s->focus)
 		fprintf(f, "only the process tree of the first task matching '%s' (%zu tasks); the others were replayed too\n",
 			s->focus_regex, s->focus_tasks);
+	sr_sel_describe(s->sel, sel, sizeof(sel));
+	if (*sel)
+		fprintf(f, "only %s; the replay ran over the whole trace\n", sel);
 	fputc('\n', f);
-	cmp_diff_headline(df, print_line, f);
-	periodic_table(df, f);
+	if (nd->verdicts) {
+		cmp_ndiff_verdict(nd, print_line, f);
+		fputc('\n', f);
+	}
+	cmp_ndiff_headline(nd, print_line, f);
+	periodic_table(nd, f, color);
 	/*
 	 * All tasks in diff order with --all.  Without it, first the tasks
-	 * with enough waits under both policies for a p99 to mean something,
+	 * with enough waits under every policy for a p99 to mean something,
 	 * then, while there is room, the others: a short-lived helper's "p99"
 	 * is one or two waits and would crowd out the tasks that matter.
 	 */
@@ -519,40 +724,51 @@ int cmp_diff_write_table(const struct cmp_diff *df, FILE *f, bool all)
 		size_t shown = 0, left = 0;
 
 		if (pass == 0)
-			fprintf(f, "\ntasks %sby change in p99 scheduling delay (ms; change = B - A, ratio = B / A)\n",
-				all ? "" : "with at least 20 waits under both policies, ");
-		for (size_t i = 0; i < df->nrows; i++) {
-			const struct cmp_task *t = &s->tasks[df->rows[i]];
-			const struct cmp_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
-			bool many = fa->ndelays >= CMP_SELECT_MIN_WAITS &&
-				    fb->ndelays >= CMP_SELECT_MIN_WAITS;
-			char chg[32] = "", rat[32] = "";
+			fprintf(f, "\ntasks %sby change in p99 scheduling delay (ms; change = %s - %s, ratio = %s / %s)\n",
+				all ? "" : nd->npairs == 1 ?
+				"with at least 20 waits under both policies, " :
+				"with at least 20 waits under every policy, ",
+				nd->npairs == 1 ? "B" : "policy",
+				nd->npairs == 1 ? "A" : A,
+				nd->npairs == 1 ? "B" : "policy",
+				nd->npairs == 1 ? "A" : A);
+		for (size_t i = 0; i < nd->nrows; i++) {
+			const struct cmp_task *t = &s->tasks[nd->rows[i]];
+			const struct cmp_figs *fa = &t->figs[0];
+			bool many = cmp_enough_waits(s, t, 0, SIZE_MAX,
+						     CMP_SELECT_MIN_WAITS);
 
 			if (!all && many != (pass == 0))
 				continue;
-			if (!all && *rows >= CMP_TABLE_ROWS) {
+			if (!all && nrows >= CMP_TABLE_ROWS) {
 				left++;
 				continue;
 			}
 			if (!shown) {
 				if (pass == 1)
 					fprintf(f, "\ntasks with fewer waits (a p99 of a few samples), by change in p99\n");
-				fprintf(f, "%-26s %-11s %-10s %11s %8s %8s %8s %9s %9s %6s %9s %6s\n",
-					"task", "class", "policy", "runtime ms", "switches", "avg", "p95",
+				fprintf(f, "%-26s %-11s %-*s %11s %8s %8s %8s %9s %9s %6s %9s %6s\n",
+					"task", "class", pw, "policy", "runtime ms", "switches", "avg", "p95",
 					"p99", "max", "cpu%", "p99 chg", "ratio");
 			}
-			if (fa->present && fb->present) {
-				sr_fmt_ms(chg, sizeof(chg), fb->p99_ns - fa->p99_ns, 3);
-				if (fa->p99_ns)
-					snprintf(rat, sizeof(rat), "%.2f",
-						 (double)fb->p99_ns / (double)fa->p99_ns);
-				else
-					snprintf(rat, sizeof(rat), "-");
+			table_row(f, t, fa, A, pw, color, true, "", "");
+			for (size_t r = 1; r < s->nruns; r++) {
+				const struct cmp_figs *fb = &t->figs[r];
+				char chg[32] = "", rat[32] = "";
+
+				if (fa->present && fb->present) {
+					sr_fmt_ms(chg, sizeof(chg), fb->p99_ns - fa->p99_ns, 3);
+					if (fa->p99_ns)
+						snprintf(rat, sizeof(rat), "%.2f",
+							 (double)fb->p99_ns / (double)fa->p99_ns);
+					else
+						snprintf(rat, sizeof(rat), "-");
+				}
+				table_row(f, t, fb, s->runs[r].policy, pw, color,
+					  false, chg, rat);
 			}
-			table_row(f, t, fa, A, true, "", "");
-			table_row(f, t, fb, B, false, chg, rat);
 			shown++;
-			(*rows)++;
+			nrows++;
 		}
 		if (left)
 			fprintf(f, "... %zu more tasks%s (--all shows every task; --tsv and --json give every figure with its change and ratio)\n",
@@ -574,44 +790,57 @@ static void tsv_period(FILE *f, const struct cmp_task *t, const struct cmp_figs 
 		fputs("\t-\t-\t-", f);
 }
 
-int cmp_diff_write_tsv(const struct cmp_diff *df, FILE *f)
+static const char *const verdicts[] = { "same", "better", "worse" };
+
+/* One TSV row: task t, the baseline (run 0) against run b. */
+static void tsv_row(FILE *f, const struct cmp_set *s, const struct cmp_task *t,
+		    size_t b)
 {
-	static const char *const verdicts[] = { "same", "better", "worse" };
-	const struct cmp_set *s = df->s;
+	const struct cmp_figs *fa = &t->figs[0], *fb = &t->figs[b];
+	bool both = fa->present && fb->present;
+	char per[32], v[40];
+
+	if (t->period_ns > 0)
+		sr_fmt_ms(per, sizeof(per), t->period_ns, 6);
+	else
+		snprintf(per, sizeof(per), "-");
+	fprintf(f, "%s\t%s\t%d\t%s\t%u\t%s\t%.4f\t%.3f\t%s",
+		s->runs[0].policy, s->runs[b].policy, t->pid,
+		t->comm, t->occ, cmp_class_name(t->cls), t->sleep_share,
+		t->wake_rate, per);
+	for (size_t m = 0; m < NMETRICS; m++) {
+		const char *r;
+
+		fprintf(f, "\t%s", fa->present ? mfmt(v, sizeof(v), NULL, fa, &metrics[m]) : "-");
+		fprintf(f, "\t%s", fb->present ? mfmt(v, sizeof(v), NULL, fb, &metrics[m]) : "-");
+		fprintf(f, "\t%s", both ? mfmt(v, sizeof(v), fa, fb, &metrics[m]) : "-");
+		r = both ? ratio_fmt(v, sizeof(v), fa, fb, &metrics[m]) : NULL;
+		fprintf(f, "\t%s", r ? r : "-");
+	}
+	tsv_period(f, t, fa);
+	tsv_period(f, t, fb);
+	fprintf(f, "\t%s", fa->finish_ns ? sr_fmt_s(v, sizeof(v), fa->finish_ns, 9) : "-");
+	fprintf(f, "\t%s", fb->finish_ns ? sr_fmt_s(v, sizeof(v), fb->finish_ns, 9) : "-");
+	fprintf(f, "\t%s\n", both ? verdicts[cmp_verdict_of(t, 0, b)] : "-");
+}
+
+int cmp_ndiff_write_tsv(const struct cmp_ndiff *nd, FILE *f)
+{
+	const struct cmp_set *s = nd->s;
 
 	fputs("policy_a\tpolicy_b\tpid\tcomm\tocc\tclass\tsleep_share\twake_rate\tperiod_ms", f);
 	for (size_t m = 0; m < NMETRICS; m++)
 		fprintf(f, "\ta_%s\tb_%s\tchange_%s\tratio_%s", metrics[m].name,
 			metrics[m].name, metrics[m].name, metrics[m].name);
 	fputs("\ta_deadlines_met_pct\ta_deadlines_met_own_pct\ta_desired_cpu_pct\tb_deadlines_met_pct\tb_deadlines_met_own_pct\tb_desired_cpu_pct\ta_finish_s\tb_finish_s\tp99_verdict\n", f);
-	for (size_t i = 0; i < df->nrows; i++) {
-		const struct cmp_task *t = &s->tasks[df->rows[i]];
-		const struct cmp_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
-		bool both = fa->present && fb->present;
-		char per[32], v[40];
+	/* a task's rows together, one per compared policy; a row only where
+	 * the baseline or that policy has the task */
+	for (size_t i = 0; i < nd->nrows; i++) {
+		const struct cmp_task *t = &s->tasks[nd->rows[i]];
 
-		if (t->period_ns > 0)
-			sr_fmt_ms(per, sizeof(per), t->period_ns, 6);
-		else
-			snprintf(per, sizeof(per), "-");
-		fprintf(f, "%s\t%s\t%d\t%s\t%u\t%s\t%.4f\t%.3f\t%s",
-			s->runs[df->a].policy, s->runs[df->b].policy, t->pid,
-			t->comm, t->occ, cmp_class_name(t->cls), t->sleep_share,
-			t->wake_rate, per);
-		for (size_t m = 0; m < NMETRICS; m++) {
-			const char *r;
-
-			fprintf(f, "\t%s", fa->present ? mfmt(v, sizeof(v), NULL, fa, &metrics[m]) : "-");
-			fprintf(f, "\t%s", fb->present ? mfmt(v, sizeof(v), NULL, fb, &metrics[m]) : "-");
-			fprintf(f, "\t%s", both ? mfmt(v, sizeof(v), fa, fb, &metrics[m]) : "-");
-			r = both ? ratio_fmt(v, sizeof(v), fa, fb, &metrics[m]) : NULL;
-			fprintf(f, "\t%s", r ? r : "-");
-		}
-		tsv_period(f, t, fa);
-		tsv_period(f, t, fb);
-		fprintf(f, "\t%s", fa->finish_ns ? sr_fmt_s(v, sizeof(v), fa->finish_ns, 9) : "-");
-		fprintf(f, "\t%s", fb->finish_ns ? sr_fmt_s(v, sizeof(v), fb->finish_ns, 9) : "-");
-		fprintf(f, "\t%s\n", both ? verdicts[cmp_verdict_of(t, df->a, df->b)] : "-");
+		for (size_t b = 1; b < s->nruns; b++)
+			if (t->figs[0].present || t->figs[b].present)
+				tsv_row(f, s, t, b);
 	}
 	return ferror(f) ? SR_EIO : SR_OK;
 }
@@ -621,6 +850,7 @@ int cmp_diff_write_tsv(const struct cmp_diff *df, FILE *f)
 struct json_lines {
 	FILE *f;
 	bool first;
+	const char *indent;
 };
 
 static void json_line(void *ctx, const char *line)
@@ -629,7 +859,7 @@ static void json_line(void *ctx, const char *line)
 
 	while (*line == ' ')
 		line++;
-	fputs(j->first ? "\n    " : ",\n    ", j->f);
+	fprintf(j->f, "%s%s", j->first ? "\n" : ",\n", j->indent);
 	sr_json_str(j->f, line);
 	j->first = false;
 }
@@ -693,46 +923,98 @@ static void json_names(FILE *f, const struct cmp_diff *df, enum cmp_verdict want
 	fputc(']', f);
 }
 
-int cmp_diff_write_json(const struct cmp_diff *df, FILE *f)
+/* One pair's headline as data, and its own lines as text. */
+static void json_comparison(FILE *f, const struct cmp_diff *df)
 {
-	static const char *const verdicts[] = { "same", "better", "worse" };
-	const struct cmp_set *s = df->s;
-	struct json_lines jl = { f, true };
+	struct json_lines jl = { f, true, "        " };
 	char v[40];
+
+	fputs("\n    {\"policy\": ", f);
+	sr_json_str(f, df->s->runs[df->b].policy);
+	fputs(",\n     \"headline\": {\n       \"interactive_better\": ", f);
+	json_names(f, df, CMP_BETTER);
+	fputs(",\n       \"interactive_worse\": ", f);
+	json_names(f, df, CMP_WORSE);
+	fputs(",\n       \"interactive_same\": ", f);
+	json_names(f, df, CMP_SAME);
+	fprintf(f, ",\n       \"batch_tasks\": %zu", df->nbatch);
+	fprintf(f, ",\n       \"batch_cpu_s\": %s", sr_fmt_s(v, sizeof(v), df->batch_cpu_ns, 9));
+	if (df->batch_done_known) {
+		fprintf(f, ",\n       \"batch_done_a_s\": %s", sr_fmt_s(v, sizeof(v), df->batch_done_a, 9));
+		fprintf(f, ",\n       \"batch_done_b_s\": %s", sr_fmt_s(v, sizeof(v), df->batch_done_b, 9));
+	} else {
+		fputs(",\n       \"batch_done_a_s\": null,\n       \"batch_done_b_s\": null", f);
+	}
+	fputs("\n     },\n     \"headline_text\": [", f);
+	headline_policy(df, json_line, &jl);
+	fputs("\n     ]}", f);
+}
+
+/* {"POLICY": value, ...} over the compared runs (1..), value by fn. */
+static void json_by_policy(FILE *f, const struct cmp_set *s,
+			   const struct cmp_task *t, int what)
+{
+	const struct cmp_figs *fa = &t->figs[0];
+
+	fputc('{', f);
+	for (size_t r = what ? 1 : 0; r < s->nruns; r++) {
+		const struct cmp_figs *fb = &t->figs[r];
+
+		fputs(r > (what ? 1u : 0u) ? ", " : "", f);
+		sr_json_str(f, s->runs[r].policy);
+		fputs(": ", f);
+		switch (what) {
+		case 0: json_figs(f, t, fb); break;
+		case 1: json_change(f, fa, fb, false); break;
+		case 2: json_change(f, fa, fb, true); break;
+		default:
+			if (fa->present && fb->present)
+				fprintf(f, "\"%s\"", verdicts[cmp_verdict_of(t, 0, r)]);
+			else
+				fputs("null", f);
+		}
+	}
+	fputc('}', f);
+}
+
+int cmp_ndiff_write_json(const struct cmp_ndiff *nd, FILE *f)
+{
+	const struct cmp_set *s = nd->s;
+	struct json_lines jl = { f, true, "    " };
+	char v[40], sel[512];
 
 	fputs("{\n  \"trace\": ", f);
 	sr_json_str(f, s->title);
-	fputs(",\n  \"policy_a\": ", f);
-	sr_json_str(f, s->runs[df->a].policy);
-	fputs(",\n  \"policy_b\": ", f);
-	sr_json_str(f, s->runs[df->b].policy);
-	fputs(",\n  \"reference\": ", f);
+	fputs(",\n  \"baseline\": ", f);
+	sr_json_str(f, s->runs[0].policy);
+	fputs(",\n  \"policies\": [", f);
+	for (size_t r = 0; r < s->nruns; r++) {
+		fputs(r ? ", " : "", f);
+		sr_json_str(f, s->runs[r].policy);
+	}
+	fputs("],\n  \"reference\": ", f);
 	sr_json_str(f, s->ref_policy);
 	fputs(",\n  \"tree\": ", f);
 	if (s->focus)
 		sr_json_str(f, s->focus_regex);
 	else
 		fputs("null", f);
-	fputs(",\n  \"headline\": {\n    \"interactive_better\": ", f);
-	json_names(f, df, CMP_BETTER);
-	fputs(",\n    \"interactive_worse\": ", f);
-	json_names(f, df, CMP_WORSE);
-	fputs(",\n    \"interactive_same\": ", f);
-	json_names(f, df, CMP_SAME);
-	fprintf(f, ",\n    \"batch_tasks\": %zu", df->nbatch);
-	fprintf(f, ",\n    \"batch_cpu_s\": %s", sr_fmt_s(v, sizeof(v), df->batch_cpu_ns, 9));
-	if (df->batch_done_known) {
-		fprintf(f, ",\n    \"batch_done_a_s\": %s", sr_fmt_s(v, sizeof(v), df->batch_done_a, 9));
-		fprintf(f, ",\n    \"batch_done_b_s\": %s", sr_fmt_s(v, sizeof(v), df->batch_done_b, 9));
-	} else {
-		fputs(",\n    \"batch_done_a_s\": null,\n    \"batch_done_b_s\": null", f);
+	fputs(",\n  \"selection\": ", f);
+	sr_sel_describe(s->sel, sel, sizeof(sel));
+	if (*sel)
+		sr_json_str(f, sel);
+	else
+		fputs("null", f);
+	fputs(",\n  \"headline_text\": [", f);
+	cmp_ndiff_headline(nd, json_line, &jl);
+	fputs("\n  ],\n  \"comparisons\": [", f);
+	for (size_t k = 0; k < nd->npairs; k++) {
+		fputs(k ? "," : "", f);
+		json_comparison(f, &nd->pair[k]);
 	}
-	fputs("\n  },\n  \"headline_text\": [", f);
-	cmp_diff_headline(df, json_line, &jl);
 	fputs("\n  ],\n  \"tasks\": [", f);
-	for (size_t i = 0; i < df->nrows; i++) {
-		const struct cmp_task *t = &s->tasks[df->rows[i]];
-		const struct cmp_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
+	for (size_t i = 0; i < nd->nrows; i++) {
+		const struct cmp_task *t = &s->tasks[nd->rows[i]];
 
 		fprintf(f, "%s\n    {\"pid\": %d, \"comm\": ", i ? "," : "", t->pid);
 		sr_json_str(f, t->comm);
@@ -742,19 +1024,15 @@ int cmp_diff_write_json(const struct cmp_diff *df, FILE *f)
 			fputs(sr_fmt_ms(v, sizeof(v), t->period_ns, 6), f);
 		else
 			fputs("null", f);
-		fputs(",\n     \"a\": ", f);
-		json_figs(f, t, fa);
-		fputs(",\n     \"b\": ", f);
-		json_figs(f, t, fb);
+		fputs(",\n     \"figures\": ", f);
+		json_by_policy(f, s, t, 0);
 		fputs(",\n     \"change\": ", f);
-		json_change(f, fa, fb, false);
+		json_by_policy(f, s, t, 1);
 		fputs(",\n     \"ratio\": ", f);
-		json_change(f, fa, fb, true);
-		if (fa->present && fb->present)
-			fprintf(f, ",\n     \"p99_verdict\": \"%s\"}",
-				verdicts[cmp_verdict_of(t, df->a, df->b)]);
-		else
-			fputs(",\n     \"p99_verdict\": null}", f);
+		json_by_policy(f, s, t, 2);
+		fputs(",\n     \"p99_verdict\": ", f);
+		json_by_policy(f, s, t, 3);
+		fputc('}', f);
 	}
 	fputs("\n  ]\n}\n", f);
 	return ferror(f) ? SR_EIO : SR_OK;

@@ -3,7 +3,9 @@
  * trace: the figures side by side with their change (absolute and ratio),
  * sorted by the change in p99 delay, and a headline naming the interactive
  * tasks that got better or worse, the batch work's completion time and the
- * periodic tasks' deadlines.  Written as a table, TSV or JSON.
+ * periodic tasks' deadlines.  With more policies, each against the first
+ * (the baseline) in one table (struct cmp_ndiff).  Written as a table,
+ * TSV or JSON.
  */
 #ifndef CMP_DIFF_H
 #define CMP_DIFF_H
@@ -14,6 +16,7 @@
 
 #include "compare/runset.h"
 #include "compare/select.h"
+#include "compare/verdict.h"
 #include "lib/diag.h"
 
 /* A replay that ends this much (% of the trace) after the recording: late. */
@@ -47,6 +50,9 @@ struct cmp_diff {
 	/* how much CPU the whole trace asks for, and when each run ended */
 	int64_t demand_ns;        /* every task's runtime under A */
 	int64_t end_a, end_b;     /* last finish under A, B (trace clock) */
+	/* the verdict per group (compare/verdict.h), written first; NULL:
+	   none (set by the caller) */
+	const struct cmp_verdicts *verdict;
 };
 
 int cmp_diff_build(struct cmp_diff *df, const struct cmp_set *s, size_t a,
@@ -62,8 +68,44 @@ enum cmp_verdict cmp_verdict_of(const struct cmp_task *t, size_t a, size_t b);
 typedef void (*cmp_line_fn)(void *ctx, const char *line);
 void cmp_diff_headline(const struct cmp_diff *df, cmp_line_fn fn, void *ctx);
 
-int cmp_diff_write_table(const struct cmp_diff *df, FILE *f, bool all);
-int cmp_diff_write_tsv(const struct cmp_diff *df, FILE *f);
-int cmp_diff_write_json(const struct cmp_diff *df, FILE *f);
+/*
+ * Any number of policies: the first run (the baseline) against each of
+ * the others, one pair each, and every task in one order.
+ */
+struct cmp_ndiff {
+	const struct cmp_set *s;
+	struct cmp_diff pair[CMP_MAX_RUNS - 1]; /* run 0 against run k + 1 */
+	size_t npairs;            /* s->nruns - 1 */
+	long *rows;               /* tasks present in any run, in the order
+				     of cmp_diff_order_all */
+	size_t nrows;
+	/* the verdict of each pair (pair[k].verdict points into it), NULL:
+	   none; cmp_verdict_build_n (compare/verdict.h) */
+	struct cmp_verdicts *verdicts;
+};
+
+int cmp_ndiff_build(struct cmp_ndiff *nd, const struct cmp_set *s,
+		    const struct cmp_taskre *re, struct sr_diag *d);
+void cmp_ndiff_free(struct cmp_ndiff *nd);
+
+/*
+ * The headline of every pair: with one pair, cmp_diff_headline's lines;
+ * with more, the CPUs and the note about a replay that falls behind once,
+ * then for each policy a line "POLICY against BASELINE:" and its lines.
+ */
+void cmp_ndiff_headline(const struct cmp_ndiff *nd, cmp_line_fn fn, void *ctx);
+/* Its parts, for a page that lays them out itself: what every policy
+ * shares (the CPUs, the note), and one pair's own lines. */
+void cmp_ndiff_headline_common(const struct cmp_ndiff *nd, cmp_line_fn fn,
+			       void *ctx);
+void cmp_diff_headline_policy(const struct cmp_diff *df, cmp_line_fn fn,
+			      void *ctx);
+
+/* Table (policy names coloured when color), TSV (one row per task and
+ * compared policy: policy_a is the baseline), JSON. */
+int cmp_ndiff_write_table(const struct cmp_ndiff *nd, FILE *f, bool all,
+			  bool color);
+int cmp_ndiff_write_tsv(const struct cmp_ndiff *nd, FILE *f);
+int cmp_ndiff_write_json(const struct cmp_ndiff *nd, FILE *f);
 
 #endif

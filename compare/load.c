@@ -37,6 +37,56 @@ int cmp_opt_period(const struct po_option *opt, const char *arg,
 	return SR_OK;
 }
 
+/*
+ * The recorded command's tree (the verdict's "outside the recorded
+ * command"): --tree's root, or perf-exec's when the trace has one (what
+ * `perf sched record` runs the command as).
+ */
+#define CMD_ROOT_DEFAULT "^perf-exec$"
+
+static int mark_cmd(struct cmp_set *s, const char *tree, struct sr_diag *d)
+{
+	const char *regex = tree ? tree : CMD_ROOT_DEFAULT;
+	struct cmp_taskre *re;
+	size_t n = 0;
+	int rc;
+
+	if (cmp_taskre_new(&re, regex, d))
+		return d->code;
+	rc = cmp_tree_mark_cmd(s, s->procs, re, &n, d);
+	cmp_taskre_free(re);
+	s->has_cmd = rc == SR_OK && n > 0;
+	s->cmd_root = tree ? tree : "perf-exec";
+	return rc;
+}
+
+/* --pid: an error when no task has any pid given, a warning for a pid
+ * that no task has. */
+static int pids_found(const struct cmp_set *s, const struct sr_selection *sel,
+		      struct sr_diag *d)
+{
+	size_t found = 0;
+
+	for (size_t k = 0; k < sel->npids; k++) {
+		bool has = false;
+
+		for (size_t i = 0; i < s->ntasks && !has; i++)
+			has = s->tasks[i].pid == sel->pids[k];
+		if (has)
+			found++;
+		else if (sel->npids > 1)
+			sr_warn("--pid %d: no task has this pid in the trace",
+				(int)sel->pids[k]);
+	}
+	if (found)
+		return SR_OK;
+	if (sel->npids > 1)
+		return sr_fail(d, SR_EUSAGE, "--pid: no task has any of these "
+			       "pids in the trace");
+	return sr_fail(d, SR_EUSAGE, "--pid %d: no task has this pid in the "
+		       "trace", (int)sel->pids[0]);
+}
+
 int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_policies,
 		struct cmp_source *src, struct cmp_set *set, struct cmp_taskre **re,
 		struct sr_diag *d)
@@ -53,9 +103,8 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	*re = NULL;
 	if (o->npolicies && o->npolicies > max_policies)
 		return sr_fail(d, SR_EUSAGE,
-			       "%s: expected %s --policy, got %zu", o->cmd,
-			       max_policies == 2 ? "two (A and B)" : "fewer",
-			       o->npolicies);
+			       "%s: expected at most %zu --policy, got %zu",
+			       o->cmd, max_policies, o->npolicies);
 	if (o->task && cmp_taskre_new(re, o->task, d))
 		return d->code;
 	if (!o->npolicies) {
@@ -65,8 +114,9 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	}
 	if (o->npolicies < min_policies)
 		return sr_fail(d, SR_EUSAGE,
-			       "%s: expected two --policy (A and B), got %zu",
-			       o->cmd, o->npolicies);
+			       "%s: expected two --policy or more (A, the "
+			       "baseline, then B...), got %zu", o->cmd,
+			       o->npolicies);
 	if (o->tree && cmp_taskre_new(&root, o->tree, d))
 		return d->code;
 	tune = (struct sr_replay_tuning){ o->sets, o->nsets, o->rt, o->nrt };
@@ -86,24 +136,47 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	so.cpus = o->cpus;
 	so.title = o->title;
 	so.tree = o->tree != NULL;
+	so.procs = true;
 	so.progress = o->progress;
 	so.tune = &tune;
 	so.labels = labels;
+	so.sel = &o->sel;
+	if (sr_sel_check(&o->sel, d)) {
+		cmp_taskre_free(root);
+		return d->code;
+	}
 	rc = cmp_source_open(src, &so, d);
 	for (size_t i = 0; i < o->npolicies; i++)
 		o->policies[i] = o->labels[i];
 	if (rc == SR_OK)
 		rc = cmp_set_of(set, src, d);
 	if (rc == SR_OK) {
+		set->procs = src->procs.n ? &src->procs : NULL;
+		set->groups = &o->groups;
+		set->left_known = src->left_known;
+		set->left_tasks = src->left_tasks;
+		set->left_cpu_ns = src->left_cpu_ns;
 		set->period_opts = o->periods;
 		set->nperiod_opts = o->nperiods;
+		set->sel = sr_sel_any(&o->sel) ? &o->sel : NULL;
 		rc = cmp_set_load(set, d);
+		/* in a window the first row is not the trace's start (a
+		 * replay directory, never windowed, keeps t0: the same
+		 * figures as the trace it came from) */
+		if (src->have_start && sr_sel_windowed(&o->sel))
+			set->origin = src->trace_start;
+		if (src->have_start)
+			set->trace_end = src->trace_end;
 	}
+	if (rc == SR_OK && sr_sel_has_pids(&o->sel))
+		rc = pids_found(set, &o->sel, d);
 	if (rc == SR_OK && root) {
 		rc = cmp_tree_mark(set, &src->procs, o->trace, root,
 				   &set->focus_tasks, d);
 		set->focus_regex = o->tree;
 	}
+	if (rc == SR_OK && set->procs)
+		rc = mark_cmd(set, o->tree, d);
 	cmp_taskre_free(root);
 	return rc;
 }
@@ -122,6 +195,10 @@ int cmp_set_of(struct cmp_set *s, const struct cmp_source *src,
 int cmp_set_load(struct cmp_set *s, struct sr_diag *d)
 {
 	if (cmp_set_read_summaries(s, d) || cmp_behave_reference(s, d))
+		return d->code;
+	s->origin = s->t0; /* cmp_cmd_load: the trace's start, if known */
+	if (s->procs && (cmp_tree_parents(s, s->procs, d) ||
+			 cmp_behave_descendants(s, d)))
 		return d->code;
 	cmp_behave_classify(s);
 	for (size_t r = 0; r < s->nruns; r++) {

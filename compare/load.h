@@ -12,8 +12,10 @@
 
 #include "compare/runset.h"
 #include "compare/source.h"
+#include "compare/verdict.h"
 #include "lib/diag.h"
 #include "lib/parse-options.h"
+#include "replay/selection.h"
 #include "replay/sim.h"   /* SR_SIM_MAX_CPUS, for --cpus */
 
 #define CMP_MAX_PERIOD_OPTS 32
@@ -25,6 +27,7 @@ struct cmp_load_opts {
 	const char *policies[CMP_MAX_RUNS];
 	size_t npolicies;
 	const char *task;
+	struct sr_selection sel;	/* --pid, --start, --end */
 	struct cmp_period_opt periods[CMP_MAX_PERIOD_OPTS];
 	size_t nperiods;
 	const char *title;
@@ -37,6 +40,7 @@ struct cmp_load_opts {
 	size_t nrt;
 	/* the policies as the replay labels them (their tuning) */
 	char labels[CMP_MAX_RUNS][CMP_POLICY_MAX];
+	struct cmp_group_opts groups;		/* --group NAME=REGEX */
 	const char *trace;
 	const char *cmd;    /* the command, for messages */
 	struct sr_progress *progress; /* while a trace is replayed, or NULL */

@@ -26,6 +26,7 @@ void cmp_result_free(struct cmp_result *r)
 	free(r->sum);
 	free(r->lat);
 	free(r->tl);
+	free(r->seg);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -126,7 +127,72 @@ int cmp_result_add_lat(struct cmp_result *r, const struct sr_lat_row *row)
 	l->wake_ns = row->wake;
 	l->delay_ns = row->run - row->wake;
 	l->pid = row->pid;
+	l->attributed = row->attributed;
+	l->why = (uint8_t)(row->attributed ? row->why : SM_WHY_NONE);
+	l->behind_pid = row->attributed ? row->behind_pid : -1;
+	l->seg0 = l->nseg = 0;
 	r->nlat++;
+	return SR_OK;
+}
+
+int cmp_result_add_wait(struct cmp_result *r, const struct sr_wait_row *row)
+{
+	struct cmp_seg *g = room(r->seg, &r->capseg, r->nseg, sizeof(*g));
+
+	if (!g)
+		return SR_EINTERNAL;
+	r->seg = g;
+	g = &r->seg[r->nseg];
+	if (add_comm(r, row->running_comm, true, &g->running_comm))
+		return SR_EINTERNAL;
+	g->wake_ns = row->wake;
+	g->start_ns = row->start;
+	g->dur_ns = row->end - row->start;
+	g->pid = row->pid;
+	g->running_pid = row->running_pid;
+	g->running_prio = (int16_t)row->running_prio;
+	g->cpu = (int16_t)row->cpu;
+	g->why = row->why;
+	r->nseg++;
+	r->has_waits = true;
+	return SR_OK;
+}
+
+/*
+ * The waits' segments come in the order of their waits (waits.tsv is
+ * written as latency.tsv is, a wait of no length has none): each
+ * attributed wait with a delay takes the segments that follow, for its
+ * pid and wake time, and they must add up to its delay.
+ */
+int cmp_result_link(struct cmp_result *r, struct sr_diag *d)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < r->nlat; i++) {
+		struct cmp_lat *l = &r->lat[i];
+		int64_t sum = 0;
+
+		l->seg0 = (uint32_t)k;
+		l->nseg = 0;
+		if (!r->has_waits || !l->attributed || !l->delay_ns)
+			continue;
+		while (k < r->nseg && r->seg[k].pid == l->pid &&
+		       r->seg[k].wake_ns == l->wake_ns && sum < l->delay_ns) {
+			sum += r->seg[k].dur_ns;
+			k++;
+			l->nseg++;
+		}
+		if (sum != l->delay_ns)
+			return sr_fail(d, SR_EDATA, "%s: the wait of pid %d at "
+				       "%lld ns (%lld ns) has %lld ns of "
+				       "segments in waits.tsv", r->policy,
+				       (int)l->pid, (long long)l->wake_ns,
+				       (long long)l->delay_ns, (long long)sum);
+	}
+	if (k != r->nseg)
+		return sr_fail(d, SR_EDATA, "%s: waits.tsv has %zu segments of "
+			       "no wait in latency.tsv", r->policy,
+			       r->nseg - k);
 	return SR_OK;
 }
 
@@ -169,6 +235,9 @@ int cmp_result_add_sums(struct cmp_result *r, const struct sr_replay_policy *p)
 }
 
 /* ---- rows from a replay directory ----------------------------------------- */
+
+static int prio_col(struct cmp_tsv *t, size_t i, int16_t *out,
+		    struct sr_diag *d);
 
 static int bad_pid(const struct cmp_tsv *t, int64_t pid, struct sr_diag *d)
 {
@@ -242,7 +311,8 @@ static int sum_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 	return SR_OK;
 }
 
-enum { LC_WAKE, LC_RUN, LC_DELAY, LC_PID, LC_COMM, LC__N };
+enum { LC_WAKE, LC_RUN, LC_DELAY, LC_PID, LC_COMM, LC_WHY, LC_BEHIND,
+       LC__N };
 
 static const struct cmp_col latency_cols[LC__N] = {
 	[LC_WAKE] = { "wake_ns", true },
@@ -250,7 +320,43 @@ static const struct cmp_col latency_cols[LC__N] = {
 	[LC_DELAY] = { "delay_ns", true },
 	[LC_PID] = { "pid", true },
 	[LC_COMM] = { "comm", true },
+	[LC_WHY] = { "why", false },
+	[LC_BEHIND] = { "behind_pid", false },
 };
+
+/* A why column (latency.tsv, waits.tsv): a reason's name, or "-". */
+static int why_col(struct cmp_tsv *t, size_t i, int *out, struct sr_diag *d)
+{
+	const char *s = cmp_tsv_get(t, i);
+
+	*out = s && *s ? sm_why_find(s) : SM_WHY_NONE;
+	if (*out < 0)
+		return sr_fail(d, SR_EDATA, "%s:%llu: expected a reason (%s, "
+			       "%s, ...: docs/replay.md) in column %s, got '%s'",
+			       t->path, (unsigned long long)t->line,
+			       sm_why_name(SM_WHY_LOWER_PRIO),
+			       sm_why_name(SM_WHY_NO_PREEMPT), t->cols[i].name,
+			       s);
+	return SR_OK;
+}
+
+/* A pid column that may be "-" (-1). */
+static int pid_or_dash(struct cmp_tsv *t, size_t i, int32_t *out,
+		       struct sr_diag *d)
+{
+	const char *s = cmp_tsv_get(t, i);
+	int64_t v;
+
+	*out = -1;
+	if (!s || !*s || !strcmp(s, "-"))
+		return SR_OK;
+	if (cmp_tsv_int(t, i, &v, d))
+		return d->code;
+	if (v < 0 || v > INT32_MAX)
+		return bad_pid(t, v, d);
+	*out = (int32_t)v;
+	return SR_OK;
+}
 
 static int lat_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 {
@@ -275,7 +381,87 @@ static int lat_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 	l->pid = (int32_t)pid;
 	if (add_comm(r, cmp_tsv_get(t, LC_COMM), false, &l->comm))
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	l->seg0 = l->nseg = 0;
+	l->behind_pid = -1;
+	l->why = SM_WHY_NONE;
+	l->attributed = cmp_tsv_get(t, LC_WHY) &&
+			strcmp(cmp_tsv_get(t, LC_WHY), "-") &&
+			*cmp_tsv_get(t, LC_WHY);
+	if (l->attributed) {
+		int why;
+
+		if (why_col(t, LC_WHY, &why, d) ||
+		    pid_or_dash(t, LC_BEHIND, &l->behind_pid, d))
+			return d->code;
+		l->why = (uint8_t)why;
+	}
 	r->nlat++;
+	return SR_OK;
+}
+
+enum { WC_WAKE, WC_PID, WC_START, WC_END, WC_WHY, WC_RPID, WC_RCOMM,
+       WC_RPRIO, WC_CPU, WC_DETAIL, WC__N };
+
+static const struct cmp_col waits_cols[WC__N] = {
+	[WC_WAKE] = { "wake_ns", true },
+	[WC_PID] = { "pid", true },
+	[WC_START] = { "seg_start_ns", true },
+	[WC_END] = { "seg_end_ns", true },
+	[WC_WHY] = { "why", true },
+	[WC_RPID] = { "running_pid", true },
+	[WC_RCOMM] = { "running_comm", true },
+	[WC_RPRIO] = { "running_prio", true },
+	[WC_CPU] = { "cpu", true },
+	[WC_DETAIL] = { "detail", false },
+};
+
+static int waits_row(struct cmp_result *r, struct cmp_tsv *t,
+		     struct sr_diag *d)
+{
+	struct cmp_seg *g = room(r->seg, &r->capseg, r->nseg, sizeof(*g));
+	int64_t pid, end, cpu;
+	int why;
+	const char *detail = cmp_tsv_get(t, WC_DETAIL);
+
+	if (!g)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	r->seg = g;
+	g = &r->seg[r->nseg];
+	memset(g, 0, sizeof(*g));
+	if (cmp_tsv_int(t, WC_WAKE, &g->wake_ns, d) ||
+	    cmp_tsv_int(t, WC_PID, &pid, d) ||
+	    cmp_tsv_int(t, WC_START, &g->start_ns, d) ||
+	    cmp_tsv_int(t, WC_END, &end, d) ||
+	    why_col(t, WC_WHY, &why, d) ||
+	    pid_or_dash(t, WC_RPID, &g->running_pid, d) ||
+	    prio_col(t, WC_RPRIO, &g->running_prio, d) ||
+	    cmp_tsv_int(t, WC_CPU, &cpu, d))
+		return d->code;
+	if (pid < 0 || pid > INT32_MAX)
+		return bad_pid(t, pid, d);
+	if (end < g->start_ns || g->start_ns < g->wake_ns)
+		return sr_fail(d, SR_EDATA, "%s:%llu: expected wake_ns <= "
+			       "seg_start_ns <= seg_end_ns, got %lld, %lld, "
+			       "%lld", t->path, (unsigned long long)t->line,
+			       (long long)g->wake_ns, (long long)g->start_ns,
+			       (long long)end);
+	if (cpu < 0 || cpu > INT16_MAX)
+		return sr_fail(d, SR_EDATA, "%s:%llu: expected a cpu, got %lld",
+			       t->path, (unsigned long long)t->line,
+			       (long long)cpu);
+	g->pid = (int32_t)pid;
+	g->dur_ns = end - g->start_ns;
+	g->cpu = (int16_t)cpu;
+	g->why.code = (uint8_t)why;
+	if (sm_why_parse_detail(detail && *detail ? detail : "-", &g->why))
+		return sr_fail(d, SR_EDATA, "%s:%llu: expected a detail such "
+			       "as 2x-slice,ahead=1 in column detail, got '%s'",
+			       t->path, (unsigned long long)t->line, detail);
+	if (add_comm(r, g->running_pid >= 0 ? cmp_tsv_get(t, WC_RCOMM) : "",
+		     false, &g->running_comm))
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	r->nseg++;
+	r->has_waits = true;
 	return SR_OK;
 }
 
@@ -353,7 +539,9 @@ static const struct {
 	{ "summary.tsv", summary_cols, SC__N, sum_row },
 	{ "latency.tsv", latency_cols, LC__N, lat_row },
 	{ "timeline.tsv", timeline_cols, TC__N, tl_row },
+	{ "waits.tsv", waits_cols, WC__N, waits_row },	/* optional */
 };
+#define NFILES_NEEDED 3	/* waits.tsv: only a simulated run has it */
 
 static int read_file(struct cmp_result *r, const char *dir, size_t f,
 		     struct sr_diag *d)
@@ -383,7 +571,7 @@ int cmp_result_check(const char *dir, const char *policy, struct sr_diag *d)
 		return sr_fail(d, SR_ENOINPUT,
 			       "%s: expected the replay output of policy '%s' (a directory), got %s",
 			       dir, policy, strerror(errno ? errno : ENOTDIR));
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; i < NFILES_NEEDED; i++) {
 		char *p = sr_path_join(dir, files[i].file, NULL);
 		int ok;
 
@@ -421,9 +609,23 @@ static int count_cpus(const char *dir)
 int cmp_result_read(struct cmp_result *r, const char *dir, unsigned what,
 		    struct sr_diag *d)
 {
-	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++)
-		if ((what & (1u << f)) && read_file(r, dir, f, d))
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		if (!(what & (1u << f)))
+			continue;
+		if (f >= NFILES_NEEDED) {
+			struct stat st;
+			char *p = sr_path_join(dir, files[f].file, NULL);
+			bool there = p && stat(p, &st) == 0;
+
+			free(p);
+			if (!there)
+				continue;
+		}
+		if (read_file(r, dir, f, d))
 			return d->code;
+	}
 	r->cpus = count_cpus(dir);
+	if ((what & CMP_READ_LAT) && cmp_result_link(r, d))
+		return d->code;
 	return SR_OK;
 }

@@ -6,10 +6,11 @@
  * Filled either from a replay as it runs (cmp_result_add_*: the rows the
  * replay hands its sink, replay/replay.h, and its summary rows at the
  * end) or from a replay directory (cmp_result_read: DIR/P/summary.tsv,
- * latency.tsv and timeline.tsv read back by column name).  The rows are
- * the same either way, field for field, so a saved replay gives diff, plot
- * and report exactly what the trace gives.  Memory: 24 bytes a latency or
- * timeline row, about 200 a summary row, each task name once.
+ * latency.tsv, timeline.tsv and waits.tsv read back by column name).  The
+ * rows are the same either way, field for field, so a saved replay gives
+ * diff, plot and report exactly what the trace gives.  Memory: 40 bytes a
+ * latency row, 24 a timeline row, 48 a segment of a wait, about 200 a
+ * summary row, each task name once.
  */
 #ifndef CMP_RESULT_H
 #define CMP_RESULT_H
@@ -77,6 +78,23 @@ struct cmp_lat {
 	int64_t wake_ns, delay_ns;
 	int32_t pid;
 	uint32_t comm;
+	/* its attribution (latency.tsv's why and behind_pid; its segments
+	   seg[seg0 .. seg0 + nseg - 1], linked by cmp_result_link) */
+	bool attributed;
+	uint8_t why;                /* enum sm_why_code */
+	int32_t behind_pid;         /* -1: none */
+	uint32_t seg0, nseg;
+};
+
+/* A segment of a wait: waits.tsv's row. */
+struct cmp_seg {
+	int64_t wake_ns;            /* its wait's */
+	int64_t start_ns, dur_ns;
+	int32_t pid;                /* the waiting task */
+	int32_t running_pid;        /* -1: none */
+	uint32_t running_comm;      /* in the name pool */
+	int16_t running_prio, cpu;  /* -1: none */
+	struct sm_why why;
 };
 
 /* A timeline row. */
@@ -100,6 +118,9 @@ struct cmp_result {
 	size_t nlat, caplat;
 	struct cmp_tl *tl;          /* as timeline.tsv: by time */
 	size_t ntl, captl;
+	struct cmp_seg *seg;        /* as waits.tsv: by wait, then time */
+	size_t nseg, capseg;
+	bool has_waits;             /* the run's waits are attributed */
 };
 
 /* An empty result named policy (copied, at most CMP_POLICY_MAX - 1). */
@@ -111,6 +132,12 @@ const char *cmp_result_comm(const struct cmp_result *r, uint32_t comm);
  * replay's span (for cpu_share).  SR_EINTERNAL when out of memory. */
 int cmp_result_add_tl(struct cmp_result *r, const struct sr_tl_row *row);
 int cmp_result_add_lat(struct cmp_result *r, const struct sr_lat_row *row);
+int cmp_result_add_wait(struct cmp_result *r, const struct sr_wait_row *row);
+/* Give each latency row its segments (after the last row is in): the
+ * waits' segments come in the latency rows' order.  SR_EDATA when they
+ * do not match (a segment of no wait, segments that do not add up to
+ * their wait's delay), naming what. */
+int cmp_result_link(struct cmp_result *r, struct sr_diag *d);
 int cmp_result_add_sums(struct cmp_result *r, const struct sr_replay_policy *p);
 
 /*
@@ -123,7 +150,8 @@ int cmp_result_add_sums(struct cmp_result *r, const struct sr_replay_policy *p);
 #define CMP_READ_SUM 1u
 #define CMP_READ_LAT 2u
 #define CMP_READ_TL 4u
-#define CMP_READ_ALL 7u
+#define CMP_READ_WAITS 8u  /* waits.tsv, when the run has it */
+#define CMP_READ_ALL 15u
 int cmp_result_check(const char *dir, const char *policy, struct sr_diag *d);
 int cmp_result_read(struct cmp_result *r, const char *dir, unsigned what,
 		    struct sr_diag *d);

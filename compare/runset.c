@@ -99,6 +99,8 @@ static long task_get(struct cmp_set *s, int32_t pid, const char *comm,
 	t->occ = occ;
 	snprintf(t->comm, sizeof(t->comm), "%s", comm);
 	t->static_prio = -1;
+	t->parent = -1;
+	t->group = -1;
 	t->figs = calloc(s->nruns ? s->nruns : 1, sizeof(*t->figs));
 	if (!t->figs)
 		return sr_fail(d, SR_EINTERNAL, "out of memory"), -1;
@@ -347,7 +349,7 @@ int cmp_latency_pass(struct cmp_set *s, const struct cmp_result *res,
 	for (size_t i = 0; i < res->nlat; i++) {
 		const struct cmp_lat *x = &res->lat[i];
 		const char *comm = cmp_result_comm(res, x->comm);
-		struct cmp_lat_row row = { x->wake_ns, x->delay_ns, -1 };
+		struct cmp_lat_row row = { x->wake_ns, x->delay_ns, -1, x };
 		long k = cmp_set_find(s, x->pid, comm, 1);
 
 		if (k < 0)

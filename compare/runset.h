@@ -24,9 +24,13 @@
 
 #include "compare/result.h"
 #include "lib/diag.h"
+#include "replay/selection.h"
 
 #define CMP_COMM_MAX 64
 #define CMP_MAX_RUNS 8
+
+struct cmp_procs;
+struct cmp_group_opts;
 
 enum cmp_class {
 	CMP_CLASS_OTHER,
@@ -70,6 +74,10 @@ struct cmp_task {
 	struct cmp_figs *figs;   /* [set->nruns] */
 	bool selected;          /* for plots */
 	bool in_focus;          /* in the --tree focus (compare/tree.h) */
+	bool in_cmd;            /* in the recorded command's tree */
+	long parent;            /* the task that forked it, -1 (tree.h) */
+	int64_t desc_busy_ns;   /* asleep while a descendant was busy */
+	int group;              /* compare/verdict.h, -1: none */
 };
 
 struct cmp_run {
@@ -101,9 +109,24 @@ struct cmp_set {
 	const struct cmp_period_opt *period_opts;
 	size_t nperiod_opts;
 	uint64_t unknown_events;/* timeline events we do not interpret */
+	const struct cmp_procs *procs; /* the trace's task table, NULL:
+					  none (compare/tree.h) */
+	bool has_cmd;           /* tasks[].in_cmd is marked */
+	const char *cmd_root;   /* the regex it was marked by */
+	const struct cmp_group_opts *groups; /* --group (verdict.h), NULL */
+	bool left_known;        /* the replay said what it left out */
+	size_t left_tasks;      /* tasks left out of the replay */
+	int64_t left_cpu_ns;    /* and their CPU in the recording */
 	bool focus;             /* only tasks in_focus count (--tree) */
 	const char *focus_regex;/* the --tree regex, for headings */
 	size_t focus_tasks;     /* tasks in the focus */
+	/* --pid (only those tasks are shown) and the window the runs were
+	   replayed with (--start, --end), for headings; NULL: none */
+	const struct sr_selection *sel;
+	/* where the trace starts (its first event): "time since the trace
+	   start" counts from here; without it (a replay directory), t0 */
+	int64_t origin;
+	int64_t trace_end;      /* its last event, 0 if not known */
 };
 
 /*
@@ -122,10 +145,11 @@ void cmp_set_free(struct cmp_set *s);
 long cmp_set_find(const struct cmp_set *s, int32_t pid, const char *comm,
 		 uint32_t occ);
 
-/* The task is shown: in the --tree focus, or no focus is set. */
+/* The task is shown: in the --tree focus (or no focus is set), and its
+ * pid selected (or no --pid). */
 static inline bool cmp_task_shown(const struct cmp_set *s, const struct cmp_task *t)
 {
-	return !s->focus || t->in_focus;
+	return (!s->focus || t->in_focus) && sr_sel_pid(s->sel, t->pid);
 }
 
 /* "comm (pid)", with "#occ" when occ > 1. */
@@ -157,6 +181,7 @@ int cmp_timeline_pass(struct cmp_set *s, const struct cmp_result *res,
 struct cmp_lat_row {
 	int64_t wake_ns, delay_ns;
 	long task;
+	const struct cmp_lat *lat;  /* the row itself (its attribution) */
 };
 typedef int (*cmp_lat_fn)(void *ctx, const struct cmp_lat_row *r,
 			 struct sr_diag *d);

@@ -94,9 +94,10 @@ static int cmp_okey(const void *pa, const void *pb)
 	return (a->t->occ > b->t->occ) - (a->t->occ < b->t->occ);
 }
 
-int cmp_diff_order(const struct cmp_set *s, size_t a, size_t b,
-		  const struct cmp_taskre *re, long **out, size_t *n,
-		  struct sr_diag *d)
+/* Runs a and b, or with b == SIZE_MAX every run against a. */
+static int order(const struct cmp_set *s, size_t a, size_t b,
+		 const struct cmp_taskre *re, long **out, size_t *n,
+		 struct sr_diag *d)
 {
 	struct okey *k = malloc((s->ntasks + 1) * sizeof(*k));
 	size_t m = 0;
@@ -107,8 +108,13 @@ int cmp_diff_order(const struct cmp_set *s, size_t a, size_t b,
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	for (size_t i = 0; i < s->ntasks; i++) {
 		const struct cmp_task *t = &s->tasks[i];
+		bool present = false;
 
-		if (!t->figs[a].present && !t->figs[b].present)
+		for (size_t r = 0; r < s->nruns; r++)
+			if ((r == a || r == b || b == SIZE_MAX) &&
+			    t->figs[r].present)
+				present = true;
+		if (!present)
 			continue;
 		if (re && !cmp_taskre_match(re, t->comm))
 			continue;
@@ -116,9 +122,20 @@ int cmp_diff_order(const struct cmp_set *s, size_t a, size_t b,
 			continue;
 		k[m].idx = (long)i;
 		k[m].t = t;
-		k[m].k1 = llabs_(cmp_p99_change(t, a, b));
-		k[m].k2 = llabs_((long long)t->figs[b].max_ns -
-				 (long long)t->figs[a].max_ns);
+		k[m].k1 = k[m].k2 = 0;
+		for (size_t r = 0; r < s->nruns; r++) {
+			long long c1, c2;
+
+			if (r == a || (b != SIZE_MAX && r != b))
+				continue;
+			c1 = llabs_(cmp_p99_change(t, a, r));
+			c2 = llabs_((long long)t->figs[r].max_ns -
+				    (long long)t->figs[a].max_ns);
+			if (c1 > k[m].k1)
+				k[m].k1 = c1;
+			if (c2 > k[m].k2)
+				k[m].k2 = c2;
+		}
 		m++;
 	}
 	qsort(k, m, sizeof(*k), cmp_okey);
@@ -132,6 +149,29 @@ int cmp_diff_order(const struct cmp_set *s, size_t a, size_t b,
 	*n = m;
 	free(k);
 	return SR_OK;
+}
+
+int cmp_diff_order(const struct cmp_set *s, size_t a, size_t b,
+		  const struct cmp_taskre *re, long **out, size_t *n,
+		  struct sr_diag *d)
+{
+	return order(s, a, b, re, out, n, d);
+}
+
+int cmp_diff_order_all(const struct cmp_set *s, const struct cmp_taskre *re,
+		       long **out, size_t *n, struct sr_diag *d)
+{
+	return order(s, 0, s->nruns > 1 ? SIZE_MAX : 0, re, out, n, d);
+}
+
+bool cmp_enough_waits(const struct cmp_set *s, const struct cmp_task *t,
+		      size_t a, size_t b, uint64_t need)
+{
+	for (size_t r = 0; r < s->nruns; r++)
+		if ((r == a || r == b || b == SIZE_MAX) &&
+		    t->figs[r].ndelays < need)
+			return false;
+	return true;
 }
 
 static bool in_any_run(const struct cmp_set *s, const struct cmp_task *t)
@@ -155,7 +195,7 @@ int cmp_select_plot_tasks(struct cmp_set *s, const struct cmp_taskre *re,
 	*n = 0;
 	for (size_t i = 0; i < s->ntasks; i++)
 		s->tasks[i].selected = false;
-	if (cmp_diff_order(s, a, b, re, &byp99, &nby, d))
+	if (cmp_diff_order_all(s, re, &byp99, &nby, d))
 		return d->code;
 	sel = malloc((max + 1) * sizeof(*sel));
 	if (!sel) {
@@ -226,8 +266,7 @@ int cmp_select_plot_tasks(struct cmp_set *s, const struct cmp_taskre *re,
 
 			if (t->selected)
 				continue;
-			if (!re && (t->figs[a].ndelays < need ||
-				    t->figs[b].ndelays < need))
+			if (!re && !cmp_enough_waits(s, t, a, SIZE_MAX, need))
 				continue;
 			t->selected = true;
 			sel[m++] = byp99[i];

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "compare/runset.h"
 #include "lib/diag.h"
@@ -36,14 +37,23 @@ long long cmp_p99_change(const struct cmp_task *t, size_t a, size_t b);
 int cmp_diff_order(const struct cmp_set *s, size_t a, size_t b,
 		  const struct cmp_taskre *re, long **out, size_t *n,
 		  struct sr_diag *d);
+/* The same for every run against run 0 (the baseline): tasks present in
+ * any run, by the largest |change in p99| under any run, then the
+ * largest |change in max|.  With two runs, cmp_diff_order(s, 0, 1). */
+int cmp_diff_order_all(const struct cmp_set *s, const struct cmp_taskre *re,
+		       long **out, size_t *n, struct sr_diag *d);
+/* Task t has at least `need` waits under every run it is compared in
+ * (with b == SIZE_MAX: under every run of the set). */
+bool cmp_enough_waits(const struct cmp_set *s, const struct cmp_task *t,
+		      size_t a, size_t b, uint64_t need);
 
 /*
  * Mark s->tasks[].selected for the per-task plots: with re, the matching
  * tasks (by the diff order, at most max); without, up to
  * CMP_PLOT_MAX_INTERACTIVE interactive tasks (most CPU used first: the
- * X server, the player, the terminal do real work when they wake), then the largest p99 changes between runs 0 and 1 (or the
+ * X server, the player, the terminal do real work when they wake), then the largest p99 changes from run 0 to any other (or the
  * largest p99 in run 0 when there is one run) among tasks with at least
- * CMP_SELECT_MIN_WAITS waits under both, then among any that waited, at
+ * CMP_SELECT_MIN_WAITS waits under every run, then among any that waited, at
  * most max in all.
  * Returns the number selected; *order receives them in drawing order.
  */

@@ -57,14 +57,22 @@ static int sink_lat(void *ctx, size_t i, const struct sr_lat_row *row)
 	return k->lat[i] ? cmp_result_add_lat(k->res[i], row) : SR_OK;
 }
 
+static int sink_wait(void *ctx, size_t i, const struct sr_wait_row *row)
+{
+	struct sink *k = ctx;
+
+	return k->lat[i] ? cmp_result_add_wait(k->res[i], row) : SR_OK;
+}
+
 static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 		      struct sr_diag *d)
 {
 	const char *names[CMP_MAX_RUNS + 1];
 	struct sink k = { { 0 }, { 0 } };
-	struct sr_replay_sink sink = { sink_tl, sink_lat, &k };
+	struct sr_replay_sink sink = { sink_tl, sink_lat, &k, sink_wait };
 	struct sr_replay_opts ro = { 0 };
 	struct sr_replay *r = NULL;
+	struct sr_selection win;
 	size_t n = 0;
 	int rc = SR_OK;
 
@@ -89,6 +97,12 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 	ro.cpus = o->cpus;
 	ro.sink = &sink;
 	ro.read.progress = o->progress;
+	if (sr_sel_windowed(o->sel)) {
+		/* the window only: --pid chooses what the run set shows */
+		win = *o->sel;
+		win.npids = 0;
+		ro.sel = &win;
+	}
 	if (o->tune)
 		ro.tune = *o->tune;
 	rc = sr_replay_run(&ro, &r, d);
@@ -96,6 +110,9 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 	if (rc)
 		return rc;
 	sr_replay_warn(r);
+	src->have_start = true;
+	src->trace_start = sr_replay_info(r)->first_ts;
+	src->trace_end = sr_replay_info(r)->last_ts;
 	for (size_t i = 0; i < n && rc == SR_OK; i++) {
 		const struct sr_replay_policy *p = sr_replay_get(r, i);
 
@@ -106,9 +123,14 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 		k.res[i]->cpus = (int)p->ncpu;
 		if (k.lat[i] && cmp_result_add_sums(k.res[i], p))
 			rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		else if (k.lat[i])
+			rc = cmp_result_link(k.res[i], d);
 	}
-	if (rc == SR_OK && o->tree)
+	if (rc == SR_OK && (o->tree || o->procs))
 		rc = cmp_procs_from_replay(&src->procs, r, d);
+	src->left_known = sr_replay_info(r)->left_known;
+	src->left_tasks = sr_replay_info(r)->left_tasks;
+	src->left_cpu_ns = sr_replay_info(r)->left_cpu_ns;
 	sr_replay_free(r);
 	return rc;
 }
@@ -126,6 +148,11 @@ static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
 		return sr_fail(d, SR_EUSAGE, "--cpus needs the trace file, not "
 			       "the replay directory %s (replayed already)",
 			       o->trace);
+	if (sr_sel_windowed(o->sel))
+		return sr_fail(d, SR_EUSAGE, "--start and --end need the trace "
+			       "file, not the replay directory %s (its figures "
+			       "cover what it was replayed with: give them to "
+			       "schedreplay replay)", o->trace);
 	const char *const *name = o->labels ? o->labels : o->policies;
 
 	for (size_t i = 0; i < o->npolicies; i++) {
@@ -167,8 +194,16 @@ static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
 		}
 		free(dir);
 	}
-	if (rc == SR_OK && o->tree)
+	if (rc == SR_OK && o->procs && !o->tree) {
+		/* wanted, not needed: a directory of before tasks.tsv has none */
+		if (!(dir = sr_path_join(o->trace, "tasks.tsv", NULL)))
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		if (stat(dir, &st) == 0)
+			rc = cmp_procs_read(&src->procs, o->trace, d);
+		free(dir);
+	} else if (rc == SR_OK && o->tree) {
 		rc = cmp_procs_read(&src->procs, o->trace, d);
+	}
 	return rc;
 }
 

@@ -28,13 +28,18 @@ struct cmp_source_opts {
 	int cpus;                      /* as replay --cpus (0: the
 					  recording's); a directory: only 0 */
 	const char *title;             /* NULL: the trace's file name */
-	bool tree;                     /* the trace's tasks are wanted */
+	bool tree;                     /* the trace's tasks are needed */
+	bool procs;                    /* ... wanted when there (a replay
+					  directory without tasks.tsv: none) */
 	struct sr_progress *progress;  /* told of the replay and ended after
 					  it (lib/progress.h); NULL: none */
 	const struct sr_replay_tuning *tune; /* --set, --rt; NULL: none */
 	/* a replay directory: the runs' directories (their tuned labels,
 	   sr_replay_label); NULL: the policy names */
 	const char *const *labels;
+	/* --start, --end: the window of the replay (a trace only); --pid is
+	   the run set's (runset.h), NULL: none */
+	const struct sr_selection *sel;
 };
 
 struct cmp_source {
@@ -46,6 +51,12 @@ struct cmp_source {
 					  the first run is) */
 	struct cmp_result ref_own;     /* ref when observed is not compared */
 	struct cmp_procs procs;        /* with opts.tree */
+	bool left_known;               /* what the replay left out: */
+	size_t left_tasks;             /* tasks (--exclude, --only, ...) */
+	int64_t left_cpu_ns;           /* their CPU in the recording */
+	bool have_start;               /* a trace: where it starts, ends */
+	int64_t trace_start;           /* its first event, trace clock */
+	int64_t trace_end;             /* its last */
 };
 
 int cmp_source_open(struct cmp_source *src, const struct cmp_source_opts *o,

@@ -300,37 +300,25 @@ static uint32_t find_root(const struct cmp_procs *pr,
 	return CMP_PROC_NONE;
 }
 
-int cmp_tree_mark(struct cmp_set *s, const struct cmp_procs *pr,
-		  const char *what, const struct cmp_taskre *root,
-		  size_t *nmarked, struct sr_diag *d)
+/*
+ * The set's task of every record (-1: none), naming each record as the
+ * replay does, (pid, comm, occ): occ counts the earlier records with the
+ * same pid and comm, in id order (the order of appearance).  Sorting by
+ * (pid, comm, id) puts them in runs.
+ */
+static long *task_of_records(const struct cmp_set *s, const struct cmp_procs *pr)
 {
-	uint32_t root_thread = find_root(pr, root), *stack = NULL, *occ = NULL;
-	unsigned char *st = NULL;
-	struct rec_key *keys = NULL;
 	size_t n = pr->n;
-	int rc;
+	struct rec_key *keys = malloc((n + 1) * sizeof(*keys));
+	uint32_t *occ = calloc(n + 1, sizeof(*occ));
+	long *task = malloc((n + 1) * sizeof(*task));
 
-	*nmarked = 0;
-	if (root_thread == CMP_PROC_NONE)
-		return sr_fail(d, SR_EUSAGE,
-			       "--tree: no task of %s has a comm matching the regex",
-			       what);
-	st = calloc(n + 1, 1);
-	stack = malloc((n + 1) * sizeof(*stack));
-	occ = calloc(n + 1, sizeof(*occ));
-	keys = malloc((n + 1) * sizeof(*keys));
-	if (!st || !stack || !occ || !keys) {
-		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
-		goto out;
+	if (!keys || !occ || !task) {
+		free(keys);
+		free(occ);
+		free(task);
+		return NULL;
 	}
-	for (size_t i = 0; i < s->ntasks; i++)
-		s->tasks[i].in_focus = false;
-	s->focus = true;
-	/*
-	 * Name each record as the replay does, (pid, comm, occ): occ counts
-	 * the earlier records with the same pid and comm, in id order (the
-	 * order of appearance).  Sorting by (pid, comm, id) puts them in runs.
-	 */
 	for (size_t i = 0; i < n; i++) {
 		keys[i].pid = pr->p[i].pid;
 		keys[i].comm = sr_strpool_get(&pr->names, pr->p[i].comm);
@@ -343,25 +331,106 @@ int cmp_tree_mark(struct cmp_set *s, const struct cmp_procs *pr,
 
 		occ[keys[i].id] = same ? occ[keys[i - 1].id] + 1 : 1;
 	}
-	for (size_t i = 0; i < n; i++) {
-		const struct cmp_proc *p = &pr->p[i];
-		long idx;
+	for (size_t i = 0; i < n; i++)
+		task[i] = pr->p[i].idle ? -1 :
+			cmp_set_find(s, pr->p[i].pid,
+				     sr_strpool_get(&pr->names, pr->p[i].comm),
+				     occ[i]);
+	free(keys);
+	free(occ);
+	return task;
+}
 
-		if (p->idle || in_tree(pr, root_thread, (uint32_t)i, st, stack) !=
-				       T_IN)
-			continue;
-		idx = cmp_set_find(s, p->pid,
-				   sr_strpool_get(&pr->names, p->comm), occ[i]);
-		if (idx >= 0 && !s->tasks[idx].in_focus) {
-			s->tasks[idx].in_focus = true;
-			(*nmarked)++;
-		}
+/* Mark the set's tasks of root's tree: in_focus (focus) or in_cmd. */
+static int mark(struct cmp_set *s, const struct cmp_procs *pr,
+		uint32_t root_thread, bool focus, size_t *nmarked,
+		struct sr_diag *d)
+{
+	unsigned char *st = calloc(pr->n + 1, 1);
+	uint32_t *stack = malloc((pr->n + 1) * sizeof(*stack));
+	long *task = task_of_records(s, pr);
+	int rc = SR_OK;
+
+	*nmarked = 0;
+	if (!st || !stack || !task) {
+		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		goto out;
 	}
-	rc = SR_OK;
+	for (size_t i = 0; i < s->ntasks; i++) {
+		if (focus)
+			s->tasks[i].in_focus = false;
+		else
+			s->tasks[i].in_cmd = false;
+	}
+	for (size_t i = 0; i < pr->n; i++) {
+		struct cmp_task *t;
+
+		if (task[i] < 0 ||
+		    in_tree(pr, root_thread, (uint32_t)i, st, stack) != T_IN)
+			continue;
+		t = &s->tasks[task[i]];
+		if (focus ? t->in_focus : t->in_cmd)
+			continue;
+		if (focus)
+			t->in_focus = true;
+		else
+			t->in_cmd = true;
+		(*nmarked)++;
+	}
 out:
 	free(st);
 	free(stack);
-	free(occ);
-	free(keys);
+	free(task);
 	return rc;
+}
+
+int cmp_tree_mark(struct cmp_set *s, const struct cmp_procs *pr,
+		  const char *what, const struct cmp_taskre *root,
+		  size_t *nmarked, struct sr_diag *d)
+{
+	uint32_t root_thread = find_root(pr, root);
+
+	*nmarked = 0;
+	if (root_thread == CMP_PROC_NONE)
+		return sr_fail(d, SR_EUSAGE,
+			       "--tree: no task of %s has a comm matching the regex",
+			       what);
+	if (mark(s, pr, root_thread, true, nmarked, d))
+		return d->code;
+	s->focus = true;
+	return SR_OK;
+}
+
+int cmp_tree_mark_cmd(struct cmp_set *s, const struct cmp_procs *pr,
+		      const struct cmp_taskre *root, size_t *nmarked,
+		      struct sr_diag *d)
+{
+	uint32_t root_thread = find_root(pr, root);
+
+	*nmarked = 0;
+	if (root_thread == CMP_PROC_NONE)
+		return SR_OK;
+	return mark(s, pr, root_thread, false, nmarked, d);
+}
+
+int cmp_tree_parents(struct cmp_set *s, const struct cmp_procs *pr,
+		     struct sr_diag *d)
+{
+	long *task = task_of_records(s, pr);
+
+	if (!task)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	for (size_t i = 0; i < s->ntasks; i++)
+		s->tasks[i].parent = -1;
+	for (size_t i = 0; i < pr->n; i++) {
+		uint32_t base = pr->p[i].thread, par;
+
+		if (task[i] < 0 || base >= pr->n)
+			continue;
+		par = pr->p[base].parent;
+		if (par < pr->n && task[par] >= 0 && task[par] != task[i])
+			s->tasks[task[i]].parent = task[par];
+	}
+	free(task);
+	return SR_OK;
 }

@@ -57,6 +57,73 @@ char *sr_comm_clean(char *buf, size_t len, const char *comm)
 	return buf;
 }
 
+void sr_line_ch(struct sr_line *l, char c)
+{
+	if (l->n < SR_LINEBUF_MAX)
+		l->b[l->n++] = c;
+}
+
+void sr_line_str(struct sr_line *l, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n > SR_LINEBUF_MAX - l->n)
+		n = SR_LINEBUF_MAX - l->n;
+	memcpy(l->b + l->n, s, n);
+	l->n += n;
+}
+
+void sr_line_comm(struct sr_line *l, const char *comm)
+{
+	size_t room = SR_LINEBUF_MAX - l->n, i;
+	char *o = l->b + l->n;
+
+	if (room > SR_LINE_COMM - 1)
+		room = SR_LINE_COMM - 1;
+	for (i = 0; comm && comm[i] && i < room; i++)
+		o[i] = comm_ctl((unsigned char)comm[i]) ? '?' : comm[i];
+	l->n += i;
+}
+
+void sr_line_i64(struct sr_line *l, int64_t v)
+{
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
+	char d[24], *p = d + sizeof(d);
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	size_t n;
+
+	while (u >= 100) {
+		const char *q = pairs + 2 * (u % 100);
+
+		u /= 100;
+		*--p = q[1];
+		*--p = q[0];
+	}
+	if (u >= 10) {
+		*--p = pairs[2 * u + 1];
+		*--p = pairs[2 * u];
+	} else {
+		*--p = (char)('0' + u);
+	}
+	if (v < 0)
+		*--p = '-';
+	n = (size_t)(d + sizeof(d) - p);
+	if (n > SR_LINEBUF_MAX - l->n)
+		n = SR_LINEBUF_MAX - l->n;
+	memcpy(l->b + l->n, p, n);
+	l->n += n;
+}
+
+void sr_line_put(struct sr_line *l, FILE *f)
+{
+	fwrite_unlocked(l->b, 1, l->n, f);
+	l->n = 0;
+}
+
 void sr_put_comm(FILE *f, const char *comm)
 {
 	for (; *comm; comm++)

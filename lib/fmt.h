@@ -25,6 +25,25 @@ char *sr_fmt_s(char *buf, size_t len, int64_t ns, int decimals);
 char *sr_comm_clean(char *buf, size_t len, const char *comm);
 void sr_put_comm(FILE *f, const char *comm);
 
+/*
+ * A line built in a buffer without printf, for rows written by the
+ * hundred thousand (waits.tsv): numbers, names (cleaned as above, cut at
+ * SR_LINE_COMM - 1 bytes, as a name buffer of the readers' SR_COMM_MAX
+ * cuts them) and text appended; sr_line_put writes it.  A line longer
+ * than the buffer is cut (rows here are far shorter).
+ */
+#define SR_LINEBUF_MAX 512
+#define SR_LINE_COMM 64
+struct sr_line {
+	char b[SR_LINEBUF_MAX];
+	size_t n;
+};
+void sr_line_i64(struct sr_line *l, int64_t v);
+void sr_line_str(struct sr_line *l, const char *s);
+void sr_line_comm(struct sr_line *l, const char *comm);
+void sr_line_ch(struct sr_line *l, char c);
+void sr_line_put(struct sr_line *l, FILE *f);
+
 /* A JSON string literal, quotes included; invalid UTF-8 bytes as \u00XX. */
 void sr_json_str(FILE *f, const char *s);
 /* HTML text with & < > " ' escaped. */

@@ -18,6 +18,11 @@ const struct po_unit po_time_units_ms[] = {
 	{ "s", PO_NS_PER_S }, { NULL, 0 },
 };
 
+const struct po_unit po_time_units_s[] = {
+	{ "", PO_NS_PER_S }, { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+	{ "s", PO_NS_PER_S }, { NULL, 0 },
+};
+
 #define HELP_COL 28   /* where help text starts in --help */
 #define HELP_WIDTH 52 /* and how wide it is */
 #define TEXT_WIDTH 72 /* paragraphs */

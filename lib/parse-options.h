@@ -72,6 +72,8 @@ struct po_unit {
 extern const struct po_unit po_time_units[];
 /* Times in ns where a bare number is milliseconds: ms (default), ns, us, s. */
 extern const struct po_unit po_time_units_ms[];
+/* Times in ns where a bare number is seconds: s (default), ns, us, ms. */
+extern const struct po_unit po_time_units_s[];
 
 struct po_option;
 typedef int (*po_cb)(const struct po_option *opt, const char *arg,

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdarg.h>
+
+#include "compare/style.h"
 #include "lib/grow.h"
 #include "lib/fmt.h"
 #include "lib/outfile.h"
@@ -27,34 +30,49 @@ const char *pl_format_ext(enum pl_format f)
 	return ext[f];
 }
 
-/* A colour per run: A red, B blue, then green, purple, orange; observed grey. */
-static const char *run_colour(const struct cmp_set *s, size_t r)
+/* Run r's style: its policy's colour, dash and point (compare/style.h). */
+static struct cmp_style run_style(const struct cmp_set *s, size_t r)
 {
-	static const char *const colours[] = {
-		"#c0392b", "#1f5fa8", "#1e8449", "#8e44ad", "#d68910",
-		"#17a2b8", "#7b241c", "#2c3e50",
-	};
+	struct cmp_style st;
 
-	if (!strcmp(s->runs[r].policy, "observed"))
-		return "#707070";
-	return colours[r % (sizeof(colours) / sizeof(colours[0]))];
+	cmp_style_of(s->runs[r].policy, &st);
+	return st;
 }
 
-/* Line width of run r: the first widest, so later ones drawn over it
- * leave its edges visible where they coincide. */
+/* "#rrggbb" of run r, as run_colour(s, r).rgb (a temporary that lives
+ * to the end of the expression). */
+struct colour {
+	char rgb[8];
+};
+
+static struct colour run_colour(const struct cmp_set *s, size_t r)
+{
+	struct colour c;
+	struct cmp_style st = run_style(s, r);
+
+	memcpy(c.rgb, st.rgb, sizeof(c.rgb));
+	return c;
+}
+
+/* gnuplot's dash type of run r: "solid", or a pattern. */
+static const char *run_dash(const struct cmp_set *s, size_t r)
+{
+	return cmp_style_dash_gp(run_style(s, r).dash);
+}
+
+/* Line width of run r: the baseline (the first) widest, underneath, so
+ * the others drawn over it leave its edges visible where they coincide. */
 static double line_width(const struct cmp_set *s, size_t r)
 {
 	if (s->nruns < 2)
 		return 1.6;
-	return 1.4 + 1.8 * (double)(s->nruns - 1 - r) / (double)(s->nruns - 1);
+	return r == 0 ? 3.2 : 1.6;
 }
 
-/* Point type of run r in scatter plots: A open circles, B dots, ... */
-static int point_type(size_t r)
+/* Point type of run r in scatter plots: its policy's. */
+static int point_type(const struct cmp_set *s, size_t r)
 {
-	static const int pt[] = { 6, 7, 2, 4, 8, 1, 3, 10 };
-
-	return pt[r % (sizeof(pt) / sizeof(pt[0]))];
+	return run_style(s, r).point;
 }
 
 /* ---- collecting the selected tasks' series ----------------------------- */
@@ -186,7 +204,7 @@ static int collect_all(struct collect *c, struct cmp_set *s, const long *sel,
 	return SR_OK;
 }
 
-/* ---- writing ----------------------------------------------------------- */
+/* ---- figures and their tooltips ----------------------------------------- */
 
 struct ctx {
 	struct cmp_set *s;
@@ -194,18 +212,85 @@ struct ctx {
 	const long *sel;
 	size_t nsel;
 	struct collect *c;
-	int64_t xmax_ns;  /* last time in any plotted series, since t0 */
+	int64_t xmin_ns, xmax_ns; /* what the plots show, since the origin */
+	struct pl_plot_files *out;
+	size_t capfig;
+	int64_t ymax;             /* delay-time: the longest delay drawn */
+	int64_t cdf_xmax;         /* delay-cdf: the longest delay drawn */
 };
+
+/* A new figure of out (its tips empty); NULL when out of memory. */
+static struct pl_figure *fig_add(struct ctx *x, const char *name,
+				 const char *kind, long task)
+{
+	struct pl_plot_files *pf = x->out;
+	struct pl_figure *f = sr_grow(pf->fig, &x->capfig, pf->n,
+				      sizeof(*f), 16, 0);
+
+	if (!f)
+		return NULL;
+	pf->fig = f;
+	f = &pf->fig[pf->n++];
+	memset(f, 0, sizeof(*f));
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->kind = kind;
+	f->task = task;
+	return f;
+}
+
+/* One more tooltip line of fig (NULL: none kept); false when out of
+ * memory. */
+static bool tip(struct pl_figure *fig, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static bool tip(struct pl_figure *fig, const char *fmt, ...)
+{
+	char line[512];
+	size_t old, n;
+	char *t;
+	va_list ap;
+
+	if (!fig)
+		return true;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	for (char *q = line; *q; q++)
+		if (*q == '\n')
+			*q = ' ';
+	old = fig->tips ? strlen(fig->tips) : 0;
+	n = strlen(line);
+	t = realloc(fig->tips, old + n + 2);
+	if (!t)
+		return false;
+	memcpy(t + old, line, n);
+	t[old + n] = '\n';
+	t[old + n + 1] = '\0';
+	fig->tips = t;
+	return true;
+}
+
+void pl_plot_files_free(struct pl_plot_files *pf)
+{
+	for (size_t i = 0; pf->fig && i < pf->n; i++)
+		free(pf->fig[i].tips);
+	free(pf->fig);
+	free(pf->tasks);
+	memset(pf, 0, sizeof(*pf));
+}
+
+/* ---- writing ----------------------------------------------------------- */
 
 static char *tsec(char *buf, size_t len, const struct ctx *x, int64_t t)
 {
-	return sr_fmt_s(buf, len, t - x->s->t0, 6);
+	return sr_fmt_s(buf, len, t - x->s->origin, 6);
 }
 
 /*
- * The x range of task i's panel, in ns since t0: the whole replay, or,
- * for a task that lived under a quarter of it, its own life with a
- * margin (else its panel is a speck).  Returns true when zoomed.
+ * The x range of task i's panel, in ns since the origin: what the plots
+ * show (the replay, or the window), or, for a task that lived under a
+ * quarter of it, its own life with a margin (else its panel is a speck).
+ * Returns true when zoomed.
  */
 static bool panel_xrange(const struct ctx *x, size_t i, int64_t *lo,
 			 int64_t *hi)
@@ -230,17 +315,17 @@ static bool panel_xrange(const struct ctx *x, size_t i, int64_t *lo,
 				last = q->p[q->n - 1].t;
 		}
 	}
-	*lo = 0;
+	*lo = x->xmin_ns;
 	*hi = x->xmax_ns;
-	if (first == INT64_MAX || (last - first) * 4 >= x->xmax_ns)
+	if (first == INT64_MAX || (last - first) * 4 >= x->xmax_ns - x->xmin_ns)
 		return false;
-	first -= s->t0;
-	last -= s->t0;
+	first -= s->origin;
+	last -= s->origin;
 	w = last - first;
 	if (w < 10000000)
 		w = 10000000;
 	m = w / 20;
-	*lo = first - m > 0 ? first - m : 0;
+	*lo = first - m > x->xmin_ns ? first - m : x->xmin_ns;
 	*hi = last + m;
 	return true;
 }
@@ -284,8 +369,14 @@ static void gp_header(FILE *f, const struct ctx *x, const char *name,
 	fputs("set output outfile\n", f);
 	fputs("set grid xtics ytics lc rgb '#e0e0e0' lw 1\n", f);
 	fputs("set border lc rgb '#404040'\n", f);
-	fputs("set key outside right top vertical Left reverse samplen 2 spacing 1.1\n", f);
-	fputs("set lmargin 12\nset rmargin 34\n", f);
+	if (x->o->panels) {
+		/* the key under the plot: a panel keeps its width for data */
+		fputs("set key below horizontal Left reverse samplen 2 spacing 1.1 maxrows 3\n", f);
+		fputs("set lmargin 10\nset rmargin 3\n", f);
+	} else {
+		fputs("set key outside right top vertical Left reverse samplen 2 spacing 1.1\n", f);
+		fputs("set lmargin 12\nset rmargin 34\n", f);
+	}
 }
 
 static void multiplot_title(FILE *f, const struct ctx *x, const char *what,
@@ -294,11 +385,14 @@ static void multiplot_title(FILE *f, const struct ctx *x, const char *what,
 	char title[512];
 	size_t o = 0;
 
+	/* each piece only while there is room: a long --title or tuned
+	 * labels cut the heading, never write past it */
 	o += (size_t)snprintf(title + o, sizeof(title) - o, "%s: %s (", x->s->title, what);
-	for (size_t r = 0; r < x->s->nruns; r++)
+	for (size_t r = 0; r < x->s->nruns && o < sizeof(title); r++)
 		o += (size_t)snprintf(title + o, sizeof(title) - o, "%s%s",
 				      r ? ", " : "", x->s->runs[r].policy);
-	snprintf(title + o, sizeof(title) - o, ")");
+	if (o < sizeof(title))
+		snprintf(title + o, sizeof(title) - o, ")");
 	fprintf(f, "set multiplot layout %d,%d title ", rows, cols);
 	sr_gp_str(f, title);
 	fputs(" font ',13'\n", f);
@@ -306,7 +400,7 @@ static void multiplot_title(FILE *f, const struct ctx *x, const char *what,
 
 static void panel_title(FILE *f, const struct cmp_task *t, const char *extra)
 {
-	char lab[128];
+	char lab[160];
 
 	cmp_task_label(t, lab, sizeof(lab));
 	if (extra && *extra) {
@@ -334,6 +428,79 @@ static int open_out(struct sr_outfile **o, const struct ctx *x,
 	return sr_outfile_open_in(o, x->o->outdir, name, ext, d);
 }
 
+/*
+ * The scripts of one kind of plot: one multiplot (every task), or with
+ * panels one script per task, NAME-K.gp.  body(f, x, i, fig) draws task
+ * i's panel; fig (NULL for the multiplot) takes its tooltips.
+ */
+typedef void (*panel_fn)(FILE *f, const struct ctx *x, size_t i,
+			 struct pl_figure *fig);
+
+struct kind {
+	const char *name;
+	const char *what;          /* for the script's first line */
+	const char *title;         /* a panel's: "priority over time" */
+	const char *caption;       /* for the report */
+	void (*setup)(FILE *f, const struct ctx *x); /* after the header */
+	panel_fn body;
+	int multi_cols;            /* the multiplot's columns (1 or 2) */
+	int multi_height;          /* per multiplot row */
+};
+
+static int write_scripts(struct ctx *x, const struct kind *k,
+			 struct sr_diag *d)
+{
+	struct sr_outfile *og;
+	FILE *f;
+
+	if (!x->o->panels) {
+		int cols = k->multi_cols > 1 && x->nsel > 1 ? k->multi_cols : 1;
+		int rows = ((int)x->nsel + cols - 1) / cols;
+		struct pl_figure *fig = fig_add(x, k->name, k->name, -1);
+
+		if (!fig)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		snprintf(fig->title, sizeof(fig->title), "%s", k->title);
+		snprintf(fig->caption, sizeof(fig->caption), "%s", k->caption);
+		if (open_out(&og, x, k->name, "gp", d))
+			return d->code;
+		f = sr_outfile_fp(og);
+		gp_header(f, x, k->name, k->what, 1100, 120 + k->multi_height * rows);
+		k->setup(f, x);
+		multiplot_title(f, x, k->title, rows, cols);
+		for (size_t i = 0; i < x->nsel; i++)
+			k->body(f, x, i, NULL);
+		fputs("unset multiplot\n", f);
+		return sr_outfile_commit(og, d);
+	}
+	for (size_t i = 0; i < x->nsel; i++) {
+		const struct cmp_task *t = &x->s->tasks[x->sel[i]];
+		struct pl_figure *fig;
+		char name[40], lab[128];
+
+		snprintf(name, sizeof(name), "%s-%zu", k->name, i + 1);
+		if (!(fig = fig_add(x, name, k->name, x->sel[i])))
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		cmp_task_label(t, lab, sizeof(lab));
+		snprintf(fig->title, sizeof(fig->title), "%s: %s", lab,
+			 k->title);
+		snprintf(fig->caption, sizeof(fig->caption), "%s", k->caption);
+		if (open_out(&og, x, name, "gp", d))
+			return d->code;
+		f = sr_outfile_fp(og);
+		gp_header(f, x, name, k->what, PL_PANEL_WIDTH, PL_PANEL_HEIGHT);
+		fprintf(f, "# the data: %s.dat, task %zu's blocks\n", k->name,
+			i + 1);
+		k->setup(f, x);
+		k->body(f, x, i, fig);
+		if (sr_outfile_commit(og, d))
+			return d->code;
+	}
+	return SR_OK;
+}
+
+/* ---- priority ------------------------------------------------------------ */
+
 /* The interactive threshold of the O(1) models: prio <= static_prio - DELTA,
  * DELTA = nice * 10 / 40 (C truncation) + INTERACTIVE_DELTA (2). */
 static int interactive_threshold(int static_prio)
@@ -343,13 +510,67 @@ static int interactive_threshold(int static_prio)
 	return static_prio - (nice * 10 / 40 + 2);
 }
 
-static int write_priority(const struct ctx *x, struct sr_diag *d)
+/*
+ * Write series p's points as "time value" rows; with panels, at most
+ * PL_PANEL_BINS bins of [lo, hi) (ns since the origin), each keeping its
+ * first, lowest, highest and last point in time order, so a step plot
+ * keeps every level it reached.
+ */
+static void write_steps(FILE *f, const struct ctx *x, const struct series *p,
+			int64_t lo, int64_t hi)
+{
+	char a[40];
+	int64_t width = (hi - lo) / PL_PANEL_BINS + 1;
+	size_t j = 0;
+
+	while (j < p->n) {
+		size_t first = j, lowest = j, highest = j, last;
+		int64_t bin;
+
+		if (!x->o->panels) {
+			fprintf(f, "%s\t%lld\n", tsec(a, sizeof(a), x, p->p[j].t),
+				(long long)p->p[j].v);
+			j++;
+			continue;
+		}
+		bin = (p->p[j].t - x->s->origin - lo) / width;
+		while (j < p->n &&
+		       (p->p[j].t - x->s->origin - lo) / width == bin) {
+			if (p->p[j].v < p->p[lowest].v)
+				lowest = j;
+			if (p->p[j].v > p->p[highest].v)
+				highest = j;
+			j++;
+		}
+		last = j - 1;
+		{
+			size_t keep[4] = { first, lowest, highest, last };
+
+			/* in time order, without repeats */
+			for (int m = 1; m < 4; m++)
+				for (int q = m; q > 0 && keep[q] < keep[q - 1]; q--) {
+					size_t t = keep[q];
+
+					keep[q] = keep[q - 1];
+					keep[q - 1] = t;
+				}
+			for (int m = 0; m < 4; m++) {
+				if (m && keep[m] == keep[m - 1])
+					continue;
+				fprintf(f, "%s\t%lld\n",
+					tsec(a, sizeof(a), x, p->p[keep[m]].t),
+					(long long)p->p[keep[m]].v);
+			}
+		}
+	}
+}
+
+static int write_priority_data(const struct ctx *x, struct sr_diag *d)
 {
 	struct cmp_set *s = x->s;
-	struct sr_outfile *od, *og;
+	struct sr_outfile *od;
 	FILE *f;
-	char a[40], b[40];
-	int height = 120 + 240 * (int)x->nsel;
+	char a[40];
 	size_t nblocks = x->nsel * s->nruns;
 
 	if (open_out(&od, x, "priority", "dat", d))
@@ -358,15 +579,19 @@ static int write_priority(const struct ctx *x, struct sr_diag *d)
 	fputs("# schedreplay plot: priority over time, one block per task and policy\n", f);
 	fputs("# time_s: seconds since the trace start; prio: the model's dynamic priority\n", f);
 	fputs("# (0-139, lower is a higher priority); the last row repeats the last prio at\n# the task's last event so steps run to it.  Then as many blocks again: each\n# task's migrations to another CPU under each policy (time, prio).\n", f);
+	if (x->o->panels)
+		fprintf(f, "# Panels: each series in at most %d time bins of its panel, each bin's\n# first, lowest, highest and last point.\n",
+			PL_PANEL_BINS);
 	for (size_t i = 0; i < x->nsel; i++) {
+		int64_t lo, hi;
+
+		panel_xrange(x, i, &lo, &hi);
 		for (size_t r = 0; r < s->nruns; r++) {
 			const struct series *p = &x->c->prio[i * s->nruns + r];
 
 			block_comment(f, i * s->nruns + r, &s->tasks[x->sel[i]],
 				      s->runs[r].policy, "time_s prio");
-			for (size_t k = 0; k < p->n; k++)
-				fprintf(f, "%s\t%lld\n", tsec(a, sizeof(a), x, p->p[k].t),
-					(long long)p->p[k].v);
+			write_steps(f, x, p, lo, hi);
 			if (p->n && p->last_t > p->p[p->n - 1].t)
 				fprintf(f, "%s\t%lld\n", tsec(a, sizeof(a), x, p->last_t),
 					(long long)p->p[p->n - 1].v);
@@ -392,87 +617,106 @@ static int write_priority(const struct ctx *x, struct sr_diag *d)
 			fputs("\n\n", f);
 		}
 	}
-	if (sr_outfile_commit(od, d))
-		return d->code;
-
-	if (open_out(&og, x, "priority", "gp", d))
-		return d->code;
-	f = sr_outfile_fp(og);
-	gp_header(f, x, "priority", "each task's priority over time under each policy", 1100, height);
-	fputs("set xlabel 'time since trace start (s)'\n", f);
-	fputs("set ylabel 'prio (lower value = higher priority)'\n", f);
-	multiplot_title(f, x, "priority over time, higher priority up", (int)x->nsel, 1);
-	for (size_t i = 0; i < x->nsel; i++) {
-		const struct cmp_task *t = &s->tasks[x->sel[i]];
-		int sp = x->c->static_prio[i];
-		int thr = sp >= 100 ? interactive_threshold(sp) : -1;
-		int lo = thr >= 0 ? thr : 139, hi = thr >= 0 ? thr : 100;
-		bool any = false, zoomed;
-		const char *sep = "plot ";
-
-		for (size_t r = 0; r < s->nruns; r++) {
-			const struct series *p = &x->c->prio[i * s->nruns + r];
-
-			for (size_t k = 0; k < p->n; k++) {
-				if (p->p[k].v < lo)
-					lo = (int)p->p[k].v;
-				if (p->p[k].v > hi)
-					hi = (int)p->p[k].v;
-			}
-		}
-		panel_xrange_cmd(f, x, i, &zoomed);
-		snprintf(b, sizeof(b), "%s%s", cmp_class_name(t->cls),
-			 zoomed ? " (zoomed to its life)" : "");
-		panel_title(f, t, b);
-		/* reversed: the larger prio value at the bottom */
-		fprintf(f, "set yrange [%d:%d]\n", hi + 2, lo - 2);
-		for (size_t r = 0; r < s->nruns; r++) {
-			const struct series *p = &x->c->prio[i * s->nruns + r];
-
-			if (!p->n)
-				continue;
-			/* the first policy widest, underneath: where the
-			 * lines coincide both stay visible */
-			/* a lone point (one event) draws no step: a dot */
-			if (p->n == 1 && p->last_t <= p->p[0].t)
-				fprintf(f, "%s'priority.dat' index %zu using 1:2 with points pt 7 ps 0.8 lw %.1f lc rgb '%s' title ",
-					sep, i * s->nruns + r, line_width(s, r),
-					run_colour(s, r));
-			else
-				fprintf(f, "%s'priority.dat' index %zu using 1:2 with steps lw %.1f lc rgb '%s' title ",
-					sep, i * s->nruns + r, line_width(s, r),
-					run_colour(s, r));
-			sr_gp_str(f, s->runs[r].policy);
-			sep = ", \\\n     ";
-			any = true;
-		}
-		/* migrations: open circles on the policy's line */
-		for (size_t r = 0; r < s->nruns; r++) {
-			const struct series *m = &x->c->mig[i * s->nruns + r];
-
-			if (!m->n)
-				continue;
-			snprintf(b, sizeof(b), "%s: %zu migration%s",
-				 s->runs[r].policy, m->n, m->n == 1 ? "" : "s");
-			fprintf(f, "%s'priority.dat' index %zu using 1:2 with points pt 6 ps 1.2 lw 1.2 lc rgb '%s' title ",
-				sep, nblocks + i * s->nruns + r, run_colour(s, r));
-			sr_gp_str(f, b);
-			sep = ", \\\n     ";
-			any = true;
-		}
-		if (thr >= 0) {
-			snprintf(b, sizeof(b), "interactive: prio <= %d", thr);
-			fprintf(f, "%s%d with lines dt 2 lw 1.2 lc rgb '#333333' title ", sep, thr);
-			sr_gp_str(f, b);
-			any = true;
-		}
-		if (!any)
-			fputs("plot NaN title 'no priority data'", f);
-		fputc('\n', f);
-	}
-	fputs("unset multiplot\n", f);
-	return sr_outfile_commit(og, d);
+	return sr_outfile_commit(od, d);
 }
+
+static void priority_setup(FILE *f, const struct ctx *x)
+{
+	fputs("set xlabel 'time since trace start (s)'\n", f);
+	fputs(x->o->panels ? "set ylabel 'prio (lower = higher priority)'\n"
+			   : "set ylabel 'prio (lower value = higher priority)'\n", f);
+}
+
+static void priority_body(FILE *f, const struct ctx *x, size_t i,
+			  struct pl_figure *fig)
+{
+	struct cmp_set *s = x->s;
+	const struct cmp_task *t = &s->tasks[x->sel[i]];
+	size_t nblocks = x->nsel * s->nruns;
+	int sp = x->c->static_prio[i];
+	int thr = sp >= 100 ? interactive_threshold(sp) : -1;
+	int lo = thr >= 0 ? thr : 139, hi = thr >= 0 ? thr : 100;
+	bool any = false, zoomed;
+	const char *sep = "plot ";
+	char b[CMP_POLICY_MAX + 64], lab[128];
+
+	cmp_task_label(t, lab, sizeof(lab));
+	for (size_t r = 0; r < s->nruns; r++) {
+		const struct series *p = &x->c->prio[i * s->nruns + r];
+
+		for (size_t k = 0; k < p->n; k++) {
+			if (p->p[k].v < lo)
+				lo = (int)p->p[k].v;
+			if (p->p[k].v > hi)
+				hi = (int)p->p[k].v;
+		}
+	}
+	panel_xrange_cmd(f, x, i, &zoomed);
+	snprintf(b, sizeof(b), "%s%s", cmp_class_name(t->cls),
+		 zoomed ? " (zoomed to its life)" : "");
+	panel_title(f, t, b);
+	/* reversed: the larger prio value at the bottom */
+	fprintf(f, "set yrange [%d:%d]\n", hi + 2, lo - 2);
+	for (size_t r = 0; r < s->nruns; r++) {
+		const struct series *p = &x->c->prio[i * s->nruns + r];
+
+		if (!p->n)
+			continue;
+		/* the first policy widest, underneath: where the lines
+		 * coincide both stay visible; a lone point (one event)
+		 * draws no step: a dot */
+		if (p->n == 1 && p->last_t <= p->p[0].t)
+			fprintf(f, "%s'priority.dat' index %zu using 1:2 with points pt 7 ps 0.8 lw %.1f lc rgb '%s' title ",
+				sep, i * s->nruns + r, line_width(s, r),
+				run_colour(s, r).rgb);
+		else
+			fprintf(f, "%s'priority.dat' index %zu using 1:2 with steps lw %.1f lc rgb '%s' dt %s title ",
+				sep, i * s->nruns + r, line_width(s, r),
+				run_colour(s, r).rgb, run_dash(s, r));
+		sr_gp_str(f, s->runs[r].policy);
+		tip(fig, "%s under %s: priority", lab, s->runs[r].policy);
+		sep = ", \\\n     ";
+		any = true;
+	}
+	/* migrations: open circles on the policy's line */
+	for (size_t r = 0; r < s->nruns; r++) {
+		const struct series *m = &x->c->mig[i * s->nruns + r];
+
+		if (!m->n)
+			continue;
+		snprintf(b, sizeof(b), "%s: %zu migration%s",
+			 s->runs[r].policy, m->n, m->n == 1 ? "" : "s");
+		fprintf(f, "%s'priority.dat' index %zu using 1:2 with points pt 6 ps 1.2 lw 1.2 lc rgb '%s' title ",
+			sep, nblocks + i * s->nruns + r, run_colour(s, r).rgb);
+		sr_gp_str(f, b);
+		tip(fig, "%s under %s: moved to another CPU %zu time%s", lab,
+		    s->runs[r].policy, m->n, m->n == 1 ? "" : "s");
+		sep = ", \\\n     ";
+		any = true;
+	}
+	if (thr >= 0) {
+		snprintf(b, sizeof(b), "interactive: prio <= %d", thr);
+		fprintf(f, "%s%d with lines dt 2 lw 1.2 lc rgb '#333333' title ", sep, thr);
+		sr_gp_str(f, b);
+		tip(fig, "%s: interactive while prio <= %d (the O(1) models' TASK_INTERACTIVE)",
+		    lab, thr);
+		any = true;
+	}
+	if (!any) {
+		fputs("plot NaN title 'no priority data'", f);
+		tip(fig, "%s: no priority data", lab);
+	}
+	fputc('\n', f);
+}
+
+static const struct kind kind_priority = {
+	"priority", "each task's priority over time under each policy",
+	"priority over time, higher priority up",
+	"Priority over time: the model's dynamic priority of each task under each policy (steps; higher priority is up; dashed: the interactive threshold; open circles: the task moved to another CPU).",
+	priority_setup, priority_body, 1, 240,
+};
+
+/* ---- delay over time ----------------------------------------------------- */
 
 /*
  * Thin a scatter series deterministically: every k-th point, and every
@@ -509,15 +753,55 @@ static int64_t floor_ns(int64_t v)
 	return v < PL_DELAY_FLOOR_NS ? PL_DELAY_FLOOR_NS : v;
 }
 
-static int write_delay_time(const struct ctx *x, struct sr_diag *d)
+/* Panels: the longest wait begun in each of PL_PANEL_BINS bins of
+ * [lo, hi), as steps (a row per bin, and one closing its last); an empty
+ * bin breaks the line.  Returns the largest delay written. */
+static int64_t write_bin_max(FILE *f, const struct ctx *x,
+			     const struct series *p, int64_t lo, int64_t hi)
+{
+	char a[40], b[40];
+	int64_t width = (hi - lo) / PL_PANEL_BINS + 1, top = 0;
+	int64_t prev = INT64_MIN, prev_max = 0;
+	size_t j = 0;
+
+	while (j < p->n) {
+		int64_t bin = (p->p[j].t - x->s->origin - lo) / width, mx = 0;
+
+		while (j < p->n &&
+		       (p->p[j].t - x->s->origin - lo) / width == bin) {
+			if (p->p[j].v > mx)
+				mx = p->p[j].v;
+			j++;
+		}
+		if (prev != INT64_MIN && bin != prev + 1) {
+			/* close the last step, break the line */
+			fprintf(f, "%s\t%s\n\n",
+				sr_fmt_s(a, sizeof(a), lo + (prev + 1) * width, 6),
+				sr_fmt_ms(b, sizeof(b), floor_ns(prev_max), 6));
+		}
+		fprintf(f, "%s\t%s\n", sr_fmt_s(a, sizeof(a), lo + bin * width, 6),
+			sr_fmt_ms(b, sizeof(b), floor_ns(mx), 6));
+		if (mx > top)
+			top = mx;
+		prev = bin;
+		prev_max = mx;
+	}
+	if (prev != INT64_MIN)
+		fprintf(f, "%s\t%s\n", sr_fmt_s(a, sizeof(a), lo + (prev + 1) * width, 6),
+			sr_fmt_ms(b, sizeof(b), floor_ns(prev_max), 6));
+	return top;
+}
+
+static int write_delay_time_data(struct ctx *x, struct sr_diag *d)
 {
 	struct cmp_set *s = x->s;
-	struct sr_outfile *od, *og;
+	struct sr_outfile *od;
 	FILE *f;
 	char a[40], b[40];
-	int64_t ymax = PL_DELAY_FLOOR_NS * 10;
-	int height = 120 + 240 * (int)x->nsel;
 
+	int64_t *ymax = &x->ymax;
+
+	*ymax = PL_DELAY_FLOOR_NS * 10;
 	if (open_out(&od, x, "delay-time", "dat", d))
 		return d->code;
 	f = sr_outfile_fp(od);
@@ -525,215 +809,301 @@ static int write_delay_time(const struct ctx *x, struct sr_diag *d)
 	fputs("# time_s: when the wait began (wakeup, preemption or fork), seconds since the\n", f);
 	fprintf(f, "# trace start; delay_ms: until it ran.  Delays under %s ms are written as %s\n",
 		sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3), a);
-	fprintf(f, "# (log axis).  A series of more than %d waits is thinned: every k-th wait and\n# every wait at or above the series' p99 are kept.\n", PL_SCATTER_MAX);
+	if (x->o->panels)
+		fprintf(f, "# (log axis).  Panels: the panel's time in %d bins, a row per bin that\n# had waits with the longest of them (time_s: the bin's start), and one\n# closing the last bin of a run; a blank line where a bin had none.\n",
+			PL_PANEL_BINS);
+	else
+		fprintf(f, "# (log axis).  A series of more than %d waits is thinned: every k-th wait and\n# every wait at or above the series' p99 are kept.\n", PL_SCATTER_MAX);
 	for (size_t i = 0; i < x->nsel; i++) {
+		int64_t lo, hi;
+
+		panel_xrange(x, i, &lo, &hi);
 		for (size_t r = 0; r < s->nruns; r++) {
 			const struct series *p = &x->c->delay[i * s->nruns + r];
 			size_t k = p->n > PL_SCATTER_MAX ? (p->n + PL_SCATTER_MAX - 1) / PL_SCATTER_MAX : 1;
-			int64_t p99 = k > 1 ? series_p99(p) : 0;
+			int64_t p99 = k > 1 && !x->o->panels ? series_p99(p) : 0;
 
 			block_comment(f, i * s->nruns + r, &s->tasks[x->sel[i]],
 				      s->runs[r].policy, "time_s delay_ms");
-			if (k > 1)
-				fprintf(f, "# thinned: every %zu-th of %zu waits, and all >= %s ms\n", k, p->n,
-					sr_fmt_ms(a, sizeof(a), p99, 6));
-			for (size_t j = 0; j < p->n; j++) {
-				if (k > 1 && j % k && p->p[j].v < p99)
-					continue;
-				if (p->p[j].v > ymax)
-					ymax = p->p[j].v;
-				fprintf(f, "%s\t%s\n", tsec(a, sizeof(a), x, p->p[j].t),
-					sr_fmt_ms(b, sizeof(b), floor_ns(p->p[j].v), 6));
+			if (x->o->panels) {
+				int64_t top = write_bin_max(f, x, p, lo, hi);
+
+				if (top > *ymax)
+					*ymax = top;
+			} else {
+				if (k > 1)
+					fprintf(f, "# thinned: every %zu-th of %zu waits, and all >= %s ms\n", k, p->n,
+						sr_fmt_ms(a, sizeof(a), p99, 6));
+				for (size_t j = 0; j < p->n; j++) {
+					if (k > 1 && j % k && p->p[j].v < p99)
+						continue;
+					if (p->p[j].v > *ymax)
+						*ymax = p->p[j].v;
+					fprintf(f, "%s\t%s\n", tsec(a, sizeof(a), x, p->p[j].t),
+						sr_fmt_ms(b, sizeof(b), floor_ns(p->p[j].v), 6));
+				}
 			}
 			if (!p->n)
 				fputs("NaN\tNaN\n", f);
 			fputs("\n\n", f);
 		}
 	}
-	if (sr_outfile_commit(od, d))
-		return d->code;
+	return sr_outfile_commit(od, d);
+}
 
-	if (open_out(&og, x, "delay-time", "gp", d))
-		return d->code;
-	f = sr_outfile_fp(og);
-	gp_header(f, x, "delay-time", "each wait's scheduling delay over time, per task and policy", 1100, height);
+static void delay_time_setup(FILE *f, const struct ctx *x)
+{
+	char a[40], b[40];
+
 	fputs("set logscale y 10\n", f);
 	fprintf(f, "set yrange [%s:%s]\n", sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
-		sr_fmt_ms(b, sizeof(b), ymax * 3, 3));
+		sr_fmt_ms(b, sizeof(b), x->ymax * 3, 3));
 	fputs("set format y '%g'\n", f);
 	fputs("set xlabel 'time since trace start (s)'\n", f);
-	fputs("set ylabel 'scheduling delay (ms, log)'\n", f);
+	fputs(x->o->panels ? "set ylabel 'longest delay (ms, log)'\n"
+			   : "set ylabel 'scheduling delay (ms, log)'\n", f);
 	fputs("set key invert\n", f);
-	multiplot_title(f, x, "scheduling delay of each wait over time", (int)x->nsel, 1);
-	for (size_t i = 0; i < x->nsel; i++) {
-		const char *sep = "plot ";
-		bool any = false, zoomed;
+}
 
-		panel_xrange_cmd(f, x, i, &zoomed);
+static void delay_time_body(FILE *f, const struct ctx *x, size_t i,
+			    struct pl_figure *fig)
+{
+	struct cmp_set *s = x->s;
+	const char *sep = "plot ";
+	bool any = false, zoomed;
+	char lab[128];
+
+	cmp_task_label(&s->tasks[x->sel[i]], lab, sizeof(lab));
+	panel_xrange_cmd(f, x, i, &zoomed);
+	if (x->o->panels)
+		panel_title(f, &s->tasks[x->sel[i]],
+			    zoomed ? "longest delay per time bin, zoomed to its life"
+				   : "longest delay per time bin");
+	else
 		panel_title(f, &s->tasks[x->sel[i]],
 			    zoomed ? "delay of each wait, zoomed to its life (under 1 us drawn at 0.001 ms)"
 				   : "delay of each wait (under 1 us drawn at 0.001 ms)");
-		/* the last policy first, so the first (open circles) lies on
-		 * top of the others' dots; `set key invert` keeps A first */
-		for (size_t rr = s->nruns; rr-- > 0;) {
-			size_t r = rr;
-			const struct series *p = &x->c->delay[i * s->nruns + r];
-			char t[96];
+	/* the last policy first, so the first (the widest, or open circles)
+	 * lies on top... underneath; `set key invert` keeps the first first */
+	for (size_t rr = s->nruns; rr-- > 0;) {
+		size_t r = rr;
+		const struct series *p = &x->c->delay[i * s->nruns + r];
+		char t[CMP_POLICY_MAX + 32];
 
-			if (!p->n)
-				continue;
+		if (!p->n)
+			continue;
+		if (x->o->panels) {
+			fprintf(f, "%s'delay-time.dat' index %zu using 1:2 with steps lw %.1f lc rgb '%s' dt %s title ",
+				sep, i * s->nruns + r, line_width(s, r) * 0.75,
+				run_colour(s, r).rgb, run_dash(s, r));
+			tip(fig, "%s under %s: the longest of its %zu waits in each time bin",
+			    lab, s->runs[r].policy, p->n);
+		} else {
 			/* gnuplot colours: #AARRGGBB, AA = transparency */
 			fprintf(f, "%s'delay-time.dat' index %zu using 1:2 with points pt %d ps %s lc rgb '#%s%s' title ",
-				sep, i * s->nruns + r, point_type(r),
-				point_type(r) == 7 ? "0.4" : "0.7",
-				point_type(r) == 7 ? "50" : "20",
-				run_colour(s, r) + 1);
-			snprintf(t, sizeof(t), "%s (%zu waits)", s->runs[r].policy, p->n);
-			sr_gp_str(f, t);
-			sep = ", \\\n     ";
-			any = true;
+				sep, i * s->nruns + r, point_type(s, r),
+				point_type(s, r) == 7 ? "0.4" : "0.7",
+				point_type(s, r) == 7 ? "50" : "20",
+				run_colour(s, r).rgb + 1);
 		}
-		if (!any)
-			fputs("plot NaN title 'no waits'", f);
-		fputc('\n', f);
+		snprintf(t, sizeof(t), "%s (%zu waits)", s->runs[r].policy, p->n);
+		sr_gp_str(f, t);
+		sep = ", \\\n     ";
+		any = true;
 	}
-	fputs("unset multiplot\n", f);
-	return sr_outfile_commit(og, d);
+	if (!any) {
+		fputs("plot NaN title 'no waits'", f);
+		tip(fig, "%s: no waits", lab);
+	}
+	fputc('\n', f);
 }
 
-static int write_delay_cdf(const struct ctx *x, struct sr_diag *d)
+static const struct kind kind_delay_time = {
+	"delay-time", "each wait's scheduling delay over time, per task and policy",
+	"scheduling delay of each wait over time",
+	"Scheduling delay of every wait over time (log scale), a colour per policy: spikes are the stalls a user notices.",
+	delay_time_setup, delay_time_body, 1, 240,
+};
+
+static const struct kind kind_delay_bins = {
+	"delay-time", "the longest scheduling delay in each time bin, per task and policy",
+	"longest scheduling delay over time",
+	"The longest scheduling delay of the waits begun in each of 200 slices of the time shown (log scale), a line per policy: spikes are the stalls a user notices.",
+	delay_time_setup, delay_time_body, 1, 240,
+};
+
+/* ---- delay distribution ------------------------------------------------- */
+
+/* Series p's CDF as "delay_ms fraction" rows: every wait up to 2 * body
+ * of them, else body points evenly spaced in rank below p99 and tail in
+ * the top 1%.  Returns the largest delay written, -1 when out of memory. */
+static int64_t write_cdf(FILE *f, const struct series *p, size_t body,
+			 size_t tail)
+{
+	int64_t *v = p->n ? malloc(p->n * sizeof(*v)) : NULL;
+	size_t last = (size_t)-1;
+	int64_t top = 0;
+	char a[40];
+
+	if (p->n && !v)
+		return -1;
+	for (size_t k = 0; k < p->n; k++)
+		v[k] = p->p[k].v;
+	if (p->n) {
+		qsort(v, p->n, sizeof(*v), cmp_i64);
+		/* the rise from 0 at the shortest delay */
+		fprintf(f, "%s\t0\n", sr_fmt_ms(a, sizeof(a), floor_ns(v[0]), 6));
+	}
+	for (size_t j = 0; j < body + tail + 1 && p->n; j++) {
+		/* rank (0-based) of the j-th kept point */
+		size_t k;
+
+		if (p->n <= 2 * body) {
+			if (j >= p->n)
+				break;
+			k = j;
+		} else if (j < body) {
+			k = (size_t)((double)j * 0.99 * (double)p->n / (double)body);
+		} else {
+			size_t base = (size_t)(0.99 * (double)p->n);
+
+			k = base + (size_t)((double)(j - body) *
+					    (double)(p->n - 1 - base) / (double)tail);
+		}
+		if (k >= p->n)
+			k = p->n - 1;
+		if (last != (size_t)-1 && k <= last)
+			continue;
+		/* the last of equal values gives the step's top */
+		while (k + 1 < p->n && v[k + 1] == v[k])
+			k++;
+		last = k;
+		if (v[k] > top)
+			top = v[k];
+		fprintf(f, "%s\t%.6f\n", sr_fmt_ms(a, sizeof(a), floor_ns(v[k]), 6),
+			(double)(k + 1) / (double)p->n);
+	}
+	free(v);
+	return top;
+}
+
+static int write_delay_cdf_data(struct ctx *x, struct sr_diag *d)
 {
 	struct cmp_set *s = x->s;
-	struct sr_outfile *od, *og;
+	struct sr_outfile *od;
 	FILE *f;
-	char a[40], b[40];
-	int64_t xmax = PL_DELAY_FLOOR_NS * 10;
-	int rows = ((int)x->nsel + 1) / 2, cols = x->nsel > 1 ? 2 : 1;
-	int height = 120 + 300 * rows;
+	char a[40];
+	size_t body = x->o->panels ? PL_PANEL_CDF_POINTS : PL_CDF_POINTS;
+	size_t tail = x->o->panels ? PL_PANEL_CDF_POINTS / 2 : PL_CDF_POINTS;
 
+	x->cdf_xmax = PL_DELAY_FLOOR_NS * 10;
 	if (open_out(&od, x, "delay-cdf", "dat", d))
 		return d->code;
 	f = sr_outfile_fp(od);
 	fputs("# schedreplay plot: distribution of scheduling delays, one block per task and policy\n", f);
 	fprintf(f, "# delay_ms (under %s ms written as %s, log axis); fraction: share of the\n",
 		sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3), a);
-	fprintf(f, "# task's waits with a delay <= delay_ms.  Above %d waits, %d points evenly\n"
-		   "# spaced in rank below p99 and %d in the top 1%% are kept.\n",
-		2 * PL_CDF_POINTS, PL_CDF_POINTS, PL_CDF_POINTS);
+	fprintf(f, "# task's waits with a delay <= delay_ms.  Above %zu waits, %zu points evenly\n"
+		   "# spaced in rank below p99 and %zu in the top 1%% are kept.\n",
+		2 * body, body, tail);
 	for (size_t i = 0; i < x->nsel; i++) {
 		for (size_t r = 0; r < s->nruns; r++) {
 			const struct series *p = &x->c->delay[i * s->nruns + r];
-			int64_t *v = p->n ? malloc(p->n * sizeof(*v)) : NULL;
-			size_t last = (size_t)-1;
+			int64_t top;
 
 			block_comment(f, i * s->nruns + r, &s->tasks[x->sel[i]],
 				      s->runs[r].policy, "delay_ms fraction");
-			if (p->n && !v) {
+			if ((top = write_cdf(f, p, body, tail)) < 0) {
 				sr_outfile_abort(od);
 				return sr_fail(d, SR_EINTERNAL, "out of memory");
 			}
-			for (size_t k = 0; k < p->n; k++)
-				v[k] = p->p[k].v;
-			if (p->n) {
-				qsort(v, p->n, sizeof(*v), cmp_i64);
-				/* the rise from 0 at the shortest delay */
-				fprintf(f, "%s\t0\n",
-					sr_fmt_ms(a, sizeof(a), floor_ns(v[0]), 6));
-			}
-			for (size_t j = 0; j < 2 * (size_t)PL_CDF_POINTS + 1 && p->n; j++) {
-				/* rank (0-based) of the j-th kept point */
-				size_t k;
-
-				if (p->n <= 2 * (size_t)PL_CDF_POINTS) {
-					if (j >= p->n)
-						break;
-					k = j;
-				} else if (j < PL_CDF_POINTS) {
-					k = (size_t)((double)j * 0.99 * (double)p->n / PL_CDF_POINTS);
-				} else {
-					size_t base = (size_t)(0.99 * (double)p->n);
-
-					k = base + (size_t)((double)(j - PL_CDF_POINTS) *
-							    (double)(p->n - 1 - base) / PL_CDF_POINTS);
-				}
-				if (k >= p->n)
-					k = p->n - 1;
-				if (last != (size_t)-1 && k <= last)
-					continue;
-				/* the last of equal values gives the step's top */
-				while (k + 1 < p->n && v[k + 1] == v[k])
-					k++;
-				last = k;
-				if (v[k] > xmax)
-					xmax = v[k];
-				fprintf(f, "%s\t%.6f\n",
-					sr_fmt_ms(a, sizeof(a), floor_ns(v[k]), 6),
-					(double)(k + 1) / (double)p->n);
-			}
+			if (top > x->cdf_xmax)
+				x->cdf_xmax = top;
 			if (!p->n)
 				fputs("NaN\tNaN\n", f);
 			fputs("\n\n", f);
-			free(v);
 		}
 	}
-	if (sr_outfile_commit(od, d))
-		return d->code;
+	return sr_outfile_commit(od, d);
+}
 
-	if (open_out(&og, x, "delay-cdf", "gp", d))
-		return d->code;
-	f = sr_outfile_fp(og);
-	gp_header(f, x, "delay-cdf", "distribution of scheduling delays per task and policy, p99 marked", 1100, height);
+static void delay_cdf_setup(FILE *f, const struct ctx *x)
+{
+	char a[40], b[40];
+
 	fputs("set rmargin 3\nset lmargin 10\n", f);
-	fputs("set key inside right bottom vertical Left reverse samplen 2 opaque box lc rgb '#c0c0c0'\n", f);
+	if (x->o->panels)
+		fputs("set key below horizontal Left reverse samplen 2 spacing 1.1 maxrows 3\n", f);
+	else
+		fputs("set key inside right bottom vertical Left reverse samplen 2 opaque box lc rgb '#c0c0c0'\n", f);
 	fputs("set logscale x 10\n", f);
 	fprintf(f, "set xrange [%s:%s]\n", sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
-		sr_fmt_ms(b, sizeof(b), xmax * 3, 3));
+		sr_fmt_ms(b, sizeof(b), x->cdf_xmax * 3, 3));
 	fputs("set format x '%g'\n", f);
-	fputs("set yrange [0:1.05]\nset ytics 0.1\n", f);
+	fputs("set yrange [0:1.05]\n", f);
+	fputs(x->o->panels ? "set ytics 0.2\n" : "set ytics 0.1\n", f);
 	fputs("set xlabel 'scheduling delay (ms, log)'\n", f);
 	fputs("set ylabel 'fraction of waits <= delay'\n", f);
-	multiplot_title(f, x, "distribution of scheduling delays, p99 marked", rows, cols);
-	for (size_t i = 0; i < x->nsel; i++) {
-		const struct cmp_task *t = &s->tasks[x->sel[i]];
-		const char *sep = "plot ";
-		bool any = false;
-
-		panel_title(f, t, "delays, CDF");
-		fputs("unset arrow\nunset label\n", f);
-		for (size_t r = 0; r < s->nruns; r++) {
-			const struct series *p = &x->c->delay[i * s->nruns + r];
-
-			if (!p->n)
-				continue;
-			sr_fmt_ms(a, sizeof(a), floor_ns(t->figs[r].p99_ns), 6);
-			fprintf(f, "set arrow from %s, graph 0 to %s, first 0.99 nohead dt 3 lw 1.5 lc rgb '%s'\n",
-				a, a, run_colour(s, r));
-			fprintf(f, "set label '' at %s, first 0.99 point pt 7 ps 1.4 lc rgb '%s'\n",
-				a, run_colour(s, r));
-		}
-		for (size_t r = 0; r < s->nruns; r++) {
-			const struct series *p = &x->c->delay[i * s->nruns + r];
-			char ttl[128];
-
-			if (!p->n)
-				continue;
-			fprintf(f, "%s'delay-cdf.dat' index %zu using 1:2 with steps lw 2 lc rgb '%s' title ",
-				sep, i * s->nruns + r, run_colour(s, r));
-			snprintf(ttl, sizeof(ttl), "%s: p99 %s ms", s->runs[r].policy,
-				 sr_fmt_ms(a, sizeof(a), t->figs[r].p99_ns, 3));
-			sr_gp_str(f, ttl);
-			sep = ", \\\n     ";
-			any = true;
-		}
-		if (any)
-			fprintf(f, "%s0.99 with lines dt 3 lc rgb '#999999' title 'p99 (0.99)'", sep);
-		else
-			fputs("plot NaN title 'no waits'", f);
-		fputc('\n', f);
-	}
-	fputs("unset multiplot\n", f);
-	return sr_outfile_commit(og, d);
 }
+
+static void delay_cdf_body(FILE *f, const struct ctx *x, size_t i,
+			   struct pl_figure *fig)
+{
+	struct cmp_set *s = x->s;
+	const struct cmp_task *t = &s->tasks[x->sel[i]];
+	const char *sep = "plot ";
+	bool any = false;
+	char a[40], lab[128];
+
+	cmp_task_label(t, lab, sizeof(lab));
+	panel_title(f, t, "delays, CDF");
+	fputs("unset arrow\nunset label\n", f);
+	for (size_t r = 0; r < s->nruns; r++) {
+		const struct series *p = &x->c->delay[i * s->nruns + r];
+
+		if (!p->n)
+			continue;
+		sr_fmt_ms(a, sizeof(a), floor_ns(t->figs[r].p99_ns), 6);
+		fprintf(f, "set arrow from %s, graph 0 to %s, first 0.99 nohead dt 3 lw 1.5 lc rgb '%s'\n",
+			a, a, run_colour(s, r).rgb);
+		fprintf(f, "set label '' at %s, first 0.99 point pt 7 ps 1.4 lc rgb '%s'\n",
+			a, run_colour(s, r).rgb);
+	}
+	for (size_t r = 0; r < s->nruns; r++) {
+		const struct series *p = &x->c->delay[i * s->nruns + r];
+		char ttl[CMP_POLICY_MAX + 48];
+
+		if (!p->n)
+			continue;
+		fprintf(f, "%s'delay-cdf.dat' index %zu using 1:2 with steps lw 2 lc rgb '%s' dt %s title ",
+			sep, i * s->nruns + r, run_colour(s, r).rgb,
+			run_dash(s, r));
+		snprintf(ttl, sizeof(ttl), "%s: p99 %s ms", s->runs[r].policy,
+			 sr_fmt_ms(a, sizeof(a), t->figs[r].p99_ns, 3));
+		sr_gp_str(f, ttl);
+		tip(fig, "%s under %s: share of its %zu waits no longer than each delay (p99 %s ms)",
+		    lab, s->runs[r].policy, p->n, a);
+		sep = ", \\\n     ";
+		any = true;
+	}
+	if (any) {
+		fprintf(f, "%s0.99 with lines dt 3 lc rgb '#999999' title 'p99 (0.99)'", sep);
+		tip(fig, "the 99th percentile: 99%% of the waits were no longer");
+	} else {
+		fputs("plot NaN title 'no waits'", f);
+		tip(fig, "%s: no waits", lab);
+	}
+	fputc('\n', f);
+}
+
+static const struct kind kind_delay_cdf = {
+	"delay-cdf", "distribution of scheduling delays per task and policy, p99 marked",
+	"distribution of scheduling delays, p99 marked",
+	"Distribution of scheduling delays (CDF, log scale) per task and policy; the dots and dotted lines mark each policy's p99.",
+	delay_cdf_setup, delay_cdf_body, 2, 300,
+};
+
+/* ---- p99 and max per task ------------------------------------------------ */
 
 static void bar_label(char *out, size_t len, const struct cmp_task *t)
 {
@@ -743,23 +1113,17 @@ static void bar_label(char *out, size_t len, const struct cmp_task *t)
 	snprintf(out, len, "%s", lab);
 }
 
-static int write_diff_bars(const struct ctx *x, const long *tasks, size_t n,
-			   struct sr_diag *d)
+/* diff-bars.dat: a block per policy, a row per task (NaN where absent). */
+static int write_bars_data(const struct ctx *x, const long *tasks, size_t n,
+			   int64_t *ymax, struct sr_diag *d)
 {
 	struct cmp_set *s = x->s;
-	struct sr_outfile *od, *og;
+	struct sr_outfile *od;
 	FILE *f;
 	char a[40], b[40];
-	int64_t ymax = PL_DELAY_FLOOR_NS * 10;
 	double w = 0.8 / (double)s->nruns;
-	int width = 260 + 110 * (int)n;
-	static const struct {
-		const char *what;
-		int col;
-	} panels[] = { { "p99 scheduling delay", 4 }, { "max scheduling delay", 5 } };
 
-	if (width < 1000)
-		width = 1000;
+	*ymax = PL_DELAY_FLOOR_NS * 10;
 	if (open_out(&od, x, "diff-bars", "dat", d))
 		return d->code;
 	f = sr_outfile_fp(od);
@@ -775,14 +1139,19 @@ static int write_diff_bars(const struct ctx *x, const long *tasks, size_t n,
 			char lab[128];
 			double xc = (double)i + ((double)r - (double)(s->nruns - 1) / 2.0) * w;
 
-			if (!fg->present)
-				continue;
 			bar_label(lab, sizeof(lab), t);
 			for (char *q = lab; *q; q++)
 				if (*q == '"' || *q == '\t')
 					*q = '\'';
-			if (fg->max_ns > ymax)
-				ymax = fg->max_ns;
+			if (!fg->present) {
+				/* panels pick rows by number: keep the row */
+				if (x->o->panels)
+					fprintf(f, "%zu\t\"%s\"\t%.4f\tNaN\tNaN\tNaN\tNaN\n",
+						i, lab, xc);
+				continue;
+			}
+			if (fg->max_ns > *ymax)
+				*ymax = fg->max_ns;
 			fprintf(f, "%zu\t\"%s\"\t%.4f\t%s\t", i, lab, xc,
 				sr_fmt_ms(a, sizeof(a), floor_ns(fg->p99_ns), 6));
 			fprintf(f, "%s\t", sr_fmt_ms(b, sizeof(b), floor_ns(fg->max_ns), 6));
@@ -791,9 +1160,36 @@ static int write_diff_bars(const struct ctx *x, const long *tasks, size_t n,
 		}
 		fputs("NaN\tNaN\tNaN\tNaN\tNaN\tNaN\tNaN\n\n\n", f);
 	}
-	if (sr_outfile_commit(od, d))
-		return d->code;
+	return sr_outfile_commit(od, d);
+}
 
+static const struct {
+	const char *what;
+	const char *name;
+	int col;
+} bar_panels[] = {
+	{ "p99 scheduling delay", "diff-bars-p99", 4 },
+	{ "max scheduling delay", "diff-bars-max", 5 },
+};
+
+/* The plot command's bars: one image, vertical bars, p99 over max. */
+static int write_bars_multi(struct ctx *x, const long *tasks, size_t n,
+			    int64_t ymax, struct sr_diag *d)
+{
+	struct cmp_set *s = x->s;
+	struct sr_outfile *og;
+	struct pl_figure *fig;
+	FILE *f;
+	char a[40], b[40];
+	double w = 0.8 / (double)s->nruns;
+	int width = 260 + 110 * (int)n;
+
+	if (width < 1000)
+		width = 1000;
+	if (!(fig = fig_add(x, "diff-bars", "diff-bars", -1)))
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	snprintf(fig->title, sizeof(fig->title), "p99 and max scheduling delay per task");
+	snprintf(fig->caption, sizeof(fig->caption), "p99 and max scheduling delay per task, the policies side by side (log scale).");
 	if (open_out(&og, x, "diff-bars", "gp", d))
 		return d->code;
 	f = sr_outfile_fp(og);
@@ -824,24 +1220,138 @@ static int write_diff_bars(const struct ctx *x, const long *tasks, size_t n,
 		const char *sep = "plot ";
 
 		fputs("set title ", f);
-		sr_gp_str(f, panels[pi].what);
+		sr_gp_str(f, bar_panels[pi].what);
 		fputc('\n', f);
 		for (size_t r = 0; r < s->nruns; r++) {
 			fprintf(f, "%s'diff-bars.dat' index %zu using 3:%d:($3-w/2):($3+w/2):(%s):%d with boxxyerror lc rgb '%s' title ",
-				sep, r, panels[pi].col,
+				sep, r, bar_panels[pi].col,
 				sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
-				panels[pi].col, run_colour(s, r));
+				bar_panels[pi].col, run_colour(s, r).rgb);
 			sr_gp_str(f, s->runs[r].policy);
 			sep = ", \\\n     ";
 			fprintf(f, "%s'diff-bars.dat' index %zu using 3:%d:($%d >= 100 ? sprintf('%%.0f', $%d) : sprintf('%%.3g', $%d)) with labels offset 0,0.7 font ',8' tc rgb '%s' notitle",
-				sep, r, panels[pi].col, panels[pi].col + 2,
-				panels[pi].col + 2, panels[pi].col + 2,
-				run_colour(s, r));
+				sep, r, bar_panels[pi].col, bar_panels[pi].col + 2,
+				bar_panels[pi].col + 2, bar_panels[pi].col + 2,
+				run_colour(s, r).rgb);
 		}
 		fputc('\n', f);
 	}
 	fputs("unset multiplot\n", f);
 	return sr_outfile_commit(og, d);
+}
+
+/*
+ * The report's bars: diff-bars-p99 and diff-bars-max, horizontal, a row
+ * per task (the first at the top), a bar per policy with its value at its
+ * end; each bar its own plot element, so its tooltip names task, policy
+ * and value.
+ */
+static int write_bars_panels(struct ctx *x, const long *tasks, size_t n,
+			     int64_t ymax, struct sr_diag *d)
+{
+	struct cmp_set *s = x->s;
+	double w = 0.8 / (double)s->nruns;
+	int label_chars = 8;
+	int height;
+
+	for (size_t i = 0; i < n; i++) {
+		char lab[128];
+
+		bar_label(lab, sizeof(lab), &s->tasks[tasks[i]]);
+		if ((int)strlen(lab) > label_chars)
+			label_chars = (int)strlen(lab);
+	}
+	/* a band of at least 15 px per bar, so the values never touch */
+	height = 150 + (int)(n * s->nruns) * 16 + (s->nruns > 4 ? 20 : 0);
+	for (size_t pi = 0; pi < 2; pi++) {
+		struct sr_outfile *og;
+		struct pl_figure *fig;
+		const char *sep = "plot ";
+		char a[40], b[40];
+		FILE *f;
+
+		if (!(fig = fig_add(x, bar_panels[pi].name, "diff-bars", -1)))
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		snprintf(fig->title, sizeof(fig->title), "%s per task", bar_panels[pi].what);
+		snprintf(fig->caption, sizeof(fig->caption), "The %s of each task shown above, a bar per policy (log scale), its value in ms at its end.",
+			 bar_panels[pi].what);
+		if (open_out(&og, x, bar_panels[pi].name, "gp", d))
+			return d->code;
+		f = sr_outfile_fp(og);
+		gp_header(f, x, bar_panels[pi].name, bar_panels[pi].what, PL_PANEL_WIDTH, height);
+		fputs("# the data: diff-bars.dat\n", f);
+		fprintf(f, "set lmargin %d\nset rmargin 3\nset tmargin 4\n", label_chars + 2);
+		fputs("set key above horizontal samplen 2\n", f);
+		fputs("set logscale x 10\nset format x '%g'\n", f);
+		/* room on the right of the longest bar for its value */
+		fprintf(f, "set xrange [%s:%s]\n", sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
+			sr_fmt_ms(b, sizeof(b), ymax * 40, 3));
+		fprintf(f, "set yrange [%zu.6:-0.6]\n", n ? n - 1 : 0);
+		fputs("set grid xtics noytics\n", f);
+		fputs("set xlabel 'delay (ms, log)'\n", f);
+		fputs("set ytics nomirror (", f);
+		for (size_t i = 0; i < n; i++) {
+			char lab[128];
+
+			bar_label(lab, sizeof(lab), &s->tasks[tasks[i]]);
+			fputs(i ? ", " : "", f);
+			sr_gp_str(f, lab);
+			fprintf(f, " %zu", i);
+		}
+		fputs(")\n", f);
+		fputs("set style fill solid 0.85 border rgb '#303030'\n", f);
+		fprintf(f, "w = %.4f\n", w);
+		fputs("set title ", f);
+		sr_gp_str(f, bar_panels[pi].what);
+		fputc('\n', f);
+		for (size_t r = 0; r < s->nruns; r++) {
+			for (size_t i = 0; i < n; i++) {
+				const struct cmp_task *t = &s->tasks[tasks[i]];
+				const struct cmp_figs *fg = &t->figs[r];
+				char lab[128];
+
+				fprintf(f, "%s'diff-bars.dat' index %zu every ::%zu::%zu using (%s):3:(%s):%d:($3-w/2):($3+w/2) with boxxyerror lc rgb '%s' ",
+					sep, r, i, i, sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
+					a, bar_panels[pi].col, run_colour(s, r).rgb);
+				if (i == 0) {
+					fputs("title ", f);
+					sr_gp_str(f, s->runs[r].policy);
+				} else {
+					fputs("notitle", f);
+				}
+				sep = ", \\\n     ";
+				bar_label(lab, sizeof(lab), t);
+				if (fg->present)
+					tip(fig, "%s under %s: %s %s ms", lab,
+					    s->runs[r].policy, pi ? "max" : "p99",
+					    sr_fmt_ms(b, sizeof(b), pi ? fg->max_ns : fg->p99_ns, 3));
+				else
+					tip(fig, "%s: not in the %s run", lab,
+					    s->runs[r].policy);
+			}
+			fprintf(f, "%s'diff-bars.dat' index %zu using %d:3:($%d >= 100 ? sprintf('%%.0f', $%d) : sprintf('%%.3g', $%d)) with labels left offset 0.5,0 font ',9' tc rgb '%s' notitle",
+				sep, r, bar_panels[pi].col, bar_panels[pi].col + 2,
+				bar_panels[pi].col + 2, bar_panels[pi].col + 2,
+				run_colour(s, r).rgb);
+			tip(fig, "%s of each task under %s (ms)", pi ? "max" : "p99",
+			    s->runs[r].policy);
+		}
+		fputc('\n', f);
+		if (sr_outfile_commit(og, d))
+			return d->code;
+	}
+	return SR_OK;
+}
+
+static int write_diff_bars(struct ctx *x, const long *tasks, size_t n,
+			   struct sr_diag *d)
+{
+	int64_t ymax;
+
+	if (write_bars_data(x, tasks, n, &ymax, d))
+		return d->code;
+	return x->o->panels ? write_bars_panels(x, tasks, n, ymax, d)
+			    : write_bars_multi(x, tasks, n, ymax, d);
 }
 
 /* Tasks for the bars: interactive ones first, then the largest p99 changes. */
@@ -860,26 +1370,50 @@ static int bar_tasks(struct cmp_set *s, const struct pl_plot_opts *o,
 	return SR_OK;
 }
 
+/* What the plots show, in ns since the origin: the replay's span (and
+ * the last point drawn), or the window. */
+static void x_extent(struct ctx *x)
+{
+	struct cmp_set *s = x->s;
+	struct collect *c = x->c;
+
+	x->xmin_ns = 0;
+	x->xmax_ns = s->have_t ? s->t1 - s->origin : 0;
+	for (size_t i = 0; i < x->nsel * s->nruns; i++) {
+		if (c->prio[i].seen && c->prio[i].last_t - s->origin > x->xmax_ns)
+			x->xmax_ns = c->prio[i].last_t - s->origin;
+		for (size_t k = 0; k < c->delay[i].n; k++)
+			if (c->delay[i].p[k].t - s->origin > x->xmax_ns)
+				x->xmax_ns = c->delay[i].p[k].t - s->origin;
+	}
+	if (sr_sel_windowed(s->sel)) {
+		int64_t lo, hi;
+
+		sr_sel_window(s->sel, s->origin, &lo, &hi);
+		if (lo != INT64_MIN && lo > s->origin)
+			x->xmin_ns = lo - s->origin;
+		/* to the window's end, or the trace's if it ends first */
+		if (hi != INT64_MAX) {
+			int64_t end = s->trace_end - s->origin > x->xmax_ns ?
+				      s->trace_end - s->origin : x->xmax_ns;
+
+			x->xmax_ns = hi - s->origin < end ? hi - s->origin : end;
+		}
+	}
+	if (x->xmax_ns <= x->xmin_ns)
+		x->xmax_ns = x->xmin_ns + 1000000000;
+}
+
 static int plot_all(struct cmp_set *s, const struct pl_plot_opts *o,
 		    struct pl_plot_files *out, struct sr_diag *d)
 {
 	struct collect c;
-	struct ctx x = { .s = s, .o = o };
+	struct ctx x = { .s = s, .o = o, .out = out };
 	long *sel = NULL, *bars = NULL;
 	size_t nsel = 0, nbars = 0;
 	int rc, first_err = SR_OK;
 	struct sr_diag gd = SR_DIAG_INIT;
-	static const struct {
-		const char *name;
-		const char *caption;
-	} plots[PL_NPLOTS] = {
-		{ "priority", "Priority over time: the model's dynamic priority of each task under each policy (steps; higher priority is up; dashed: the interactive threshold; open circles: the task moved to another CPU)." },
-		{ "delay-time", "Scheduling delay of every wait over time (log scale), a colour per policy: spikes are the stalls a user notices." },
-		{ "delay-cdf", "Distribution of scheduling delays (CDF, log scale) per task and policy; the dots and dotted lines mark each policy's p99." },
-		{ "diff-bars", "p99 and max scheduling delay per task, the policies side by side (log scale)." },
-	};
 
-	memset(out, 0, sizeof(*out));
 	if (bar_tasks(s, o, &bars, &nbars, d))
 		return d->code;
 	rc = cmp_select_plot_tasks(s, o->re, o->max_tasks ? o->max_tasks : CMP_PLOT_MAX_TASKS,
@@ -899,49 +1433,42 @@ static int plot_all(struct cmp_set *s, const struct pl_plot_opts *o,
 	x.sel = sel;
 	x.nsel = nsel;
 	x.c = &c;
+	out->tasks = sel;
 	out->ntasks = nsel;
+	sel = NULL;
 	if (rc == SR_OK) {
-		x.xmax_ns = s->have_t ? s->t1 - s->t0 : 0;
-		for (size_t i = 0; i < nsel * s->nruns; i++) {
-			if (c.prio[i].seen && c.prio[i].last_t - s->t0 > x.xmax_ns)
-				x.xmax_ns = c.prio[i].last_t - s->t0;
-			for (size_t k = 0; k < c.delay[i].n; k++)
-				if (c.delay[i].p[k].t - s->t0 > x.xmax_ns)
-					x.xmax_ns = c.delay[i].p[k].t - s->t0;
-		}
-		if (x.xmax_ns <= 0)
-			x.xmax_ns = 1000000000;
-		rc = write_priority(&x, d);
+		x_extent(&x);
+		rc = write_priority_data(&x, d);
 	}
 	if (rc == SR_OK)
-		rc = write_delay_time(&x, d);
+		rc = write_scripts(&x, &kind_priority, d);
 	if (rc == SR_OK)
-		rc = write_delay_cdf(&x, d);
+		rc = write_delay_time_data(&x, d);
+	if (rc == SR_OK)
+		rc = write_scripts(&x, o->panels ? &kind_delay_bins
+						 : &kind_delay_time, d);
+	if (rc == SR_OK)
+		rc = write_delay_cdf_data(&x, d);
+	if (rc == SR_OK)
+		rc = write_scripts(&x, &kind_delay_cdf, d);
 	if (rc == SR_OK && s->nruns > 1)
 		rc = write_diff_bars(&x, bars, nbars, d);
 	collect_free(&c);
-	free(sel);
 	free(bars);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < PL_NPLOTS; i++) {
-		if (i == 3 && s->nruns < 2)
-			continue;
-		snprintf(out->name[out->n], sizeof(out->name[0]), "%s", plots[i].name);
-		snprintf(out->caption[out->n], sizeof(out->caption[0]), "%s", plots[i].caption);
-		out->n++;
-	}
 	if (!o->render)
 		return SR_OK;
 	for (size_t i = 0; i < out->n; i++) {
 		char script[64], image[64];
 
-		snprintf(script, sizeof(script), "%s.gp", out->name[i]);
-		snprintf(image, sizeof(image), "%s.%s", out->name[i], pl_format_ext(o->format));
+		snprintf(script, sizeof(script), "%s.gp", out->fig[i].name);
+		snprintf(image, sizeof(image), "%s.%s", out->fig[i].name,
+			 pl_format_ext(o->format));
 		gd.code = SR_OK;
 		gd.msg[0] = '\0';
 		if (pl_gnuplot_run(o->gnuplot, o->outdir, script, image, &gd) == SR_OK) {
-			out->rendered[i] = true;
+			out->fig[i].rendered = true;
 			continue;
 		}
 		if (first_err == SR_OK) {
@@ -958,9 +1485,12 @@ int pl_plot_all(struct cmp_set *s, const struct pl_plot_opts *o,
 	struct sr_madedirs made = { NULL, 0, 0 };
 	int rc;
 
+	memset(out, 0, sizeof(*out));
 	if (sr_mkdirs_note(o->outdir, &made, d))
 		return d->code;
 	rc = plot_all(s, o, out, d);
+	if (rc != SR_OK && rc != SR_ENOGNUPLOT)
+		pl_plot_files_free(out);
 	if (rc != SR_OK)
 		sr_madedirs_undo(&made);  /* where nothing was written */
 	else

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/style.h"
 #include "lib/grow.h"
 #include "lib/fmt.h"
 #include "lib/outfile.h"
@@ -13,19 +14,110 @@
 #include "plots/report.h"
 
 static const char style[] =
-	"body{font-family:sans-serif;margin:24px auto;max-width:1240px;color:#222;padding:0 16px}\n"
-	"h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}\n"
-	"table{border-collapse:collapse;font-size:12.5px}\n"
-	"th,td{padding:2px 7px;text-align:right;border-bottom:1px solid #e4e4e4;white-space:nowrap}\n"
-	"th{background:#f2f2f2;position:sticky;top:0}\n"
-	"td.l,th.l{text-align:left}tr.b td{border-bottom:1px solid #bbb}\n"
-	".better{color:#1e7a3c;font-weight:bold}.worse{color:#b0281b;font-weight:bold}\n"
-	".wrap{max-height:640px;overflow:auto;border:1px solid #ddd}\n"
-	"ul.head li{margin:4px 0}\n"
-	"figure{margin:28px 0}figure svg{max-width:100%;height:auto;display:block}\n"
-	"figcaption{font-size:13px;color:#444;margin-top:6px}\n"
+	"*{box-sizing:border-box}\n"
+	"body{font:15px/1.45 sans-serif;color:#222;margin:0 auto;max-width:1880px;padding:0 16px 32px}\n"
+	"h1{font-size:24px;margin:20px 0 6px;overflow-wrap:anywhere}\n"
+	"h2{font-size:19px;margin:34px 0 10px;border-bottom:1px solid #ccc;padding-bottom:3px}\n"
+	"h3{font-size:16px;margin:22px 0 6px;overflow-wrap:anywhere}\n"
+	"p,li{max-width:1100px}\n"
+	"a{color:#1a5a96}\n"
+	"nav{margin:8px 0;font-size:14px}nav a{margin-right:16px}\n"
+	".legend{list-style:none;padding:0;margin:8px 0;display:flex;flex-wrap:wrap;gap:6px 22px}\n"
+	".legend li{white-space:nowrap}.legend small{color:#666}\n"
+	"svg.sw{vertical-align:middle;margin-right:5px}\n"
+	".scope{color:#444}\n"
+	"ul.head{padding-left:22px}ul.head li{margin:4px 0;overflow-wrap:anywhere}\n"
+	".pair{margin-top:12px}\n"
+	"table{border-collapse:collapse;font-size:13px;width:100%}\n"
+	"th,td{padding:3px 6px;text-align:right;border-bottom:1px solid #e6e6e6;vertical-align:top}\n"
+	"th{background:#f2f2f2;position:sticky;top:0;font-weight:600}\n"
+	"td.l,th.l{text-align:left}td.t{overflow-wrap:anywhere}td.p{white-space:nowrap}\n"
+	"tr.b td{border-bottom:1px solid #bbb}\n"
+	"#tasks th{cursor:pointer;user-select:none}#tasks th:hover{background:#e6e6e6}\n"
+	"#tasks th[aria-sort=descending]::after{content:\" \\25BC\"}\n"
+	"#tasks th[aria-sort=ascending]::after{content:\" \\25B2\"}\n"
+	".d{display:block;font-size:11px;color:#666}\n"
+	".better{color:#1e7a3c;font-weight:600}.worse{color:#b0281b;font-weight:600}\n"
+	".controls{display:flex;flex-wrap:wrap;gap:8px 18px;align-items:center;margin:10px 0;font-size:14px}\n"
+	".controls input[type=search]{width:14em}\n"
+	".wrap{max-height:80vh;overflow:auto;border:1px solid #ddd}\n"
+	".figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,600px),1fr));gap:14px 22px;align-items:start}\n"
+	"figure{margin:0}figure svg{width:100%;height:auto;display:block}\n"
+	"figcaption{font-size:12px;color:#555;margin-top:2px}\n"
 	".note{background:#fff4e0;border:1px solid #e0b060;padding:8px}\n"
-	"code{background:#f4f4f4;padding:1px 4px}\n";
+	"code{background:#f4f4f4;padding:1px 4px}\n"
+	"footer{font-size:12px;color:#666;margin-top:30px}\n";
+
+/*
+ * The task table: rows from the JSON in #sr-data, sorted by a click on a
+ * heading (again: the other way), filtered by the search box (a comm's
+ * part or a pid; several, apart: any), the class and the waits; the
+ * metric chooses what the policies' columns show.
+ */
+static const char script[] =
+	"(function(){\"use strict\";\n"
+	"var D=JSON.parse(document.getElementById(\"sr-data\").textContent);\n"
+	"var T=document.getElementById(\"tasks\"),B=T.tBodies[0];\n"
+	"var q=document.getElementById(\"q\"),cl=document.getElementById(\"cls\"),\n"
+	" mt=document.getElementById(\"metric\"),mn=document.getElementById(\"many\"),\n"
+	" ct=document.getElementById(\"count\");\n"
+	"var NP=D.policies.length,key=null,dir=-1;\n"
+	"function esc(s){return String(s).replace(/[&<>\"]/g,function(c){\n"
+	" return{\"&\":\"&amp;\",\"<\":\"&lt;\",\">\":\"&gt;\",'\"':\"&quot;\"}[c];});}\n"
+	"function val(t,p,m){var v=t[7][p];return v?v[m]:null;}\n"
+	"function num(v,m){return v===null?\"\\u2013\":D.metrics[m][2]?(v/1000).toFixed(3):String(v);}\n"
+	"function chg(t,p,m){var a=val(t,0,m),b=val(t,p,m),c,x;\n"
+	" if(!p||a===null||b===null)return\"\";\n"
+	" c=D.metrics[m][2]?(b-a)/1000:b-a;\n"
+	" x=!a?(c>0?\"+\":\"\")+(D.metrics[m][2]?c.toFixed(3)+\" ms\":c):\n"
+	"  b>=10*a?\"\\u00d7\"+(b/a).toFixed(0):(c>0?\"+\":\"\")+(100*(b-a)/a).toFixed(0)+\"%\";\n"
+	" var k=\"\",ad=Math.abs(b-a);\n"
+	" if(D.metrics[m][3]&&ad>=D.min_us&&ad*100>=Math.max(a,b)*D.min_pct)k=b<a?\"better\":\"worse\";\n"
+	" return'<span class=\"d '+k+'\">'+(b===a?\"=\":x)+\"</span>\";}\n"
+	"function keyof(t,k,m){if(k===\"task\")return t[1].toLowerCase();if(k===\"pid\")return t[0];\n"
+	" if(k===\"class\")return D.classes[t[3]];if(k===\"waits\")return t[5];\n"
+	" var v=val(t,+k,m);return v===null?-Infinity:v;}\n"
+	"function ok(t){var w=q.value.trim().toLowerCase(),c=cl.value;\n"
+	" if(mn.checked&&!t[6])return false;\n"
+	" if(c&&(c===\"periodic\"?!t[4]:D.classes[t[3]]!==c))return false;\n"
+	" if(!w)return true;\n"
+	" return w.split(/[\\s,]+/).some(function(x){return /^\\d+$/.test(x)?String(t[0])===x:\n"
+	"  x&&t[1].toLowerCase().indexOf(x)>=0;});}\n"
+	"function draw(){var m=+mt.value,r=[],i,h=[];\n"
+	" for(i=0;i<D.tasks.length;i++)if(ok(D.tasks[i]))r.push(i);\n"
+	" if(key!==null)r.sort(function(a,b){var x=keyof(D.tasks[a],key,m),y=keyof(D.tasks[b],key,m);\n"
+	"  return x<y?-dir:x>y?dir:a-b;});\n"
+	" r.forEach(function(i){var t=D.tasks[i],s=\"<tr><td class=\\\"l t\\\">\",p;\n"
+	"  s+=t[2]?'<a href=\"#task-'+t[2]+'\">'+esc(t[1])+\"</a>\":esc(t[1]);\n"
+	"  s+=\"</td><td>\"+t[0]+'</td><td class=\"l\">'+D.classes[t[3]]+(t[4]?\", periodic\":\"\")+\"</td><td>\"+t[5]+\"</td>\";\n"
+	"  for(p=0;p<NP;p++)s+=\"<td>\"+num(val(t,p,m),m)+chg(t,p,m)+\"</td>\";\n"
+	"  h.push(s+\"</tr>\");});\n"
+	" B.innerHTML=h.join(\"\");\n"
+	" ct.textContent=r.length+\" of \"+D.tasks.length+\" tasks\";\n"
+	" Array.prototype.forEach.call(T.tHead.rows[0].cells,function(th){\n"
+	"  var k=th.getAttribute(\"data-k\");\n"
+	"  if(th.hasAttribute(\"data-p\"))th.lastChild.textContent=\" \"+D.metrics[m][1];\n"
+	"  if(k===key)th.setAttribute(\"aria-sort\",dir<0?\"descending\":\"ascending\");\n"
+	"  else th.removeAttribute(\"aria-sort\");});}\n"
+	"Array.prototype.forEach.call(T.tHead.rows[0].cells,function(th){\n"
+	" th.addEventListener(\"click\",function(){var k=th.getAttribute(\"data-k\");\n"
+	"  if(key===k)dir=-dir;else{key=k;dir=k===\"task\"||k===\"class\"?1:-1;}draw();});});\n"
+	"[q,cl,mt,mn].forEach(function(e){e.addEventListener(\"input\",draw);e.addEventListener(\"change\",draw);});\n"
+	"draw();})();\n";
+
+/* What the table's columns can show: a summary figure of every policy. */
+static const struct {
+	const char *key, *label;
+	bool ms;       /* in microseconds, shown as ms */
+	bool delay;    /* lower is better: the diff's verdict applies */
+} metrics[] = {
+	{ "p99", "p99 delay ms", true, true },
+	{ "max", "max delay ms", true, true },
+	{ "avg", "avg delay ms", true, true },
+	{ "runtime", "runtime ms", true, false },
+	{ "switches", "switches", false, false },
+};
+#define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
 
 static void li_line(void *ctx, const char *line)
 {
@@ -45,35 +137,142 @@ static void ms_cell(FILE *f, int64_t ns)
 	fprintf(f, "<td>%s</td>", sr_fmt_ms(b, sizeof(b), ns, 3));
 }
 
-static void write_periodic(FILE *f, const struct cmp_diff *df)
+/* A policy's swatch: a short line in its colour and dash. */
+static void swatch(FILE *f, const char *policy)
 {
-	const struct cmp_set *s = df->s;
-	size_t runs[2] = { df->a, df->b };
+	struct cmp_style st;
+	const char *dash;
 
-	if (!df->nperiodic)
-		return;
-	fputs("<h2>Periodic tasks (interbench's figures)</h2>\n"
-	      "<p>Deadlines met: share of periods whose CPU burst was done before the next period "
-	      "began, on the recording's clock (periods start at the recorded wakeups) and on the "
-	      "replay's own (periods start when the replay woke the task). Desired CPU: CPU obtained within its period as a share of the CPU wanted. "
-	      "SD is the true standard deviation of the delays; &ldquo;ib SD&rdquo; is the figure "
-	      "interbench prints as SD, which is really a root mean square.</p>\n", f);
-	fputs("<table id=\"periodic\"><tr><th class=\"l\">task</th><th>period ms</th><th class=\"l\">policy</th>"
-	      "<th>deadlines met</th><th>own clock</th><th>desired CPU</th><th>avg ms</th><th>SD ms</th><th>ib SD ms</th><th>max ms</th></tr>\n", f);
-	for (size_t i = 0; i < df->nperiodic; i++) {
-		const struct cmp_task *t = &s->tasks[df->periodic[i]];
+	cmp_style_of(policy, &st);
+	dash = cmp_style_dash_svg(st.dash);
+	fprintf(f, "<svg class=\"sw\" width=\"30\" height=\"10\" viewBox=\"0 0 30 10\" aria-hidden=\"true\">"
+		   "<line x1=\"1\" y1=\"5\" x2=\"29\" y2=\"5\" stroke=\"%s\" stroke-width=\"3\"%s%s%s/></svg>",
+		st.rgb, *dash ? " stroke-dasharray=\"" : "", dash,
+		*dash ? "\"" : "");
+}
+
+/* ---- the top: policies, scope, verdict ------------------------------------ */
+
+static void write_top(FILE *f, const struct cmp_ndiff *nd)
+{
+	const struct cmp_set *s = nd->s;
+	char sel[512];
+
+	fputs("<header>\n<h1>schedreplay: ", f);
+	sr_html_str(f, s->title);
+	fputs("</h1>\n<p>How the recorded workload would have been scheduled under each policy, replayed on the same demand; "
+	      "each is compared with the first, <b>", f);
+	sr_html_str(f, s->runs[0].policy);
+	fputs("</b> (the baseline). Which tasks are interactive, batch or periodic is judged from the <b>", f);
+	sr_html_str(f, s->ref_policy);
+	fputs("</b> run.</p>\n<ul class=\"legend\" id=\"legend\">\n", f);
+	for (size_t r = 0; r < s->nruns; r++) {
+		fputs("<li>", f);
+		swatch(f, s->runs[r].policy);
+		sr_html_str(f, s->runs[r].policy);
+		if (r == 0)
+			fputs(" <small>(baseline)</small>", f);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
+	sr_sel_describe(s->sel, sel, sizeof(sel));
+	if (s->focus || *sel) {
+		fputs("<p class=\"scope\" id=\"scope\">Shown:", f);
+		if (s->focus) {
+			fputs(" only the process tree of the first task whose comm matches <code>", f);
+			sr_html_str(f, s->focus_regex);
+			fprintf(f, "</code> (%zu tasks)%s", s->focus_tasks,
+				*sel ? ";" : ".");
+		}
+		if (*sel) {
+			fputs(" only ", f);
+			sr_html_str(f, sel);
+			fputc('.', f);
+		}
+		fputs(" Every task was replayed, from the trace's start.</p>\n", f);
+	}
+	fputs("<nav><a href=\"#verdict\">Verdict</a>", f);
+	for (size_t i = 0; i < nd->nrows; i++) {
+		const struct cmp_task *t = &s->tasks[nd->rows[i]];
+
+		if (t->period_ns > 0 && t->figs[0].periods && t->figs[0].present) {
+			fputs("<a href=\"#periodic-tasks\">Periodic tasks</a>", f);
+			break;
+		}
+	}
+	fputs("<a href=\"#task-table\">Tasks</a><a href=\"#plots\">Plots</a></nav>\n</header>\n", f);
+
+	fputs("<section id=\"verdict\">\n<h2>Verdict</h2>\n", f);
+	if (nd->verdicts) {
+		fputs("<ul class=\"head\" id=\"groups\">\n", f);
+		cmp_ndiff_verdict(nd, li_line, f);
+		fputs("</ul>\n", f);
+	}
+	if (nd->npairs == 1) {
+		fputs("<ul class=\"head\" id=\"headline\">\n", f);
+		cmp_diff_headline(&nd->pair[0], li_line, f);
+		fputs("</ul>\n", f);
+	} else {
+		fputs("<ul class=\"head\" id=\"headline\">\n", f);
+		cmp_ndiff_headline_common(nd, li_line, f);
+		fputs("</ul>\n", f);
+		for (size_t k = 0; k < nd->npairs; k++) {
+			const char *p = s->runs[nd->pair[k].b].policy;
+
+			fprintf(f, "<div class=\"pair\" id=\"verdict-%zu\">\n<h3>", k + 1);
+			swatch(f, p);
+			sr_html_str(f, p);
+			fputs(" against ", f);
+			sr_html_str(f, s->runs[0].policy);
+			fputs("</h3>\n<ul class=\"head\">\n", f);
+			cmp_diff_headline_policy(&nd->pair[k], li_line, f);
+			fputs("</ul>\n</div>\n", f);
+		}
+	}
+	fputs("</section>\n", f);
+}
+
+/* ---- periodic tasks --------------------------------------------------------- */
+
+static void write_periodic(FILE *f, const struct cmp_ndiff *nd)
+{
+	const struct cmp_set *s = nd->s;
+	bool any = false;
+
+	for (size_t i = 0; i < nd->nrows; i++) {
+		const struct cmp_task *t = &s->tasks[nd->rows[i]];
 		char lab[128], per[32];
+		size_t shown = 0, nshow = 0;
 
+		if (t->period_ns <= 0 || !t->figs[0].periods || !t->figs[0].present)
+			continue;
+		if (!any) {
+			fputs("<section id=\"periodic-tasks\">\n<h2>Periodic tasks (interbench's figures)</h2>\n"
+			      "<p>Deadlines met: share of periods whose CPU burst was done before the next period "
+			      "began, on the recording's clock (periods start at the recorded wakeups) and on the "
+			      "replay's own (periods start when the replay woke the task). Desired CPU: CPU obtained within its period as a share of the CPU wanted. "
+			      "SD is the true standard deviation of the delays; &ldquo;ib SD&rdquo; is the figure "
+			      "interbench prints as SD, which is really a root mean square.</p>\n"
+			      "<div class=\"wrap\"><table id=\"periodic\"><thead><tr><th class=\"l\">task</th><th>period ms</th><th class=\"l\">policy</th>"
+			      "<th>deadlines met</th><th>own clock</th><th>desired CPU</th><th>avg ms</th><th>SD ms</th><th>ib SD ms</th><th>max ms</th></tr></thead>\n<tbody>\n", f);
+			any = true;
+		}
 		cmp_task_label(t, lab, sizeof(lab));
 		sr_fmt_ms(per, sizeof(per), t->period_ns, 3);
-		for (int k = 0; k < 2; k++) {
-			const struct cmp_figs *fg = &t->figs[runs[k]];
+		for (size_t r = 0; r < s->nruns; r++)
+			nshow += t->figs[r].present;
+		for (size_t r = 0; r < s->nruns; r++) {
+			const struct cmp_figs *fg = &t->figs[r];
 
-			fprintf(f, "<tr%s><td class=\"l\">", k ? " class=\"b\"" : "");
-			if (!k)
+			if (!fg->present)
+				continue;
+			shown++;
+			fprintf(f, "<tr%s><td class=\"l t\">", shown == nshow ? " class=\"b\"" : "");
+			if (shown == 1)
 				sr_html_str(f, lab);
-			fprintf(f, "</td><td>%s</td><td class=\"l\">", k ? "" : per);
-			sr_html_str(f, s->runs[runs[k]].policy);
+			fprintf(f, "</td><td>%s</td><td class=\"l p\">", shown == 1 ? per : "");
+			swatch(f, s->runs[r].policy);
+			sr_html_str(f, s->runs[r].policy);
 			fprintf(f, "</td><td>%.1f%%</td><td>%.1f%%</td><td>%.1f%%</td>",
 				cmp_deadlines_met_pct(fg), cmp_deadlines_met_own_pct(fg),
 				cmp_desired_cpu_pct(fg));
@@ -84,80 +283,144 @@ static void write_periodic(FILE *f, const struct cmp_diff *df)
 			fputs("</tr>\n", f);
 		}
 	}
-	fputs("</table>\n", f);
+	if (any)
+		fputs("</tbody></table></div>\n</section>\n", f);
 }
 
-static void write_table(FILE *f, const struct cmp_diff *df)
+/* ---- the task table ------------------------------------------------------------- */
+
+/* ns as whole microseconds, rounded half away from zero. */
+static long long us(int64_t ns)
 {
-	const struct cmp_set *s = df->s;
-	size_t runs[2] = { df->a, df->b };
-	bool fewer_header = false;
+	return ns >= 0 ? (long long)((ns + 500) / 1000)
+		       : -(long long)((-ns + 500) / 1000);
+}
 
-	fputs("<h2>Tasks</h2>\n<p>Sorted by the change in p99 scheduling delay, first the tasks "
-	      "with at least 20 waits under both policies, then those with fewer (whose p99 is a "
-	      "few samples); delays in ms; change = B &minus; A, ratio = B / A.</p>\n"
-	      "<div class=\"wrap\">\n", f);
-	fputs("<table id=\"diff\"><tr><th class=\"l\">task</th><th class=\"l\">class</th><th class=\"l\">policy</th>"
-	      "<th>runtime ms</th><th>switches</th><th>avg</th><th>p95</th><th>p99</th><th>max</th>"
-	      "<th>CPU %</th><th>p99 change</th><th>ratio</th></tr>\n", f);
-	for (size_t ii = 0; ii < 2 * df->nrows; ii++) {
-		size_t i = ii % df->nrows;
-		const struct cmp_task *t = &s->tasks[df->rows[i]];
-		const struct cmp_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
-		enum cmp_verdict v = fa->present && fb->present
-					    ? cmp_verdict_of(t, df->a, df->b) : CMP_SAME;
-		bool many = fa->ndelays >= CMP_SELECT_MIN_WAITS &&
-			    fb->ndelays >= CMP_SELECT_MIN_WAITS;
-		char lab[128], b[40];
+/* The plot order (1, 2, ...) of task index t, 0 if not drawn. */
+static size_t plotted(const struct pl_plot_files *pf, long t)
+{
+	for (size_t i = 0; pf && i < pf->ntasks; i++)
+		if (pf->tasks[i] == t)
+			return i + 1;
+	return 0;
+}
 
-		/* the first pass takes the tasks with many waits, the second
-		 * the others */
-		if (many != (ii < df->nrows))
+/* The table's figures as JSON, to a buffer (f: a memstream). */
+static void table_json(FILE *f, const struct cmp_ndiff *nd,
+		       const struct pl_plot_files *pf)
+{
+	const struct cmp_set *s = nd->s;
+
+	fputs("{\"policies\":[", f);
+	for (size_t r = 0; r < s->nruns; r++) {
+		fputs(r ? "," : "", f);
+		sr_json_str(f, s->runs[r].policy);
+	}
+	fputs("],\n\"metrics\":[", f);
+	for (size_t m = 0; m < NMETRICS; m++)
+		fprintf(f, "%s[\"%s\",\"%s\",%d,%d]", m ? "," : "", metrics[m].key,
+			metrics[m].label, metrics[m].ms, metrics[m].delay);
+	fprintf(f, "],\n\"classes\":[\"%s\",\"%s\",\"%s\"],\n",
+		cmp_class_name(CMP_CLASS_OTHER), cmp_class_name(CMP_CLASS_INTERACTIVE),
+		cmp_class_name(CMP_CLASS_BATCH));
+	fprintf(f, "\"min_pct\":%d,\"min_us\":%lld,\n\"tasks\":[", CMP_CHANGE_MIN_PCT,
+		(long long)(CMP_CHANGE_MIN_NS / 1000));
+	/* the diff's order: first the tasks whose p99 means something (20
+	 * waits or more under every policy), then the others */
+	for (size_t ii = 0, n = 0; ii < 2 * nd->nrows; ii++) {
+		size_t i = ii % nd->nrows;
+		const struct cmp_task *t = &s->tasks[nd->rows[i]];
+		char lab[128];
+		uint64_t waits = 0;
+		bool many = cmp_enough_waits(s, t, 0, SIZE_MAX, CMP_SELECT_MIN_WAITS);
+
+		if (many != (ii < nd->nrows))
 			continue;
-		if (!many && !fewer_header) {
-			fputs("<tr><th class=\"l\" colspan=\"12\">tasks with fewer than 20 waits under a policy</th></tr>\n", f);
-			fewer_header = true;
-		}
+		for (size_t r = 0; r < s->nruns; r++)
+			if (t->figs[r].present) {
+				waits = t->figs[r].ndelays;
+				break;
+			}
+		/* the comm with "#occ" when the pid and comm came back */
+		if (t->occ > 1)
+			snprintf(lab, sizeof(lab), "%s #%u", t->comm, t->occ);
+		else
+			snprintf(lab, sizeof(lab), "%s", t->comm);
+		fprintf(f, "%s\n[%d,", n++ ? "," : "", t->pid);
+		sr_json_str(f, lab);
+		fprintf(f, ",%zu,%d,%d,%llu,%d,[", plotted(pf, nd->rows[i]),
+			(int)t->cls, t->period_ns > 0 && t->figs[0].periods ? 1 : 0,
+			(unsigned long long)waits, many ? 1 : 0);
+		for (size_t r = 0; r < s->nruns; r++) {
+			const struct cmp_figs *fg = &t->figs[r];
 
-		cmp_task_label(t, lab, sizeof(lab));
-		for (int k = 0; k < 2; k++) {
-			const struct cmp_figs *fg = k ? fb : fa;
-
-			fprintf(f, "<tr%s><td class=\"l\">", k ? " class=\"b\"" : "");
-			if (!k)
-				sr_html_str(f, lab);
-			fprintf(f, "</td><td class=\"l\">%s</td><td class=\"l\">",
-				k ? "" : cmp_class_name(t->cls));
-			sr_html_str(f, s->runs[runs[k]].policy);
-			fputs("</td>", f);
+			fputs(r ? "," : "", f);
 			if (!fg->present) {
-				fputs("<td colspan=\"9\" class=\"l\">(not in this run)</td></tr>\n", f);
+				fputs("null", f);
 				continue;
 			}
-			ms_cell(f, fg->runtime_ns);
-			fprintf(f, "<td>%llu</td>", (unsigned long long)fg->switches);
-			ms_cell(f, fg->avg_ns);
-			ms_cell(f, fg->p95_ns);
-			ms_cell(f, fg->p99_ns);
-			ms_cell(f, fg->max_ns);
-			fprintf(f, "<td>%.1f</td>", 100.0 * fg->cpu_share);
-			if (k && fa->present) {
-				fprintf(f, "<td class=\"%s\">%s</td>",
-					v == CMP_BETTER ? "better" : v == CMP_WORSE ? "worse" : "",
-					sr_fmt_ms(b, sizeof(b), fb->p99_ns - fa->p99_ns, 3));
-				if (fa->p99_ns)
-					fprintf(f, "<td>%.2f</td>",
-						(double)fb->p99_ns / (double)fa->p99_ns);
-				else
-					fputs("<td>-</td>", f);
-			} else {
-				fputs("<td></td><td></td>", f);
-			}
-			fputs("</tr>\n", f);
+			fprintf(f, "[%lld,%lld,%lld,%lld,%llu]", us(fg->p99_ns),
+				us(fg->max_ns), us(fg->avg_ns), us(fg->runtime_ns),
+				(unsigned long long)fg->switches);
 		}
+		fputs("]]", f);
 	}
-	fputs("</table>\n</div>\n", f);
+	fputs("\n]}", f);
 }
+
+static int write_tasks(FILE *f, const struct cmp_ndiff *nd,
+		       const struct pl_plot_files *pf, struct sr_diag *d)
+{
+	const struct cmp_set *s = nd->s;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	table_json(m, nd, pf);
+	if (fclose(m) != 0 || !buf) {
+		free(buf);
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	fputs("<section id=\"task-table\">\n<h2>Tasks</h2>\n<p>Every task shown, in the diff's order: first those with 20 "
+	      "waits or more under every policy, then the others, each by the largest change in p99 scheduling delay "
+	      "against the baseline under any policy; click a heading to sort by it, again for the other way. Under each policy but the baseline, its change against the baseline "
+	      "(green: better, red: worse, for delays that moved by at least 10% and 0.1 ms). "
+	      "A task drawn in the plots links to them.</p>\n", f);
+	fputs("<div class=\"controls\">\n<label>Find <input id=\"q\" type=\"search\" placeholder=\"comm or pid\" autocomplete=\"off\"></label>\n"
+	      "<label>Class <select id=\"cls\"><option value=\"\">any</option><option>interactive</option><option>batch</option>"
+	      "<option>other</option><option value=\"periodic\">periodic</option></select></label>\n"
+	      "<label>Show <select id=\"metric\">", f);
+	for (size_t k = 0; k < NMETRICS; k++)
+		fprintf(f, "<option value=\"%zu\">%s</option>", k, metrics[k].label);
+	fputs("</select></label>\n<label><input id=\"many\" type=\"checkbox\"> 20 waits or more under every policy</label>\n"
+	      "<span id=\"count\"></span>\n</div>\n", f);
+	fputs("<div class=\"wrap\"><table id=\"tasks\"><thead><tr><th class=\"l\" data-k=\"task\">task</th><th data-k=\"pid\">pid</th>"
+	      "<th class=\"l\" data-k=\"class\">class</th><th data-k=\"waits\">waits</th>", f);
+	for (size_t r = 0; r < s->nruns; r++) {
+		fprintf(f, "<th data-k=\"%zu\" data-p=\"%zu\">", r, r);
+		swatch(f, s->runs[r].policy);
+		sr_html_str(f, s->runs[r].policy);
+		fprintf(f, "<span> %s</span></th>", metrics[0].label);
+	}
+	fputs("</tr></thead>\n<tbody></tbody></table></div>\n"
+	      "<noscript><p class=\"note\">The task table is drawn by the page's script: allow JavaScript for this file "
+	      "(nothing is loaded from elsewhere), or see <code>schedreplay diff --all</code>.</p></noscript>\n", f);
+	/* JSON inside a script element: no "<" may close it */
+	fputs("<script type=\"application/json\" id=\"sr-data\">", f);
+	for (size_t i = 0; i < len; i++) {
+		if (buf[i] == '<' || buf[i] == '>' || buf[i] == '&')
+			fprintf(f, "\\u%04x", (unsigned char)buf[i]);
+		else
+			fputc(buf[i], f);
+	}
+	fputs("</script>\n</section>\n", f);
+	free(buf);
+	return SR_OK;
+}
+
+/* ---- plots ----------------------------------------------------------------- */
 
 static int read_all(const char *path, char **out, size_t *len, struct sr_diag *d)
 {
@@ -197,25 +460,46 @@ static int read_all(const char *path, char **out, size_t *len, struct sr_diag *d
 	return SR_OK;
 }
 
-/*
- * Copy a gnuplot SVG inline: drop the XML prolog, and give every id and
- * reference to one a prefix so figures on one page cannot collide.
- */
-static void inline_svg(FILE *f, const char *svg, const char *prefix)
+/* Line k (from 1) of tips into buf; false when there is none. */
+static bool tip_line(const char *tips, long k, char *buf, size_t len)
+{
+	const char *p = tips;
+
+	if (!p || k < 1)
+		return false;
+	for (long i = 1; i < k; i++) {
+		p = strchr(p, '\n');
+		if (!p)
+			return false;
+		p++;
+	}
+	if (!*p)
+		return false;
+	snprintf(buf, len, "%.*s", (int)(strchr(p, '\n') ? strchr(p, '\n') - p
+							  : (long)strlen(p)), p);
+	return true;
+}
+
+/* The first pat in [p, end), or NULL. */
+static const char *find(const char *p, const char *end, const char *pat)
+{
+	return memmem(p, (size_t)(end - p), pat, strlen(pat));
+}
+
+/* [p, end) with every id and reference to one given the prefix. */
+static void put_ids(FILE *f, const char *p, const char *end,
+		    const char *prefix)
 {
 	static const char *const pats[] = {
 		" id='", " id=\"", "href='#", "href=\"#", "url(#",
 	};
-	const char *p = strstr(svg, "<svg");
 
-	if (!p)
-		return;
-	while (*p) {
+	for (;;) {
 		size_t i, best = 0;
 		const char *hit = NULL;
 
 		for (i = 0; i < sizeof(pats) / sizeof(pats[0]); i++) {
-			const char *h = strstr(p, pats[i]);
+			const char *h = find(p, end, pats[i]);
 
 			if (h && (!hit || h < hit)) {
 				hit = h;
@@ -223,8 +507,8 @@ static void inline_svg(FILE *f, const char *svg, const char *prefix)
 			}
 		}
 		if (!hit) {
-			fputs(p, f);
-			break;
+			fwrite(p, 1, (size_t)(end - p), f);
+			return;
 		}
 		fwrite(p, 1, (size_t)(hit - p) + strlen(pats[best]), f);
 		fputs(prefix, f);
@@ -232,10 +516,165 @@ static void inline_svg(FILE *f, const char *svg, const char *prefix)
 	}
 }
 
-int pl_report_write(const struct cmp_diff *df, const struct pl_plot_files *pf,
+/* One line [p, end) of a gnuplot SVG into the page: ids prefixed
+ * (figures on one page cannot collide), the plot elements' titles
+ * replaced by their tooltips, the canvas's by the figure's, its <desc>
+ * left out. */
+static void svg_line(FILE *f, const char *p, const char *end,
+		     const struct pl_figure *fig, const char *prefix)
+{
+	static const char plot_title[] = "<title>gnuplot_plot_";
+	static const char canvas_title[] = "<title>Gnuplot</title>";
+	const char *t, *close;
+
+	if ((size_t)(end - p) >= 6 && !memcmp(p, "<desc>", 6))
+		return;
+	if ((t = find(p, end, canvas_title))) {
+		put_ids(f, p, t, prefix);
+		fputs("<title>", f);
+		sr_html_str(f, fig->title);
+		fputs("</title>", f);
+		put_ids(f, t + strlen(canvas_title), end, prefix);
+		return;
+	}
+	if ((t = find(p, end, plot_title)) &&
+	    (close = find(t, end, "</title>"))) {
+		char tip[512];
+		long k = strtol(t + strlen(plot_title), NULL, 10);
+
+		put_ids(f, p, t, prefix);
+		fputs("<title>", f);
+		sr_html_str(f, tip_line(fig->tips, k, tip, sizeof(tip)) ? tip
+								 : fig->title);
+		fputs("</title>", f);
+		put_ids(f, close + strlen("</title>"), end, prefix);
+		return;
+	}
+	put_ids(f, p, end, prefix);
+}
+
+/* A gnuplot SVG inline: from <svg, a line at a time, each without its
+ * indentation. */
+static void inline_svg(FILE *f, const char *svg, const struct pl_figure *fig)
+{
+	const char *p = strstr(svg, "<svg");
+	char prefix[48];
+
+	if (!p)
+		return;
+	snprintf(prefix, sizeof(prefix), "%s-", fig->name);
+	while (*p) {
+		const char *nl = strchr(p, '\n'), *q;
+		const char *end = nl ? nl : p + strlen(p);
+
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		/* a group that holds nothing (gnuplot writes many) */
+		if (nl && end - p > 3 && !memcmp(p, "<g ", 3) && end[-1] == '>' &&
+		    end[-2] != '/') {
+			for (q = nl + 1; *q == ' ' || *q == '\t'; q++)
+				;
+			if (!strncmp(q, "</g>", 4) && (q[4] == '\n' || !q[4])) {
+				p = q[4] ? q + 5 : q + 4;
+				continue;
+			}
+		}
+		if (p < end) {
+			svg_line(f, p, end, fig, prefix);
+			fputc('\n', f);
+		}
+		p = nl ? nl + 1 : end;
+	}
+}
+
+static const struct pl_figure *find_fig(const struct pl_plot_files *pf,
+					const char *name)
+{
+	for (size_t i = 0; i < pf->n; i++)
+		if (!strcmp(pf->fig[i].name, name))
+			return &pf->fig[i];
+	return NULL;
+}
+
+static int write_figure(FILE *f, const char *dir, const struct pl_figure *fig,
+			struct sr_diag *d)
+{
+	char *path, *svg = NULL;
+	size_t len;
+
+	if (!fig || !fig->rendered)
+		return SR_OK;
+	if (!(path = sr_path_join(dir, fig->name, "svg")))
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	if (read_all(path, &svg, &len, d)) {
+		free(path);
+		return d->code;
+	}
+	free(path);
+	fprintf(f, "<figure id=\"plot-%s\">\n", fig->name);
+	inline_svg(f, svg, fig);
+	free(svg);
+	fputs("<figcaption>", f);
+	sr_html_str(f, fig->title);
+	fprintf(f, " (<code>%s.gp</code>)</figcaption>\n</figure>\n", fig->name);
+	return SR_OK;
+}
+
+static int write_plots(FILE *f, const struct cmp_ndiff *nd,
+		       const struct pl_plot_files *pf, const char *dir,
+		       const char *plots_note, struct sr_diag *d)
+{
+	const struct cmp_set *s = nd->s;
+	static const char *const kinds[] = { "priority", "delay-time", "delay-cdf" };
+	const struct pl_figure *fig;
+
+	fputs("<section id=\"plots\">\n<h2>Plots</h2>\n", f);
+	if (plots_note && *plots_note) {
+		fputs("<p class=\"note\" id=\"plots-note\">", f);
+		sr_html_str(f, plots_note);
+		fputs("</p>\n", f);
+	}
+	if (!pf || !pf->n) {
+		fputs("</section>\n", f);
+		return SR_OK;
+	}
+	fputs("<p>Hover over a line, a bar or a legend entry to see whose it is. Each task drawn has three panels: "
+	      "its <b>priority</b> over time (higher priority up; dashed: the interactive threshold; circles: a move to another CPU), "
+	      "the <b>longest scheduling delay</b> of the waits begun in each slice of the time shown (log scale: spikes are the stalls a user notices), "
+	      "and the <b>distribution</b> of its delays (CDF, each policy's p99 marked). The scripts and data beside this page re-draw each panel: "
+	      "<code>gnuplot NAME.gp</code>.</p>\n", f);
+	fputs("<div class=\"figs\" id=\"bars\">\n", f);
+	if (write_figure(f, dir, find_fig(pf, "diff-bars-p99"), d) ||
+	    write_figure(f, dir, find_fig(pf, "diff-bars-max"), d))
+		return d->code;
+	fputs("</div>\n", f);
+	for (size_t i = 0; i < pf->ntasks; i++) {
+		const struct cmp_task *t = &s->tasks[pf->tasks[i]];
+		char lab[128];
+
+		cmp_task_label(t, lab, sizeof(lab));
+		fprintf(f, "<section class=\"task\" id=\"task-%zu\">\n<h3>", i + 1);
+		sr_html_str(f, lab);
+		fprintf(f, " <small>%s%s</small></h3>\n<div class=\"figs\">\n",
+			cmp_class_name(t->cls), t->period_ns > 0 ? ", periodic" : "");
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+			char name[48];
+
+			snprintf(name, sizeof(name), "%s-%zu", kinds[k], i + 1);
+			fig = find_fig(pf, name);
+			if (write_figure(f, dir, fig, d))
+				return d->code;
+		}
+		fputs("</div>\n</section>\n", f);
+	}
+	fputs("</section>\n", f);
+	return SR_OK;
+}
+
+int pl_report_write(const struct cmp_ndiff *nd, const struct pl_plot_files *pf,
 		    const char *dir, const char *plots_note, struct sr_diag *d)
 {
-	const struct cmp_set *s = df->s;
+	const struct cmp_set *s = nd->s;
 	struct sr_outfile *o;
 	FILE *f;
 	int rc;
@@ -243,67 +682,24 @@ int pl_report_write(const struct cmp_diff *df, const struct pl_plot_files *pf,
 	if ((rc = sr_outfile_open_in(&o, dir, "index.html", NULL, d)))
 		return rc;
 	f = sr_outfile_fp(o);
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>schedreplay: ", f);
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>schedreplay: ", f);
 	sr_html_str(f, s->title);
 	fputs(" &mdash; ", f);
-	sr_html_str(f, s->runs[df->a].policy);
-	fputs(" against ", f);
-	sr_html_str(f, s->runs[df->b].policy);
-	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>schedreplay: ", style);
-	sr_html_str(f, s->title);
-	fputs("</h1>\n<p>How the recorded workload would have been scheduled under <b>", f);
-	sr_html_str(f, s->runs[df->a].policy);
-	fputs("</b> (A) and under <b>", f);
-	sr_html_str(f, s->runs[df->b].policy);
-	fputs("</b> (B), replayed on the same demand. Which tasks are interactive, batch or periodic "
-	      "is judged from the <b>", f);
-	sr_html_str(f, s->ref_policy);
-	fputs("</b> run.", f);
-	if (s->focus) {
-		fputs(" Shown: only the process tree of the first task whose comm matches <code>", f);
-		sr_html_str(f, s->focus_regex);
-		fprintf(f, "</code> (%zu tasks); every task was replayed.", s->focus_tasks);
+	for (size_t r = 0; r < s->nruns; r++) {
+		fputs(r == 0 ? "" : r == 1 ? " against " : ", ", f);
+		sr_html_str(f, s->runs[r].policy);
 	}
-	fputs("</p>\n<h2>Headline</h2>\n<ul class=\"head\" id=\"headline\">\n", f);
-	cmp_diff_headline(df, li_line, f);
-	fputs("</ul>\n", f);
-	write_periodic(f, df);
-	write_table(f, df);
-	fputs("<h2>Plots</h2>\n", f);
-	if (plots_note && *plots_note) {
-		fputs("<p class=\"note\" id=\"plots-note\">", f);
-		sr_html_str(f, plots_note);
-		fputs("</p>\n", f);
+	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", style);
+	write_top(f, nd);
+	write_periodic(f, nd);
+	if ((rc = write_tasks(f, nd, pf, d)) ||
+	    (rc = write_plots(f, nd, pf, dir, plots_note, d))) {
+		sr_outfile_abort(o);
+		return rc;
 	}
-	for (size_t i = 0; pf && i < pf->n; i++) {
-		char *svgpath, prefix[48];
-		char *svg = NULL;
-		size_t len;
-
-		if (!pf->rendered[i])
-			continue;
-		svgpath = sr_path_join(dir, pf->name[i], "svg");
-		if (!svgpath) {
-			sr_outfile_abort(o);
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		}
-		rc = read_all(svgpath, &svg, &len, d);
-		free(svgpath);
-		if (rc) {
-			sr_outfile_abort(o);
-			return d->code;
-		}
-		snprintf(prefix, sizeof(prefix), "%s-", pf->name[i]);
-		fprintf(f, "<figure id=\"plot-%s\">\n", pf->name[i]);
-		inline_svg(f, svg, prefix);
-		free(svg);
-		fputs("\n<figcaption>", f);
-		sr_html_str(f, pf->caption[i]);
-		fprintf(f, " (<code>%s.gp</code> and <code>%s.dat</code> beside this page re-draw it.)</figcaption>\n</figure>\n",
-			pf->name[i], pf->name[i]);
-	}
-	fputs("<p style=\"font-size:12px;color:#666\">Written by schedreplay report. "
-	      "The figures come from the replay's timeline.tsv, latency.tsv and summary.tsv; "
-	      "docs/plots.md says how each is counted.</p>\n</body>\n</html>\n", f);
+	fputs("<footer>Written by schedreplay report. The figures are the replay's (its summary, latency and timeline rows); "
+	      "docs/plots.md says how each is counted. This page loads nothing from elsewhere.</footer>\n", f);
+	fprintf(f, "<script>\n%s</script>\n</body>\n</html>\n", script);
 	return sr_outfile_commit(o, d);
 }

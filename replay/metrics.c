@@ -449,6 +449,7 @@ struct sr_acct {
 	char **names;        /* interned comms: open addressing, NULL = free */
 	size_t nnames, names_cap;
 	bool charged;
+	int64_t lo, hi;      /* the window counted (sr_acct_window) */
 	int err;             /* first error, kept */
 	const char *errmsg;  /* what it was */
 	sr_acct_wait_fn on_wait;
@@ -471,7 +472,28 @@ int sr_acct_new(struct sr_acct **a, struct sr_diag *d)
 	*a = calloc(1, sizeof(**a));
 	if (!*a)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	(*a)->lo = INT64_MIN;
+	(*a)->hi = INT64_MAX;
 	return SR_OK;
+}
+
+void sr_acct_window(struct sr_acct *a, int64_t lo, int64_t hi)
+{
+	a->lo = lo;
+	a->hi = hi;
+}
+
+static bool in_window(const struct sr_acct *a, int64_t t)
+{
+	return t >= a->lo && t < a->hi;
+}
+
+/* The part of [from, to) in the window. */
+static int64_t windowed(const struct sr_acct *a, int64_t from, int64_t to)
+{
+	int64_t x = from > a->lo ? from : a->lo, y = to < a->hi ? to : a->hi;
+
+	return y > x ? y - x : 0;
 }
 
 void sr_acct_free(struct sr_acct *a)
@@ -578,7 +600,7 @@ int sr_acct_runnable(struct sr_acct *a, uint32_t task, int64_t t,
 	s->state = SR_ACCT_RUNNABLE;
 	s->cause = (uint8_t)cause;
 	s->since = t;
-	if (cause == SR_CAUSE_WAKEUP)
+	if (cause == SR_CAUSE_WAKEUP && in_window(a, t))
 		s->m.wakeups++;
 	return SR_OK;
 }
@@ -598,8 +620,9 @@ int sr_acct_run(struct sr_acct *a, uint32_t task, int64_t t)
 			s->since = t;
 			return SR_OK;
 		}
-		rc = sr_metrics_add_delay(&s->m, s->since, t);
-		if (rc)
+		/* a wait counts in the window it began in */
+		if (in_window(a, s->since) &&
+		    (rc = sr_metrics_add_delay(&s->m, s->since, t)))
 			return acct_err(a, rc);
 		if (a->on_wait) {
 			rc = a->on_wait(a->on_wait_ctx, task, s->since, t,
@@ -619,10 +642,11 @@ int sr_acct_run(struct sr_acct *a, uint32_t task, int64_t t)
 	}
 }
 
-static void close_run(struct acct_task *s, int64_t t)
+static void close_run(const struct sr_acct *a, struct acct_task *s,
+		      int64_t t)
 {
 	if (s->state == SR_ACCT_RUNNING && t > s->since)
-		s->oncpu_ns += t - s->since;
+		s->oncpu_ns += windowed(a, s->since, t);
 }
 
 int sr_acct_stop(struct sr_acct *a, uint32_t task, int64_t t,
@@ -634,7 +658,7 @@ int sr_acct_stop(struct sr_acct *a, uint32_t task, int64_t t,
 		return SR_EINTERNAL;
 	if (s->state == SR_ACCT_DEAD)
 		return SR_OK;
-	close_run(s, t);
+	close_run(a, s, t);
 	s->last_stop = t;
 	if (still_runnable) {
 		s->state = SR_ACCT_RUNNABLE;
@@ -653,7 +677,7 @@ int sr_acct_exit(struct sr_acct *a, uint32_t task, int64_t t)
 
 	if (!s)
 		return SR_EINTERNAL;
-	close_run(s, t);
+	close_run(a, s, t);
 	s->state = SR_ACCT_DEAD;
 	s->since = 0;
 	return SR_OK;
@@ -661,12 +685,26 @@ int sr_acct_exit(struct sr_acct *a, uint32_t task, int64_t t)
 
 int sr_acct_charge(struct sr_acct *a, uint32_t task, int64_t ns)
 {
+	return sr_acct_charge_at(a, task, INT64_MAX, ns);
+}
+
+int sr_acct_charge_at(struct sr_acct *a, uint32_t task, int64_t t,
+		      int64_t ns)
+{
 	struct acct_task *s = slot(a, task);
 
 	if (!s)
 		return SR_EINTERNAL;
 	if (ns < 0)
 		return acct_fail(a, SR_EDATA, "negative cpu time charged");
+	/* the cpu time of [t - ns, t): its part in the window */
+	if ((a->lo != INT64_MIN || a->hi != INT64_MAX) && t != INT64_MAX) {
+		int64_t from;
+
+		if (__builtin_sub_overflow(t, ns, &from))
+			from = INT64_MIN;
+		ns = windowed(a, from, t);
+	}
 	if (__builtin_add_overflow(s->charged_ns, ns, &s->charged_ns))
 		return acct_fail(a, SR_EDATA, "a task's charged cpu time "
 				 "overflows 64-bit nanoseconds");
@@ -767,7 +805,7 @@ int sr_acct_finish(struct sr_acct *a, int64_t t_end, struct sr_diag *d)
 	for (size_t i = 0; i < a->nslots; i++) {
 		struct acct_task *s = at(a, i);
 
-		close_run(s, t_end);
+		close_run(a, s, t_end);
 		if (s->state == SR_ACCT_RUNNING)
 			s->since = t_end;
 		s->m.runtime_ns = a->charged ? s->charged_ns : s->oncpu_ns;

@@ -163,6 +163,18 @@ int sr_acct_stop(struct sr_acct *a, uint32_t task, int64_t t,
 int sr_acct_exit(struct sr_acct *a, uint32_t task, int64_t t);
 /* Charge ns of cpu time to task (switches runtime to charged time). */
 int sr_acct_charge(struct sr_acct *a, uint32_t task, int64_t ns);
+/* The same for the cpu time of [t - ns, t): with a window, its part
+ * inside the window. */
+int sr_acct_charge_at(struct sr_acct *a, uint32_t task, int64_t t,
+		      int64_t ns);
+/*
+ * Count only what happens in [lo, hi) on the caller's clock (set before
+ * the first call; default: everything): a wakeup at its time, a wait
+ * (delay, switch, the per-wait callback still sees every wait) when it
+ * began, runtime as the part of each run (or charge) inside.  The state
+ * machine itself runs over everything, so a task's state at lo is right.
+ */
+void sr_acct_window(struct sr_acct *a, int64_t lo, int64_t hi);
 /* Mark a task's figures as touched by lost events. */
 int sr_acct_mark_lost(struct sr_acct *a, uint32_t task);
 /* Name a task for its output row (comm is copied into the acct's pool

@@ -276,7 +276,7 @@ static int on_runtime(struct sr_observed *o, const struct sr_event *ev)
 	    ((rc = sr_acct_runnable(o->acct, k, ev->ts, SR_CAUSE_UNKNOWN)) ||
 	     (rc = wait_begun(o, k))))
 		return rc;
-	return sr_acct_charge(o->acct, k, ev->value);
+	return sr_acct_charge_at(o->acct, k, ev->ts, ev->value);
 }
 
 static int on_lost(struct sr_observed *o, const struct sr_event *ev)

@@ -33,9 +33,10 @@ struct prun {
 	struct sr_replay *r;
 	struct sr_sim *sim;           /* or */
 	struct sr_observed *obs;
-	struct sr_outfile *tl, *lat;
-	FILE *tlf, *latf;             /* the files, when written */
+	struct sr_outfile *tl, *lat, *waits;
+	FILE *tlf, *latf, *waitsf;    /* the files, when written */
 	bool want_tl, want_lat;       /* a file or the sink takes the rows */
+	bool want_waits;
 	struct sr_latw *latw;         /* latency rows in wake order */
 	struct sr_tlfilter *tlfil;    /* simulated runs' rows (tlfilter.h) */
 };
@@ -64,6 +65,8 @@ struct sr_replay {
 	struct sr_strpool names;
 	bool held;                    /* simulators wait for the cpu count */
 	int32_t ran;                  /* highest cpu that ran a task + 1 */
+	bool win_known;               /* the window is on the trace's clock */
+	int64_t lo, hi;               /* the window (--start, --end) */
 };
 
 static const struct sr_task *view_get(const void *ctx, sr_tid id)
@@ -76,6 +79,34 @@ static size_t view_count(const void *ctx)
 	return sr_tasks_count(ctx);
 }
 
+/* ---- the selection (--pid, --start, --end) --------------------------------- */
+
+/* A row at t of pid is reported. */
+static bool keep(const struct sr_replay *r, int64_t t, int32_t pid)
+{
+	return sr_sel_in(r->lo, r->hi, t) && sr_sel_pid(r->o.sel, pid);
+}
+
+/* The accounting of p counts the window only. */
+static void window_to(const struct sr_replay *r, struct prun *p)
+{
+	if (!r->win_known || !sr_sel_windowed(r->o.sel))
+		return;
+	if (p->obs)
+		sr_acct_window(sr_observed_acct(p->obs), r->lo, r->hi);
+	if (p->sim)
+		sr_acct_window(sr_sim_acct(p->sim), r->lo, r->hi);
+}
+
+/* The first event says where the trace starts: the window on its clock. */
+static void window_set(struct sr_replay *r, int64_t first_ts)
+{
+	sr_sel_window(r->o.sel, first_ts, &r->lo, &r->hi);
+	r->win_known = true;
+	for (size_t i = 0; i < r->n; i++)
+		window_to(r, &r->p[i]);
+}
+
 /* ---- rows: to the files and to the caller's sink, as they come ------------ */
 
 static int emit_tl(void *ctx, const struct sr_tl_row *row)
@@ -83,6 +114,8 @@ static int emit_tl(void *ctx, const struct sr_tl_row *row)
 	struct prun *p = ctx;
 	const struct sr_replay_sink *k = p->r->o.sink;
 
+	if (!keep(p->r, row->t, row->pid))
+		return SR_OK;
 	if (p->tlf)
 		sr_timeline_row(p->tlf, row);
 	if (k && k->timeline)
@@ -95,10 +128,24 @@ static int emit_lat(void *ctx, const struct sr_lat_row *row)
 	struct prun *p = ctx;
 	const struct sr_replay_sink *k = p->r->o.sink;
 
+	if (!keep(p->r, row->wake, row->pid))
+		return SR_OK;
 	if (p->latf)
 		sr_latency_row(p->latf, row);
 	if (k && k->latency)
 		return k->latency(k->ctx, p->idx, row);
+	return SR_OK;
+}
+
+static int emit_wait(void *ctx, const struct sr_wait_row *row)
+{
+	struct prun *p = ctx;
+	const struct sr_replay_sink *k = p->r->o.sink;
+
+	if (p->waitsf)
+		sr_waits_row(p->waitsf, row);
+	if (k && k->waits)
+		return k->waits(k->ctx, p->idx, row);
 	return SR_OK;
 }
 
@@ -136,6 +183,11 @@ static int sim_row(void *ctx, const struct sr_tl_row *row)
 	return rc;
 }
 
+static const char *sim_name(const void *ctx, uint32_t comm)
+{
+	return sr_sim_name(ctx, comm);
+}
+
 static int sim_wait(void *ctx, uint32_t task, int64_t from, int64_t to,
 		    enum sr_acct_cause cause)
 {
@@ -143,10 +195,14 @@ static int sim_wait(void *ctx, uint32_t task, int64_t from, int64_t to,
 	int32_t pid = sr_sim_pid(p->sim, task);
 	const char *comm = sr_sim_comm(p->sim, task);
 	int rc = hook_wait(p, task, pid, comm, from, to, cause);
+	struct sr_lat_why why = { .name = sim_name, .name_ctx = p->sim };
 
 	if (rc || !p->latw)
 		return rc;
-	return sr_latw_add(p->latw, from, to, pid, comm, cause);
+	if (p->r->o.no_why)
+		return sr_latw_add(p->latw, from, to, pid, comm, cause, NULL);
+	why.segs = sr_sim_wait_segs(p->sim, task, &why.nsegs);
+	return sr_latw_add(p->latw, from, to, pid, comm, cause, &why);
 }
 
 static int obs_wait(void *ctx, uint32_t task, int64_t from, int64_t to,
@@ -167,7 +223,7 @@ static int obs_wait(void *ctx, uint32_t task, int64_t from, int64_t to,
 	comm = sr_demand_last_comm(r->dm, task);
 	if ((rc = hook_wait(p, task, pid, comm, from, to, cause)) || !p->latw)
 		return rc;
-	return sr_latw_add(p->latw, from, to, pid, comm, cause);
+	return sr_latw_add(p->latw, from, to, pid, comm, cause, NULL);
 }
 
 static void resolved(void *ctx, uint32_t task, uint32_t block,
@@ -393,6 +449,13 @@ static int open_outputs(struct sr_replay *r, struct prun *p,
 			goto out;
 		p->latf = sr_outfile_fp(p->lat);
 		sr_latency_header(p->latf);
+		if (!p->pub.observed && !r->o.no_why) {
+			if ((rc = sr_outfile_open_in(&p->waits, dir,
+						     "waits.tsv", NULL, d)))
+				goto out;
+			p->waitsf = sr_outfile_fp(p->waits);
+			sr_waits_header(p->waitsf);
+		}
 	}
 out:
 	free(dir);
@@ -405,7 +468,9 @@ static int open_rows(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 	const struct sr_replay_sink *k = r->o.sink;
 
 	p->want_tl = p->tlf || (k && k->timeline);
-	p->want_lat = p->latf || (k && k->latency);
+	p->want_waits = !p->pub.observed && !r->o.no_why &&
+			(p->waitsf || (k && k->waits));
+	p->want_lat = p->latf || (k && k->latency) || p->want_waits;
 	if (p->want_tl && !p->pub.observed &&
 	    sr_tlfilter_new(&p->tlfil, r->o.timeline, emit_tl, p, d))
 		return d->code;
@@ -509,6 +574,7 @@ static int start_sims(struct sr_replay *r, struct sr_diag *d)
 			.init_sleep_pct = r->o.init_sleep_pct,
 			.check = r->o.check,
 			.rt = r->o.tune.nrt ? r->rt : NULL,
+			.no_why = r->o.no_why,
 		};
 		struct sr_sim_hooks h = { .row = sim_row, .wait = sim_wait,
 					  .ctx = p };
@@ -517,8 +583,10 @@ static int start_sims(struct sr_replay *r, struct sr_diag *d)
 			continue;
 		if ((rc = sr_sim_new(&p->sim, &so, r->dm, k++, &h, d)))
 			return rc;
+		window_to(r, p);
 		if (p->want_lat && (rc = sr_latw_new(&p->latw,
-				sr_sim_acct(p->sim), emit_lat, p, d)))
+				sr_sim_acct(p->sim), emit_lat,
+				p->want_waits ? emit_wait : NULL, p, d)))
 			return rc;
 	}
 	return SR_OK;
@@ -539,6 +607,10 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 			       r->o.cpus, SR_SIM_MAX_CPUS);
 	if (!r->o.batch)
 		r->o.batch = SR_REPLAY_DEFAULT_BATCH;
+	r->lo = INT64_MIN;
+	r->hi = INT64_MAX;
+	if (sr_sel_check(r->o.sel, d))
+		return d->code;
 	if (add_policies(r, &nsims, d))
 		return d->code;
 	if (sr_rtrules_new(&r->rt, r->o.tune.rt, r->o.tune.nrt, d))
@@ -584,8 +656,8 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 				return rc;
 			sr_acct_on_wait(sr_observed_acct(p->obs), obs_wait, p);
 			if (p->want_lat && (rc = sr_latw_new(&p->latw,
-					sr_observed_acct(p->obs), emit_lat, p,
-					d)))
+					sr_observed_acct(p->obs), emit_lat,
+					NULL, p, d)))
 				return rc;
 		}
 	}
@@ -618,6 +690,8 @@ static int pass(struct sr_replay *r, struct sr_diag *d)
 	int rc;
 
 	while ((rc = sr_reader_next(r->rd, &ev, d)) == 1) {
+		if (!r->win_known)
+			window_set(r, ev.ts);
 		if (event_seen(r, &ev))
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		note_ran(&r->ran, r->tasks, &ev);
@@ -681,9 +755,25 @@ static int cmp_rows_done(struct sr_replay *r, struct prun *p,
 			row->x.migrations = (int64_t)sr_observed_migrations(
 				p->obs, id);
 		}
+		if (sr_sel_windowed(r->o.sel)) {
+			/* counted over the whole replay: unknown in a window */
+			row->x.expired = -1;
+			row->x.late_wakeups = -1;
+			row->x.migrations = -1;
+		}
 	}
 	p->pub.nrows = n;
 	return SR_OK;
+}
+
+/* A task's summary row is reported: its pid selected, and, with a
+ * window, something of it counted there. */
+static bool selected(const struct sr_replay *r, const struct sr_task_metrics *m)
+{
+	if (!sr_sel_pid(r->o.sel, m->pid))
+		return false;
+	return !sr_sel_windowed(r->o.sel) || m->runtime_ns || m->ndelays ||
+	       m->wakeups;
 }
 
 static int collect(struct sr_replay *r, struct prun *p, struct sr_diag *d)
@@ -697,9 +787,18 @@ static int collect(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 
 		if ((rc = sr_observed_rows(p->obs, &ms, &n, d)))
 			return rc;
-		for (size_t i = 0; i < n; i++)
-			if (sr_demand_included(r->dm, ms[i]->id))
+		r->info.left_known = true;
+		r->info.left_tasks = 0;
+		r->info.left_cpu_ns = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (!sr_demand_included(r->dm, ms[i]->id)) {
+				/* left out (--exclude, --only, --tree) */
+				r->info.left_tasks++;
+				r->info.left_cpu_ns += ms[i]->runtime_ns;
+			} else if (selected(r, ms[i])) {
 				ms[k++] = ms[i];
+			}
+		}
 		n = k;
 	} else {
 		struct sr_acct *a = sr_sim_acct(p->sim);
@@ -712,7 +811,8 @@ static int collect(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 			struct sr_task_metrics *m =
 				sr_acct_metrics(a, (uint32_t)i);
 
-			if (m && sr_sim_task(p->sim, (uint32_t)i))
+			if (m && sr_sim_task(p->sim, (uint32_t)i) &&
+			    selected(r, m))
 				ms[n++] = m;
 		}
 	}
@@ -838,6 +938,11 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 	r->info.read = st;
 	r->info.lost_tasks = -1;
 	r->info.ran_cpus = r->ran;
+	r->info.windowed = sr_sel_windowed(r->o.sel);
+	r->info.win_lo = r->lo;
+	r->info.win_hi = r->hi;
+	if ((rc = sr_sel_check_span(r->o.sel, t0, t1, d)))
+		return rc;
 	if ((rc = sr_demand_finish(r->dm, t1, d)))
 		return rc;
 	if (r->held) {
@@ -869,6 +974,11 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 		}
 		if ((rc = collect(r, p, d)) || (rc = collect_cpus(p, d)))
 			return rc;
+		/* the span reported: the window's part of the replay's */
+		if (r->lo > p->pub.start)
+			p->pub.start = r->lo < p->pub.end ? r->lo : p->pub.end;
+		if (r->hi < p->pub.end)
+			p->pub.end = r->hi > p->pub.start ? r->hi : p->pub.start;
 		if (p->latw) {
 			struct sr_sortbuf_stats ls;
 
@@ -897,6 +1007,13 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 		if (p->lat) {
 			rc = sr_outfile_commit(p->lat, d);
 			p->lat = NULL;
+			if (rc)
+				return rc;
+		}
+		if (p->waits) {
+			rc = sr_outfile_commit(p->waits, d);
+			p->waits = NULL;
+			p->waitsf = NULL;
 			if (rc)
 				return rc;
 		}
@@ -981,6 +1098,7 @@ void sr_replay_free(struct sr_replay *r)
 
 		sr_outfile_abort(p->tl);
 		sr_outfile_abort(p->lat);
+		sr_outfile_abort(p->waits);
 		sr_tlfilter_free(p->tlfil);
 		sr_latw_free(p->latw);
 		sr_sim_free(p->sim);

@@ -39,6 +39,7 @@
 #include "replay/demand.h"
 #include "replay/metrics.h"
 #include "replay/observed.h"
+#include "replay/selection.h"
 #include "replay/sim.h"
 #include "replay/writers.h"
 
@@ -62,6 +63,9 @@ struct sr_replay_sink {
 	int (*timeline)(void *ctx, size_t policy, const struct sr_tl_row *r);
 	int (*latency)(void *ctx, size_t policy, const struct sr_lat_row *r);
 	void *ctx;
+	/* the segments of each wait (waits.tsv's rows), simulated policies
+	   with attribution only */
+	int (*waits)(void *ctx, size_t policy, const struct sr_wait_row *r);
 };
 
 /* A wait as it ends (latency.tsv's row), for sr_replay_hooks. */
@@ -112,6 +116,9 @@ struct sr_replay_opts {
 	const char *outdir;           /* write DIR/P/ files; NULL: none */
 	const struct sr_replay_sink *sink; /* rows as they come; NULL: none */
 	bool no_timeline, no_latency; /* skip those files */
+	bool no_why;                  /* no attribution of waits: no
+					 waits.tsv, latency.tsv's why and
+					 behind_pid "-" (timing) */
 	enum sr_tl_mode timeline;     /* simulated rows: changes (0) or all */
 	const char *exclude;          /* pcre2 on comm: tasks left out */
 	enum sr_causal_mode causal;   /* which task wakes are causal */
@@ -128,6 +135,10 @@ struct sr_replay_opts {
 					 results do not depend on it */
 	bool check;                   /* policy invariants every instant */
 	const struct sr_replay_hooks *hooks; /* NULL: none */
+	/* --pid, --start, --end (replay/selection.h): the summary rows,
+	   timeline and latency rows (files and sink) of the tasks and the
+	   window selected; the hooks still see everything.  NULL: all */
+	const struct sr_selection *sel;
 	/* the progress line (lib/progress.h) is read.progress: told the
 	 * input read and the policies replayed */
 };
@@ -154,7 +165,9 @@ struct sr_replay_policy {
 	bool observed;
 	struct sr_replay_row *rows;   /* sorted by pid (then comm, id) */
 	size_t nrows;
-	int64_t start, end;           /* replay span, trace clock */
+	int64_t start, end;           /* the span reported, trace clock: the
+					 replay's, or the window's part of
+					 it (--start, --end) */
 	struct sr_sim_stats sim;      /* zero for observed */
 	/* memory: rows held for ordering (not demand, sr_replay_info) */
 	uint64_t latency_rows_held;   /* most latency rows held to sort */
@@ -178,6 +191,14 @@ struct sr_replay_info {
 					  behind the recording */
 	const struct sr_read_stats *read; /* lost events, skipped lines */
 	long lost_tasks;              /* marked lost in observed, -1: none */
+	/* what the replay left out (--exclude, --only, --tree), as the
+	   recording ran it; known when observed was replayed */
+	bool left_known;
+	size_t left_tasks;
+	int64_t left_cpu_ns;
+	bool windowed;                /* --start or --end given */
+	int64_t win_lo, win_hi;       /* the window, trace clock (open ends:
+					 INT64_MIN, INT64_MAX) */
 };
 
 struct sr_replay;

@@ -6,6 +6,14 @@
  * and the order of things at one instant (docs/replay.md, "The
  * simulator"); the policy owns priorities and queues.
  *
+ * While a task waits runnable its wait is attributed (docs/replay.md, "Why
+ * a task waited"): each CPU keeps a list of the tasks waiting on it, and
+ * at the end of an instant that changed something on a CPU (a switch, a
+ * wake, a queue or prio change the policy reports, a migration; every
+ * tick for a policy whose reasons move with the clock; on several CPUs,
+ * the idle CPUs changing) the policy is asked again why each of them
+ * waits; a new answer, or a new running task, starts a new segment.
+ *
  * The next instant is the earliest of: a CPU's current task reaching its
  * next op (a heap of CPUs keyed by that time), the next tick, the next
  * external wake (a heap of timers) and the next arrival; so the cost of an
@@ -58,6 +66,15 @@ struct stask {
 	uint32_t *pend;     /* causal wakes that came before their block */
 	uint32_t npend, cappend;
 	struct sr_sim_task st;
+	/* the attribution of its current wait */
+	bool in_wait;       /* waiting runnable since wait_from */
+	bool wseg;          /* .seg is open */
+	int32_t wcpu;       /* in that CPU's list of waiting tasks, -1 */
+	uint32_t wprev, wnext;
+	int64_t wait_from;
+	struct sr_wait_seg seg;
+	struct sr_wait_seg *segs;
+	uint32_t nsegs, capsegs;
 };
 
 struct timer {
@@ -78,6 +95,8 @@ struct scpu {
 	uint32_t hpos;      /* place in the run-end heap + 1; 0: not in it */
 	bool soft;          /* key: the end of the CPU known so far */
 	int64_t key;        /* when its current reaches its next op */
+	uint32_t whead;     /* tasks waiting on it (a list), SR_TID_NONE */
+	uint32_t nwait;
 };
 
 struct sr_sim {
@@ -98,8 +117,12 @@ struct sr_sim {
 	size_t nrh;
 	uint32_t *rhstack;         /* due_cpus()'s walk */
 	uint64_t *resched, *pending, *touched; /* CPU bitmaps */
+	uint64_t *wdirty;          /* CPUs whose waiters to attribute anew */
+	uint64_t *widle;           /* the idle CPUs they were attributed with */
 	size_t nw;
-	uint64_t bits1[3];         /* the three, up to 64 CPUs */
+	uint64_t bits1[5];         /* the five, up to 64 CPUs */
+	bool why_on;               /* attribute waits */
+	uint64_t nwaiting;         /* tasks waiting, on every CPU */
 	bool started, finished;
 	int phase;
 	bool tick_instant;          /* this instant took the jiffy's tick */
@@ -367,6 +390,122 @@ static void set_clock(struct sr_sim *s, int64_t t)
 		sm_rq_set_clock(s->cpu[c].rq, s->jiffies, ns);
 }
 
+/* ---- the attribution of waits: each CPU's waiting tasks ------------------ */
+
+static void wlist_add(struct sr_sim *s, uint32_t id, int c)
+{
+	struct stask *t = &s->t[id];
+	struct scpu *k = &s->cpu[c];
+
+	t->wcpu = c;
+	t->wprev = SR_TID_NONE;
+	t->wnext = k->whead;
+	if (k->whead != SR_TID_NONE)
+		s->t[k->whead].wprev = id;
+	k->whead = id;
+	k->nwait++;
+	bit_set(s->wdirty, c);
+}
+
+static void wlist_del(struct sr_sim *s, uint32_t id)
+{
+	struct stask *t = &s->t[id];
+	struct scpu *k;
+
+	if (t->wcpu < 0)
+		return;
+	k = &s->cpu[t->wcpu];
+	if (t->wprev != SR_TID_NONE)
+		s->t[t->wprev].wnext = t->wnext;
+	else
+		k->whead = t->wnext;
+	if (t->wnext != SR_TID_NONE)
+		s->t[t->wnext].wprev = t->wprev;
+	k->nwait--;
+	bit_set(s->wdirty, t->wcpu);
+	t->wcpu = -1;
+}
+
+/* The accounting just started a wait of task id (it became runnable, or
+   left its CPU runnable): its attribution starts with it. */
+static void wait_open(struct sr_sim *s, uint32_t id)
+{
+	struct stask *t = &s->t[id];
+
+	if (!s->why_on || t->in_wait ||
+	    sr_acct_state(s->acct, id) != SR_ACCT_RUNNABLE)
+		return;
+	t->in_wait = true;
+	t->wseg = false;
+	t->nsegs = 0;
+	t->wait_from = sr_acct_since(s->acct, id);
+	s->nwaiting++;
+	wlist_add(s, id, t->cpu >= 0 && t->cpu < s->ncpu ? t->cpu : 0);
+}
+
+/* A task keeps room for this many segments between its waits. */
+#define SEGS_KEPT 16
+
+static int seg_push(struct stask *t, const struct sr_wait_seg *g)
+{
+	if (t->nsegs == t->capsegs) {
+		uint32_t cap = t->capsegs ? t->capsegs * 2 : 4;
+		struct sr_wait_seg *p = realloc(t->segs, cap * sizeof(*p));
+
+		if (!p)
+			return SR_EINTERNAL;
+		t->segs = p;
+		t->capsegs = cap;
+	}
+	t->segs[t->nsegs++] = *g;
+	return SR_OK;
+}
+
+/* Close the open segment at now (one of no length is dropped). */
+static void seg_close(struct sr_sim *s, uint32_t id)
+{
+	struct stask *t = &s->t[id];
+
+	if (!t->wseg)
+		return;
+	t->wseg = false;
+	if (t->seg.start >= s->now)
+		return;
+	t->seg.end = s->now;
+	if (seg_push(t, &t->seg))
+		fail(s, SR_EINTERNAL, "out of memory", id);
+}
+
+/*
+ * Task id runs: its wait ends now.  Its segments must tile the wait
+ * exactly (from wait_from to now): anything else is a bug of the
+ * attribution, reported as one.
+ */
+static void wait_close(struct sr_sim *s, uint32_t id)
+{
+	struct stask *t = &s->t[id];
+	int64_t at;
+
+	if (!t->in_wait)
+		return;
+	seg_close(s, id);
+	wlist_del(s, id);
+	t->in_wait = false;
+	s->nwaiting--;
+	at = t->wait_from;
+	for (uint32_t i = 0; i < t->nsegs; i++) {
+		if (t->segs[i].start != at || t->segs[i].end <= at) {
+			fail(s, SR_EINTERNAL, "the segments of a wait do not "
+			     "tile it", id);
+			return;
+		}
+		at = t->segs[i].end;
+	}
+	if (at != s->now)
+		fail(s, SR_EINTERNAL, "the segments of a wait do not add up to "
+		     "its delay", id);
+}
+
 /* ---- observer: timeline rows -------------------------------------------- */
 
 /*
@@ -414,7 +553,14 @@ static void observe(void *ctx, const struct sm_rq *rq, const struct sm_task *pt,
 	t = &s->t[id];
 	if (why == SM_CH_EXPIRE)
 		t->st.expired++;
+	if (s->why_on && rq && (state_change(why) || v->prio != t->last_prio))
+		bit_set(s->wdirty, rq->cpu);
 	if (rq && rq->cpu != t->cpu) {
+		if (t->wcpu >= 0) {
+			/* a waiting task moved: it waits there now */
+			wlist_del(s, id);
+			wlist_add(s, id, rq->cpu);
+		}
 		/* set_task_cpu: pulled, or woken elsewhere */
 		if (t->cpu >= 0) {
 			t->st.migrations++;
@@ -513,19 +659,28 @@ int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
 		s->resched = &s->bits1[0];
 		s->pending = &s->bits1[1];
 		s->touched = &s->bits1[2];
+		s->wdirty = &s->bits1[3];
+		s->widle = &s->bits1[4];
 	} else {
 		s->resched = calloc(s->nw, sizeof(uint64_t));
 		s->pending = calloc(s->nw, sizeof(uint64_t));
 		s->touched = calloc(s->nw, sizeof(uint64_t));
+		s->wdirty = calloc(s->nw, sizeof(uint64_t));
+		s->widle = calloc(s->nw, sizeof(uint64_t));
 	}
-	if (!s->cpu || !s->rh || !s->rhstack || !s->resched || !s->pending || !s->touched ||
+	/* the segments go to the wait hook: without one, nobody wants them */
+	s->why_on = !o->no_why && hooks && hooks->wait;
+	if (!s->cpu || !s->rh || !s->rhstack || !s->resched || !s->pending ||
+	    !s->touched || !s->wdirty || !s->widle ||
 	    sr_acct_new(&s->acct, d)) {
 		sr_sim_free(s);
 		return d->code ? d->code : sr_fail(d, SR_EINTERNAL,
 						   "out of memory");
 	}
-	for (int c = 0; c < s->ncpu; c++)
+	for (int c = 0; c < s->ncpu; c++) {
 		s->cpu[c].cur = SR_TID_NONE;
+		s->cpu[c].whead = SR_TID_NONE;
+	}
 	if (s->h.wait)
 		sr_acct_on_wait(s->acct, s->h.wait, s->h.ctx);
 	*out = s;
@@ -545,6 +700,7 @@ void sr_sim_free(struct sr_sim *s)
 		if (s->t[i].pt && s->cpu && s->cpu[0].rq)
 			s->pol->task_free(rq_of_task(s, &s->t[i]), s->t[i].pt);
 		free(s->t[i].pend);
+		free(s->t[i].segs);
 	}
 	if (s->bal)
 		s->bops->destroy(s->bal);
@@ -559,6 +715,8 @@ void sr_sim_free(struct sr_sim *s)
 		free(s->resched);
 		free(s->pending);
 		free(s->touched);
+		free(s->wdirty);
+		free(s->widle);
 	}
 	free(s->t);
 	free(s->heap);
@@ -588,6 +746,7 @@ static int grow_tasks(struct sr_sim *s, size_t n)
 		t->last_prio = -1;
 		t->cpu = -1;
 		t->pin = -1;
+		t->wcpu = -1;
 	}
 	return SR_OK;
 }
@@ -799,6 +958,7 @@ static void make_ready(struct sr_sim *s, uint32_t id, enum sr_acct_cause why)
 	rc = sr_acct_runnable(s->acct, id, s->now, why);
 	if (rc)
 		fail(s, rc, "accounting failed", id);
+	wait_open(s, id);
 }
 
 /*
@@ -1306,6 +1466,8 @@ static void do_schedule(struct sr_sim *s, int c)
 		if (!rc && p->state == T_ZOMBIE) {
 			rc = sr_acct_exit(s->acct, prev, s->now);
 			reap(s, prev);
+		} else if (!rc && p->state == T_READY) {
+			wait_open(s, prev);
 		}
 	}
 	if (!rc && next != SR_TID_NONE) {
@@ -1314,7 +1476,15 @@ static void do_schedule(struct sr_sim *s, int c)
 			     "is not runnable", next);
 			return;
 		}
+		wait_close(s, next);
 		rc = sr_acct_run(s->acct, next, s->now);
+		s->t[next].nsegs = 0;
+		if (s->t[next].capsegs > SEGS_KEPT) {
+			/* a long wait's segments: not kept for every task */
+			free(s->t[next].segs);
+			s->t[next].segs = NULL;
+			s->t[next].capsegs = 0;
+		}
 		k->busy_until = s->now + s->o.cs_cost_ns;
 	}
 	if (rc)
@@ -1526,9 +1696,133 @@ static bool wake_due(struct sr_sim *s)
 	return true;
 }
 
+/* What runs on a CPU, for its waiters' segments. */
+struct running {
+	uint32_t id;
+	int32_t pid;
+	uint32_t comm;
+	int16_t prio;
+};
+
+static void running_on(struct sr_sim *s, int c, struct running *r)
+{
+	uint32_t id = s->cpu[c].cur;
+	struct sm_view v;
+
+	r->id = id;
+	r->pid = -1;
+	r->comm = 0;
+	r->prio = -1;
+	if (id == SR_TID_NONE || !s->t[id].pt)
+		return;
+	s->pol->view(s->t[id].pt, &v);
+	r->pid = s->t[id].pid;
+	r->comm = s->t[id].comm;
+	r->prio = (int16_t)v.prio;
+}
+
+static bool seg_same(const struct sr_wait_seg *a, const struct sr_wait_seg *b)
+{
+	return a->running == b->running && a->running_prio == b->running_prio &&
+		a->cpu == b->cpu && a->why.code == b->why.code &&
+		a->why.sub == b->why.sub && a->why.ahead == b->why.ahead &&
+		a->why.value == b->why.value;
+}
+
+/*
+ * Ask again why each task waiting on CPU c waits.  idle1, idle2: the two
+ * lowest idle CPUs (-1: none), for other-cpu: a CPU the task may use
+ * idles while it waits here.
+ */
+static void attribute_cpu(struct sr_sim *s, int c, int idle1, int idle2)
+{
+	struct running r;
+	int idle = idle1 == c ? idle2 : idle1;
+
+	running_on(s, c, &r);
+	for (uint32_t id = s->cpu[c].whead; id != SR_TID_NONE;
+	     id = s->t[id].wnext) {
+		struct stask *t = &s->t[id];
+		struct sr_wait_seg g = {
+			.start = t->wseg ? s->now : t->wait_from,
+			.running = r.id, .running_pid = r.pid,
+			.running_comm = r.comm, .running_prio = r.prio,
+			.cpu = (int16_t)c,
+			.why = { SM_WHY_NONE, SM_WHYSUB_NONE, -1, -1 },
+		};
+
+		if (idle >= 0 && (t->pin < 0 || t->pin == idle)) {
+			g.why.code = SM_WHY_OTHER_CPU;
+			g.why.value = idle;
+			if (s->bops->why_stays)
+				g.why.sub = (uint8_t)s->bops->why_stays(
+					s->bal, t->pt, c, idle);
+		} else if (s->pol->why_waiting) {
+			s->pol->why_waiting(s->cpu[c].rq, t->pt, &g.why);
+		}
+		if (t->wseg && seg_same(&g, &t->seg))
+			continue;
+		seg_close(s, id);
+		t->seg = g;
+		t->wseg = true;
+	}
+}
+
+/* End of an instant: attribute the waits on the CPUs where something
+   changed (see the head of this file). */
+static void attribute(struct sr_sim *s)
+{
+	int idle1 = -1, idle2 = -1;
+	bool all = false;
+
+	if (!s->nwaiting) {
+		for (size_t w = 0; w < s->nw; w++)
+			s->wdirty[w] = 0;
+		return;
+	}
+	if (s->tick_instant && s->pol->why_at_tick)
+		all = true;
+	if (s->bal) {
+		bool changed = false;
+
+		for (int c = 0; c < s->ncpu; c++) {
+			bool is_idle = s->cpu[c].cur == SR_TID_NONE;
+			bool was = (s->widle[c / 64] >> (c % 64)) & 1;
+
+			if (is_idle) {
+				if (idle1 < 0)
+					idle1 = c;
+				else if (idle2 < 0)
+					idle2 = c;
+			}
+			if (is_idle != was) {
+				changed = true;
+				if (is_idle)
+					bit_set(s->widle, c);
+				else
+					bit_clear(s->widle, c);
+			}
+		}
+		/* an idle CPU's balance (cache-hotness, intervals) moves
+		   with the ticks */
+		if (changed || (s->tick_instant && idle1 >= 0))
+			all = true;
+	}
+	for (int c = 0; c < s->ncpu; c++) {
+		bool dirty = all || ((s->wdirty[c / 64] >> (c % 64)) & 1);
+
+		if (dirty && s->cpu[c].nwait)
+			attribute_cpu(s, c, idle1, idle2);
+	}
+	for (size_t w = 0; w < s->nw; w++)
+		s->wdirty[w] = 0;
+}
+
 static void end_instant(struct sr_sim *s)
 {
 	check(s);
+	if (s->why_on)
+		attribute(s);
 	for (size_t w = 0; w < s->nw; w++) {
 		for (uint64_t m = s->touched[w]; m; m &= m - 1)
 			rh_update(s, (uint32_t)(w * 64) +
@@ -1792,6 +2086,62 @@ void sr_sim_cpu_stats(const struct sr_sim *s, int c, struct sr_cpu_figs *out)
 	if (s->bal) {
 		out->balances = (int64_t)s->bops->stats(s->bal, c)->balances;
 		out->pulls = (int64_t)s->bops->stats(s->bal, c)->pulls;
+	}
+}
+
+const struct sr_wait_seg *sr_sim_wait_segs(const struct sr_sim *s,
+					   uint32_t id, size_t *n)
+{
+	if (id >= s->nt || !s->why_on) {
+		*n = 0;
+		return NULL;
+	}
+	*n = s->t[id].nsegs;
+	return s->t[id].segs;
+}
+
+const char *sr_sim_name(const struct sr_sim *s, uint32_t comm)
+{
+	return sr_demand_comm(s->dm, comm);
+}
+
+void sr_wait_main(const struct sr_wait_seg *g, size_t n, int *why,
+		  uint32_t *behind, int32_t *behind_pid)
+{
+	int64_t by_why[SM_WHY__COUNT] = { 0 }, best = 0, most = 0;
+
+	*why = SM_WHY_NONE;
+	*behind = SR_TID_NONE;
+	*behind_pid = -1;
+	for (size_t i = 0; i < n; i++) {
+		int c = g[i].why.code < SM_WHY__COUNT ? g[i].why.code : 0;
+
+		by_why[c] += g[i].end - g[i].start;
+	}
+	/* the first of the longest, in order of first appearance */
+	for (size_t i = 0; i < n; i++) {
+		int c = g[i].why.code < SM_WHY__COUNT ? g[i].why.code : 0;
+		int64_t sum = 0;
+		size_t j;
+
+		if (by_why[c] > best) {
+			best = by_why[c];
+			*why = c;
+		}
+		if (g[i].running == SR_TID_NONE)
+			continue;
+		for (j = 0; j < i && g[j].running != g[i].running; j++)
+			;
+		if (j < i)
+			continue; /* counted at its first segment */
+		for (j = i; j < n; j++)
+			if (g[j].running == g[i].running)
+				sum += g[j].end - g[j].start;
+		if (sum > most) {
+			most = sum;
+			*behind = g[i].running;
+			*behind_pid = g[i].running_pid;
+		}
 	}
 }
 

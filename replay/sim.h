@@ -63,6 +63,26 @@ struct sr_sim_opts {
 				     every instant (tests) */
 	struct sr_rtrules *rt;    /* --rt: tasks whose name matches run
 				     SCHED_RR (NULL: none) */
+	bool no_why;              /* no attribution of waits (timing); it
+				     is made only for a wait hook */
+};
+
+/*
+ * One segment of a wait (docs/replay.md, "Why a task waited"): while a
+ * task waits runnable, the task running on the CPU it waits on and the
+ * policy's reason it is not running (sched-model/policy.h, sm_why), one
+ * segment per stretch where neither changes.  The segments of a wait
+ * tile it: the first starts when it became runnable, each ends where the
+ * next starts, the last when it ran.
+ */
+struct sr_wait_seg {
+	int64_t start, end;
+	uint32_t running;         /* task id; SR_TID_NONE: the CPU idles */
+	int32_t running_pid;
+	uint32_t running_comm;    /* sr_sim_name() */
+	int16_t running_prio;     /* -1: none */
+	int16_t cpu;              /* the CPU it waits on */
+	struct sm_why why;
 };
 
 /* One timeline row (replay/writers.h formats it). */
@@ -131,6 +151,21 @@ int sr_sim_finish(struct sr_sim *s, struct sr_diag *d);
 struct sr_acct *sr_sim_acct(struct sr_sim *s);
 const struct sr_sim_task *sr_sim_task(const struct sr_sim *s, uint32_t id);
 void sr_sim_stats(const struct sr_sim *s, struct sr_sim_stats *st);
+/* During the wait hook: the segments of the wait that just ended (NULL
+ * and 0 without attribution). */
+const struct sr_wait_seg *sr_sim_wait_segs(const struct sr_sim *s,
+					   uint32_t task, size_t *n);
+/* A name of the demand's pool (sr_wait_seg.running_comm). */
+const char *sr_sim_name(const struct sr_sim *s, uint32_t comm);
+/*
+ * What a wait's segments add up to: the reason covering most of it (the
+ * first of the longest, in order of first appearance) and the task that
+ * ran longest during it (likewise; SR_TID_NONE when none ran), with its
+ * pid.  SM_WHY_NONE for a wait of no length.
+ */
+void sr_wait_main(const struct sr_wait_seg *segs, size_t n, int *why,
+		  uint32_t *behind, int32_t *behind_pid);
+
 /* Current pid and name of a task (for rows written as it runs). */
 const char *sr_sim_comm(const struct sr_sim *s, uint32_t id);
 int32_t sr_sim_pid(const struct sr_sim *s, uint32_t id);

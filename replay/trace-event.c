@@ -332,6 +332,10 @@ struct out {
 	int64_t t0;
 	bool first;
 	struct sr_te_counts *n;
+	const struct sr_selection *sel;
+	int64_t lo, hi;     /* the window; INT64_MIN, INT64_MAX: none */
+	int32_t *carry;     /* per track: its prio before the window, or
+			       INT32_MIN (none, or written) */
 };
 
 static void sep(struct out *o)
@@ -409,6 +413,47 @@ static void put_rec(struct sr_te *te, struct out *o, size_t k,
 	}
 }
 
+/*
+ * r as the selection has it: false when it is left out, else with runs
+ * and waits cut to the window; a prio counter's value before the window
+ * is carried to its start (o->carry), written before the track's next.
+ */
+static bool select_rec(struct sr_te *te, struct out *o, size_t k,
+		       const struct pol *p, struct rec *r)
+{
+	const struct track *tr = &p->tr[r->track];
+	int64_t a, b;
+
+	if (!sr_sel_pid(o->sel, r->kind == REC_RUN ? r->pid : tr->pid))
+		return false;
+	if (r->kind == REC_PRIO) {
+		if (r->ts < o->lo) {
+			o->carry[r->track] = r->prio;
+			return false;
+		}
+		if (r->ts >= o->hi)
+			return false;
+		if (o->carry[r->track] != INT32_MIN) {
+			struct rec c = *r;
+
+			if (r->ts > o->lo) {
+				c.ts = o->lo;
+				c.prio = o->carry[r->track];
+				put_rec(te, o, k, p, &c);
+			}
+			o->carry[r->track] = INT32_MIN;
+		}
+		return true;
+	}
+	a = r->ts > o->lo ? r->ts : o->lo;
+	b = r->ts + r->dur < o->hi ? r->ts + r->dur : o->hi;
+	if (b <= a)
+		return false;
+	r->ts = a;
+	r->dur = b - a;
+	return true;
+}
+
 /* Policy k: close its open runs, then its metadata and its events. */
 static int write_policy(struct sr_te *te, struct out *o, size_t k,
 			const struct sr_replay_policy *rp, struct sr_diag *d)
@@ -434,6 +479,8 @@ static int write_policy(struct sr_te *te, struct out *o, size_t k,
 		meta(o, "thread", cpus, base + (uint32_t)c, name, c);
 	}
 	for (size_t i = 0; i < p->ntr; i++) {
+		if (!sr_sel_pid(o->sel, p->tr[i].pid))
+			continue;
 		snprintf(name, sizeof(name), "%.60s %" PRId32,
 			 sr_strpool_get(&te->pool, p->tr[i].comm),
 			 p->tr[i].pid);
@@ -443,19 +490,40 @@ static int write_policy(struct sr_te *te, struct out *o, size_t k,
 	if (fflush(p->spool) != 0 || fseek(p->spool, 0, SEEK_SET) != 0)
 		return sr_fail(d, SR_EIO, "export: temporary file: %s",
 			       strerror(errno));
+	free(o->carry);
+	o->carry = malloc((p->ntr ? p->ntr : 1) * sizeof(*o->carry));
+	if (!o->carry)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	for (size_t i = 0; i < p->ntr; i++)
+		o->carry[i] = INT32_MIN;
 	while (fread(&r, sizeof(r), 1, p->spool) == 1)
-		put_rec(te, o, k, p, &r);
+		if (select_rec(te, o, k, p, &r))
+			put_rec(te, o, k, p, &r);
 	if (ferror(p->spool))
 		return sr_fail(d, SR_EIO, "export: temporary file: %s",
 			       strerror(errno));
+	/* counters that did not change in the window: their value then */
+	for (size_t i = 0; i < p->ntr; i++) {
+		if (o->carry[i] == INT32_MIN || o->lo == INT64_MIN ||
+		    o->lo >= rp->end)
+			continue;
+		memset(&r, 0, sizeof(r));
+		r.kind = REC_PRIO;
+		r.ts = o->lo;
+		r.track = (uint32_t)i;
+		r.prio = o->carry[i];
+		put_rec(te, o, k, p, &r);
+	}
 	return SR_OK;
 }
 
 int sr_te_write(struct sr_te *te, const struct sr_replay *r,
-		const char *title, FILE *f, struct sr_diag *d)
+		const char *title, const struct sr_selection *sel, FILE *f,
+		struct sr_diag *d)
 {
 	const struct sr_replay_info *in = sr_replay_info(r);
-	struct out o = { f, in->first_ts, true, &te->counts };
+	struct out o = { f, in->first_ts, true, &te->counts, sel,
+			 INT64_MIN, INT64_MAX, NULL };
 	char b[SR_FMT_NUM];
 	int rc;
 
@@ -466,9 +534,13 @@ int sr_te_write(struct sr_te *te, const struct sr_replay *r,
 	 * has the events already.  No displayTimeUnit: Perfetto reads "ns"
 	 * there as the unit of ts, which the format says it is not. */
 	fputs("{\"traceEvents\":[", f);
+	sr_sel_window(sel, in->first_ts, &o.lo, &o.hi);
 	for (size_t k = 0; k < sr_replay_count(r); k++)
-		if ((rc = write_policy(te, &o, k, sr_replay_get(r, k), d)))
+		if ((rc = write_policy(te, &o, k, sr_replay_get(r, k), d))) {
+			free(o.carry);
 			return rc;
+		}
+	free(o.carry);
 	fputs("\n],\n\"otherData\":{\"trace\":", f);
 	sr_json_str(f, title);
 	fprintf(f, ",\"start_s\":%s,\"policies\":[",

@@ -15,6 +15,11 @@
  *                             per task, named "COMM PID", of its prio;
  *   metadata (ph M)           process and thread names and sort order.
  *
+ * With a selection (--pid, --start, --end: replay/selection.h), only
+ * the selected tasks' runs, waits and tracks are written, and only what
+ * lies in the window, runs and waits cut at its edges, each prio counter
+ * starting at the window's start with the value it had then.
+ *
  * Times are microseconds from the trace's first event, with three
  * decimals (exact nanoseconds); otherData.start_s says where that is on
  * the trace's clock.  Runs and waits of zero length are left out.  Each
@@ -50,9 +55,11 @@ int sr_te_new(struct sr_te **te, struct sr_diag *d);
 /* The hooks to put in sr_replay_opts.hooks (they live as long as te). */
 const struct sr_replay_hooks *sr_te_hooks(struct sr_te *te);
 /* After sr_replay_run: runs still open end at each policy's end; the
- * whole JSON document to f.  title names the trace in otherData. */
+ * whole JSON document to f.  title names the trace in otherData; sel
+ * (NULL: everything) what of it is written. */
 int sr_te_write(struct sr_te *te, const struct sr_replay *r,
-		const char *title, FILE *f, struct sr_diag *d);
+		const char *title, const struct sr_selection *sel, FILE *f,
+		struct sr_diag *d);
 void sr_te_counts(const struct sr_te *te, struct sr_te_counts *c);
 /* What a hook met, if the replay failed in one (else NULL). */
 const char *sr_te_error(const struct sr_te *te);

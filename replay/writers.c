@@ -64,16 +64,37 @@ struct lrow {
 	uint32_t comm;      /* offset in the name pool */
 	uint64_t seq;       /* arrival order, the last tie-break */
 	uint8_t cause;
+	uint8_t attributed, why;
+	int32_t behind_pid;
+};
+
+/* A segment of a held wait: its wait's key, then its number in it. */
+struct wrow {
+	int64_t wake, run;
+	uint64_t seq;
+	int32_t pid;
+	uint32_t comm;      /* offset in the name pool */
+	uint32_t segno;
+	int32_t rpid;
+	int64_t start, end;
+	struct sm_why why;
+	uint32_t rcomm;     /* the running task's name: the caller's
+			       (sr_lat_why.name) */
+	int16_t rprio, cpu;
 };
 
 struct sr_latw {
 	sr_lat_fn emit;
+	sr_wait_fn emit_wait;
 	void *ctx;
 	int err;            /* the first error emit returned */
 	const struct sr_acct *acct;
 	struct sr_sortbuf *q; /* by (wake, run, pid, seq) */
+	struct sr_sortbuf *wq; /* segments: by (wake, run, pid, seq, segno) */
 	uint64_t next_check, seq;
 	struct sr_strpool names;
+	const char *(*name)(const void *ctx, uint32_t comm); /* rcomm's */
+	const void *name_ctx;
 };
 
 #define LATW_CHECK_MIN 4096
@@ -92,9 +113,25 @@ static bool lless(const void *pa, const void *pb)
 	return a->seq < b->seq;
 }
 
+static bool wless(const void *pa, const void *pb)
+{
+	const struct wrow *a = pa, *b = pb;
+
+	if (a->wake != b->wake)
+		return a->wake < b->wake;
+	if (a->run != b->run)
+		return a->run < b->run;
+	if (a->pid != b->pid)
+		return a->pid < b->pid;
+	if (a->seq != b->seq)
+		return a->seq < b->seq;
+	return a->segno < b->segno;
+}
+
 void sr_latency_header(FILE *f)
 {
-	fputs("wake_ns\trun_ns\tdelay_ns\tpid\tcomm\tcause\n", f);
+	fputs("wake_ns\trun_ns\tdelay_ns\tpid\tcomm\tcause\twhy\t"
+	      "behind_pid\n", f);
 }
 
 void sr_latency_row(FILE *f, const struct sr_lat_row *r)
@@ -102,13 +139,66 @@ void sr_latency_row(FILE *f, const struct sr_lat_row *r)
 	char comm[SR_COMM_MAX];
 
 	fprintf(f, "%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId32
-		"\t%s\t%s\n", r->wake, r->run, r->run - r->wake, r->pid,
+		"\t%s\t%s", r->wake, r->run, r->run - r->wake, r->pid,
 		sr_comm_clean(comm, sizeof(comm), r->comm),
 		sr_acct_cause_name(r->cause));
+	if (!r->attributed)
+		fputs("\t-\t-\n", f);
+	else if (r->behind_pid >= 0)
+		fprintf(f, "\t%s\t%" PRId32 "\n", sm_why_name(r->why),
+			r->behind_pid);
+	else
+		fprintf(f, "\t%s\t-\n", sm_why_name(r->why));
+}
+
+void sr_waits_header(FILE *f)
+{
+	fputs("wake_ns\tpid\tcomm\tseg_start_ns\tseg_end_ns\twhy\t"
+	      "running_pid\trunning_comm\trunning_prio\tcpu\tdetail\n", f);
+}
+
+/* Written without printf: the file has a few rows per wait. */
+void sr_waits_row(FILE *f, const struct sr_wait_row *r)
+{
+	struct sr_line l;
+	char detail[64];
+
+	l.n = 0;
+	sr_line_i64(&l, r->wake);
+	sr_line_ch(&l, '\t');
+	sr_line_i64(&l, r->pid);
+	sr_line_ch(&l, '\t');
+	sr_line_comm(&l, r->comm);
+	sr_line_ch(&l, '\t');
+	sr_line_i64(&l, r->start);
+	sr_line_ch(&l, '\t');
+	sr_line_i64(&l, r->end);
+	sr_line_ch(&l, '\t');
+	sr_line_str(&l, sm_why_name(r->why.code));
+	sr_line_ch(&l, '\t');
+	if (r->running_pid >= 0) {
+		sr_line_i64(&l, r->running_pid);
+		sr_line_ch(&l, '\t');
+		sr_line_comm(&l, r->running_comm);
+		sr_line_ch(&l, '\t');
+		sr_line_i64(&l, r->running_prio);
+	} else {
+		sr_line_str(&l, "-\t-\t-");
+	}
+	sr_line_ch(&l, '\t');
+	sr_line_i64(&l, r->cpu);
+	sr_line_ch(&l, '\t');
+	if (r->why.sub || r->why.ahead >= 0 || r->why.value >= 0)
+		sr_line_str(&l, sm_why_detail(detail, sizeof(detail), &r->why));
+	else
+		sr_line_ch(&l, '-');
+	sr_line_ch(&l, '\n');
+	sr_line_put(&l, f);
 }
 
 int sr_latw_new(struct sr_latw **out, const struct sr_acct *acct,
-		sr_lat_fn emit, void *ctx, struct sr_diag *d)
+		sr_lat_fn emit, sr_wait_fn emit_wait, void *ctx,
+		struct sr_diag *d)
 {
 	struct sr_latw *w = calloc(1, sizeof(*w));
 
@@ -116,12 +206,15 @@ int sr_latw_new(struct sr_latw **out, const struct sr_acct *acct,
 	if (!w)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	w->emit = emit;
+	w->emit_wait = emit_wait;
 	w->ctx = ctx;
 	w->acct = acct;
 	w->next_check = LATW_CHECK_MIN;
 	if (sr_sortbuf_new(&w->q, sizeof(struct lrow), lless, LATW_MEM_ROWS,
-			   d)) {
-		free(w);
+			   d) ||
+	    (emit_wait && sr_sortbuf_new(&w->wq, sizeof(struct wrow), wless,
+					 LATW_MEM_ROWS, d))) {
+		sr_latw_free(w);
 		return d->code;
 	}
 	*out = w;
@@ -133,6 +226,7 @@ void sr_latw_free(struct sr_latw *w)
 	if (!w)
 		return;
 	sr_sortbuf_free(w->q);
+	sr_sortbuf_free(w->wq);
 	sr_strpool_free(&w->names);
 	free(w);
 }
@@ -149,6 +243,8 @@ static void put_row(struct sr_latw *w, const void *p)
 		.wake = r->wake, .run = r->run, .pid = r->pid,
 		.comm = sr_strpool_get(&w->names, r->comm),
 		.cause = (enum sr_acct_cause)r->cause,
+		.attributed = r->attributed, .why = r->why,
+		.behind_pid = r->behind_pid,
 	};
 	int rc = w->emit(w->ctx, &row);
 
@@ -156,21 +252,48 @@ static void put_row(struct sr_latw *w, const void *p)
 		w->err = rc;
 }
 
-/* Pass on the held rows that come before bound (INT64_MAX: all). */
-static int put_before(struct sr_latw *w, int64_t bound)
+static void put_wait(struct sr_latw *w, const void *p)
+{
+	const struct wrow *r = p;
+	struct sr_wait_row row = {
+		.wake = r->wake, .run = r->run, .pid = r->pid,
+		.comm = sr_strpool_get(&w->names, r->comm),
+		.start = r->start, .end = r->end, .why = r->why,
+		.running_pid = r->rpid,
+		.running_comm = r->rpid >= 0 ? w->name(w->name_ctx, r->rcomm)
+					     : "",
+		.running_prio = r->rprio, .cpu = r->cpu,
+	};
+	int rc = w->emit_wait(w->ctx, &row);
+
+	if (rc && !w->err)
+		w->err = rc;
+}
+
+/* Pass on the rows of q that come before bound (INT64_MAX: all): the
+   wake time leads both kinds of row. */
+static int put_q(struct sr_latw *w, struct sr_sortbuf *q, int64_t bound,
+		 void (*put)(struct sr_latw *, const void *))
 {
 	const void *m;
 	int rc;
 
-	while ((rc = sr_sortbuf_min(w->q, &m)) == SR_OK && m &&
-	       ((const struct lrow *)m)->wake < bound) {
-		put_row(w, m);
-		if ((rc = sr_sortbuf_pop(w->q)))
+	while ((rc = sr_sortbuf_min(q, &m)) == SR_OK && m &&
+	       *(const int64_t *)m < bound) {
+		put(w, m);
+		if ((rc = sr_sortbuf_pop(q)))
 			break;
 	}
 	if (rc && !w->err)
 		w->err = rc;
 	return w->err;
+}
+
+static int put_before(struct sr_latw *w, int64_t bound)
+{
+	if (put_q(w, w->q, bound, put_row))
+		return w->err;
+	return w->wq ? put_q(w, w->wq, bound, put_wait) : w->err;
 }
 
 /* Write the rows no wait to come can precede. */
@@ -187,19 +310,51 @@ static void drain(struct sr_latw *w, int64_t now)
 			bound = sr_acct_since(w->acct, (uint32_t)i);
 	put_before(w, bound);
 	held = sr_sortbuf_count(w->q);
+	if (w->wq && sr_sortbuf_count(w->wq) > held)
+		held = sr_sortbuf_count(w->wq);
 	w->next_check = 2 * held > LATW_CHECK_MIN ? 2 * held : LATW_CHECK_MIN;
 }
 
 int sr_latw_add(struct sr_latw *w, int64_t from, int64_t to, int32_t pid,
-		const char *comm, enum sr_acct_cause cause)
+		const char *comm, enum sr_acct_cause cause,
+		const struct sr_lat_why *why)
 {
 	struct lrow r = { .wake = from, .run = to, .pid = pid,
-			  .seq = w->seq++, .cause = (uint8_t)cause };
+			  .seq = w->seq++, .cause = (uint8_t)cause,
+			  .behind_pid = -1 };
 
-	if (sr_strpool_add(&w->names, comm ? comm : "", &r.comm) ||
-	    sr_sortbuf_push(w->q, &r))
+	if (sr_strpool_add(&w->names, comm ? comm : "", &r.comm))
 		return SR_EINTERNAL;
-	if (sr_sortbuf_count(w->q) >= w->next_check)
+	if (why) {
+		int main_why;
+		uint32_t behind;
+
+		sr_wait_main(why->segs, why->nsegs, &main_why, &behind,
+			     &r.behind_pid);
+		r.attributed = 1;
+		r.why = (uint8_t)main_why;
+		w->name = why->name;
+		w->name_ctx = why->name_ctx;
+		for (size_t i = 0; w->wq && i < why->nsegs; i++) {
+			const struct sr_wait_seg *g = &why->segs[i];
+			struct wrow x = {
+				.wake = from, .run = to, .pid = pid,
+				.comm = r.comm, .seq = r.seq,
+				.segno = (uint32_t)i, .start = g->start,
+				.end = g->end, .why = g->why,
+				.rpid = g->running_pid,
+				.rcomm = g->running_comm,
+				.rprio = g->running_prio, .cpu = g->cpu,
+			};
+
+			if (sr_sortbuf_push(w->wq, &x))
+				return SR_EINTERNAL;
+		}
+	}
+	if (sr_sortbuf_push(w->q, &r))
+		return SR_EINTERNAL;
+	if (sr_sortbuf_count(w->q) >= w->next_check ||
+	    (w->wq && sr_sortbuf_count(w->wq) >= w->next_check))
 		drain(w, to);
 	return w->err;
 }

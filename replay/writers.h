@@ -4,9 +4,13 @@
  *
  *   timeline.tsv  time_ns pid comm event prio static_prio sleep_avg credit
  *                 time_slice array cpu from_cpu why  (rows in time order)
- *   latency.tsv   wake_ns run_ns delay_ns pid comm cause
+ *   latency.tsv   wake_ns run_ns delay_ns pid comm cause why behind_pid
  *                 (sorted by wake_ns, then run_ns, pid, arrival order;
  *                 a bounded reorder buffer, sr_latw, puts them so)
+ *   waits.tsv     wake_ns pid comm seg_start_ns seg_end_ns why
+ *                 running_pid running_comm running_prio cpu detail
+ *                 (the segments of each wait, docs/replay.md "Why a task
+ *                 waited": in the order of latency.tsv, then by time)
  *   summary.tsv   the columns of `stats --tsv`, then cpu_share expired
  *                 late_wakeups finish_s migrations  (sorted by pid)
  *   cpus.tsv      cpu busy_ns idle_ns switches balances pulls
@@ -40,11 +44,43 @@ struct sr_lat_row {
 	int32_t pid;
 	const char *comm;
 	enum sr_acct_cause cause;
+	bool attributed;          /* why and behind_pid say something (a
+				     simulated policy's, with attribution) */
+	int why;                  /* the reason covering most of the wait
+				     (enum sm_why_code; NONE: no length) */
+	int32_t behind_pid;       /* the task that ran longest during it,
+				     -1: none */
 };
 typedef int (*sr_lat_fn)(void *ctx, const struct sr_lat_row *r);
 
 void sr_latency_header(FILE *f);
 void sr_latency_row(FILE *f, const struct sr_lat_row *r);
+
+/* One waits.tsv row: a segment of a wait. */
+struct sr_wait_row {
+	int64_t wake, run;        /* the wait's (its latency row's) */
+	int32_t pid;
+	const char *comm;
+	int64_t start, end;       /* the segment */
+	struct sm_why why;
+	int32_t running_pid;      /* -1: none */
+	const char *running_comm; /* "" when none */
+	int running_prio;         /* -1: none */
+	int cpu;
+};
+typedef int (*sr_wait_fn)(void *ctx, const struct sr_wait_row *r);
+
+void sr_waits_header(FILE *f);
+void sr_waits_row(FILE *f, const struct sr_wait_row *r);
+
+/* A wait's attribution, for sr_latw_add: its segments (replay/sim.h),
+ * their running tasks' names through name(name_ctx, comm). */
+struct sr_lat_why {
+	const struct sr_wait_seg *segs;
+	size_t nsegs;
+	const char *(*name)(const void *ctx, uint32_t comm);
+	const void *name_ctx;
+};
 
 /*
  * latency.tsv rows arrive as waits end (in run order); they go out, to
@@ -58,10 +94,14 @@ void sr_latency_row(FILE *f, const struct sr_lat_row *r);
 struct sr_latw;
 
 int sr_latw_new(struct sr_latw **w, const struct sr_acct *acct,
-		sr_lat_fn emit, void *ctx, struct sr_diag *d);
-/* A wait of task (pid, comm) from `from` to `to`; `to` is the time now. */
+		sr_lat_fn emit, sr_wait_fn emit_wait, void *ctx,
+		struct sr_diag *d);
+/* A wait of task (pid, comm) from `from` to `to`; `to` is the time now;
+ * why: its attribution (NULL: none, the latency row says "-"), whose
+ * segments go to emit_wait in the latency rows' order. */
 int sr_latw_add(struct sr_latw *w, int64_t from, int64_t to, int32_t pid,
-		const char *comm, enum sr_acct_cause cause);
+		const char *comm, enum sr_acct_cause cause,
+		const struct sr_lat_why *why);
 /* Every row still held goes out (at the end). */
 int sr_latw_flush(struct sr_latw *w);
 void sr_latw_free(struct sr_latw *w);

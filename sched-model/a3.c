@@ -74,8 +74,10 @@ static void slice_expired(struct o1_rq *rq, struct o1_task *p)
 	if (!rq->expired_timestamp)
 		rq->expired_timestamp = jiffies;
 	if (!TASK_INTERACTIVE(p) || expired_starving(rq)) {
+		enum o1_entry e = o1_expired_entry(rq, p);
+
 		enqueue_task(p, rq->expired);
-		o1_note(p, SM_CH_EXPIRE);
+		o1_note_entry(p, SM_CH_EXPIRE, e);
 	} else {
 		enqueue_task(p, rq->active);
 		o1_note(p, SM_CH_REQUEUE);
@@ -93,7 +95,7 @@ static void slice_continues(struct o1_rq *rq, struct o1_task *p)
 		resched_curr(rq);
 		p->prio = effective_prio(p);
 		enqueue_task(p, rq->active);
-		o1_note(p, SM_CH_REQUEUE);
+		o1_note_entry(p, SM_CH_REQUEUE, O1_IN_GRAN);
 	}
 }
 

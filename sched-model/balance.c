@@ -221,3 +221,25 @@ const struct sm_balance_stats *sm_balancer_stats(const struct sm_balancer *b,
 {
 	return &b->st[cpu];
 }
+
+int sm_balancer_why_stays(const struct sm_balancer *b, const struct sm_task *t,
+			  int cpu, int idle_cpu)
+{
+	unsigned long max_load = 1;
+	int busiest = -1;
+
+	if (cpu < 0 || cpu >= b->n || idle_cpu < 0 || idle_cpu >= b->n)
+		return SM_WHYSUB_NONE;
+	if (sm_task_hot(b->pol, b->rq[idle_cpu], t, b->cache_decay_ticks))
+		return SM_WHYSUB_CACHE_HOT;
+	/* find_busiest_queue(idle = 1): current lengths, the first longest */
+	for (int i = 0; i < b->n; i++) {
+		unsigned long nr = b->pol->nr_running(b->rq[i]);
+
+		if (i != idle_cpu && nr > max_load) {
+			busiest = i;
+			max_load = nr;
+		}
+	}
+	return busiest == cpu ? SM_WHYSUB_INTERVAL : SM_WHYSUB_THRESHOLD;
+}

@@ -104,6 +104,11 @@ int sm_load_balance(struct sm_balancer *b, int cpu, bool idle);
    number of tasks pulled. */
 int sm_rebalance_tick(struct sm_balancer *b, int cpu);
 
+/* t waits on cpu while idle_cpu idles: why no idle balance took it
+   (SM_WHYSUB_*: cache-hot for idle_cpu; its queue not the busiest by
+   current length, or holding fewer than two; else the next balance). */
+int sm_balancer_why_stays(const struct sm_balancer *b, const struct sm_task *t,
+			  int cpu, int idle_cpu);
 /* Every prev_cpu_load is 0: idle ticks of an all-idle machine change
    nothing and may be skipped (spec section 6). */
 bool sm_balancer_quiet(const struct sm_balancer *b);

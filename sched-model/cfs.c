@@ -254,6 +254,33 @@ static const struct fair_balance cfs_balance = {
 	.skip_by_half = true,
 };
 
+/*
+ * Why a queued p waits while a fair task runs: tasks with a smaller
+ * vruntime come first (the running one back in the tree at its key), or
+ * it is the leftmost and the running task keeps the CPU until the tick
+ * finds its slice used (check_preempt_tick; the wakeup did not preempt:
+ * sched_wakeup_granularity).
+ */
+static void why(const struct fair_rq *rq, const struct fair_task *p,
+		struct sm_why *w)
+{
+	const struct fair_task *curr = rq->curr_se;
+	int32_t n = 0;
+
+	for (size_t i = 0; i < rq->nq; i++)
+		if (rq->q[i] != p && vdiff(rq->q[i]->vruntime, p->vruntime) <= 0 &&
+		    (rq->q[i]->vruntime != p->vruntime || rq->q[i]->seq < p->seq))
+			n++;
+	if (curr && curr->on_rq && vdiff(curr->vruntime, p->vruntime) <= 0)
+		n++;
+	if (n) {
+		w->code = SM_WHY_VRUNTIME;
+		w->ahead = n;
+	} else {
+		w->code = SM_WHY_TICK;
+	}
+}
+
 static const struct fair_class cfs_class = {
 	.update_curr = update_curr,
 	.enqueue = enqueue,
@@ -265,6 +292,7 @@ static const struct fair_class cfs_class = {
 	.fork = fork_child,
 	.yield = yield,
 	.migrate = migrate,
+	.why = why,
 	.sync_wake_preempts = false,	.balance = &cfs_balance,
 };
 

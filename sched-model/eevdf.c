@@ -321,6 +321,41 @@ static const struct fair_balance eevdf_balance = {
 	.wake_idle = true,
 };
 
+/*
+ * Why a queued p waits while a fair task runs: it is not eligible (its
+ * vruntime past the queue's weighted average V: negative lag), or an
+ * eligible task (the running one included) has an earlier virtual
+ * deadline, or it is the one pick_eevdf() would take and the running
+ * task keeps the CPU to its deadline (RUN_TO_PARITY, the tick's
+ * update_deadline).
+ */
+static void why(const struct fair_rq *rq, const struct fair_task *p,
+		struct sm_why *w)
+{
+	const struct fair_task *curr = rq->curr_se;
+	int64_t avg, load;
+	int32_t n = 0;
+
+	sums(rq, &avg, &load);
+	if (!eligible(rq, avg, load, p)) {
+		w->code = SM_WHY_NOT_ELIGIBLE;
+		return;
+	}
+	for (size_t i = 0; i < rq->nq; i++)
+		if (rq->q[i] != p && eligible(rq, avg, load, rq->q[i]) &&
+		    deadline_gt(p, rq->q[i]))
+			n++;
+	if (curr && curr->on_rq && eligible(rq, avg, load, curr) &&
+	    deadline_gt(p, curr))
+		n++;
+	if (n) {
+		w->code = SM_WHY_DEADLINE;
+		w->ahead = n;
+	} else {
+		w->code = SM_WHY_TICK;
+	}
+}
+
 static const struct fair_class eevdf_class = {
 	.update_curr = update_curr,
 	.enqueue = enqueue,
@@ -333,6 +368,7 @@ static const struct fair_class eevdf_class = {
 	.yield = yield,
 	.migrate = NULL,
 	.view_slice = view_slice,
+	.why = why,
 	.sync_wake_preempts = true,	.balance = &eevdf_balance,
 };
 

@@ -409,6 +409,23 @@ static int fb_wake_cpu(void *v, const struct sm_task *t, int prev, bool sync,
 	return target;
 }
 
+/* t waits on cpu while idle_cpu idles: hot (6.6), not on the busiest
+   queue, or waiting for the next balance. */
+static int fb_why_stays(const void *v, const struct sm_task *t, int cpu,
+			int idle_cpu)
+{
+	const struct fair_balancer *b = v;
+	const struct fair_task *p = (const struct fair_task *)t;
+	unsigned long max_load, total;
+
+	if (cpu < 0 || cpu >= b->n || idle_cpu < 0 || idle_cpu >= b->n)
+		return SM_WHYSUB_NONE;
+	if (!fair_is_rt(p) && task_hot(b->rq[cpu], p))
+		return SM_WHYSUB_CACHE_HOT;
+	return find_busiest(b, idle_cpu, &max_load, &total) == cpu ?
+		SM_WHYSUB_INTERVAL : SM_WHYSUB_THRESHOLD;
+}
+
 const struct sm_balancer_ops fair_balancer_ops = {
 	.name = "the fair classes' simplified balancer",
 	.create = fb_create,
@@ -417,6 +434,7 @@ const struct sm_balancer_ops fair_balancer_ops = {
 	.quiet = fb_quiet,
 	.stats = fb_stats,
 	.wake_cpu = fb_wake_cpu,
+	.why_stays = fb_why_stays,
 };
 
 /* ---- what the simulator's checks walk ---- */

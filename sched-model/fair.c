@@ -738,6 +738,46 @@ void fair_migrate(struct sm_rq *ssrc, struct sm_rq *sdst, struct sm_task *t)
 	fair_note(p, SM_CH_MIGRATE);
 }
 
+/*
+ * Why p, queued on rq and not running, waits (docs/models.md, "Why a task
+ * waits"): the RT class by priority and list order, as the O(1) family
+ * says it; a fair task behind an RT one by priority; two fair tasks in
+ * the class's own terms.
+ */
+void fair_why_waiting(const struct sm_rq *srq, const struct sm_task *t,
+		      struct sm_why *w)
+{
+	const struct fair_rq *rq = (const struct fair_rq *)srq;
+	const struct fair_task *p = (const struct fair_task *)t;
+	const struct fair_task *curr = curr_of(rq);
+
+	if (!queued(p) || p->base.on_cpu)
+		return;
+	if (!curr) {
+		w->code = SM_WHY_TICK;
+		return;
+	}
+	if (fair_is_rt(curr) && (!fair_is_rt(p) || curr->prio < p->prio)) {
+		w->code = SM_WHY_LOWER_PRIO;
+		return;
+	}
+	if (fair_is_rt(p)) {
+		int32_t n = 0;
+
+		while ((size_t)n < rq->nrt[p->prio] && rq->rt[p->prio][n] != p)
+			n++;
+		if (fair_is_rt(curr) && curr->prio == p->prio) {
+			w->code = SM_WHY_SAME_PRIO_QUEUE;
+			w->ahead = n;
+		} else {
+			w->code = rq->base.need_resched ? SM_WHY_TICK
+							: SM_WHY_NO_PREEMPT;
+		}
+		return;
+	}
+	CLS(rq)->why(rq, p, w);
+}
+
 void fair_view_sm(const struct sm_task *t, struct sm_view *v)
 {
 	view_of((const struct fair_task *)t, v);

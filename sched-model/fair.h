@@ -125,6 +125,10 @@ struct fair_class {
 	/* view.time_slice of a fair task (jiffies; -1 none); its own
 	   state only */
 	long (*view_slice)(const struct fair_task *p);
+	/* why_waiting for a queued fair p while a fair task runs (the
+	   class's terms: docs/models.md, "Why a task waits") */
+	void (*why)(const struct fair_rq *rq, const struct fair_task *p,
+		    struct sm_why *w);
 	/* a sync wakeup checks preemption too (6.6: the hint only steers
 	   placement); 2.6.23 does not check on the waker's CPU */
 	bool sync_wake_preempts;
@@ -224,6 +228,8 @@ extern const struct sm_balancer_ops fair_balancer_ops;
 unsigned long fair_nr_running(const struct sm_rq *rq);
 unsigned long fair_last_run(const struct sm_task *t);
 void fair_balance_walk(struct sm_rq *rq, sm_walk_fn fn, void *ctx);
+void fair_why_waiting(const struct sm_rq *rq, const struct sm_task *t,
+		      struct sm_why *w);
 
 #define FAIR_POLICY_OPS \
 	.rq_free = fair_rq_free, \
@@ -246,7 +252,9 @@ void fair_balance_walk(struct sm_rq *rq, sm_walk_fn fn, void *ctx);
 	.nr_running = fair_nr_running, \
 	.balance_walk = fair_balance_walk, \
 	.last_run = fair_last_run, \
-	.balancer = &fair_balancer_ops
+	.balancer = &fair_balancer_ops, \
+	.why_waiting = fair_why_waiting, \
+	.why_at_tick = true
 
 #define FAIR_POLICY_GLUE(prefix, rules) \
 static struct sm_rq *prefix##_rq_new(struct sm_sched *s, int cpu, \

@@ -138,7 +138,7 @@ static void slice_continues(struct o1_rq *rq, struct o1_task *p)
 		resched_curr(rq);
 		p->prio = effective_prio(p);
 		enqueue_task(p, rq->active);
-		o1_note(p, SM_CH_REQUEUE);
+		o1_note_entry(p, SM_CH_REQUEUE, O1_IN_GRAN);
 	}
 }
 

@@ -564,6 +564,39 @@ static void g24_reap(struct sm_rq *srq, struct sm_task *sparent,
 	note(p, SM_CH_REAP);
 }
 
+/*
+ * Why p, on the runqueue and not running, waits on rq (docs/models.md,
+ * "Why a task waits"): its counter is out (it waits for the epoch), or
+ * the running task's goodness is not below its own, or it is (the
+ * running task's counter ticked down since) but 2.4 compares only at a
+ * wakeup and in schedule(): no-preempt until the running task's counter
+ * runs out or it sleeps.
+ */
+static void g24_why_waiting(const struct sm_rq *srq, const struct sm_task *t,
+			    struct sm_why *w)
+{
+	const struct g24_rq *rq = (const struct g24_rq *)srq;
+	const struct g24_task *p = (const struct g24_task *)t;
+	const struct g24_task *curr = curr_of(rq);
+	int32_t mm = active_mm(rq);
+
+	if (!p->on_runqueue || p->base.on_cpu)
+		return;
+	if (!curr) {
+		w->code = SM_WHY_TICK;
+		return;
+	}
+	if (p->policy == SM_SCHED_NORMAL && !p->counter) {
+		w->code = SM_WHY_COUNTER_OUT;
+		return;
+	}
+	if (goodness(p, rq->base.cpu, mm) <= goodness(curr, rq->base.cpu, mm)) {
+		w->code = SM_WHY_GOODNESS;
+		return;
+	}
+	w->code = rq->base.need_resched ? SM_WHY_TICK : SM_WHY_NO_PREEMPT;
+}
+
 /* update_process_times: the running task's counter. */
 static void g24_tick(struct sm_rq *srq)
 {
@@ -917,4 +950,6 @@ const struct sm_policy sm_policy_24 = {
 	.sched_init = g24_sched_init,
 	.sched_fini = g24_sched_fini,
 	.balancer = &g24_balancer,
+	.why_waiting = g24_why_waiting,
+	.why_at_tick = true,
 };

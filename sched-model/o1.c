@@ -241,10 +241,12 @@ bool o1_task_preempts_curr(const struct o1_rq *rq, const struct o1_task *p)
 void o1_expire_plain(struct o1_rq *rq, struct o1_task *p)
 {
 	if (!TASK_INTERACTIVE(p) || expired_starving(rq)) {
+		enum o1_entry e = o1_expired_entry(rq, p);
+
 		if (!rq->expired_timestamp)
 			rq->expired_timestamp = jiffies;
 		enqueue_task(p, rq->expired);
-		o1_note(p, SM_CH_EXPIRE);
+		o1_note_entry(p, SM_CH_EXPIRE, e);
 	} else {
 		enqueue_task(p, rq->active);
 		o1_note(p, SM_CH_REQUEUE);
@@ -349,7 +351,62 @@ static bool is_event(enum sm_change why)
 	}
 }
 
+/* Where an event leaves a task in its queue (for why_waiting). */
+static void note_entry(struct o1_task *p, enum sm_change why, int entry)
+{
+	static const signed char by_event[SM_CH__COUNT] = {
+		[SM_CH_NEW] = O1_IN_WAKE, [SM_CH_FORK] = O1_IN_WAKE,
+		[SM_CH_WAKE] = O1_IN_WAKE, [SM_CH_PREEMPT] = O1_IN_PREEMPT,
+		[SM_CH_REQUEUE] = O1_IN_REQUEUE, [SM_CH_EXPIRE] = O1_IN_EXPIRE,
+		[SM_CH_YIELD] = O1_IN_YIELD, [SM_CH_MIGRATE] = O1_IN_PULL,
+		[SM_CH_BLOCK] = -2, [SM_CH_EXIT] = -2, [SM_CH_RUN] = O1_IN_RAN,
+		/* the others leave it where it is */
+		[SM_CH_REAP] = -1, [SM_CH_STATE] = -1,
+		[SM_CH_TICK] = -1, [SM_CH_RECALC] = -1, [SM_CH_CHARGE] = -1,
+		[SM_CH_SWAP] = -1, [SM_CH_NICE] = -1, [SM_CH_SETSCHED] = -1,
+		[SM_CH_REFUND] = -1,
+	};
+	int e = entry >= 0 ? entry : by_event[why];
+
+	if (why == SM_CH_FORK && p->base.on_cpu)
+		return; /* the parent: it stays where it is */
+	if (why == SM_CH_PREEMPT && p->entry != O1_IN_RAN)
+		return; /* moved while it ran (requeued, expired): that says
+			   why it is where it is */
+	if (e == -2) {
+		p->credit_kept = false; /* off the queue */
+		return;
+	}
+	if (e < 0)
+		return;
+	p->entry = (uint8_t)e;
+	/* a slice's end or a yield decides anew who is kept active */
+	if (why == SM_CH_EXPIRE || why == SM_CH_REQUEUE || why == SM_CH_YIELD ||
+	    why == SM_CH_WAKE || why == SM_CH_FORK || why == SM_CH_NEW)
+		p->credit_kept = e == O1_IN_CREDIT;
+}
+
+static void report(struct o1_task *p, enum sm_change why);
+
 void o1_note(struct o1_task *p, enum sm_change why)
+{
+	note_entry(p, why, -1);
+	report(p, why);
+}
+
+void o1_note_entry(struct o1_task *p, enum sm_change why, enum o1_entry entry)
+{
+	note_entry(p, why, (int)entry);
+	report(p, why);
+}
+
+enum o1_entry o1_expired_entry(const struct o1_rq *rq, const struct o1_task *p)
+{
+	return !rt_task(p) && TASK_INTERACTIVE(p) && expired_starving(rq) ?
+		O1_IN_STARVING : O1_IN_EXPIRE;
+}
+
+static void report(struct o1_task *p, enum sm_change why)
 {
 	struct o1_rq *rq = p->rq;
 	struct sm_view v;
@@ -543,6 +600,7 @@ struct sm_task *o1_fork(struct sm_rq *srq, struct sm_task *sparent,
 		/* wake_up_forked_process */
 		p->state = TASK_RUNNING;
 		rq->rules->forked_process(rq, parent, p);
+		p->wake_sub = SM_WHYSUB_HEAD;
 		if (!parent->array) {
 			__activate_task(rq, p);
 		} else {
@@ -578,14 +636,24 @@ void o1_wake(struct sm_rq *srq, struct sm_task *t, unsigned flags)
 		p->rq = rq; /* set_task_cpu: it wakes where it is told */
 		if (flags & SM_WAKE_SYNC) {
 			__activate_task(rq, p);
+			p->wake_sub = SM_WHYSUB_SYNC;
 			/* our reading: an idle CPU always takes the task */
 			if (!rq->base.curr)
 				resched_curr(rq);
 		} else {
 			rq->rules->activate_task(rq, p,
 						 (flags & SM_WAKE_IRQ) != 0);
-			if (rq->rules->preempts_curr(rq, p))
+			if (rq->rules->preempts_curr(rq, p)) {
 				resched_curr(rq);
+				/* onto an idle CPU no rule decides: if another
+				   task takes it first, p just queued behind */
+				p->wake_sub = rq->base.curr ? SM_WHYSUB_HEAD
+							    : SM_WHYSUB_NONE;
+			} else {
+				p->wake_sub = rq->rules->preempts_curr ==
+					o1_prio_preempts ? SM_WHYSUB_STRICT
+							 : SM_WHYSUB_SLICE2X;
+			}
 		}
 	}
 	/* else: blocked but not switched out yet: only the state changes */
@@ -923,6 +991,85 @@ void o1_balance_walk(struct sm_rq *srq, sm_walk_fn fn, void *ctx)
 
 	if (walk_array(first, fn, ctx) && first == rq->expired)
 		walk_array(rq->active, fn, ctx);
+}
+
+/* Tasks of p's priority list that run before it: those ahead of it, and
+   the running one wherever it is (O10's pick-time recalc re-enqueues the
+   task it picks at the tail). */
+static int32_t ahead_in_list(const struct o1_task *p,
+			     const struct o1_task *curr)
+{
+	const struct o1_list *head = &p->array->queue[p->prio], *l;
+	int32_t n = 0;
+
+	for (l = head->next; l != head && l != &p->run_list; l = l->next)
+		n++;
+	if (curr && curr->array == p->array && curr->prio == p->prio)
+		for (l = p->run_list.next; l != head; l = l->next)
+			if (l == &curr->run_list)
+				n++;
+	return n;
+}
+
+/*
+ * Why p, queued on rq and not running, does not run (docs/models.md,
+ * "Why a task waits"), from the running task's place and p's: the credit
+ * rule first (without it the running task would be in the expired array
+ * and p would run), then the arrays, then the priorities, then how p came
+ * behind a task of its own priority.
+ */
+void o1_why_waiting(const struct sm_rq *srq, const struct sm_task *t,
+		    struct sm_why *w)
+{
+	const struct o1_rq *rq = (const struct o1_rq *)srq;
+	const struct o1_task *p = (const struct o1_task *)t;
+	const struct o1_task *curr = o1_curr(rq);
+
+	if (!p->array || p->base.on_cpu)
+		return;
+	if (!curr) {
+		w->code = SM_WHY_TICK;
+		return;
+	}
+	if (curr->credit_kept && curr->array == rq->active &&
+	    (p->array != rq->active || p->prio >= curr->prio)) {
+		w->code = SM_WHY_CREDIT;
+		w->value = (int64_t)curr->interactive_credit;
+		return;
+	}
+	if (p->array != rq->active) {
+		w->code = p->entry == O1_IN_STARVING ? SM_WHY_STARVING_SWITCH
+						     : SM_WHY_EXPIRED;
+		w->ahead = (int32_t)rq->active->nr_active;
+		return;
+	}
+	if (p->prio > curr->prio) {
+		w->code = SM_WHY_LOWER_PRIO;
+		return;
+	}
+	if (p->prio == curr->prio && curr->array == p->array) {
+		w->ahead = ahead_in_list(p, curr);
+		if (p->entry == O1_IN_GRAN) {
+			w->code = SM_WHY_GRANULARITY;
+		} else if ((p->entry == O1_IN_WAKE && p->wake_sub) ||
+			   p->entry == O1_IN_PULL) {
+			w->code = SM_WHY_NO_PREEMPT;
+			w->sub = p->entry == O1_IN_PULL ? SM_WHYSUB_PULL
+							: p->wake_sub;
+		} else {
+			w->code = SM_WHY_SAME_PRIO_QUEUE;
+		}
+		return;
+	}
+	/* better than the running task: a switch is pending, or no test
+	   was made (a sync wakeup, a pull) */
+	if (rq->base.need_resched) {
+		w->code = SM_WHY_TICK;
+	} else {
+		w->code = SM_WHY_NO_PREEMPT;
+		w->sub = p->entry == O1_IN_PULL ? SM_WHYSUB_PULL :
+			 p->entry == O1_IN_WAKE ? p->wake_sub : SM_WHYSUB_NONE;
+	}
 }
 
 void o1_view_sm(const struct sm_task *t, struct sm_view *v)

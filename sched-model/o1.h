@@ -137,9 +137,34 @@ struct o1_task {
 					   last wakeup or switch */
 	bool iso, isoref;		/* SCHED_ISO (iso.c): the class, and
 					   PF_ISOREF (its quota used up) */
+	/* for why_waiting (not the kernel's): how it came to its place in
+	   its queue, what its wakeup's preemption test said, and whether
+	   O11int's credit rule kept it in the active array at its last
+	   expiry */
+	uint8_t entry;			/* enum o1_entry */
+	uint8_t wake_sub;		/* enum sm_why_sub */
+	bool credit_kept;
 
 	struct sm_view reported;	/* last view sent to the observer */
 	bool reported_once;
+};
+
+/* How a task came to its place in its queue (o1_note sets it from the
+   event; a policy's hook says more with o1_note_entry). */
+enum o1_entry {
+	O1_IN_WAKE,		/* woken, forked, new */
+	O1_IN_PREEMPT,		/* switched out, kept its place */
+	O1_IN_REQUEUE,		/* to the tail of active at its expiry
+				   (interactive), RR, ISO round robin */
+	O1_IN_GRAN,		/* TIMESLICE_GRANULARITY requeue */
+	O1_IN_EXPIRE,		/* to the expired array at its expiry */
+	O1_IN_STARVING,		/* to expired although interactive:
+				   EXPIRED_STARVING */
+	O1_IN_CREDIT,		/* kept active at expiry by its credit */
+	O1_IN_YIELD,
+	O1_IN_PULL,		/* pulled by the balancer */
+	O1_IN_RAN,		/* picked: at its place since before it ran
+				   (a switch-out then keeps it: PREEMPT) */
 };
 
 struct o1_rq {
@@ -373,6 +398,13 @@ void g3_recalc_task_prio(struct o1_rq *rq, struct o1_task *p,
 /* ---- the observer ---- */
 void o1_view(const struct o1_task *p, struct sm_view *v);
 void o1_note(struct o1_task *p, enum sm_change why);
+/* o1_note, and how p came to its place (an expiry or requeue the event
+   alone does not tell: granularity, starvation, credit) */
+void o1_note_entry(struct o1_task *p, enum sm_change why,
+		   enum o1_entry entry);
+/* An expiry to the expired array: EXPIRED_STARVING cancelled an
+   interactive task's reinsertion, or not (o1_note_entry's entry). */
+enum o1_entry o1_expired_entry(const struct o1_rq *rq, const struct o1_task *p);
 
 /* ---- sm_policy entry points, shared by every O(1) policy ---- */
 struct sm_rq *o1_rq_new(const struct o1_rules *rules, int cpu,
@@ -398,6 +430,8 @@ void o1_migrate(struct sm_rq *src, struct sm_rq *dst, struct sm_task *t);
 unsigned long o1_nr_running(const struct sm_rq *rq);
 unsigned long o1_last_run(const struct sm_task *t);
 void o1_balance_walk(struct sm_rq *rq, sm_walk_fn fn, void *ctx);
+void o1_why_waiting(const struct sm_rq *rq, const struct sm_task *t,
+		    struct sm_why *w);
 
 /* The entry points of struct sm_policy, for a policy's table row. */
 #define O1_POLICY_OPS \
@@ -422,7 +456,8 @@ void o1_balance_walk(struct sm_rq *rq, sm_walk_fn fn, void *ctx);
 	.nr_running = o1_nr_running, \
 	.balance_walk = o1_balance_walk, \
 	.last_run = o1_last_run, \
-	.task_hot = o1_task_hot
+	.task_hot = o1_task_hot, \
+	.why_waiting = o1_why_waiting
 
 static inline struct o1_task *o1_task_of(struct sm_task *t)
 {

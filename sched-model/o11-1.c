@@ -23,11 +23,11 @@ static void slice_expired(struct o1_rq *rq, struct o1_task *p)
 		/* long term interactive tasks run out of sleep_avg first */
 		if (p->interactive_credit && p->sleep_avg) {
 			enqueue_task(p, rq->active);
-			o1_note(p, SM_CH_REQUEUE);
+			o1_note_entry(p, SM_CH_REQUEUE, O1_IN_CREDIT);
 			return;
 		}
 		enqueue_task(p, rq->expired);
-		o1_note(p, SM_CH_EXPIRE);
+		o1_note_entry(p, SM_CH_EXPIRE, o1_expired_entry(rq, p));
 	} else {
 		enqueue_task(p, rq->active);
 		o1_note(p, SM_CH_REQUEUE);

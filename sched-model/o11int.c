@@ -100,14 +100,14 @@ void o11_slice_expired(struct o1_rq *rq, struct o1_task *p)
 		if (p->interactive_credit) {
 			if (p->sleep_avg) {
 				enqueue_task(p, rq->active);
-				o1_note(p, SM_CH_REQUEUE);
+				o1_note_entry(p, SM_CH_REQUEUE, O1_IN_CREDIT);
 				return;
 			}
 			enqueue_head_task(p, rq->expired);
 		} else {
 			enqueue_task(p, rq->expired);
 		}
-		o1_note(p, SM_CH_EXPIRE);
+		o1_note_entry(p, SM_CH_EXPIRE, o1_expired_entry(rq, p));
 	} else {
 		enqueue_task(p, rq->active);
 		o1_note(p, SM_CH_REQUEUE);

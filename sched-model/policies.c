@@ -4,6 +4,9 @@
  * in sched-model/ defining a struct sm_policy, plus one extern line and
  * one row here.
  */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sched-model/policy.h"
@@ -77,4 +80,159 @@ const char *sm_change_name(enum sm_change why)
 	if ((unsigned)why >= SM_CH__COUNT || !change_names[why])
 		return "?";
 	return change_names[why];
+}
+
+/* ---- why a task waits ---- */
+
+static const char *const why_names[SM_WHY__COUNT] = {
+	[SM_WHY_NONE] = "-",
+	[SM_WHY_LOWER_PRIO] = "lower-prio",
+	[SM_WHY_SAME_PRIO_QUEUE] = "same-prio-queue",
+	[SM_WHY_NO_PREEMPT] = "no-preempt",
+	[SM_WHY_EXPIRED] = "expired",
+	[SM_WHY_STARVING_SWITCH] = "starving-switch",
+	[SM_WHY_GRANULARITY] = "granularity",
+	[SM_WHY_CREDIT] = "credit",
+	[SM_WHY_TICK] = "tick",
+	[SM_WHY_OTHER_CPU] = "other-cpu",
+	[SM_WHY_GOODNESS] = "goodness",
+	[SM_WHY_COUNTER_OUT] = "counter-out",
+	[SM_WHY_VRUNTIME] = "vruntime-later",
+	[SM_WHY_NOT_ELIGIBLE] = "not-eligible",
+	[SM_WHY_DEADLINE] = "deadline-later",
+};
+
+static const char *const why_sub_names[SM_WHYSUB__COUNT] = {
+	[SM_WHYSUB_NONE] = NULL,
+	[SM_WHYSUB_STRICT] = "strict-prio",
+	[SM_WHYSUB_SLICE2X] = "2x-slice",
+	[SM_WHYSUB_HEAD] = "head",
+	[SM_WHYSUB_SYNC] = "sync",
+	[SM_WHYSUB_PULL] = "pull",
+	[SM_WHYSUB_CACHE_HOT] = "cache-hot",
+	[SM_WHYSUB_THRESHOLD] = "threshold",
+	[SM_WHYSUB_INTERVAL] = "interval",
+};
+
+const char *sm_why_name(int code)
+{
+	if (code < 0 || code >= SM_WHY__COUNT)
+		return "?";
+	return why_names[code];
+}
+
+int sm_why_find(const char *name)
+{
+	for (int i = 0; i < SM_WHY__COUNT; i++)
+		if (!strcmp(why_names[i], name))
+			return i;
+	return -1;
+}
+
+const char *sm_why_sub_name(int sub)
+{
+	if (sub < 0 || sub >= SM_WHYSUB__COUNT)
+		return NULL;
+	return why_sub_names[sub];
+}
+
+int sm_why_sub_find(const char *name)
+{
+	for (int i = 1; i < SM_WHYSUB__COUNT; i++)
+		if (!strcmp(why_sub_names[i], name))
+			return i;
+	return -1;
+}
+
+int sm_why_parse_detail(const char *s, struct sm_why *w)
+{
+	static const char *const keys[] = { "ahead=", "credit=", "idle=" };
+
+	w->sub = SM_WHYSUB_NONE;
+	w->ahead = -1;
+	w->value = -1;
+	if (!strcmp(s, "-"))
+		return 0;
+	while (*s) {
+		const char *e = strchr(s, ',');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		char tok[32];
+		size_t k;
+
+		if (!n || n >= sizeof(tok))
+			return -1;
+		memcpy(tok, s, n);
+		tok[n] = '\0';
+		for (k = 0; k < 3; k++)
+			if (!strncmp(tok, keys[k], strlen(keys[k])))
+				break;
+		if (k < 3) {
+			char *end;
+			long long v = strtoll(tok + strlen(keys[k]), &end, 10);
+
+			if (*end || end == tok + strlen(keys[k]) || v < 0 ||
+			    v > INT32_MAX)
+				return -1;
+			if (k == 0)
+				w->ahead = (int32_t)v;
+			else
+				w->value = v;
+		} else {
+			int sub = sm_why_sub_find(tok);
+
+			if (sub < 0)
+				return -1;
+			w->sub = (uint8_t)sub;
+		}
+		s += n;
+		if (*s == ',')
+			s++;
+	}
+	return 0;
+}
+
+/* s appended at buf[*o], cut to len - 1 */
+static void put_s(char *buf, size_t len, size_t *o, const char *s)
+{
+	while (*s && *o + 1 < len)
+		buf[(*o)++] = *s++;
+	buf[*o] = '\0';
+}
+
+static void put_kv(char *buf, size_t len, size_t *o, const char *k,
+		   int64_t v)
+{
+	char d[24], *p = d + sizeof(d) - 1;
+	uint64_t u = (uint64_t)v;
+
+	*p = '\0';
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (*o)
+		put_s(buf, len, o, ",");
+	put_s(buf, len, o, k);
+	put_s(buf, len, o, p);
+}
+
+char *sm_why_detail(char *buf, size_t len, const struct sm_why *w)
+{
+	const char *sub = sm_why_sub_name(w->sub);
+	size_t o = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	if (sub)
+		put_s(buf, len, &o, sub);
+	if (w->ahead >= 0)
+		put_kv(buf, len, &o, "ahead=", w->ahead);
+	if (w->value >= 0 && w->code == SM_WHY_CREDIT)
+		put_kv(buf, len, &o, "credit=", w->value);
+	if (w->value >= 0 && w->code == SM_WHY_OTHER_CPU)
+		put_kv(buf, len, &o, "idle=", w->value);
+	if (!o)
+		put_s(buf, len, &o, "-");
+	return buf;
 }

@@ -171,6 +171,96 @@ struct sm_rq {
 	struct sm_idle_balance idle_balance; /* added for SMP (additive) */
 };
 
+/*
+ * Why a queued task does not run (docs/models.md, "Why a task waits"):
+ * the policy's answer in its own terms, which the simulator asks whenever
+ * something changed on the task's CPU and turns into the segments of the
+ * task's wait (replay/sim.h).  The first reasons name rules of the O(1)
+ * family; 2.4, CFS and EEVDF answer with their own; other-cpu is the
+ * simulator's (a CPU the task may use is idle and the balancer has not
+ * moved it).  Names: sm_why_name().
+ */
+enum sm_why_code {
+	SM_WHY_NONE,            /* not waiting (running, asleep) */
+	SM_WHY_LOWER_PRIO,      /* a task of better priority runs */
+	SM_WHY_SAME_PRIO_QUEUE, /* tasks of its priority are ahead in its
+				   list (round robin, a fork child first) */
+	SM_WHY_NO_PREEMPT,      /* as good or better than the running task,
+				   but the wakeup's preemption rule did not
+				   fire (stock's strict <, TASK_PREEMPTS_CURR's
+				   2x time_slice, a sync wakeup), or fired
+				   and the running task kept its list's head */
+	SM_WHY_EXPIRED,         /* in the expired array: waits for the
+				   array switch */
+	SM_WHY_STARVING_SWITCH, /* interactive, but EXPIRED_STARVING sent it
+				   to the expired array at its expiry */
+	SM_WHY_GRANULARITY,     /* its TIMESLICE_GRANULARITY requeue put it
+				   behind tasks of its priority */
+	SM_WHY_CREDIT,          /* the running task stays in the active
+				   array only by O11int's credit rule (kept
+				   active at expiry by interactive_credit) */
+	SM_WHY_TICK,            /* it is next, the switch waits for a
+				   schedule point (the tick's preemption
+				   check, need_resched pending) */
+	SM_WHY_OTHER_CPU,       /* a CPU it may run on is idle; the balancer
+				   has not moved it (sub: why) */
+	SM_WHY_GOODNESS,        /* 2.4: the running task's goodness() is not
+				   below its own */
+	SM_WHY_COUNTER_OUT,     /* 2.4: its counter is 0: waits for every
+				   runnable counter to run out (the epoch) */
+	SM_WHY_VRUNTIME,        /* CFS: tasks with a smaller vruntime are
+				   ahead */
+	SM_WHY_NOT_ELIGIBLE,    /* EEVDF: its lag is negative (v > V) */
+	SM_WHY_DEADLINE,        /* EEVDF: an eligible task has an earlier
+				   virtual deadline */
+	SM_WHY__COUNT
+};
+
+/* The rule behind a reason, where one says more (sm_why_sub_name()). */
+enum sm_why_sub {
+	SM_WHYSUB_NONE,
+	SM_WHYSUB_STRICT,       /* no-preempt: stock's p->prio < curr->prio */
+	SM_WHYSUB_SLICE2X,      /* no-preempt: TASK_PREEMPTS_CURR, equal prio
+				   needs more than twice curr's time_slice */
+	SM_WHYSUB_HEAD,         /* no-preempt: the rule fired, the running
+				   task keeps the head of the list */
+	SM_WHYSUB_SYNC,         /* no-preempt: a sync wakeup, no test */
+	SM_WHYSUB_PULL,         /* no-preempt: pulled by the balancer
+				   (pull_task's rule) */
+	SM_WHYSUB_CACHE_HOT,    /* other-cpu: cache-hot for the idle balance */
+	SM_WHYSUB_THRESHOLD,    /* other-cpu: its queue is not the one the
+				   balancer takes from (not the busiest, or
+				   within the imbalance threshold) */
+	SM_WHYSUB_INTERVAL,     /* other-cpu: waits for the next balance */
+	SM_WHYSUB__COUNT
+};
+
+struct sm_why {
+	uint8_t code;         /* enum sm_why_code */
+	uint8_t sub;          /* enum sm_why_sub */
+	int32_t ahead;        /* tasks ahead of it (its list; the active
+				   array for expired; tasks with a smaller
+				   vruntime or earlier deadline), -1: not
+				   said */
+	int64_t value;        /* credit: the running task's
+				   interactive_credit; other-cpu: the idle
+				   CPU; -1: none */
+};
+
+/* "lower-prio", "same-prio-queue", ...; "-" for SM_WHY_NONE. */
+const char *sm_why_name(int code);
+/* SM_WHY_* of a name, -1 if unknown. */
+int sm_why_find(const char *name);
+/* "strict-prio", "2x-slice", ...; NULL for none. */
+const char *sm_why_sub_name(int sub);
+/* SM_WHYSUB_* of a name, -1 if unknown. */
+int sm_why_sub_find(const char *name);
+/* The detail column: "2x-slice,ahead=1", "credit=87", "idle=1", "-". */
+char *sm_why_detail(char *buf, size_t len, const struct sm_why *w);
+/* Back from the detail column into w (code set): 0, or -1 if it is not
+ * one (a token neither a rule's name nor ahead=, credit=, idle=). */
+int sm_why_parse_detail(const char *s, struct sm_why *w);
+
 /* Wake flags. */
 #define SM_WAKE_SYNC    1u  /* the waker is about to sleep (sync wakeup) */
 #define SM_WAKE_IRQ     2u  /* woken from interrupt context (a timer or a
@@ -274,6 +364,16 @@ struct sm_policy {
 	/* its own SMP balancing (sched-model/smp.h); NULL: the 2.6.0-test2
 	   balancer over the four entries above */
 	const struct sm_balancer_ops *balancer;
+
+	/* added for the attribution of waits (additive; NULL: no reason
+	   but the simulator's other-cpu).  t is queued on rq and not
+	   running: why (enum sm_why_code), in the policy's terms; w is
+	   zeroed with ahead and value -1 by the caller. */
+	void (*why_waiting)(const struct sm_rq *rq, const struct sm_task *t,
+			    struct sm_why *w);
+	/* its answers move with the clock (counters, vruntimes): ask again
+	   at every tick, not only when something on the CPU changed */
+	bool why_at_tick;
 };
 
 #define SM_NSEC_PER_JIFFY (1000000000ULL / SM_HZ)

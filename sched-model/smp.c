@@ -36,6 +36,12 @@ static const struct sm_balance_stats *o1_stats(const void *b, int cpu)
 	return sm_balancer_stats(b, cpu);
 }
 
+static int o1_why_stays(const void *b, const struct sm_task *t, int cpu,
+			int idle_cpu)
+{
+	return sm_balancer_why_stays(b, t, cpu, idle_cpu);
+}
+
 const struct sm_balancer_ops sm_balancer_o1 = {
 	.name = "the 2.6.0-test2 load balancer",
 	.create = o1_create,
@@ -43,6 +49,7 @@ const struct sm_balancer_ops sm_balancer_o1 = {
 	.tick = o1_tick,
 	.quiet = o1_quiet,
 	.stats = o1_stats,
+	.why_stays = o1_why_stays,
 	.idle_pull_check = true,
 };
 

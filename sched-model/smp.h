@@ -42,6 +42,11 @@ struct sm_balancer_ops {
 	   the simulator's rule (its CPU; a sync wakeup the waker's) */
 	int (*wake_cpu)(void *b, const struct sm_task *t, int prev, bool sync,
 			int waker, enum sm_migrate_why *why);
+	/* t waits on CPU cpu while CPU idle_cpu is idle: why the balancer
+	   has not moved it (SM_WHYSUB_CACHE_HOT, _THRESHOLD, _INTERVAL;
+	   the attribution's other-cpu).  NULL: not said. */
+	int (*why_stays)(const void *b, const struct sm_task *t, int cpu,
+			 int idle_cpu);
 	/* the simulator's --check "no CPU idle while it could pull" holds
 	   (the 2.6.0 balancer's rule, SMP spec section 7) */
 	bool idle_pull_check;

@@ -78,7 +78,7 @@ void o10_granularity_requeue(struct o1_rq *rq, struct o1_task *p)
 	dequeue_task(p, rq->active);
 	resched_curr(rq);
 	enqueue_task(p, rq->active);
-	o1_note(p, SM_CH_REQUEUE);
+	o1_note_entry(p, SM_CH_REQUEUE, O1_IN_GRAN);
 }
 
 /* ---- test2-mm1 only ---- */

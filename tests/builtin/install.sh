@@ -91,10 +91,13 @@ complete_bash schedreplay ""
 for c in stats replay diff export help --version; do
 	expect_out "^$c\$"
 done
-complete_bash schedreplay ex
+complete_bash schedreplay expo
 expect_out '^export$'
 nchecks=$((nchecks + 1))
-[ "$(wc -l <"$T/out")" -eq 1 ] || fail "'ex' completes to more than export"
+[ "$(wc -l <"$T/out")" -eq 1 ] || fail "'expo' completes to more than export"
+complete_bash schedreplay ex
+expect_out '^explain$'
+expect_out '^export$'
 complete_bash schedreplay replay --policy ""
 for p in $(schedreplay policies | awk '/^[^ ]/ { print $1 }') observed; do
 	expect_out "^$p\$"

@@ -59,6 +59,52 @@ nchecks=$((nchecks + 1))
 expect_status 0 "$SR" diff "$D" --policy o11int --policy stock
 expect_out 'worse under stock: player \(200\) p99 0\.00 -> 9\.50 ms'
 
+# three policies: the first is the baseline, each other against it, one
+# table; TSV a row per task and compared policy, the baseline in policy_a
+expect_status 0 "$SR" diff "$D" --policy stock --policy o11int --policy observed
+expect_out '^schedreplay diff: hogplayer, stock \(the baseline\) against o11int and observed$'
+expect_out '^  o11int against stock:$'
+expect_out '^  observed against stock:$'
+expect_out '^    better under o11int: player \(200\) p99 9\.50 -> 0\.00 ms'
+expect_out '^ +o11int +10\.000 +11 +0\.000 +0\.000 +0\.000 +0\.000 +10\.0 +-9\.500 +0\.00$'
+expect_out '^ +observed +'
+nchecks=$((nchecks + 1))
+[ "$(grep -c '^  [a-z0-9]* against stock:$' "$T/out")" -eq 2 ] || fail "3 policies: expected 2 comparisons"
+expect_status 0 "$SR" diff "$D" --policy stock --policy o11int --policy observed --tsv
+cp "$T/out" "$T/tsv3"
+nchecks=$((nchecks + 1))
+[ "$(wc -l < "$T/tsv3")" -eq 5 ] || fail "3 policies TSV: expected a header and 4 rows"
+nchecks=$((nchecks + 1))
+[ "$(cut -f1,2,4 "$T/tsv3" | sed -n 2,5p | tr '\t\n' ' ;')" = "stock o11int player;stock observed player;stock o11int hog;stock observed hog;" ] ||
+	fail "3 policies TSV: rows $(cut -f1,2,4 "$T/tsv3" | tr '\t\n' ' ;')"
+# the stock/o11int rows are the two-policy diff's rows
+expect_status 0 "$SR" diff "$D" --tsv
+grep -v '	observed	' "$T/tsv3" >"$T/tsv2"
+expect_same "$T/out" "$T/tsv2"
+expect_status 0 "$SR" diff "$D" --policy stock --policy o11int --policy observed --json
+cp "$T/out" "$T/json3"
+expect_status 0 python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["baseline"] == "stock", j["baseline"]
+assert j["policies"] == ["stock", "o11int", "observed"], j["policies"]
+assert [c["policy"] for c in j["comparisons"]] == ["o11int", "observed"]
+p = [t for t in j["tasks"] if t["comm"] == "player"][0]
+assert sorted(p["figures"]) == ["o11int", "observed", "stock"]
+assert sorted(p["change"]) == ["o11int", "observed"]
+assert p["change"]["o11int"]["p99_delay_ms"] == -9.5, p["change"]["o11int"]
+assert p["p99_verdict"]["o11int"] == "better"
+' "$T/json3"
+# colours: names in the policies' colours when asked, none in a file
+expect_status 0 "$SR" diff "$D" --policy stock --policy o11int --color always
+expect_out "$(printf '\033')\\[38;5;130mstock"
+expect_out "$(printf '\033')\\[38;5;25mo11int"
+expect_status 0 "$SR" diff "$D" --color auto
+nchecks=$((nchecks + 1))
+! grep -q "$(printf '\033')" "$T/out" || fail "--color auto: escapes in a pipe"
+expect_status 0 env NO_COLOR=1 "$SR" diff "$D" --color auto
+expect_status 64 "$SR" diff "$D" --color sometimes
+
 # errors
 expect_status 64 "$SR" diff "$D" --task '(x'
 expect_err "expected a pcre2 regex, got an error at offset"

@@ -167,8 +167,8 @@ static int json_valid(const char *s)
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static char *capture(int (*fn)(const struct cmp_diff *, FILE *),
-		     const struct cmp_diff *df)
+static char *capture(int (*fn)(const struct cmp_ndiff *, FILE *),
+		     const struct cmp_ndiff *df)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -185,9 +185,9 @@ static char *capture(int (*fn)(const struct cmp_diff *, FILE *),
 	return buf;
 }
 
-static int table_all(const struct cmp_diff *df, FILE *f)
+static int table_all(const struct cmp_ndiff *df, FILE *f)
 {
-	return cmp_diff_write_table(df, f, true);
+	return cmp_ndiff_write_table(df, f, true, false);
 }
 
 static const struct cmp_task *task(const struct cmp_set *s, int pid,
@@ -335,6 +335,7 @@ static void test_fixture(void)
 	struct cmp_source src;
 	struct cmp_set s;
 	struct cmp_diff df;
+	struct cmp_ndiff nd;
 	const struct cmp_task *player, *hog;
 	char *out;
 
@@ -410,21 +411,23 @@ static void test_fixture(void)
 	CHECK_INT(cmp_verdict_of(player, 0, 1), CMP_BETTER);
 	CHECK_INT(cmp_verdict_of(hog, 0, 1), CMP_BETTER);
 
-	out = capture(cmp_diff_write_json, &df);
+	CHECK_INT(cmp_ndiff_build(&nd, &s, NULL, &d), SR_OK);
+	out = capture(cmp_ndiff_write_json, &nd);
 	CHECK(out && json_valid(out));
 	CHECK(out && strstr(out, "\"deadlines_met_pct\": 90.000"));
 	CHECK(out && strstr(out, "\"batch_done_a_s\": 0.102000000"));
 	CHECK(out && strstr(out, "\"interactive_better\": [{\"pid\": 200, \"comm\": \"player\", \"occ\": 1}]"));
 	free(out);
-	out = capture(table_all, &df);
+	out = capture(table_all, &nd);
 	CHECK(out && strstr(out, "better under o11int: player (200) p99 9.50 -> 0.00 ms"));
 	CHECK(out && strstr(out, "deadlines met 90.0% under stock, 100.0% under o11int"));
 	CHECK(out && strstr(out, "done 0.102 s after the trace start under stock, 0.100 s under o11int (-0.002 s, -2.0%)"));
 	free(out);
-	out = capture(cmp_diff_write_tsv, &df);
+	out = capture(cmp_ndiff_write_tsv, &nd);
 	CHECK(out && !strncmp(out, "policy_a\tpolicy_b\tpid\tcomm\t", 27));
 	CHECK(out && strstr(out, "\nstock\to11int\t200\tplayer\t1\tinteractive\t0.9000\t110.000\t10.000000\t"));
 	free(out);
+	cmp_ndiff_free(&nd);
 	cmp_diff_free(&df);
 
 	/* --task: only the hog */

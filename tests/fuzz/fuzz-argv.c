@@ -44,14 +44,19 @@ static const char *const traces[] = {
 /* What a run must never leave in the filesystem root (an empty -o). */
 static const char *const outside[] = {
 	"/stock", "/o11int", "/test2-mm1", "/observed", "/priority.dat",
-	"/priority.gp", "/index.html", "/summary.tsv",
+	"/priority.gp", "/index.html", "/summary.tsv", "/out",
 };
 
+/* rm -rf: a directory a run made unreadable or unwritable included; an
+ * entry that will not go does not stop the walk */
 static int rm_one(const char *p, const struct stat *st, int flag,
 		  struct FTW *f)
 {
-	(void)st; (void)flag; (void)f;
-	return remove(p);
+	(void)st; (void)f;
+	if (flag == FTW_DP || flag == FTW_D || flag == FTW_DNR)
+		chmod(p, 0700);
+	remove(p);
+	return 0;
 }
 
 /* A file of our temporaries' pattern, NAME.tmp.PID[.XXXXXX] (lib/outfile.h);
@@ -160,6 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	init();
 	if (size > 8192)
 		return 0;
+	fresh_dir();  /* first: @O and @L name paths in it */
 	argv[0] = "schedreplay";
 	while (i < size && argc <= MAX_ARGS) {
 		const char *s = (const char *)data + i;
@@ -169,6 +175,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (memchr(s, '\0', n)) { /* argv strings cannot hold one */
 			while (argc > 1)
 				free(argv[--argc]);
+			if (chdir(root) != 0)
+				fz_fail("chdir %s: %s", root, strerror(errno));
+			nftw(work, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 			return 0;
 		}
 		argv[argc] = expand(s, n);
@@ -178,7 +187,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		i += n + 1;
 	}
 	argv[argc] = NULL;
-	fresh_dir();
 	rc = sr_main(argc, argv);
 	if (chdir(root) != 0)
 		fz_fail("chdir %s: %s", root, strerror(errno));
@@ -192,6 +200,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		  "a temporary file left in %s by '%s'", work,
 		  argc > 1 ? argv[1] : "");
 	nftw(work, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	FZ_ASSERT(access(work, F_OK) != 0, "%s could not be removed", work);
 	for (int k = 1; k < argc; k++)
 		free(argv[k]);
 	return 0;

@@ -52,7 +52,8 @@ expect_same() {
 }
 
 # expect_same_replay DIR1 DIR2 POLICY...: two `replay -o` outputs hold the
-# same bytes, file by file, for each policy.
+# same bytes, file by file, for each policy (waits.tsv where the first
+# has it: a simulated policy's).
 expect_same_replay() {
 	d1=$1 d2=$2
 	shift 2
@@ -60,6 +61,8 @@ expect_same_replay() {
 		for k in timeline latency summary cpus; do
 			expect_same "$d1/$p/$k.tsv" "$d2/$p/$k.tsv"
 		done
+		[ ! -f "$d1/$p/waits.tsv" ] ||
+			expect_same "$d1/$p/waits.tsv" "$d2/$p/waits.tsv"
 	done
 }
 

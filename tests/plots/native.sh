@@ -73,7 +73,8 @@ nchecks=$((nchecks + 1))
 [ -z "$(ls "$T/tmp")" ] || fail "plot wrote into TMPDIR: $(ls "$T/tmp")"
 expect_status 0 env TMPDIR="$T/tmp" "$SR" report "$N" -o "$T/r"
 nchecks=$((nchecks + 1))
-[ "$(grep -c '<svg' "$T/r/index.html")" -eq 4 ] || fail "report: expected 4 inline plots"
+# the two bar charts and three panels for each of the two tasks drawn
+[ "$(grep -c '<figure id="plot-' "$T/r/index.html")" -eq 8 ] || fail "report: expected 8 inline plots"
 nchecks=$((nchecks + 1))
 [ -z "$(ls "$T/tmp")" ] || fail "report wrote into TMPDIR: $(ls "$T/tmp")"
 

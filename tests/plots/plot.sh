@@ -26,7 +26,7 @@ expect_err 'cannot run gnuplot: No such file or directory; install it \(apt-get 
 expect_status 69 "$SR" report "$D" -o "$T/r" --gnuplot /nonexistent/gnuplot
 expect_err 'index.html has the tables only'
 nchecks=$((nchecks + 1))
-grep -q '<table id="diff">' "$T/r/index.html" || fail "report without gnuplot: no table"
+grep -q '<table id="tasks">' "$T/r/index.html" || fail "report without gnuplot: no table"
 nchecks=$((nchecks + 1))
 grep -q 'id="plots-note"' "$T/r/index.html" || fail "report without gnuplot: no note"
 

@@ -57,24 +57,90 @@ static int load(struct cmp_source *src, struct cmp_set *s)
 	return 0;
 }
 
-static int plot(const char *dir, enum pl_format fmt, const char *gnuplot,
-		struct pl_plot_files *pf, struct sr_diag *d)
+static int plot_opts(const char *dir, enum pl_format fmt, const char *gnuplot,
+		     bool panels, struct pl_plot_files *pf, struct sr_diag *d)
 {
 	struct cmp_source src;
 	struct cmp_set s;
 	struct pl_plot_opts o = { 0 };
 	int rc;
 
+	memset(pf, 0, sizeof(*pf));
 	if (load(&src, &s))
 		return -1;
 	o.outdir = dir;
 	o.format = fmt;
 	o.gnuplot = gnuplot;
 	o.render = true;
+	o.panels = panels;
 	rc = pl_plot_all(&s, &o, pf, d);
 	cmp_set_free(&s);
 	cmp_source_close(&src);
 	return rc;
+}
+
+static int plot(const char *dir, enum pl_format fmt, const char *gnuplot,
+		struct pl_plot_files *pf, struct sr_diag *d)
+{
+	return plot_opts(dir, fmt, gnuplot, false, pf, d);
+}
+
+/*
+ * Panels: an SVG per task and plot, and the bars twice; each SVG's plot
+ * elements (gnuplot_plot_N) match the figure's tooltips one to one, and
+ * every tooltip names a policy or says what the line is.
+ */
+static void test_panels(const char *dir)
+{
+	struct pl_plot_files pf;
+	struct sr_diag d = SR_DIAG_INIT;
+	static const char *const want[] = {
+		"priority-1", "priority-2", "delay-time-1", "delay-time-2",
+		"delay-cdf-1", "delay-cdf-2", "diff-bars-p99", "diff-bars-max",
+	};
+
+	CHECK_INT(plot_opts(dir, PL_FMT_SVG, NULL, true, &pf, &d), SR_OK);
+	CHECK_INT(pf.n, 8);
+	CHECK_INT(pf.ntasks, 2);
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		bool found = false;
+
+		for (size_t i = 0; i < pf.n; i++)
+			found |= !strcmp(pf.fig[i].name, want[k]);
+		CHECK_CTX("%s", want[k]);
+		CHECK(found);
+	}
+	for (size_t i = 0; i < pf.n; i++) {
+		const struct pl_figure *f = &pf.fig[i];
+		char p[1024];
+		size_t elements = 0, tips = 0;
+		char *svg;
+
+		CHECK_CTX("%s", f->name);
+		CHECK(f->rendered);
+		CHECK(f->tips != NULL);
+		snprintf(p, sizeof(p), "%s/%s.svg", dir, f->name);
+		svg = plt_slurp(p, NULL);
+		CHECK(svg != NULL);
+		if (!svg || !f->tips) {
+			free(svg);
+			continue;
+		}
+		for (const char *q = svg; (q = strstr(q, "<title>gnuplot_plot_")); q++)
+			elements++;
+		for (const char *q = f->tips; (q = strchr(q, '\n')); q++)
+			tips++;
+		CHECK_INT(elements, tips);
+		CHECK(strstr(f->tips, "under stock") != NULL);
+		CHECK(strstr(f->tips, "under o11int") != NULL);
+		/* 600 wide, drawn in the policies' fixed colours */
+		CHECK(strstr(svg, "width=\"600\"") != NULL);
+		CHECK(strstr(svg, "rgb(192,  57,  43)") != NULL ||
+		      strstr(svg, "rgb(192, 57, 43)") != NULL);
+		free(svg);
+	}
+	CHECK_CTX("%s", "");
+	pl_plot_files_free(&pf);
 }
 
 /* Pixels of a policy's hue: stock is red, o11int blue (points are
@@ -109,8 +175,8 @@ static void test_png(const char *dir)
 		char p[1024], why[1200];
 
 		CHECK_CTX("%s", names[i]);
-		CHECK_STR(pf.name[i], names[i]);
-		CHECK(pf.rendered[i]);
+		CHECK_STR(pf.fig[i].name, names[i]);
+		CHECK(pf.fig[i].rendered);
 		CHECK(exists(dir, names[i], "gp"));
 		CHECK(exists(dir, names[i], "dat"));
 		snprintf(p, sizeof(p), "%s/%s.png", dir, names[i]);
@@ -130,6 +196,7 @@ static void test_png(const char *dir)
 		test_png_free(&img);
 	}
 	CHECK_CTX("%s", "");
+	pl_plot_files_free(&pf);
 }
 
 static void test_deterministic(const char *d1, const char *d2)
@@ -193,6 +260,7 @@ static void test_svg_pdf(const char *dsvg, const char *dpdf)
 		free(s);
 	}
 	CHECK_CTX("%s", "");
+	pl_plot_files_free(&pf);
 	d.code = SR_OK;
 	CHECK_INT(plot(dpdf, PL_FMT_PDF, NULL, &pf, &d), SR_OK);
 	for (size_t i = 0; i < pf.n; i++) {
@@ -207,6 +275,7 @@ static void test_svg_pdf(const char *dsvg, const char *dpdf)
 		free(s);
 	}
 	CHECK_CTX("%s", "");
+	pl_plot_files_free(&pf);
 }
 
 static void test_no_gnuplot(const char *dir, const char *tmp)
@@ -224,9 +293,10 @@ static void test_no_gnuplot(const char *dir, const char *tmp)
 		CHECK(exists(dir, names[i], "gp"));
 		CHECK(exists(dir, names[i], "dat"));
 		CHECK(!exists(dir, names[i], "png"));
-		CHECK(!pf.rendered[i]);
+		CHECK(!pf.fig[i].rendered);
 	}
 	CHECK_CTX("%s", "");
+	pl_plot_files_free(&pf);
 
 	/* a gnuplot that starts an image, complains and fails */
 	snprintf(fake, sizeof(fake), "%s/fake-gnuplot", tmp);
@@ -247,6 +317,7 @@ static void test_no_gnuplot(const char *dir, const char *tmp)
 	CHECK_INT(plot(dir, PL_FMT_SVG, fake, &pf, &d), SR_ENOGNUPLOT);
 	CHECK(strstr(d.msg, "exited with status 1") != NULL);
 	CHECK(strstr(d.msg, "line 7: undefined variable: oops") != NULL);
+	pl_plot_files_free(&pf);
 	for (size_t i = 0; i < 4; i++) {
 		CHECK_CTX("%s", names[i]);
 		CHECK(!exists(dir, names[i], "svg"));
@@ -281,10 +352,13 @@ int main(void)
 		struct sr_diag d = SR_DIAG_INIT;
 
 		CHECK_INT(plot(d2, PL_FMT_PNG, NULL, &pf, &d), SR_OK);
+		pl_plot_files_free(&pf);
 	}
 	test_deterministic(d1, d2);
 	test_svg_pdf(d3, d4);
 	test_no_gnuplot(d5, tmp);
+	snprintf(d5, sizeof(d5), "%s/panels", tmp);
+	test_panels(d5);
 	plt_rm_tree(tmp);
 	return test_done("test-plot");
 }

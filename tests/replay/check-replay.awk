@@ -61,7 +61,7 @@ kind == "timeline" {
 }
 
 kind == "latency" && NR == 1 {
-	if ($0 != "wake_ns\trun_ns\tdelay_ns\tpid\tcomm\tcause")
+	if ($0 != "wake_ns\trun_ns\tdelay_ns\tpid\tcomm\tcause\twhy\tbehind_pid")
 		fail("unexpected header: " $0)
 	next
 }

@@ -9,7 +9,10 @@
 # tick (1 ms) of what the recording charged it, the bundled samples must
 # replay on their 2 CPUs without falling behind, and the bytes must not
 # depend on --batch.  Every replay runs on the recording's CPU count with
-# --check: the SMP invariants are checked at every instant.  A trace that `stats`
+# --check: the SMP invariants are checked at every instant.  Every wait of
+# every simulated policy is attributed: its segments in waits.tsv add up
+# exactly to its delay_ns, and latency.tsv's why and behind_pid are what
+# they say (tests/replay/check-waits.awk, issue 12).  A trace that `stats`
 # rejects as bad data must be rejected the same way.
 . tests/lib/lib.sh
 CHK=tests/replay/check-replay.awk
@@ -50,6 +53,9 @@ for f in "$@"; do
 			fail "$f: $p/latency.tsv"
 	done
 	for p in $SIMS; do
+		nchecks=$((nchecks + 1))
+		awk -f tests/replay/check-waits.awk "$out/$p/latency.tsv" \
+			"$out/$p/waits.tsv" || fail "$f: $p/waits.tsv"
 		# runtime_ms by task (pid, comm, occurrence): within 1 ms of
 		# what the recording charged (tasks it shows running only
 		# before its first switch have no observed row)

@@ -3,10 +3,11 @@
 # rows through a bounded reorder buffer), and the bytes are what the replay
 # wrote when it held them.  A long trace made of 16 time-shifted copies of
 # the perf fixture (tests/replay/copies.awk, as bench/trace-gen --copies):
-#   - its nine files hash to what the replay wrote before streaming
+#   - its files hash to what the replay wrote before streaming
 #     (tests/replay/data/perf-mix-16x.sha256; re-make it only when the
 #     replay's results change on purpose, with the binary before that
-#     change);
+#     change; when issue 12 added waits.tsv and latency.tsv's why and
+#     behind_pid, latency.tsv's first six columns kept their hash);
 #   - the same bytes whatever the batch (events between simulator steps);
 #   - --memory reports the demand held apart from the rows held, and the
 #     latency rows held past 16384 wait in a temporary file, not memory;

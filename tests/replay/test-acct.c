@@ -218,9 +218,68 @@ static void test_slots(void)
 	sr_acct_free(a);
 }
 
+/*
+ * A window [1000, 2000): the state machine runs over everything, the
+ * figures count what happened inside: a wait by its start (even one that
+ * ends after the window), a wakeup at its time, the part of each run and
+ * of each charge inside.
+ */
+static void test_window(void)
+{
+	struct sr_diag d = SR_DIAG_INIT;
+	struct sr_acct *a, *c;
+	struct sr_task_metrics *m;
+
+	CHECK_INT(sr_acct_new(&a, &d), SR_OK);
+	sr_acct_window(a, 1000, 2000);
+	/* before: a wait and a run that crosses the start */
+	CHECK_INT(sr_acct_runnable(a, 1, 500, SR_CAUSE_WAKEUP), SR_OK);
+	CHECK_INT(sr_acct_run(a, 1, 900), SR_OK);
+	CHECK_INT(sr_acct_stop(a, 1, 1100, true), SR_OK);   /* 100 inside */
+	/* inside: the preemption's wait (1100-1150), a sleep, a wakeup */
+	CHECK_INT(sr_acct_run(a, 1, 1150), SR_OK);
+	CHECK_INT(sr_acct_stop(a, 1, 1200, false), SR_OK);  /* 50 */
+	CHECK_INT(sr_acct_runnable(a, 1, 1900, SR_CAUSE_WAKEUP), SR_OK);
+	/* a wait begun inside, ended after: counted */
+	CHECK_INT(sr_acct_run(a, 1, 2300), SR_OK);
+	CHECK_INT(sr_acct_stop(a, 1, 2400, false), SR_OK);  /* none inside */
+	/* after: nothing counts */
+	CHECK_INT(sr_acct_runnable(a, 1, 2500, SR_CAUSE_WAKEUP), SR_OK);
+	CHECK_INT(sr_acct_run(a, 1, 2600), SR_OK);
+	CHECK_INT(sr_acct_finish(a, 3000, &d), SR_OK);
+	m = sr_acct_metrics(a, 1);
+	CHECK(m != NULL);
+	if (m) {
+		CHECK_INT(m->runtime_ns, 150);
+		CHECK_INT(m->switches, 2);
+		CHECK_INT(m->ndelays, 2);
+		CHECK_INT(m->wakeups, 1);
+		CHECK_INT(m->sum_delay_ns, 50 + 400);
+		CHECK_INT(m->max_delay_ns, 400);
+		CHECK_INT(m->max_delay_start, 1900);
+	}
+	sr_acct_free(a);
+
+	/* charges: the part of [t - ns, t) inside */
+	CHECK_INT(sr_acct_new(&c, &d), SR_OK);
+	sr_acct_window(c, 1000, 2000);
+	CHECK_INT(sr_acct_charge_at(c, 1, 1100, 300), SR_OK);  /* 100 */
+	CHECK_INT(sr_acct_charge_at(c, 1, 1500, 200), SR_OK);  /* 200 */
+	CHECK_INT(sr_acct_charge_at(c, 1, 2200, 400), SR_OK);  /* 200 */
+	CHECK_INT(sr_acct_charge_at(c, 1, 900, 100), SR_OK);   /* 0 */
+	CHECK_INT(sr_acct_charge_at(c, 1, INT64_MIN + 5, 10), SR_OK); /* 0 */
+	CHECK_INT(sr_acct_finish(c, 3000, &d), SR_OK);
+	m = sr_acct_metrics(c, 1);
+	CHECK(m != NULL);
+	if (m)
+		CHECK_INT(m->runtime_ns, 500);
+	sr_acct_free(c);
+}
+
 int main(void)
 {
 	test_cases();
 	test_slots();
+	test_window();
 	return test_done("test-acct");
 }

@@ -83,23 +83,24 @@ static void test_latency_order(void)
 	struct sr_acct *acct;
 	struct sr_latw *w;
 	static const char want[] =
-		"wake_ns\trun_ns\tdelay_ns\tpid\tcomm\tcause\n"
-		"0\t30\t30\t100\ta\twakeup\n"
-		"10\t20\t10\t200\tb\tpreempt\n"
-		"100\t500000\t499900\t300\tc\tfork\n";
+		"wake_ns\trun_ns\tdelay_ns\tpid\tcomm\tcause\twhy\t"
+		"behind_pid\n"
+		"0\t30\t30\t100\ta\twakeup\t-\t-\n"
+		"10\t20\t10\t200\tb\tpreempt\t-\t-\n"
+		"100\t500000\t499900\t300\tc\tfork\t-\t-\n";
 	char *s, *line;
 	long long prev = -1, n = 0;
 	int bad = 0;
 
 	CHECK_INT(sr_acct_new(&acct, &d), SR_OK);
 	sr_latency_header(f);
-	CHECK_INT(sr_latw_new(&w, acct, put_lat, f, &d), SR_OK);
+	CHECK_INT(sr_latw_new(&w, acct, put_lat, NULL, f, &d), SR_OK);
 	sr_acct_runnable(acct, 1, 0, SR_CAUSE_WAKEUP);
 	sr_acct_runnable(acct, 2, 10, SR_CAUSE_PREEMPT);
 	sr_acct_run(acct, 2, 20);
-	CHECK_INT(sr_latw_add(w, 10, 20, 200, "b", SR_CAUSE_PREEMPT), SR_OK);
+	CHECK_INT(sr_latw_add(w, 10, 20, 200, "b", SR_CAUSE_PREEMPT, NULL), SR_OK);
 	sr_acct_run(acct, 1, 30);
-	CHECK_INT(sr_latw_add(w, 0, 30, 100, "a", SR_CAUSE_WAKEUP), SR_OK);
+	CHECK_INT(sr_latw_add(w, 0, 30, 100, "a", SR_CAUSE_WAKEUP, NULL), SR_OK);
 	sr_acct_runnable(acct, 3, 100, SR_CAUSE_FORK);
 	/* more rows than the buffer keeps in memory: the rest go to a
 	   temporary file and come back in order */
@@ -108,7 +109,8 @@ static void test_latency_order(void)
 
 		sr_acct_stop(acct, 2, t, true);
 		sr_acct_run(acct, 2, t + 5);
-		CHECK_INT(sr_latw_add(w, t, t + 5, 200, "b", SR_CAUSE_PREEMPT),
+		CHECK_INT(sr_latw_add(w, t, t + 5, 200, "b", SR_CAUSE_PREEMPT,
+				      NULL),
 			  SR_OK);
 	}
 	/* c's wait, open since 100, holds every row after it */
@@ -121,7 +123,7 @@ static void test_latency_order(void)
 		CHECK(st.spilled >= 40000 - 16384);
 	}
 	sr_acct_run(acct, 3, 500000);
-	CHECK_INT(sr_latw_add(w, 100, 500000, 300, "c", SR_CAUSE_FORK), SR_OK);
+	CHECK_INT(sr_latw_add(w, 100, 500000, 300, "c", SR_CAUSE_FORK, NULL), SR_OK);
 	sr_latw_flush(w);
 	s = slurp(f);
 	CHECK(!strncmp(s, want, strlen(want)));
@@ -197,10 +199,92 @@ static void test_cpus(void)
 	fclose(f);
 }
 
+/*
+ * Attributed waits: a (pid 100) waits 0..30, 10 ns behind x (pid 7,
+ * lower-prio) then 20 ns behind y (pid 8, no-preempt); b (pid 200) waits
+ * 10..20 in the expired array behind z.  latency.tsv names each wait's
+ * main reason and the task it waited behind longest; waits.tsv has their
+ * segments, in latency.tsv's order (a's wait ends last but starts first).
+ */
+static const char *seg_name(const void *ctx, uint32_t comm)
+{
+	static const char *const names[] = { "x", "y", "z\tq" };
+
+	(void)ctx;
+	return comm < 3 ? names[comm] : "?";
+}
+
+struct two_files {
+	FILE *lat, *waits;
+};
+
+static int put_lat2(void *ctx, const struct sr_lat_row *r)
+{
+	sr_latency_row(((struct two_files *)ctx)->lat, r);
+	return SR_OK;
+}
+
+static int put_wait2(void *ctx, const struct sr_wait_row *r)
+{
+	sr_waits_row(((struct two_files *)ctx)->waits, r);
+	return SR_OK;
+}
+
+static void test_waits(void)
+{
+	struct two_files f = { tmpfile(), tmpfile() };
+	struct sr_diag d = SR_DIAG_INIT;
+	struct sr_acct *acct;
+	struct sr_latw *w;
+	struct sr_wait_seg a[2] = {
+		{ 0, 10, 1, 7, 0, 110, 0, { SM_WHY_LOWER_PRIO, 0, -1, -1 } },
+		{ 10, 30, 2, 8, 1, 120, 0,
+		  { SM_WHY_NO_PREEMPT, SM_WHYSUB_SLICE2X, 1, -1 } },
+	}, b[1] = {
+		{ 10, 20, 3, 9, 2, 125, 1, { SM_WHY_EXPIRED, 0, 2, -1 } },
+	};
+	struct sr_lat_why wa = { a, 2, seg_name, NULL };
+	struct sr_lat_why wb = { b, 1, seg_name, NULL };
+	char *s;
+
+	CHECK_INT(sr_acct_new(&acct, &d), SR_OK);
+	sr_latency_header(f.lat);
+	sr_waits_header(f.waits);
+	CHECK_INT(sr_latw_new(&w, acct, put_lat2, put_wait2, &f, &d), SR_OK);
+	sr_acct_runnable(acct, 1, 0, SR_CAUSE_WAKEUP);
+	sr_acct_runnable(acct, 2, 10, SR_CAUSE_WAKEUP);
+	sr_acct_run(acct, 2, 20);
+	CHECK_INT(sr_latw_add(w, 10, 20, 200, "b", SR_CAUSE_WAKEUP, &wb),
+		  SR_OK);
+	sr_acct_run(acct, 1, 30);
+	CHECK_INT(sr_latw_add(w, 0, 30, 100, "a", SR_CAUSE_WAKEUP, &wa),
+		  SR_OK);
+	CHECK_INT(sr_latw_flush(w), SR_OK);
+	sr_latw_free(w);
+	sr_acct_free(acct);
+	s = slurp(f.lat);
+	CHECK_STR(s, "wake_ns\trun_ns\tdelay_ns\tpid\tcomm\tcause\twhy\t"
+		  "behind_pid\n"
+		  "0\t30\t30\t100\ta\twakeup\tno-preempt\t8\n"
+		  "10\t20\t10\t200\tb\twakeup\texpired\t9\n");
+	free(s);
+	s = slurp(f.waits);
+	CHECK_STR(s, "wake_ns\tpid\tcomm\tseg_start_ns\tseg_end_ns\twhy\t"
+		  "running_pid\trunning_comm\trunning_prio\tcpu\tdetail\n"
+		  "0\t100\ta\t0\t10\tlower-prio\t7\tx\t110\t0\t-\n"
+		  "0\t100\ta\t10\t30\tno-preempt\t8\ty\t120\t0\t"
+		  "2x-slice,ahead=1\n"
+		  "10\t200\tb\t10\t20\texpired\t9\tz?q\t125\t1\tahead=2\n");
+	free(s);
+	fclose(f.lat);
+	fclose(f.waits);
+}
+
 int main(void)
 {
 	test_timeline();
 	test_latency_order();
+	test_waits();
 	test_summary();
 	test_cpus();
 	return test_done("test-writers");

@@ -1,0 +1,524 @@
+/*
+ * builtin/explain: `schedreplay explain TRACE --task REGEX | --pid N
+ * [--policy P]... [--top N] [--tsv|--json] [-o FILE]`: why the tasks
+ * waited, under each policy side by side: their worst waits with their
+ * segments in words, and the total wait by reason and by the task waited
+ * behind (compare/why.h; the attribution: docs/replay.md, "Why a task
+ * waited").
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "compare/load.h"
+#include "compare/select.h"
+#include "compare/source.h"
+#include "compare/why.h"
+#include "lib/fmt.h"
+#include "lib/outfile.h"
+#include "lib/progress.h"
+
+#define EXPLAIN_TOP 5          /* worst waits shown per policy */
+#define EXPLAIN_GROUPS 6       /* lines per worst wait, in words */
+#define EXPLAIN_BEHIND 12      /* rows of the table by task waited behind */
+#define EXPLAIN_NAMES 8        /* tasks named in the heading */
+
+struct sel {
+	const struct cmp_taskre *re; /* NULL: by --pid alone */
+	const struct cmp_set *s;
+};
+
+static bool wanted(const struct cmp_task *t, void *ctx)
+{
+	const struct sel *x = ctx;
+
+	if (!cmp_task_shown(x->s, t))
+		return false;
+	return !x->re || cmp_taskre_match(x->re, t->comm);
+}
+
+struct explain {
+	struct cmp_set *s;
+	struct sel sel;
+	const char *what;       /* the selection, for headings */
+	struct cmp_why w[CMP_MAX_RUNS];
+	size_t top;
+	long *tasks;            /* the tasks selected */
+	size_t ntasks;
+};
+
+/* ---- the worst waits, grouped by reason and running task ---------------- */
+
+struct group {
+	struct cmp_seg g;       /* the first segment, its duration the sum */
+};
+
+static int by_dur(const void *pa, const void *pb)
+{
+	const struct group *a = pa, *b = pb;
+
+	if (a->g.dur_ns != b->g.dur_ns)
+		return a->g.dur_ns > b->g.dur_ns ? -1 : 1;
+	return (a->g.start_ns > b->g.start_ns) - (a->g.start_ns < b->g.start_ns);
+}
+
+/* The segments of a wait by (reason, running task), most time first. */
+static size_t groups_of(const struct cmp_result *res, const struct cmp_lat *l,
+			struct group **out)
+{
+	struct group *gr = calloc(l->nseg ? l->nseg : 1, sizeof(*gr));
+	size_t n = 0;
+
+	*out = gr;
+	if (!gr)
+		return 0;
+	for (uint32_t k = 0; k < l->nseg; k++) {
+		const struct cmp_seg *g = &res->seg[l->seg0 + k];
+		size_t i;
+
+		for (i = 0; i < n; i++)
+			if (gr[i].g.why.code == g->why.code &&
+			    gr[i].g.running_pid == g->running_pid &&
+			    gr[i].g.running_comm == g->running_comm)
+				break;
+		if (i == n)
+			gr[n++].g = *g;
+		else
+			gr[i].g.dur_ns += g->dur_ns;
+	}
+	qsort(gr, n, sizeof(*gr), by_dur);
+	return n;
+}
+
+/* ---- text --------------------------------------------------------------- */
+
+static void heading(FILE *f, const struct explain *x)
+{
+	fprintf(f, "schedreplay explain: %s, %zu task%s %s (", x->s->title,
+		x->ntasks, x->ntasks == 1 ? "" : "s", x->what);
+	for (size_t i = 0; i < x->ntasks && i < EXPLAIN_NAMES; i++) {
+		char lab[96];
+
+		cmp_task_label(&x->s->tasks[x->tasks[i]], lab, sizeof(lab));
+		fprintf(f, "%s%s", i ? ", " : "", lab);
+	}
+	if (x->ntasks > EXPLAIN_NAMES)
+		fprintf(f, ", and %zu more", x->ntasks - EXPLAIN_NAMES);
+	fputs(")\n", f);
+}
+
+static void worst_text(FILE *f, const struct explain *x, size_t r)
+{
+	const struct cmp_why *w = &x->w[r];
+	const struct cmp_result *res = x->s->runs[r].res;
+
+	for (size_t i = 0; i < w->nworst; i++) {
+		const struct cmp_lat *l = w->worst[i].lat;
+		char lab[96], ms[SR_FMT_NUM], at[SR_FMT_NUM], words[512];
+		struct group *gr;
+		size_t n = groups_of(res, l, &gr);
+
+		cmp_task_label(&x->s->tasks[w->worst[i].task], lab, sizeof(lab));
+		fprintf(f, "  %zu. %s waited %s ms from %s s%s\n", i + 1, lab,
+			sr_fmt_ms(ms, sizeof(ms), l->delay_ns, 3),
+			sr_fmt_s(at, sizeof(at), l->wake_ns, 6),
+			l->nseg ? ":" : " (not attributed)");
+		for (size_t k = 0; k < n && k < EXPLAIN_GROUPS; k++)
+			fprintf(f, "       %s\n",
+				cmp_why_words(words, sizeof(words), res, &gr[k].g));
+		if (n > EXPLAIN_GROUPS) {
+			int64_t rest = 0;
+
+			for (size_t k = EXPLAIN_GROUPS; k < n; k++)
+				rest += gr[k].g.dur_ns;
+			fprintf(f, "       and %s ms behind %zu more (task, reason)\n",
+				sr_fmt_ms(ms, sizeof(ms), rest, 3),
+				n - EXPLAIN_GROUPS);
+		}
+		free(gr);
+	}
+}
+
+static void cell_ms(FILE *f, int64_t ns, int64_t total)
+{
+	char ms[SR_FMT_NUM], c[48];
+
+	if (total > 0)
+		snprintf(c, sizeof(c), "%s (%.1f%%)", sr_fmt_ms(ms, sizeof(ms), ns, 1),
+			 100.0 * (double)ns / (double)total);
+	else
+		snprintf(c, sizeof(c), "%s", sr_fmt_ms(ms, sizeof(ms), ns, 1));
+	fprintf(f, " %20s", c);
+}
+
+/* ns the run r waited behind (pid, comm) */
+static int64_t behind_ns(const struct cmp_why *w, int32_t pid, const char *comm)
+{
+	for (size_t i = 0; i < w->nbehind; i++)
+		if (w->behind[i].pid == pid && !strcmp(w->behind[i].comm, comm))
+			return w->behind[i].ns;
+	return 0;
+}
+
+/* The union of the tasks waited behind, by the most time under any run. */
+struct brow {
+	int32_t pid;
+	const char *comm;
+	int64_t most;
+};
+
+static int by_most(const void *pa, const void *pb)
+{
+	const struct brow *a = pa, *b = pb;
+
+	if (a->most != b->most)
+		return a->most > b->most ? -1 : 1;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return strcmp(a->comm, b->comm);
+}
+
+static struct brow *behind_rows(const struct explain *x, size_t *n)
+{
+	size_t cap = 0, k = 0;
+	struct brow *v;
+
+	for (size_t r = 0; r < x->s->nruns; r++)
+		cap += x->w[r].nbehind;
+	v = calloc(cap ? cap : 1, sizeof(*v));
+	if (!v)
+		return NULL;
+	for (size_t r = 0; r < x->s->nruns; r++) {
+		for (size_t i = 0; i < x->w[r].nbehind; i++) {
+			const struct cmp_behind *b = &x->w[r].behind[i];
+			size_t j;
+
+			for (j = 0; j < k; j++)
+				if (v[j].pid == b->pid && !strcmp(v[j].comm, b->comm))
+					break;
+			if (j == k)
+				v[k++] = (struct brow){ b->pid, b->comm, 0 };
+			if (b->ns > v[j].most)
+				v[j].most = b->ns;
+		}
+	}
+	qsort(v, k, sizeof(*v), by_most);
+	*n = k;
+	return v;
+}
+
+static int write_text(FILE *f, const struct explain *x)
+{
+	const struct cmp_set *s = x->s;
+	struct brow *b;
+	size_t nb;
+
+	heading(f, x);
+	for (size_t r = 0; r < s->nruns; r++) {
+		const struct cmp_why *w = &x->w[r];
+		char ms[SR_FMT_NUM];
+		int m = cmp_why_main(w);
+
+		fprintf(f, "\n%s: %llu wait%s, %s ms in all", s->runs[r].policy,
+			(unsigned long long)w->nwaits, w->nwaits == 1 ? "" : "s",
+			sr_fmt_ms(ms, sizeof(ms), w->total_ns, 3));
+		if (!w->attributed)
+			fputs("; not attributed (the recorded schedule, or a replay "
+			      "made with --no-why)\n", f);
+		else if (m != SM_WHY_NONE)
+			fprintf(f, "; mostly %s: %s\n", sm_why_name(m),
+				cmp_why_meaning(m));
+		else
+			fputc('\n', f);
+		if (w->nworst)
+			fprintf(f, "  the %zu worst:\n", w->nworst);
+		worst_text(f, x, r);
+	}
+	fprintf(f, "\ntotal wait by reason, ms (share of the wait)\n%-16s", "reason");
+	for (size_t r = 0; r < s->nruns; r++)
+		fprintf(f, " %20.20s", s->runs[r].policy);
+	fputc('\n', f);
+	for (int c = 1; c <= SM_WHY__COUNT; c++) {
+		int why = c == SM_WHY__COUNT ? SM_WHY_NONE : c;
+		bool any = false;
+
+		for (size_t r = 0; r < s->nruns; r++)
+			any |= x->w[r].by_why[why] > 0;
+		if (!any)
+			continue;
+		fprintf(f, "%-16s", why == SM_WHY_NONE ? "not attributed" :
+			sm_why_name(why));
+		for (size_t r = 0; r < s->nruns; r++)
+			cell_ms(f, x->w[r].by_why[why], x->w[r].total_ns);
+		fputc('\n', f);
+	}
+	fprintf(f, "%-16s", "total");
+	for (size_t r = 0; r < s->nruns; r++)
+		cell_ms(f, x->w[r].total_ns, 0);
+	fputc('\n', f);
+	b = behind_rows(x, &nb);
+	if (!b)
+		return SR_EINTERNAL;
+	if (nb) {
+		fprintf(f, "\ntotal wait by the task it waited behind, ms (share of "
+			   "the wait; the %d most)\n%-24s", EXPLAIN_BEHIND, "task");
+		for (size_t r = 0; r < s->nruns; r++)
+			fprintf(f, " %20.20s", s->runs[r].policy);
+		fputc('\n', f);
+		for (size_t i = 0; i < nb && i < EXPLAIN_BEHIND; i++) {
+			char lab[96], comm[SR_COMM_MAX];
+
+			snprintf(lab, sizeof(lab), "%s (%d)",
+				 sr_comm_clean(comm, sizeof(comm), b[i].comm),
+				 (int)b[i].pid);
+			fprintf(f, "%-24.24s", lab);
+			for (size_t r = 0; r < s->nruns; r++)
+				cell_ms(f, behind_ns(&x->w[r], b[i].pid, b[i].comm),
+					x->w[r].total_ns);
+			fputc('\n', f);
+		}
+	}
+	free(b);
+	return ferror(f) ? SR_EIO : SR_OK;
+}
+
+/* ---- TSV ---------------------------------------------------------------- */
+
+static int write_tsv(FILE *f, const struct explain *x)
+{
+	const struct cmp_set *s = x->s;
+	struct brow *b;
+	size_t nb;
+
+	fputs("table\treason\tpid\tcomm", f);
+	for (size_t r = 0; r < s->nruns; r++)
+		fprintf(f, "\t%s_ns", s->runs[r].policy);
+	fputc('\n', f);
+	for (int c = 1; c <= SM_WHY__COUNT; c++) {
+		int why = c == SM_WHY__COUNT ? SM_WHY_NONE : c;
+
+		fprintf(f, "reason\t%s\t-\t-", why == SM_WHY_NONE ? "-" :
+			sm_why_name(why));
+		for (size_t r = 0; r < s->nruns; r++)
+			fprintf(f, "\t%lld", (long long)x->w[r].by_why[why]);
+		fputc('\n', f);
+	}
+	fputs("total\t-\t-\t-", f);
+	for (size_t r = 0; r < s->nruns; r++)
+		fprintf(f, "\t%lld", (long long)x->w[r].total_ns);
+	fputc('\n', f);
+	b = behind_rows(x, &nb);
+	if (!b)
+		return SR_EINTERNAL;
+	for (size_t i = 0; i < nb; i++) {
+		fprintf(f, "behind\t-\t%d\t", (int)b[i].pid);
+		sr_put_comm(f, b[i].comm);
+		for (size_t r = 0; r < s->nruns; r++)
+			fprintf(f, "\t%lld",
+				(long long)behind_ns(&x->w[r], b[i].pid, b[i].comm));
+		fputc('\n', f);
+	}
+	free(b);
+	return ferror(f) ? SR_EIO : SR_OK;
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+static void json_seg(FILE *f, const struct cmp_result *res,
+		     const struct cmp_seg *g)
+{
+	char detail[64];
+
+	fprintf(f, "{\"start_ns\": %lld, \"end_ns\": %lld, \"why\": \"%s\", "
+		"\"detail\": \"%s\", \"cpu\": %d, \"running_pid\": ",
+		(long long)g->start_ns, (long long)(g->start_ns + g->dur_ns),
+		sm_why_name(g->why.code),
+		sm_why_detail(detail, sizeof(detail), &g->why), (int)g->cpu);
+	if (g->running_pid >= 0) {
+		fprintf(f, "%d, \"running_comm\": ", (int)g->running_pid);
+		sr_json_str(f, cmp_result_comm(res, g->running_comm));
+		fprintf(f, ", \"running_prio\": %d}", (int)g->running_prio);
+	} else {
+		fputs("null, \"running_comm\": null, \"running_prio\": null}", f);
+	}
+}
+
+static int write_json(FILE *f, const struct explain *x)
+{
+	const struct cmp_set *s = x->s;
+
+	fputs("{\n  \"trace\": ", f);
+	sr_json_str(f, s->title);
+	fputs(",\n  \"selection\": ", f);
+	sr_json_str(f, x->what);
+	fputs(",\n  \"tasks\": [", f);
+	for (size_t i = 0; i < x->ntasks; i++) {
+		const struct cmp_task *t = &s->tasks[x->tasks[i]];
+
+		fprintf(f, "%s{\"pid\": %d, \"comm\": ", i ? ", " : "", t->pid);
+		sr_json_str(f, t->comm);
+		fprintf(f, ", \"occ\": %u}", t->occ);
+	}
+	fputs("],\n  \"runs\": [", f);
+	for (size_t r = 0; r < s->nruns; r++) {
+		const struct cmp_why *w = &x->w[r];
+		const struct cmp_result *res = s->runs[r].res;
+		bool first = true;
+
+		fputs(r ? ",\n    {\"policy\": " : "\n    {\"policy\": ", f);
+		sr_json_str(f, s->runs[r].policy);
+		fprintf(f, ", \"attributed\": %s, \"waits\": %llu, \"wait_ns\": %lld,"
+			"\n     \"by_reason\": {", w->attributed ? "true" : "false",
+			(unsigned long long)w->nwaits, (long long)w->total_ns);
+		for (int c = 1; c <= SM_WHY__COUNT; c++) {
+			int why = c == SM_WHY__COUNT ? SM_WHY_NONE : c;
+
+			if (!w->by_why[why])
+				continue;
+			fprintf(f, "%s\"%s\": %lld", first ? "" : ", ",
+				why == SM_WHY_NONE ? "not-attributed" :
+				sm_why_name(why), (long long)w->by_why[why]);
+			first = false;
+		}
+		fputs("},\n     \"behind\": [", f);
+		for (size_t i = 0; i < w->nbehind; i++) {
+			fprintf(f, "%s{\"pid\": %d, \"comm\": ", i ? ", " : "",
+				(int)w->behind[i].pid);
+			sr_json_str(f, w->behind[i].comm);
+			fprintf(f, ", \"ns\": %lld}", (long long)w->behind[i].ns);
+		}
+		fputs("],\n     \"worst\": [", f);
+		for (size_t i = 0; i < w->nworst; i++) {
+			const struct cmp_lat *l = w->worst[i].lat;
+			const struct cmp_task *t = &s->tasks[w->worst[i].task];
+
+			fprintf(f, "%s\n      {\"pid\": %d, \"comm\": ", i ? "," : "",
+				t->pid);
+			sr_json_str(f, t->comm);
+			fprintf(f, ", \"wake_ns\": %lld, \"delay_ns\": %lld, "
+				"\"segments\": [", (long long)l->wake_ns,
+				(long long)l->delay_ns);
+			for (uint32_t k = 0; k < l->nseg; k++) {
+				fputs(k ? ",\n        " : "\n        ", f);
+				json_seg(f, res, &res->seg[l->seg0 + k]);
+			}
+			fputs("]}", f);
+		}
+		fputs("]}", f);
+	}
+	fputs("\n  ]\n}\n", f);
+	return ferror(f) ? SR_EIO : SR_OK;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+static int select_tasks(struct explain *x, struct sr_diag *d)
+{
+	x->tasks = malloc((x->s->ntasks ? x->s->ntasks : 1) * sizeof(long));
+	if (!x->tasks)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	for (size_t i = 0; i < x->s->ntasks; i++)
+		if (wanted(&x->s->tasks[i], &x->sel))
+			x->tasks[x->ntasks++] = (long)i;
+	if (!x->ntasks)
+		return sr_fail(d, SR_EUSAGE, "explain: no task %s in %s",
+			       x->what, x->s->title);
+	return SR_OK;
+}
+
+int cmd_explain(int argc, char **argv, struct sr_diag *d)
+{
+	struct cmp_load_opts o = { .cmd = "explain" };
+	struct sr_progress pg;
+	bool quiet = false, tsv = false, json = false;
+	int64_t top = EXPLAIN_TOP;
+	const char *out = "-";
+	const struct po_option opts[] = {
+		OPT_COMPARE(&o, "a policy to explain the waits under; repeat "
+				"for several, side by side (default: stock, "
+				"o11int)",
+			    "the tasks to explain: those whose comm matches "
+			    "this pcre2 regex"),
+		OPT_NUMBER(0, "top", &top, "N", "the N worst waits under each "
+			   "policy (default 5)", 0, 1000, NULL),
+		OPT_GROUP("output"),
+		OPT_FLAG('q', "quiet", &quiet, "no progress line on a terminal"),
+		OPT_PATH('o', "output", &out, "FILE",
+			 "write to FILE (temporary, then renamed; default "
+			 "and - : stdout)"),
+		OPT_FLAG(0, "tsv", &tsv, "the wait by reason and by the task "
+			 "waited behind, in ns, tab-separated"),
+		OPT_FLAG(0, "json", &json, "everything, the worst waits' "
+			 "segments too, as JSON"),
+		OPT_END(),
+	};
+	const struct po_cmd cmd = {
+		"explain", "TRACE", 1, 1,
+		"Why the tasks waited, under each policy side by side: their "
+		"worst waits in words, and the wait by reason and by the task "
+		"waited behind. " CMP_TRACE_ABOUT,
+		"docs/replay.md, \"Why a task waited\", names the reasons.", opts,
+	};
+	struct cmp_source src;
+	struct cmp_set set;
+	struct cmp_taskre *re = NULL;
+	struct explain x = { 0 };
+	struct sr_outfile *f = NULL;
+	char what[256];
+	size_t n;
+	int rc;
+
+	if ((rc = po_parse(&cmd, argc, argv, &o.trace, &n, d)))
+		return rc == PO_HELP ? SR_OK : rc;
+	if (!o.task && !sr_sel_has_pids(&o.sel))
+		return sr_fail(d, SR_EUSAGE, "explain: expected --task REGEX or "
+			       "--pid N (or both: the tasks of those pids whose "
+			       "comm matches)");
+	if (tsv && json)
+		return sr_fail(d, SR_EUSAGE, "explain: --tsv and --json exclude "
+			       "each other");
+	sr_progress_init(&pg, "explain", quiet);
+	o.progress = &pg;
+	rc = cmp_cmd_load(&o, 1, CMP_MAX_RUNS, &src, &set, &re, d);
+	if (sr_sel_has_pids(&o.sel)) {
+		char sel[200];
+
+		sr_sel_describe(&o.sel, sel, sizeof(sel));
+		snprintf(what, sizeof(what), "%s%s%s%s", sel,
+			 o.task ? " matching '" : "", o.task ? o.task : "",
+			 o.task ? "'" : "");
+	} else {
+		snprintf(what, sizeof(what), "matching '%s'", o.task);
+	}
+	x.s = &set;
+	x.sel = (struct sel){ o.task ? re : NULL, &set };
+	x.what = what;
+	x.top = (size_t)top;
+	if (rc == SR_OK)
+		rc = select_tasks(&x, d);
+	for (size_t r = 0; rc == SR_OK && r < set.nruns; r++)
+		rc = cmp_why_run(&set, r, wanted, &x.sel, x.top, &x.w[r], d);
+	if (rc == SR_OK)
+		rc = sr_outfile_open(&f, out, d);
+	if (rc == SR_OK) {
+		FILE *fp = sr_outfile_fp(f);
+
+		rc = tsv ? write_tsv(fp, &x) : json ? write_json(fp, &x) :
+			   write_text(fp, &x);
+		if (rc) {
+			sr_outfile_abort(f);
+			sr_fail(d, rc, "write error on %s", strcmp(out, "-") ?
+				out : "stdout");
+		} else {
+			rc = sr_outfile_commit(f, d);
+		}
+	}
+	for (size_t r = 0; r < CMP_MAX_RUNS; r++)
+		cmp_why_free(&x.w[r]);
+	free(x.tasks);
+	cmp_set_free(&set);
+	cmp_source_close(&src);
+	cmp_taskre_free(re);
+	return rc;
+}

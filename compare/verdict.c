@@ -1,0 +1,699 @@
+/*
+ * verdict: per group of tasks, better or worse under B, the figure that
+ * decided, and the main reason (see verdict.h).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare/diff.h"
+#include "compare/select.h"
+#include "compare/verdict.h"
+#include "compare/why.h"
+#include "lib/fmt.h"
+#include "lib/parse-options.h"
+
+/*
+ * The groups, tried in this order on a task's comm (unanchored pcre2;
+ * the anchors say where).  mpv's audio thread is audio, its other
+ * threads a display client; a shell is a terminal's unless a build task
+ * started it (below).
+ */
+const struct cmp_group_def cmp_groups_default[] = {
+	{ "audio", "^(mpv/ao|ao$|pulseaudio|pipewire|wireplumber|jackd|"
+		   "xmms|audacious|mpg123|aplay|paplay|pacat|alsa|sox$|play$|"
+		   "rhythmbox|snd[-_])",
+	  "audio players and sound servers" },
+	{ "display", "^(Xorg|Xvfb|X$|Xwayland|Xephyr|gnome-shell|kwin|mutter|"
+		     "weston|sway|compiz|xfwm4|openbox|i3$|metacity|"
+		     "plasmashell|firefox|chrom|Web Content|mpv|vlc|mplayer|"
+		     "xdotool|xkbcomp|xeyes|xclock|glxgears|x11perf|gimp|"
+		     "evince|eog)",
+	  "the display server and its clients" },
+	{ "terminal", "^(xterm|.*-terminal|konsole|u?rxvt|alacritty|kitty|"
+		      "foot$|st$|tmux|screen$|bash$|zsh$|fish$|dash$|ksh$|"
+		      "tcsh$|csh$|sh$|ssh|sshd|less$|vim?$|emacs|nano$)",
+	  "terminals and shells" },
+	{ "build", "^(make|gmake|ninja|cc1|cc1plus|cc1obj|gcc|g\\+\\+|cc$|"
+		   "c\\+\\+|cpp$|clang|as$|ld$|ld\\.|collect2|lto|ar$|ranlib|"
+		   "objtool|nm$|objcopy|objdump|strip$|fixdep|modpost|"
+		   "genksyms|pahole|rustc|cargo|javac|go$)",
+	  "the compile and other batch work" },
+	{ "other", NULL, "everything else" },
+	{ NULL, NULL, NULL },
+};
+
+#define BUILD_GROUP "build"
+
+const char *cmp_verdict_name(int verdict)
+{
+	static const char *const names[] = { "unchanged", "better", "worse" };
+
+	return verdict >= 0 && verdict <= 2 ? names[verdict] : "?";
+}
+
+int cmp_opt_group(const struct po_option *opt, const char *arg,
+		  struct sr_diag *d)
+{
+	struct cmp_group_opts *g = opt->value;
+	const char *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : 0;
+
+	if (g->n == CMP_MAX_GROUPS - 1)
+		return sr_fail(d, SR_EUSAGE, "--group: at most %d",
+			       CMP_MAX_GROUPS - 1);
+	if (!eq || !len || len >= CMP_GROUP_NAME_MAX || !eq[1])
+		return sr_fail(d, SR_EUSAGE, "--group: expected NAME=REGEX (a "
+			       "name of at most %d characters and a pcre2 "
+			       "regex), got '%s'", CMP_GROUP_NAME_MAX - 1, arg);
+	memcpy(g->name[g->n], arg, len);
+	g->name[g->n][len] = '\0';
+	g->regex[g->n] = eq + 1;
+	g->n++;
+	return SR_OK;
+}
+
+/* ---- the groups ------------------------------------------------------------ */
+
+struct table {
+	char name[CMP_MAX_GROUPS][CMP_GROUP_NAME_MAX];
+	const char *what[CMP_MAX_GROUPS];
+	struct cmp_taskre *re[CMP_MAX_GROUPS]; /* NULL: the rest */
+	size_t n;
+	int build;              /* the build group's index, -1 */
+};
+
+static void table_free(struct table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		cmp_taskre_free(t->re[i]);
+}
+
+/* --group's first (in the order given; one named as a default replaces
+ * it), then the defaults. */
+static int table_of(struct table *t, const struct cmp_group_opts *o,
+		    struct sr_diag *d)
+{
+	memset(t, 0, sizeof(*t));
+	t->build = -1;
+	for (size_t i = 0; o && i < o->n; i++) {
+		const char *what = "--group";
+
+		for (size_t k = 0; cmp_groups_default[k].name; k++)
+			if (!strcmp(cmp_groups_default[k].name, o->name[i]))
+				what = cmp_groups_default[k].what;
+		snprintf(t->name[t->n], CMP_GROUP_NAME_MAX, "%s", o->name[i]);
+		t->what[t->n] = what;
+		if (cmp_taskre_new(&t->re[t->n], o->regex[i], d))
+			return d->code;
+		t->n++;
+	}
+	for (size_t k = 0; cmp_groups_default[k].name; k++) {
+		const struct cmp_group_def *g = &cmp_groups_default[k];
+		size_t i;
+
+		for (i = 0; i < t->n; i++)
+			if (!strcmp(t->name[i], g->name))
+				break;
+		if (i < t->n)
+			continue; /* replaced by --group */
+		if (t->n == CMP_MAX_GROUPS)
+			break;
+		snprintf(t->name[t->n], CMP_GROUP_NAME_MAX, "%s", g->name);
+		t->what[t->n] = g->what;
+		if (g->regex && cmp_taskre_new(&t->re[t->n], g->regex, d))
+			return d->code;
+		t->n++;
+	}
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->name[i], BUILD_GROUP))
+			t->build = (int)i;
+	return SR_OK;
+}
+
+static int group_by_name(const struct table *t, const char *comm)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!t->re[i] || cmp_taskre_match(t->re[i], comm))
+			return (int)i;
+	return (int)t->n - 1;
+}
+
+/* A task started, directly or not, by a build task is build work. */
+static bool under_build(const struct cmp_set *s, const struct table *t,
+			const struct cmp_task *x)
+{
+	long p = x->parent;
+
+	for (int depth = 0; p >= 0 && depth < 64; depth++) {
+		if (group_by_name(t, s->tasks[p].comm) == t->build)
+			return true;
+		p = s->tasks[p].parent;
+	}
+	return false;
+}
+
+/* ---- the figures ------------------------------------------------------------ */
+
+struct pool {
+	int64_t *v;
+	size_t n, cap;
+	int group;
+	bool no_batch;          /* leave the batch tasks' waits out */
+	struct cmp_set *s;
+};
+
+static int pool_row(void *ctx, const struct cmp_lat_row *row, struct sr_diag *d)
+{
+	struct pool *p = ctx;
+	const struct cmp_task *t = &p->s->tasks[row->task];
+
+	if (t->group != p->group || !cmp_task_shown(p->s, t) ||
+	    (p->no_batch && t->cls == CMP_CLASS_BATCH))
+		return SR_OK;
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 1024;
+		int64_t *v = realloc(p->v, cap * sizeof(*v));
+
+		if (!v)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		p->v = v;
+		p->cap = cap;
+	}
+	p->v[p->n++] = row->delay_ns;
+	return SR_OK;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* p99 (nearest rank) and max of the group's waits under run r. */
+static int pooled(struct cmp_set *s, size_t r, int group, bool no_batch,
+		  int64_t *p99, int64_t *max, struct sr_diag *d)
+{
+	struct pool p = { .group = group, .no_batch = no_batch, .s = s };
+	int rc = cmp_latency_pass(s, s->runs[r].res, pool_row, &p, d);
+
+	*p99 = *max = 0;
+	if (rc == SR_OK && p.n) {
+		size_t k = (p.n * 99 + 99) / 100;
+
+		qsort(p.v, p.n, sizeof(*p.v), cmp_i64);
+		*p99 = p.v[(k ? k : 1) - 1];
+		*max = p.v[p.n - 1];
+	}
+	free(p.v);
+	return rc;
+}
+
+struct gpred {
+	const struct cmp_set *s;
+	int group;
+};
+
+static bool in_group(const struct cmp_task *t, void *ctx)
+{
+	const struct gpred *g = ctx;
+
+	return t->group == g->group && cmp_task_shown(g->s, t);
+}
+
+/* (pid, comm) is a task of the set none of whose occurrences is in the
+   recorded command's tree. */
+static bool outside_cmd(const struct cmp_set *s, int32_t pid, const char *comm)
+{
+	bool seen = false;
+	long k;
+
+	if (!s->has_cmd)
+		return false;
+	for (uint32_t occ = 1; (k = cmp_set_find(s, pid, comm, occ)) >= 0; occ++) {
+		if (s->tasks[k].in_cmd)
+			return false;
+		seen = true;
+	}
+	return seen;
+}
+
+/* ---- building --------------------------------------------------------------- */
+
+struct name_n {
+	const char *comm;
+	size_t n;
+	int64_t cpu;
+};
+
+static int by_cpu(const void *pa, const void *pb)
+{
+	const struct name_n *a = pa, *b = pb;
+
+	if (a->cpu != b->cpu)
+		return a->cpu > b->cpu ? -1 : 1;
+	return strcmp(a->comm, b->comm);
+}
+
+/* "mpv/ao, mpv x2, ..." by CPU used in the reference run */
+static void group_names(const struct cmp_set *s, int group, char *buf,
+			size_t len)
+{
+	struct name_n *v = calloc(s->ntasks + 1, sizeof(*v));
+	size_t n = 0, o = 0;
+
+	buf[0] = '\0';
+	if (!v)
+		return;
+	for (size_t i = 0; i < s->ntasks; i++) {
+		const struct cmp_task *t = &s->tasks[i];
+		size_t k;
+
+		if (t->group != group || !cmp_task_shown(s, t))
+			continue;
+		for (k = 0; k < n && strcmp(v[k].comm, t->comm); k++)
+			;
+		if (k == n)
+			v[n++].comm = t->comm;
+		v[k].n++;
+		v[k].cpu += t->run_ns;
+	}
+	qsort(v, n, sizeof(*v), by_cpu);
+	for (size_t k = 0; k < n && k < CMP_VERDICT_NAMES; k++) {
+		int w = v[k].n > 1 ?
+			snprintf(buf + o, len - o, "%s%s x%zu", k ? ", " : "",
+				 v[k].comm, v[k].n) :
+			snprintf(buf + o, len - o, "%s%s", k ? ", " : "",
+				 v[k].comm);
+
+		if (w < 0 || (size_t)w >= len - o)
+			break;
+		o += (size_t)w;
+	}
+	if (n > CMP_VERDICT_NAMES && o + 6 < len)
+		snprintf(buf + o, len - o, ", ...");
+	free(v);
+}
+
+/* The deciding figure, and what it says. */
+static void decide(struct cmp_verdict_group *g)
+{
+	switch (g->kind) {
+	case CMP_VK_PERIODIC: {
+		/* by the share of deadlines missed: a change of at least
+		   CMP_VERDICT_MISSED_PTS points and CMP_VERDICT_MISSED_PCT % */
+		double ma = 100.0 - g->met[0], mb = 100.0 - g->met[1];
+		double dm = mb - ma, ad = dm < 0 ? -dm : dm;
+		double base = ma > mb ? ma : mb;
+
+		g->verdict = ad < CMP_VERDICT_MISSED_PTS ||
+			     ad * 100 < base * CMP_VERDICT_MISSED_PCT ? CMP_SAME :
+			     dm < 0 ? CMP_BETTER : CMP_WORSE;
+		break;
+	}
+	case CMP_VK_BATCH: {
+		int64_t dd = g->done[1] - g->done[0], ad = dd < 0 ? -dd : dd;
+
+		g->verdict = ad < CMP_VERDICT_DONE_MIN_NS ||
+			     ad * 100 < g->done[0] * CMP_VERDICT_DONE_PCT ?
+			CMP_SAME : dd < 0 ? CMP_BETTER : CMP_WORSE;
+		break;
+	}
+	default: {
+		int64_t dp = g->p99[1] - g->p99[0], ad = dp < 0 ? -dp : dp;
+		int64_t base = g->p99[0] > g->p99[1] ? g->p99[0] : g->p99[1];
+
+		g->verdict = ad < CMP_CHANGE_MIN_NS ||
+			     ad * 100 < base * CMP_CHANGE_MIN_PCT ?
+			CMP_SAME : dp < 0 ? CMP_BETTER : CMP_WORSE;
+		break;
+	}
+	}
+}
+
+/* What changed most between A and B in the group's waits, and behind
+ * which tasks. */
+static void reasons(struct cmp_verdicts *v, struct cmp_verdict_group *g,
+		    const struct cmp_why *wa, const struct cmp_why *wb)
+{
+	/* the sign that explains the verdict: more wait for worse, less for
+	   better; unchanged: the larger way */
+	int sign = g->verdict == CMP_WORSE ? 1 : g->verdict == CMP_BETTER ? -1 :
+		   wb->total_ns >= wa->total_ns ? 1 : -1;
+
+	g->main_why = SM_WHY_NONE;
+	g->why_change = 0;
+	for (int c = 1; c < SM_WHY__COUNT; c++) {
+		int64_t ch = wb->by_why[c] - wa->by_why[c];
+
+		if (ch * sign > g->why_change * sign) {
+			g->why_change = ch;
+			g->main_why = c;
+		}
+	}
+	g->nbehind = 0;
+	g->behind_total = wb->total_ns - wa->total_ns;
+	/* the tasks behind which the wait changed most that way: B's list,
+	   then those A had and B has not */
+	for (int pass = 0; pass < 2; pass++) {
+		const struct cmp_why *w = pass ? wa : wb;
+
+		for (size_t i = 0; i < w->nbehind; i++) {
+			const struct cmp_behind *x = &w->behind[i];
+			int64_t ch = 0;
+			size_t k;
+
+			for (size_t j = 0; j < wb->nbehind; j++)
+				if (wb->behind[j].pid == x->pid &&
+				    !strcmp(wb->behind[j].comm, x->comm))
+					ch += wb->behind[j].ns;
+			for (size_t j = 0; j < wa->nbehind; j++)
+				if (wa->behind[j].pid == x->pid &&
+				    !strcmp(wa->behind[j].comm, x->comm))
+					ch -= wa->behind[j].ns;
+			if (ch * sign <= 0)
+				continue;
+			for (k = 0; k < g->nbehind; k++)
+				if (g->behind[k].pid == x->pid &&
+				    !strcmp(g->behind[k].comm, x->comm))
+					break;
+			if (k < g->nbehind)
+				continue;
+			/* keep the CMP_VERDICT_BEHIND largest */
+			k = g->nbehind < CMP_VERDICT_BEHIND ? g->nbehind++ :
+				CMP_VERDICT_BEHIND;
+			if (k == CMP_VERDICT_BEHIND) {
+				if (ch * sign <= g->behind[k - 1].change * sign)
+					continue;
+				k--;
+			}
+			while (k > 0 && ch * sign > g->behind[k - 1].change * sign) {
+				g->behind[k] = g->behind[k - 1];
+				k--;
+			}
+			g->behind[k].pid = x->pid;
+			snprintf(g->behind[k].comm, sizeof(g->behind[k].comm), "%s",
+				 x->comm);
+			g->behind[k].change = ch;
+			g->behind[k].outside = outside_cmd(v->s, x->pid, x->comm);
+		}
+	}
+}
+
+/*
+ * The figure that decides a group (docs/why.md, "The verdict"): the
+ * completion time when batch tasks used at least half of its CPU; else
+ * deadlines met on the replay's own clock when its periodic tasks had at
+ * least half of its waits; else p99 and max delay, every wait of its
+ * tasks that are not batch pooled.
+ */
+static int build_group(struct cmp_verdicts *v, struct cmp_set *s, int group,
+		       struct sr_diag *d)
+{
+	struct cmp_verdict_group *g = &v->g[v->ng];
+	struct gpred pred = { s, group };
+	struct cmp_why wa, wb;
+	uint64_t per[2] = { 0 }, met[2] = { 0 }, waits = 0, per_waits = 0;
+	int64_t batch_cpu = 0, cpu = 0, fin[2] = { 0 };
+	size_t r[2] = { v->a, v->b };
+	int rc;
+
+	memset(g, 0, sizeof(*g));
+	for (size_t i = 0; i < s->ntasks; i++) {
+		const struct cmp_task *t = &s->tasks[i];
+
+		if (t->group != group || !cmp_task_shown(s, t))
+			continue;
+		if (!t->figs[v->a].present && !t->figs[v->b].present)
+			continue;
+		g->ntasks++;
+		cpu += t->run_ns;
+		waits += t->figs[v->a].ndelays;
+		if (t->cls == CMP_CLASS_BATCH) {
+			batch_cpu += t->run_ns;
+			g->nbatch++;
+		}
+		for (int k = 0; k < 2; k++) {
+			const struct cmp_figs *f = &t->figs[r[k]];
+
+			if (t->period_ns > 0 && f->periods) {
+				per[k] += f->periods;
+				met[k] += f->deadlines_met_own;
+				if (k == 0)
+					per_waits += f->ndelays;
+			}
+			if (t->cls == CMP_CLASS_BATCH && f->finish_ns > fin[k])
+				fin[k] = f->finish_ns;
+		}
+	}
+	if (!g->ntasks)
+		return SR_OK;
+	if (cpu > 0 && batch_cpu * 2 >= cpu && fin[0] && fin[1] && s->have_t)
+		g->kind = CMP_VK_BATCH;
+	else if (per[0] && per[1] && per_waits * 2 >= waits)
+		g->kind = CMP_VK_PERIODIC;
+	else
+		g->kind = CMP_VK_LATENCY;
+	for (int k = 0; k < 2; k++) {
+		g->met[k] = per[k] ? 100.0 * (double)met[k] / (double)per[k] : 0;
+		g->done[k] = s->have_t && fin[k] ? fin[k] - s->origin : 0;
+		if ((rc = pooled(s, r[k], group, g->nbatch < g->ntasks,
+				 &g->p99[k], &g->max[k], d)))
+			return rc;
+	}
+	decide(g);
+	if ((rc = cmp_why_run(s, v->a, in_group, &pred, 0, &wa, d)))
+		return rc;
+	if ((rc = cmp_why_run(s, v->b, in_group, &pred, 0, &wb, d))) {
+		cmp_why_free(&wa);
+		return rc;
+	}
+	g->wait[0] = wa.total_ns;
+	g->wait[1] = wb.total_ns;
+	reasons(v, g, &wa, &wb);
+	cmp_why_free(&wa);
+	cmp_why_free(&wb);
+	group_names(s, group, g->names, sizeof(g->names));
+	v->ng++;
+	return SR_OK;
+}
+
+int cmp_verdict_build(struct cmp_verdicts *v, struct cmp_set *s, size_t a,
+		      size_t b, struct sr_diag *d)
+{
+	struct table t;
+	int rc = SR_OK;
+
+	memset(v, 0, sizeof(*v));
+	v->s = s;
+	v->a = a;
+	v->b = b;
+	if (table_of(&t, s->groups, d)) {
+		table_free(&t);
+		return d->code;
+	}
+	for (size_t i = 0; i < s->ntasks; i++)
+		s->tasks[i].group = group_by_name(&t, s->tasks[i].comm);
+	if (t.build >= 0 && s->procs)
+		for (size_t i = 0; i < s->ntasks; i++)
+			if (s->tasks[i].group != t.build &&
+			    under_build(s, &t, &s->tasks[i]))
+				s->tasks[i].group = t.build;
+	for (size_t i = 0; i < t.n && rc == SR_OK; i++) {
+		size_t at = v->ng;
+
+		rc = build_group(v, s, (int)i, d);
+		if (rc == SR_OK && v->ng > at) {
+			snprintf(v->g[at].name, sizeof(v->g[at].name), "%s",
+				 t.name[i]);
+			v->g[at].what = t.what[i];
+		}
+	}
+	table_free(&t);
+	if (rc)
+		return rc;
+	/* the recorded command's tree, and the CPU outside it */
+	if (s->has_cmd) {
+		v->cmd_root = s->cmd_root;
+		for (size_t i = 0; i < s->ntasks; i++) {
+			const struct cmp_task *x = &s->tasks[i];
+
+			if (!x->in_ref)
+				continue;
+			if (x->in_cmd) {
+				v->cmd_tasks++;
+				v->cmd_cpu_ns += x->run_ns;
+			} else {
+				v->out_tasks++;
+				v->out_cpu_ns += x->run_ns;
+			}
+		}
+	}
+	v->left_known = s->left_known;
+	v->left_tasks = s->left_tasks;
+	v->left_cpu_ns = s->left_cpu_ns;
+	return SR_OK;
+}
+
+void cmp_verdict_free(struct cmp_verdicts *v)
+{
+	memset(v, 0, sizeof(*v));
+}
+
+/* ---- the lines ---------------------------------------------------------------- */
+
+static size_t put(char *buf, size_t len, size_t o, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static size_t put(char *buf, size_t len, size_t o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o >= len)
+		return o;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + o, len - o, fmt, ap);
+	va_end(ap);
+	return n < 0 ? o : o + (size_t)n < len ? o + (size_t)n : len - 1;
+}
+
+static void group_line(const struct cmp_verdicts *v,
+		       const struct cmp_verdict_group *g, char *buf, size_t len)
+{
+	const char *B = v->s->runs[v->b].policy;
+	char x[SR_FMT_NUM], y[SR_FMT_NUM], z[SR_FMT_NUM], w[SR_FMT_NUM];
+	size_t o = 0;
+
+	o = put(buf, len, o, "  %s (%s): %s under %s, ", g->name, g->names,
+		cmp_verdict_name(g->verdict), B);
+	switch (g->kind) {
+	case CMP_VK_PERIODIC:
+		o = put(buf, len, o, "deadlines met %.1f%% -> %.1f%% (the "
+			"replay's own clock); p99 %s -> %s ms",
+			g->met[0], g->met[1],
+			sr_fmt_ms(x, sizeof(x), g->p99[0], 2),
+			sr_fmt_ms(y, sizeof(y), g->p99[1], 2));
+		break;
+	case CMP_VK_BATCH:
+		o = put(buf, len, o, "done %s -> %s s after the start",
+			sr_fmt_s(x, sizeof(x), g->done[0], 3),
+			sr_fmt_s(y, sizeof(y), g->done[1], 3));
+		if (g->nbatch < g->ntasks)
+			o = put(buf, len, o, " (its %zu tasks not batch: p99 "
+				"%s -> %s ms)", g->ntasks - g->nbatch,
+				sr_fmt_ms(z, sizeof(z), g->p99[0], 2),
+				sr_fmt_ms(w, sizeof(w), g->p99[1], 2));
+		break;
+	default:
+		o = put(buf, len, o, "p99 %s -> %s ms, max %s -> %s ms",
+			sr_fmt_ms(x, sizeof(x), g->p99[0], 2),
+			sr_fmt_ms(y, sizeof(y), g->p99[1], 2),
+			sr_fmt_ms(z, sizeof(z), g->max[0], 1),
+			sr_fmt_ms(w, sizeof(w), g->max[1], 1));
+		break;
+	}
+	if (g->main_why == SM_WHY_NONE || g->wait[0] == g->wait[1]) {
+		put(buf, len, o, ".");
+		return;
+	}
+	o = put(buf, len, o, "; waits %s -> %s ms",
+		sr_fmt_ms(x, sizeof(x), g->wait[0], 1),
+		sr_fmt_ms(y, sizeof(y), g->wait[1], 1));
+	if (g->nbehind && g->behind_total) {
+		int64_t sum = 0;
+		double pct;
+
+		for (size_t i = 0; i < g->nbehind; i++)
+			sum += g->behind[i].change;
+		o = put(buf, len, o, "; behind ");
+		for (size_t i = 0; i < g->nbehind; i++)
+			o = put(buf, len, o, "%s%s (%d%s) %s%s ms",
+				i ? (i + 1 == g->nbehind ? " and " : ", ") : "",
+				g->behind[i].comm, (int)g->behind[i].pid,
+				g->behind[i].outside ? ", outside the recorded "
+				"command" : "",
+				g->behind[i].change > 0 ? "+" : "",
+				sr_fmt_ms(x, sizeof(x), g->behind[i].change, 1));
+		/* a share only when they explain part of the change (other
+		   tasks may have moved the other way) */
+		pct = 100.0 * (double)sum / (double)g->behind_total;
+		if (pct > 0 && pct <= 100)
+			o = put(buf, len, o, " (%.0f%% of the %s wait)", pct,
+				g->behind_total > 0 ? "added" : "saved");
+	}
+	put(buf, len, o, "; mostly %s %s (%s)",
+	    sm_why_name(g->main_why), g->why_change > 0 ? "up" : "down",
+	    cmp_why_meaning(g->main_why));
+}
+
+void cmp_verdict_lines(const struct cmp_verdicts *v, cmp_verdict_line_fn fn,
+		       void *ctx)
+{
+	char line[1024];
+
+	snprintf(line, sizeof(line), "verdict: %s against %s, by what the "
+		 "tasks are for a person", v->s->runs[v->b].policy,
+		 v->s->runs[v->a].policy);
+	fn(ctx, line);
+	for (size_t i = 0; i < v->ng; i++) {
+		group_line(v, &v->g[i], line, sizeof(line));
+		fn(ctx, line);
+	}
+}
+
+void cmp_verdict_scope(const struct cmp_verdicts *v, cmp_verdict_line_fn fn,
+		       void *ctx)
+{
+	char line[1024], a[SR_FMT_NUM], b[SR_FMT_NUM];
+	int64_t all = v->cmd_cpu_ns + v->out_cpu_ns +
+		      (v->left_known ? v->left_cpu_ns : 0);
+
+	if (v->cmd_root && (v->out_tasks || !v->left_tasks)) {
+		snprintf(line, sizeof(line), "  outside the recorded command "
+			 "(the tree of %s): %zu tasks, %s s of CPU (%.1f%% of "
+			 "the recording's), replayed with it: they competed for "
+			 "the CPU", v->cmd_root, v->out_tasks,
+			 sr_fmt_s(a, sizeof(a), v->out_cpu_ns, 3),
+			 all ? 100.0 * (double)v->out_cpu_ns / (double)all : 0);
+		fn(ctx, line);
+	}
+	if (v->left_known && v->left_tasks) {
+		snprintf(line, sizeof(line), "  left out of the replay (--only, "
+			 "--tree, --exclude): %zu tasks, %s s of CPU (%.1f%% of "
+			 "the recording's); the verdict is without them",
+			 v->left_tasks,
+			 sr_fmt_s(b, sizeof(b), v->left_cpu_ns, 3),
+			 all ? 100.0 * (double)v->left_cpu_ns / (double)all : 0);
+		fn(ctx, line);
+	}
+}
+
+int cmp_verdict_build_n(struct cmp_ndiff *nd, struct cmp_set *s,
+			struct sr_diag *d)
+{
+	free(nd->verdicts);
+	nd->verdicts = calloc(nd->npairs ? nd->npairs : 1,
+			      sizeof(*nd->verdicts));
+	if (!nd->verdicts)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	for (size_t k = 0; k < nd->npairs; k++) {
+		if (cmp_verdict_build(&nd->verdicts[k], s, nd->pair[k].a,
+				      nd->pair[k].b, d))
+			return d->code;
+		nd->pair[k].verdict = &nd->verdicts[k];
+	}
+	return SR_OK;
+}
+
+void cmp_ndiff_verdict(const struct cmp_ndiff *nd, cmp_verdict_line_fn fn,
+		       void *ctx)
+{
+	if (!nd->verdicts || !nd->npairs)
+		return;
+	for (size_t k = 0; k < nd->npairs; k++)
+		cmp_verdict_lines(&nd->verdicts[k], fn, ctx);
+	cmp_verdict_scope(&nd->verdicts[0], fn, ctx);
+}
