@@ -142,6 +142,9 @@ static int emit_wait(void *ctx, const struct sr_wait_row *row)
 	struct prun *p = ctx;
 	const struct sr_replay_sink *k = p->r->o.sink;
 
+	/* a segment goes where its wait's latency row goes */
+	if (!keep(p->r, row->wake, row->pid))
+		return SR_OK;
 	if (p->waitsf)
 		sr_waits_row(p->waitsf, row);
 	if (k && k->waits)
