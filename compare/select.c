@@ -46,9 +46,23 @@ int cmp_taskre_new(struct cmp_taskre **out, const char *regex, struct sr_diag *d
 	return SR_OK;
 }
 
+/*
+ * pcre2's JIT reads whole words (and vectors) past a subject's end: a
+ * comm interned in a string pool is followed by bytes never written
+ * (valgrind: a jump on uninitialised values, `stats --task`).  A comm is
+ * matched from a zeroed, aligned copy; a name too long for it (never a
+ * kernel comm) as it is.
+ */
 bool cmp_taskre_match(const struct cmp_taskre *re, const char *comm)
 {
-	return pcre2_match(re->code, (PCRE2_SPTR)comm, strlen(comm), 0, 0,
+	_Alignas(32) char buf[128] = { 0 };
+	size_t n = strlen(comm);
+
+	if (n + 32 <= sizeof(buf)) {
+		memcpy(buf, comm, n);
+		comm = buf;
+	}
+	return pcre2_match(re->code, (PCRE2_SPTR)comm, n, 0, 0,
 			   re->md, NULL) >= 0;
 }
 

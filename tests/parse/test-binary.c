@@ -366,7 +366,8 @@ static void format_check(void)
 		"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n",
 		"\tfield:char comm[TASK_COMM_LEN];\toffset:8;\tsize:16;\n",
 		"\tfield:__data_loc char[] name;\toffset:8;\tsize:4;\tsigned:0;\n",
-		"\tfield:char comm[\xc1" "6];\toffset:8;\tsize:16;\tsigned:0;\n",
+		/* byte 0xc1 then '6' (an octal escape stops at 3 digits) */
+		"\tfield:char comm[\3016];\toffset:8;\tsize:16;\tsigned:0;\n",
 		"\tfield:char comm[1-6];\toffset:8;\tsize:16;\tsigned:0;\n",
 		"\tfield:char comm[16];\toffset:8;\tsize:x;\tsigned:0;\n",
 		"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;junk\n",
