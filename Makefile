@@ -24,11 +24,17 @@ BUILD ?= build
 
 PCRE2_CFLAGS := $(shell pkg-config --cflags libpcre2-8 2>/dev/null)
 PCRE2_LIBS := $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
+# perf.data and trace.dat: the event formats (libtraceevent), trace.dat's
+# sections and pages (libtracecmd)
+# sections and pages (libtracecmd), and its zstd sections checked first
+TRACE_CFLAGS := $(shell pkg-config --cflags libtraceevent libtracecmd libzstd 2>/dev/null)
+TRACE_LIBS := $(shell pkg-config --libs libtracecmd libtraceevent libzstd 2>/dev/null || \
+	echo -ltracecmd -ltracefs -ltraceevent -lzstd)
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wno-unused-parameter
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -I. $(PCRE2_CFLAGS) $(WARN)
-LIBS := $(PCRE2_LIBS) -lz -lm
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -I. $(PCRE2_CFLAGS) $(TRACE_CFLAGS) $(WARN)
+LIBS := $(PCRE2_LIBS) $(TRACE_LIBS) -lz -lm
 
 ifeq ($(SAN),1)
 BUILD := build-san

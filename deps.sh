@@ -27,6 +27,10 @@ build make            cmd:make
 build pkg-config      cmd:pkg-config
 build libpcre2-dev    hdr:pcre2.h:PCRE2_UNSET
 build zlib1g-dev      hdr:zlib.h:ZLIB_VERSION
+build libtraceevent-dev pc:libtraceevent
+build libtracefs-dev pc:libtracefs
+build libtracecmd-dev pc:libtracecmd
+build libzstd-dev     pc:libzstd
 run   gnuplot-nox     cmd:gnuplot
 run   parallel        cmd:parallel
 test  valgrind        cmd:valgrind
@@ -34,6 +38,7 @@ test,fuzz clang       cmd:clang
 fuzz  libclang-rt-14-dev deb:libclang-rt-14-dev
 test  chromium        cmd:chromium
 test  python3         cmd:python3
+test  trace-cmd       cmd:trace-cmd
 test  man-db          cmd:man
 test  groff-base      cmd:groff
 test  zsh             cmd:zsh

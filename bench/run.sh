@@ -25,6 +25,7 @@ echo "schedreplay bench on $(uname -m), $(nproc) cpus, load $(cut -d' ' -f1-3 /p
 
 section "parse throughput (parse/)" sh bench/parse.sh
 section "stats vs perf sched latency, stats on a long trace (replay/)" sh bench/stats-vs-perf.sh
+section "memory per task record (parse/, replay/)" sh bench/tasks.sh
 section "scheduler models (sched-model/)" sh bench/models.sh
 section "replay: simulated events per second and peak RSS per policy (replay/)" sh bench/replay.sh
 section "why it waited: the attribution's cost (replay/, issue 12)" sh bench/why.sh

@@ -4,11 +4,18 @@
 #
 # perf.data is never committed, so this records a fresh sample of the
 # largest kind (mixed: compile + audio + X) with traces/record.sh
-# --keep-data into a temporary directory, then times, interleaved run by
-# run (below):
+# --keep-data into a temporary directory, then times, in interleaved rounds
+# (each round runs every command once, in turn, so a busy neighbour slows
+# them alike):
 #   perf sched latency -p -i NAME.perf.data
+#   schedreplay stats --compat perf-6.1 NAME.perf.data   (perf.data read directly)
 #   schedreplay stats --compat perf-6.1 NAME.perf.txt.gz   (and on plain text)
-# and prints CPU and wall time, peak RSS and the speed ratio.  Then it makes a
+#   bench/parse-bench on NAME.perf.data and on its text (the reader alone)
+# and prints the median CPU time (user + sys, bench/runstat), the median
+# wall time and peak RSS of each, and the ratios to perf (the median of
+# the rounds' own ratios, with the lowest and highest: best of N sequential
+# runs instead gave 3.0x where interleaved runs give 1.8x, the runs of one
+# command falling in a quieter moment than the other's).  Then it makes a
 # trace of BENCH_MB (default 128) MB by concatenating time-shifted copies
 # of that text (bench/trace-gen) and prints stats' time, MB/s and peak RSS
 # on it (the 64 MB bound whatever the trace length).  Needs root and perf; prints why
@@ -19,6 +26,9 @@ set -u
 : "${SCHEDREPLAY:?}" "${BUILD:?}" "${BENCH_TMP:?}"
 SR=$SCHEDREPLAY
 GEN=$BUILD/bench/trace-gen
+RUNSTAT=$BUILD/bench/runstat
+PB=$BUILD/bench/parse-bench
+ROUNDS=${SR_BENCH_ROUNDS:-7}
 if ! command -v perf >/dev/null 2>&1; then
 	echo "   skipped: perf is not installed"; exit 0
 fi
@@ -56,56 +66,66 @@ events=$(wc -l <"$tmp/plain.txt")
 mb=$(awk -v b="$(wc -c <"$tmp/plain.txt")" 'BEGIN { printf "%.1f", b / 1e6 }')
 echo "   recording: $events events, $mb MB of perf script text, perf.data $(awk -v b="$(wc -c <"$data")" 'BEGIN { printf "%.1f", b / 1e6 }') MB"
 
-# The three commands interleaved run by run (perf, stats on the gzip,
-# stats on the plain text, perf, ...: SR_BENCH_RUNS rounds, default 5), so
-# a change in the machine's load hits all three alike; CPU time (user +
-# sys).  Each command's figure is its median run; the speed ratio is the
-# median of the rounds' ratios (perf's time over stats' in the same round),
-# with the lowest and highest.  (Best of N sequential runs instead gave
-# 3.0x where interleaved runs give 1.8x: the runs of one command fell in
-# a quieter moment than the other's.)
-runs=${SR_BENCH_RUNS:-5}
-: >"$tmp/rounds"
-i=0
-while [ "$i" -lt "$runs" ]; do
-	line=""
-	for cmd in perf gz plain; do
-		case $cmd in
-		perf) set -- perf sched latency -p -i "$data" ;;
-		gz) set -- "$SR" stats --compat perf-6.1 "$text" ;;
-		plain) set -- "$SR" stats --compat perf-6.1 "$tmp/plain.txt" ;;
+# Interleaved rounds: each command once per round, in turn (SR_BENCH_ROUNDS,
+# default 7), so a change in the machine's load hits them all alike.
+# runstat prints "CPU_MS WALL_MS MAX_RSS_KB EXIT" for each run.
+cmds="perf-latency stats-data stats-gz stats-plain read-data read-text"
+run() {
+	case $1 in
+	perf-latency) "$RUNSTAT" perf sched latency -p -i "$data" ;;
+	stats-data) "$RUNSTAT" "$SR" stats --compat perf-6.1 "$data" ;;
+	stats-gz) "$RUNSTAT" "$SR" stats --compat perf-6.1 "$text" ;;
+	stats-plain) "$RUNSTAT" "$SR" stats --compat perf-6.1 "$tmp/plain.txt" ;;
+	read-data) "$RUNSTAT" "$PB" "$data" ;;
+	read-text) "$RUNSTAT" "$PB" "$tmp/plain.txt" ;;
+	esac
+}
+: > "$tmp/rounds"
+for r in $(seq "$ROUNDS"); do
+	for c in $cmds; do
+		f=$(run "$c" 2>"$tmp/err")
+		case $f in
+		*" 0") echo "$r $c $f" >> "$tmp/rounds" ;;
+		*) echo "   $c failed: $f"; sed 's/^/     /' "$tmp/err" | head -n 5; exit 1 ;;
 		esac
-		/usr/bin/time -f "%U %S %e %M" -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" ||
-			{ echo "   a run failed: $*"; sed 's/^/     /' "$tmp/err"; exit 1; }
-		line="$line $(awk '{ printf "%.3f %s %s", $1 + $2, $3, $4 }' "$tmp/time")"
 	done
-	echo "$line" >>"$tmp/rounds"
-	i=$((i + 1))
 done
-echo "   CPU seconds (user + sys), median of $runs interleaved rounds; [wall of that run]"
+echo "   $ROUNDS interleaved rounds; median CPU (user + sys) [wall], peak RSS; ratios: median of the rounds' (lowest-highest)"
 awk '
-function median(a, n,   i, j, t) {
-	for (i = 1; i <= n; i++)
-		for (j = i + 1; j <= n; j++)
-			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+function median(a, n,    i, j, t) {
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
-{	n++
-	for (k = 0; k < 3; k++) { c[k, n] = $(1 + 3 * k); w[k, n] = $(2 + 3 * k); m[k, n] = $(3 + 3 * k) }
-	r1[n] = $4 > 0 ? $1 / $4 : 0; r2[n] = $7 > 0 ? $1 / $7 : 0
-}
+{ r = $1; c = $2; n[c]++; cpu[c, n[c]] = $3; wall[c, n[c]] = $4; if ($5 > rss[c]) rss[c] = $5
+  at[c, r] = $3; if (r > rounds) rounds = r }
 END {
-	split("perf sched latency -p -i NAME.perf.data|schedreplay stats NAME.perf.txt.gz|schedreplay stats NAME.perf.txt (plain)", name, "|")
-	for (k = 0; k < 3; k++) {
-		for (i = 1; i <= n; i++) { x[i] = c[k, i]; y[i] = w[k, i]; z[i] = m[k, i] }
-		cm = median(x, n); wm = median(y, n); mm = median(z, n)
+	split("perf-latency stats-data stats-gz stats-plain read-data read-text", order, " ")
+	name["perf-latency"] = "perf sched latency -p -i NAME.perf.data"
+	name["stats-data"] = "schedreplay stats NAME.perf.data"
+	name["stats-gz"] = "schedreplay stats NAME.perf.txt.gz"
+	name["stats-plain"] = "schedreplay stats NAME.perf.txt (plain)"
+	name["read-data"] = "reader alone: NAME.perf.data"
+	name["read-text"] = "reader alone: NAME.perf.txt (plain)"
+	base["stats-data"] = base["stats-gz"] = base["stats-plain"] = "perf-latency"
+	base["read-data"] = "read-text"
+	for (k = 1; k <= 6; k++) {
+		c = order[k]
+		for (i = 1; i <= n[c]; i++) { x[i] = cpu[c, i]; y[i] = wall[c, i] }
+		mc[c] = median(x, n[c]); mw[c] = median(y, n[c])
+	}
+	for (k = 1; k <= 6; k++) {
+		c = order[k]
 		ratio = ""
-		if (k) {
-			for (i = 1; i <= n; i++) q[i] = k == 1 ? r1[i] : r2[i]
-			rm = median(q, n)
-			ratio = sprintf("  %.1fx perf'"'"'s speed (rounds %.1f to %.1fx)", rm, q[1], q[n])
+		if (c in base) {
+			b = base[c]
+			for (r = 1; r <= rounds; r++) q[r] = at[b, r] > 0 ? at[c, r] / at[b, r] : 0
+			rm = median(q, rounds)
+			ratio = sprintf("  %.2fx %s CPU (%.2f-%.2f)", rm, b == "read-text" ? "the text'"'"'s" : "perf'"'"'s", q[1], q[rounds])
+			if (b == "perf-latency")
+				ratio = ratio sprintf(", %.2fx its RSS", rss[c] / rss[b])
 		}
-		printf "   %-42s %6.2f s [%5.2f s]  peak RSS %6.1f MB%s\n", name[k + 1], cm, wm, mm / 1024, ratio
+		printf "   %-42s %7.1f ms [%7.1f ms]  RSS %6.1f MB%s\n", name[c], mc[c], mw[c], rss[c] / 1024, ratio
 	}
 }' "$tmp/rounds"
 

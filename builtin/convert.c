@@ -48,8 +48,10 @@ int cmd_convert(int argc, char **argv, struct sr_diag *d)
 		return d->code;
 	if (sr_outfile_open(&o, out, d) != SR_OK)
 		goto fail;
-	snprintf(comment, sizeof(comment), "converted by schedreplay from %s "
-		 "text", sr_reader_format(r));
+	/* "perf text", "ftrace text"; the binary ones are files: "perf.data" */
+	snprintf(comment, sizeof(comment), "converted by schedreplay from %s%s",
+		 sr_reader_format(r),
+		 strchr(sr_reader_format(r), '.') ? "" : " text");
 	if (sr_native_writer_new(&w, sr_outfile_fp(o), comment, d) != SR_OK)
 		goto fail;
 	while ((rc = sr_reader_next(r, &ev, d)) == 1)

@@ -46,20 +46,24 @@ int cmp_taskre_new(struct cmp_taskre **out, const char *regex, struct sr_diag *d
 	return SR_OK;
 }
 
+/*
+ * pcre2's JIT reads whole words (and vectors) past a subject's end: a
+ * comm interned in a string pool is followed by bytes never written
+ * (valgrind: a jump on uninitialised values, `stats --task`).  A comm is
+ * matched from a zeroed, aligned copy; a name too long for it (never a
+ * kernel comm) as it is.
+ */
 bool cmp_taskre_match(const struct cmp_taskre *re, const char *comm)
 {
-	/* a copy with zeros after it: the JIT may read a word past the end,
-	   and a name interned in a pool has uninitialised bytes there
-	   (valgrind's report on stats --task) */
-	char buf[96] = { 0 };
+	_Alignas(32) char buf[128] = { 0 };
 	size_t n = strlen(comm);
 
-	if (n < sizeof(buf) - 16) {
+	if (n + 32 <= sizeof(buf)) {
 		memcpy(buf, comm, n);
 		comm = buf;
 	}
-	return pcre2_match(re->code, (PCRE2_SPTR)comm, n, 0, 0, re->md,
-			   NULL) >= 0;
+	return pcre2_match(re->code, (PCRE2_SPTR)comm, n, 0, 0,
+			   re->md, NULL) >= 0;
 }
 
 void cmp_taskre_free(struct cmp_taskre *re)

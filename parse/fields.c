@@ -255,6 +255,32 @@ static uint8_t state_from_number(int enc, uint32_t v, const char *comm,
 	return SR_STATE_UNKNOWN;
 }
 
+int sr_state_from_letters(const char *s, size_t n, uint8_t *state,
+			  uint8_t *preempt)
+{
+	*preempt = 0;
+	if (n && memchr(s, '+', n)) {
+		*state = SR_STATE_RUNNING; /* TASK_REPORT_MAX: preempted */
+		*preempt = 1;
+		return 0;
+	}
+	if (n == 1 && s[0] == 'p') {
+		*state = SR_STATE_RUNNING; /* proposed 'p' = preempted */
+		*preempt = 1;
+		return 0;
+	}
+	if (n >= 3 && s[0] == 'D' && memchr(s, 'N', n)) {
+		*state = SR_STATE_IDLE; /* "D|N": TASK_IDLE before 4.14 */
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(state_letters) / sizeof(state_letters[0]); i++)
+		if (n && s[0] == state_letters[i].c) {
+			*state = state_letters[i].state;
+			return 0;
+		}
+	return -1;
+}
+
 int sr_state_decode(struct sr_fmtctx *c, const char *s, size_t n,
 		    const char *comm, uint8_t *state, uint8_t *preempt)
 {
@@ -268,20 +294,8 @@ int sr_state_decode(struct sr_fmtctx *c, const char *s, size_t n,
 		*state = state_from_number(c->state_enc, v, comm, preempt);
 		return 0;
 	}
-	if ((n == 2 && s[0] == 'R' && s[1] == '+') || (n == 1 && s[0] == 'p')) {
-		*state = SR_STATE_RUNNING; /* TASK_REPORT_MAX: preempted */
-		*preempt = 1;
+	if (sr_state_from_letters(s, n, state, preempt) == 0)
 		return 0;
-	}
-	if (n >= 3 && s[0] == 'D' && memchr(s, 'N', n)) {
-		*state = SR_STATE_IDLE; /* "D|N": TASK_IDLE before 4.14 */
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof(state_letters) / sizeof(state_letters[0]); i++)
-		if (n && s[0] == state_letters[i].c) {
-			*state = state_letters[i].state;
-			return 0;
-		}
 	return sr_fmt_expected(c, "a prev_state letter (R S D T t X Z P I) "
 			       "or number", s, n);
 }
@@ -338,11 +352,74 @@ static int match_any(struct sr_fmtctx *c, const enum sr_pat *ids, size_t nids,
 {
 	for (size_t i = 0; i < nids; i++)
 		if (sr_match(c->pat, ids[i], s, n, 0, m))
-			return 1;
+			return (int)i + 1;
 	return 0;
 }
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * prev_state in trace-cmd's own sched_switch layout ("comm:pid [prio] S
+ * ==> ..."), which libtraceevent's sched_switch plugin prints from the
+ * number with a table of its own, one letter per bit: "SDTtZXxW" up to
+ * libtraceevent 1.7 (Debian 12's), "SDTtXZPI" with "p" for 256 in later
+ * ones, and R for no bit.  Against the kernel's states that is:
+ *
+ *   bit   1 2 4 8 16 32 64 128            256
+ *   old   S D T t Z  X  x  W              (R)
+ *   new   S D T t X  Z  P  I              p
+ *   4.14+ S D T t X  Z  P  I (idle)       R+ (preempted)
+ *   <4.14 S D T t X/Z   x (dead) K (wakekill)
+ *
+ * so S, D, T, t, Z and X read as the kernel's own letters (X and Z both
+ * end the task), P, I and p as the new table says, and two letters of
+ * the old table depend on the kernel: W (I from 4.14, a wakekill sleep
+ * before: blocked either way) and x (P from 4.14, TASK_DEAD before).
+ * When the file states its kernel (trace-cmd report --uname's "Linux
+ * HOST RELEASE ARCH" line) that decides; otherwise the task is counted
+ * as blocked and the first such line is named in a warning.  R cannot
+ * tell a preemption from a plain runnable switch-out: it reads as R.
+ */
+static int plugin_state(struct sr_fmtctx *c, const char *s, size_t n,
+			struct sr_raw *r)
+{
+	static const char *const why[] = {
+		['W'] = "is TASK_IDLE (I) on kernels from 4.14 and a killable "
+			"sleep before",
+		['x'] = "is a parked kthread (P) on kernels from 4.14 and a "
+			"dead task before",
+	};
+	char l = s[0];
+
+	r->preempt = 0;
+	if (l == 'p') {
+		r->state = SR_STATE_RUNNING;
+		r->preempt = 1;
+		return SR_P_RAW;
+	}
+	if (l != 'W' && l != 'x')
+		return sr_state_decode(c, s, n, r->comm, &r->state,
+				       &r->preempt) ? SR_P_ERR : SR_P_RAW;
+	if (c->kernel_414 > 0) {
+		r->state = l == 'W' ? SR_STATE_IDLE : SR_STATE_PARKED;
+		return SR_P_RAW;
+	}
+	if (c->kernel_414 < 0) {
+		r->state = l == 'W' ? SR_STATE_SLEEPING : SR_STATE_DEAD;
+		return SR_P_RAW;
+	}
+	r->state = SR_STATE_SLEEPING; /* blocked, whichever it was */
+	if (!(c->warned & (l == 'W' ? 1 : 2))) {
+		c->warned |= l == 'W' ? 1 : 2;
+		sr_warn("%s:%llu: prev_state '%c' in trace-cmd's sched_switch "
+			"layout %s; the file does not say which kernel recorded "
+			"it, so the task is counted as blocked (`trace-cmd "
+			"report -R` prints the number, and schedreplay reads "
+			"trace.dat itself)", c->file,
+			(unsigned long long)c->line, l, why[(unsigned char)l]);
+	}
+	return SR_P_RAW;
+}
 
 static int dec_switch(struct sr_fmtctx *c, const char *s, size_t n,
 		      struct sr_raw *r)
@@ -353,8 +430,9 @@ static int dec_switch(struct sr_fmtctx *c, const char *s, size_t n,
 	struct sr_match m;
 	const char *p;
 	size_t pn;
+	int which = match_any(c, ids, NELEM(ids), s, n, &m);
 
-	if (!match_any(c, ids, NELEM(ids), s, n, &m))
+	if (!which)
 		return sr_fmt_expected(c, "sched_switch fields 'prev_comm=COMM "
 				       "prev_pid=N prev_prio=N prev_state=S "
 				       "==> next_comm=COMM next_pid=N "
@@ -366,6 +444,9 @@ static int dec_switch(struct sr_fmtctx *c, const char *s, size_t n,
 	r->prio = get_prio(&m, G_PPRIO);
 	r->prio2 = get_prio(&m, G_NPRIO);
 	sr_grp(&m, G_STATE, &p, &pn);
+	if (ids[which - 1] == P_F_SWITCH_PLUGIN && pn && !(p[0] >= '0' &&
+							   p[0] <= '9'))
+		return plugin_state(c, p, pn, r);
 	if (sr_state_decode(c, p, pn, r->comm, &r->state, &r->preempt) != 0)
 		return SR_P_ERR;
 	return SR_P_RAW;
@@ -553,7 +634,7 @@ int sr_state_enc_guess(struct sr_fmtctx *c, const char *head, size_t n)
 	uint32_t vals[64];
 	size_t nv = 0;
 	int idle_one = 0, with1024 = 0, alone1024 = 0, alone2048 = 0;
-	int alone512 = 0, all = 0;
+	int alone512 = 0, all = 0, k_with = 0;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -588,6 +669,9 @@ int sr_state_enc_guess(struct sr_fmtctx *c, const char *head, size_t n)
 		}
 		alone2048 |= v == 2048;
 		alone512 |= v == 512;
+		/* 128 in one value with S or D: TASK_WAKEKILL (D|K = 130), a
+		 * bitmask; from 4.14 each value is one bit (128 alone: I) */
+		k_with |= (v & 128) && (v & 3);
 	}
 	if (nv == 0)
 		c->state_enc = SR_ENC_UNKNOWN;
@@ -603,7 +687,7 @@ int sr_state_enc_guess(struct sr_fmtctx *c, const char *head, size_t n)
 		c->state_enc = SR_ENC_3_9;      /* 1024 preempt, P 512 */
 	else if (alone512)
 		c->state_enc = SR_ENC_2_6;      /* 512 preempt */
-	else if ((all & 128 && all & 3) || (all & 64 && !(all & (16 | 32 | 128 | 256))))
+	else if (k_with || (all & 64 && !(all & (16 | 32 | 128 | 256))))
 		c->state_enc = SR_ENC_4_8;      /* K with S/D, or x: pre-4.14 */
 	else
 		c->state_enc = SR_ENC_4_15;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "parse/format.h"
+#include "parse/tracepoint.h"
 
 /* systrace wrapper states (c->html) */
 enum {
@@ -175,6 +176,15 @@ static int ftrace_parse(struct sr_fmtctx *c, char *line, size_t len,
 			if (sr_grp(&m, G_NCPUS, &p, &pn) &&
 			    sr_parse_u32(p, pn, SR_CPU_MAX, &v) == 0)
 				c->ncpus_hint = (int32_t)v;
+			if (sr_grp(&m, G_VER, &p, &pn)) {
+				/* trace-cmd report --uname: the kernel */
+				char rel[16];
+
+				sr_copy_comm(rel, p, pn < 15 ? pn : 15);
+				c->state_enc = sr_state_enc_for_release(rel);
+				c->kernel_414 = c->state_enc == SR_ENC_4_15 ?
+						1 : -1;
+			}
 			return SR_P_NONE;
 		}
 		return sr_fmt_expected(c, "an ftrace event line "

@@ -9,9 +9,10 @@
 #include "parse/format.h"
 
 /*
- * --show-lost-events / --show-task-events lines: PERF_RECORD_LOST is a
- * lost-events marker with its own time; the others are skipped (the
- * sched tracepoints already say what they say).
+ * --show-lost-events / --show-task-events lines: PERF_RECORD_LOST and
+ * PERF_RECORD_LOST_SAMPLES are lost-events markers with their own time
+ * (as the perf.data reader makes of the same records); the others are
+ * skipped (the sched tracepoints already say what they say).
  */
 static int side_band(struct sr_fmtctx *c, const struct sr_match *m,
 		     struct sr_raw *out)
@@ -21,7 +22,8 @@ static int side_band(struct sr_fmtctx *c, const struct sr_match *m,
 	uint32_t v;
 
 	sr_grp(m, G_EV, &p, &pn);
-	if (pn != 16 || memcmp(p, "PERF_RECORD_LOST", 16) != 0) {
+	if (!(pn == 16 && !memcmp(p, "PERF_RECORD_LOST", 16)) &&
+	    !(pn == 24 && !memcmp(p, "PERF_RECORD_LOST_SAMPLES", 24))) {
 		c->skipped_events++;
 		return SR_P_NONE;
 	}

@@ -48,6 +48,9 @@ struct sr_fmtctx {
 	int32_t ncpus_hint;        /* #P:N or cpus=N, 0 if none */
 	int html;                  /* systrace wrapper state (fmt-ftrace.c) */
 	int native_magic;          /* native: magic line seen */
+	int kernel_414;            /* the file's kernel is 4.14 or later: 1,
+				    * earlier: -1, not stated: 0 */
+	int warned;                /* warnings given once (fields.c) */
 	/* counters for sr_read_stats */
 	uint64_t skipped_events;   /* known format, other event names */
 	uint64_t failed_wakeups;   /* success=0 wakeups, not delivered */
@@ -126,6 +129,13 @@ int sr_fields_peek(struct sr_fmtctx *c, const struct sr_match *m,
  */
 int sr_state_decode(struct sr_fmtctx *c, const char *s, size_t n,
 		    const char *comm, uint8_t *state, uint8_t *preempt);
+
+/*
+ * prev_state letters as a kernel's own table prints them ("S", "R+",
+ * "D|K", "I"): 0 and the state, or -1 if the first letter is none of them.
+ */
+int sr_state_from_letters(const char *s, size_t n, uint8_t *state,
+			  uint8_t *preempt);
 
 /* Interrupt context from an ftrace flags column ("d.h2.", "..s1"). */
 uint8_t sr_flags_irq(const char *f, size_t n);

@@ -2,8 +2,12 @@
  * input: buffered line input over a byte stream (parse/stream.h: plain
  * and gzip read alike).
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "parse/input.h"
 #include "parse/stream.h"
@@ -163,6 +167,91 @@ uint64_t sr_input_lineno(const struct sr_input *in) { return in->lineno; }
 int sr_input_seekable(const struct sr_input *in) { return sr_stream_seekable(in->st); }
 int sr_input_unterminated(const struct sr_input *in) { return in->unterminated; }
 uint64_t sr_input_bytes(const struct sr_input *in) { return in->consumed + in->pos; }
+
+int sr_temp_fd(const char *name, struct sr_diag *d)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (!dir || !*dir)
+		dir = P_tmpdir;
+	if ((size_t)snprintf(path, sizeof(path), "%s/schedreplay-in.XXXXXX",
+			     dir) >= sizeof(path))
+		return sr_fail(d, SR_EIO, "%s: TMPDIR too long for a temporary "
+			       "copy of the input", name), -1;
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return sr_fail(d, SR_EIO, "%s: cannot make a temporary copy of "
+			       "the input in %s: %s", name, dir,
+			       strerror(errno)), -1;
+	unlink(path);
+	return fd;
+}
+
+int sr_write_all(int fd, const void *buf, size_t n, const char *name,
+		 struct sr_diag *d)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return sr_fail(d, SR_EIO, "%s: writing its temporary copy "
+				       "failed: %s", name, strerror(errno));
+		p += w;
+		n -= (size_t)w;
+	}
+	return SR_OK;
+}
+
+int sr_input_to_fd(struct sr_input *in, int *fdp, struct sr_diag *d)
+{
+	const char *name = sr_input_name(in);
+	int fd = sr_stream_plain_fd(in->st);
+
+	*fdp = -1;
+	if (fd >= 0) {
+		/* the file itself: its own offset does not matter (mapped) */
+		fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+		if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0) {
+			if (fd >= 0)
+				close(fd);
+			return sr_fail(d, SR_EIO, "%s: %s", name,
+				       strerror(errno));
+		}
+		*fdp = fd;
+		return SR_OK;
+	}
+	fd = sr_temp_fd(name, d);
+	if (fd < 0)
+		return d->code;
+	for (;;) {
+		if (in->end > in->pos &&
+		    sr_write_all(fd, in->buf + in->pos, in->end - in->pos, name,
+				 d) != SR_OK) {
+			close(fd);
+			return d->code;
+		}
+		in->consumed += in->end - in->pos;
+		in->pos = in->end = 0;
+		if (in->eof)
+			break;
+		if (refill(in, d) != SR_OK) {
+			close(fd);
+			return d->code;
+		}
+	}
+	if (lseek(fd, 0, SEEK_SET) != 0) {
+		close(fd);
+		return sr_fail(d, SR_EIO, "%s: %s", name, strerror(errno));
+	}
+	*fdp = fd;
+	return SR_OK;
+}
 
 void sr_input_position(const struct sr_input *in, uint64_t *read,
 		       uint64_t *size)

@@ -45,6 +45,21 @@ int sr_input_next(struct sr_input *in, const char **line, size_t *len,
 int sr_input_peek(struct sr_input *in, size_t want, const char **p,
 		  size_t *n, struct sr_diag *d);
 
+/*
+ * The whole input as a file descriptor that can be mapped (binary
+ * formats): the file itself when it is a plain regular file, else (gzip,
+ * a pipe, a terminal) the bytes, inflated, copied into an unlinked
+ * temporary file under $TMPDIR.  Consumes the input; *fd is the caller's.
+ */
+int sr_input_to_fd(struct sr_input *in, int *fd, struct sr_diag *d);
+
+/* An unlinked temporary file under $TMPDIR (P_tmpdir when unset): its
+ * descriptor, or -1 with d filled.  name: the input, for messages. */
+int sr_temp_fd(const char *name, struct sr_diag *d);
+/* All n bytes to fd, or SR_EIO in d. */
+int sr_write_all(int fd, const void *buf, size_t n, const char *name,
+		 struct sr_diag *d);
+
 const char *sr_input_name(const struct sr_input *in); /* "<stdin>" for - */
 uint64_t sr_input_lineno(const struct sr_input *in);  /* last line handed out */
 int sr_input_seekable(const struct sr_input *in);     /* can be re-opened */

@@ -9,6 +9,13 @@
 #include "lib/grow.h"
 #include "parse/merge.h"
 
+/* A cpu's waiting keys: a ring, oldest at head. */
+struct kqueue {
+	struct sr_rkey *k;
+	size_t head, n, cap;  /* cap: a power of two */
+	size_t pos;           /* its place in qheap, if n */
+};
+
 /* A window entry carries its key, so ordering stays in cache. */
 struct hent {
 	int64_t ts;
@@ -57,7 +64,24 @@ struct sr_merge {
 	struct sr_raw *heads;
 	uint32_t *kheap;
 	size_t ncur, kn;
+	/* record-source mode */
+	const struct sr_rsrc_ops *rops;
+	void *rctx;
+	struct kqueue *q;     /* per cpu + 1: its keys in (ts, seq) order */
+	size_t nq;
+	uint32_t *qheap;      /* non-empty queues, min head first */
+	size_t qn;
+	struct sr_rkey *late; /* keys older than their cpu's newest: a heap */
+	size_t nlate, caplate;
+	size_t nkeys;         /* keys waiting, all queues */
+	int64_t bound;        /* keys at or before it may leave */
+	int bound_set;
+	int rs_eof;
+	uint64_t pops;
 };
+
+static int records_next(struct sr_merge *m, const struct sr_raw **out,
+			struct sr_diag *d);
 
 static int raw_less(const struct sr_raw *a, const struct sr_raw *b)
 {
@@ -454,6 +478,8 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 {
 	uint32_t idx;
 
+	if (m->rops)
+		return records_next(m, out, d);
 	if (m->kway)
 		return kway_next(m, out, d);
 	while (!m->src_eof && m->hn < m->window) {
@@ -532,9 +558,314 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 	return 1;
 }
 
+
+/* ---- record sources: keys queued per cpu, decoded as they leave ----
+ *
+ * A cpu's records mostly come in time order (perf.data: in chunks of one
+ * cpu's ring buffer), so each cpu has a queue that a key is appended to
+ * in O(1), and a small heap over the queues' oldest keys picks the next
+ * to leave in O(log cpus).  A key older than its cpu's newest goes to a
+ * heap of its own ("late"), so input in any order costs O(log n) a key.
+ */
+
+static inline int key_less(const struct sr_rkey *a, const struct sr_rkey *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
+}
+
+static inline struct sr_rkey *q_at(struct kqueue *q, size_t i)
+{
+	return &q->k[(q->head + i) & (q->cap - 1)];
+}
+
+static inline int q_less(struct sr_merge *m, uint32_t a, uint32_t b)
+{
+	return key_less(q_at(&m->q[a], 0), q_at(&m->q[b], 0));
+}
+
+static void qheap_set(struct sr_merge *m, size_t i, uint32_t qi)
+{
+	m->qheap[i] = qi;
+	m->q[qi].pos = i;
+}
+
+static void qheap_up(struct sr_merge *m, size_t i)
+{
+	uint32_t x = m->qheap[i];
+
+	while (i > 0 && q_less(m, x, m->qheap[(i - 1) / 2])) {
+		qheap_set(m, i, m->qheap[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+	qheap_set(m, i, x);
+}
+
+static void qheap_down(struct sr_merge *m, size_t i)
+{
+	uint32_t x = m->qheap[i];
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= m->qn)
+			break;
+		if (c + 1 < m->qn && q_less(m, m->qheap[c + 1], m->qheap[c]))
+			c++;
+		if (!q_less(m, m->qheap[c], x))
+			break;
+		qheap_set(m, i, m->qheap[c]);
+		i = c;
+	}
+	qheap_set(m, i, x);
+}
+
+static int late_push(struct sr_merge *m, const struct sr_rkey *k,
+		     struct sr_diag *d)
+{
+	size_t i;
+
+	if (m->nlate == m->caplate) {
+		size_t n = m->caplate ? 2 * m->caplate : 256;
+		struct sr_rkey *v = realloc(m->late, n * sizeof(*v));
+
+		if (!v)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		m->late = v;
+		m->caplate = n;
+	}
+	i = m->nlate++;
+	while (i > 0 && key_less(k, &m->late[(i - 1) / 2])) {
+		m->late[i] = m->late[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	m->late[i] = *k;
+	m->nkeys++;
+	return SR_OK;
+}
+
+static struct sr_rkey late_pop(struct sr_merge *m)
+{
+	struct sr_rkey top = m->late[0], last = m->late[--m->nlate];
+	size_t i = 0, n = m->nlate;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && key_less(&m->late[c + 1], &m->late[c]))
+			c++;
+		if (!key_less(&m->late[c], &last))
+			break;
+		m->late[i] = m->late[c];
+		i = c;
+	}
+	if (n)
+		m->late[i] = last;
+	m->nkeys--;
+	return top;
+}
+
+static int key_push(struct sr_merge *m, const struct sr_rkey *k, int32_t cpu,
+		    struct sr_diag *d)
+{
+	size_t qi = (size_t)cpu + 1;
+	struct kqueue *q;
+
+	if (cpu < -1 || cpu >= SR_CPU_MAX)
+		qi = 0;
+	if (m->nkeys >= SR_MERGE_KEYS_MAX)
+		return sr_fail(d, SR_EDATA, "%s:%llu: expected the input to say "
+			       "within %u records that older ones cannot "
+			       "follow (perf.data: a FINISHED_ROUND record), "
+			       "got more records waiting to be merged", m->path,
+			       (unsigned long long)k->seq, SR_MERGE_KEYS_MAX);
+	if (qi >= m->nq) {
+		size_t n = qi + 1 > 2 * m->nq ? qi + 1 : 2 * m->nq;
+		struct kqueue *v = realloc(m->q, n * sizeof(*v));
+		uint32_t *h;
+
+		if (!v)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		memset(v + m->nq, 0, (n - m->nq) * sizeof(*v));
+		m->q = v;
+		h = realloc(m->qheap, n * sizeof(*h));
+		if (!h)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		m->qheap = h;
+		m->nq = n;
+	}
+	q = &m->q[qi];
+	if (q->n && key_less(k, q_at(q, q->n - 1)))
+		return late_push(m, k, d);
+	if (q->n == q->cap) {
+		size_t n = q->cap ? 2 * q->cap : 4096;
+		struct sr_rkey *v = malloc(n * sizeof(*v));
+
+		if (!v)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		for (size_t j = 0; j < q->n; j++)
+			v[j] = *q_at(q, j);
+		free(q->k);
+		q->k = v;
+		q->head = 0;
+		q->cap = n;
+	}
+	*q_at(q, q->n) = *k;
+	q->n++;
+	m->nkeys++;
+	if (q->n == 1) {
+		qheap_set(m, m->qn++, (uint32_t)qi);
+		qheap_up(m, m->qn - 1);
+	}
+	return SR_OK;
+}
+
+static const struct sr_rkey *key_top(struct sr_merge *m)
+{
+	const struct sr_rkey *a = m->qn ? q_at(&m->q[m->qheap[0]], 0) : NULL;
+
+	if (m->nlate && (!a || key_less(&m->late[0], a)))
+		return &m->late[0];
+	return a;
+}
+
+static struct sr_rkey key_pop(struct sr_merge *m)
+{
+	struct kqueue *q;
+
+	if (m->nlate && key_top(m) == &m->late[0])
+		return late_pop(m);
+	q = &m->q[m->qheap[0]];
+	struct sr_rkey top = *q_at(q, 0);
+
+	q->head = (q->head + 1) & (q->cap - 1);
+	q->n--;
+	m->nkeys--;
+	if (q->n == 0) {
+		if (--m->qn)
+			qheap_set(m, 0, m->qheap[m->qn]);
+		else
+			return top;
+	}
+	qheap_down(m, 0);
+	return top;
+}
+
+int sr_merge_open_records(struct sr_merge **mp, const struct sr_rsrc_ops *ops,
+			  void *ctx, const char *path, struct sr_diag *d)
+{
+	struct sr_merge *m = calloc(1, sizeof(*m));
+
+	*mp = NULL;
+	if (!m) {
+		ops->close(ctx);
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	m->rops = ops;
+	m->rctx = ctx;
+	m->path = strdup(strcmp(path, "-") ? path : "<stdin>");
+	if (!m->path) {
+		sr_merge_close(m);
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	m->released_ts = INT64_MIN;
+	*mp = m;
+	return SR_OK;
+}
+
+/* Every scanned record older than the oldest waiting key was decoded. */
+static void report_done(struct sr_merge *m)
+{
+	uint64_t low = UINT64_MAX;
+
+	if (!m->rops->done_below)
+		return;
+	for (size_t i = 0; i < m->nq; i++)
+		for (size_t j = 0; j < m->q[i].n; j++)
+			if (q_at(&m->q[i], j)->seq < low)
+				low = q_at(&m->q[i], j)->seq;
+	for (size_t i = 0; i < m->nlate; i++)
+		if (m->late[i].seq < low)
+			low = m->late[i].seq;
+	m->rops->done_below(m->rctx, low);
+}
+
+static int records_next(struct sr_merge *m, const struct sr_raw **out,
+			struct sr_diag *d)
+{
+	for (;;) {
+		const struct sr_rkey *top;
+		struct sr_rkey k;
+		int32_t cpu;
+		int rc;
+
+		while (!m->rs_eof && !((top = key_top(m)) && m->bound_set &&
+				       top->ts <= m->bound)) {
+			cpu = -1;
+			rc = m->rops->next(m->rctx, &k, &cpu, d);
+			if (rc < 0 || rc > SR_RS_ROUND)
+				return d->code ? -1 : (sr_fail(d, SR_EINTERNAL,
+					"record source: status %d", rc), -1);
+			if (rc == SR_RS_END) {
+				m->rs_eof = 1;
+				break;
+			}
+			if (rc == SR_RS_ROUND) {
+				if (!m->bound_set || k.ts > m->bound)
+					m->bound = k.ts;
+				m->bound_set = 1;
+				continue;
+			}
+			if (m->released_any && k.ts < m->released_ts) {
+				char a[32], b[32];
+
+				sr_fmt_s(a, sizeof(a), k.ts, 9);
+				sr_fmt_s(b, sizeof(b), m->released_ts, 9);
+				return sr_fail(d, SR_EDATA, "%s:%llu: expected "
+					       "records in time order once "
+					       "merged, got one at %s after the "
+					       "record at %s (offset %llu) had "
+					       "been handed out: the input "
+					       "breaks its own ordering promise",
+					       m->path,
+					       (unsigned long long)k.seq, a, b,
+					       (unsigned long long)
+					       m->released_line), -1;
+			}
+			if (key_push(m, &k, cpu, d) != SR_OK)
+				return -1;
+			if (m->rops->ordered) {
+				m->bound = k.ts;
+				m->bound_set = 1;
+			}
+		}
+		if (m->nkeys == 0)
+			return 0;
+		k = key_pop(m);
+		m->released_any = 1;
+		m->released_ts = k.ts;
+		m->released_line = k.seq;
+		if ((++m->pops & 0xffff) == 0)
+			report_done(m);
+		sr_raw_init(&m->out);
+		rc = m->rops->decode(m->rctx, &k, &m->out, d);
+		if (rc == SR_P_ERR)
+			return -1;
+		if (rc == SR_P_RAW) {
+			*out = &m->out;
+			return 1;
+		}
+	}
+}
+
 void sr_merge_counts(const struct sr_merge *m, struct sr_merge_counts *c)
 {
 	memset(c, 0, sizeof(*c));
+	if (m->rops) {
+		m->rops->counts(m->rctx, c);
+		return;
+	}
 	c->kway = m->kway;
 	if (!m->kway) {
 		if (m->src.in) {
@@ -567,6 +898,13 @@ void sr_merge_close(struct sr_merge *m)
 {
 	if (!m)
 		return;
+	if (m->rops)
+		m->rops->close(m->rctx);
+	for (size_t i = 0; i < m->nq; i++)
+		free(m->q[i].k);
+	free(m->q);
+	free(m->qheap);
+	free(m->late);
 	if (m->src.in)
 		sr_source_fini(&m->src);
 	for (size_t i = 0; i < m->ncur; i++)

@@ -11,6 +11,8 @@
 #define A PCRE2_ANCHORED
 
 /* Shared pieces. */
+/* trace-cmd report prefixes each line of an instance buffer "NAME: " */
+#define INSTANCE "(?:[^\\s:\\[\\]]+:\\s+(?=\\S.*?-\\d+\\s))?"
 #define COMM "(?<comm>.*?)"
 #define PRIO "(?<prio>-?\\d+)"
 #define TS "(?<ts>-?\\d+\\.\\d+)"
@@ -24,13 +26,13 @@ static const struct {
 } defs[] = {
 	/* ---- line headers ---- */
 	{ P_FTRACE_HDR, "ftrace line header", A,
-	  "\\s*(?<comm>.*?)-(?<pid>\\d+)\\s+"
+	  "\\s*" INSTANCE "(?<comm>.*?)-(?<pid>\\d+)\\s+"
 	  "(?:\\(\\s*(?<tgid>\\d+|-+)\\s*\\)\\s+)?"
 	  "\\[(?<cpu>\\d+)\\]\\s+"
 	  "(?:(?<flags>[^\\s:\\[\\]]{4,6})\\s+)?"
 	  TS ":\\s+(?<ev>[^\\s:(]+)(?::\\s*|(?=[ (]))" },
 	{ P_TCLAT_HDR, "trace-cmd -l line header", A,
-	  "\\s*(?<comm>.*?)-(?<pid>\\d+)\\s+"
+	  "\\s*" INSTANCE "(?<comm>.*?)-(?<pid>\\d+)\\s+"
 	  "(?<cpu>\\d+)(?<flags>[^\\s:\\d][^\\s:]{3,5})\\s+"
 	  TS ":\\s+(?<ev>[^\\s:(]+)(?::\\s*|(?=[ (]))" },
 	{ P_PERF_HDR, "perf script line header", A,
@@ -67,7 +69,8 @@ static const struct {
 	  "task " COMM ":(?<pid>\\d+) \\[" PRIO "\\]"
 	  "(?: success=(?<succ>\\d+))?" EOL },
 	{ P_F_FORK, "sched_process_fork fields", A,
-	  "comm=" COMM " pid=(?<pid>\\d+) child_comm=(?<ccomm>.*?) "
+	  "(?:parent_)?comm=" COMM " (?:parent_)?pid=(?<pid>\\d+) "
+	  "child_comm=(?<ccomm>.*?) "
 	  "child_pid=(?<cpid>\\d+)" EOL },
 	{ P_F_EXEC, "sched_process_exec fields", A,
 	  "filename=(?<file>.*) pid=(?<pid>\\d+) old_pid=(?<opid>\\d+)" EOL },
@@ -92,7 +95,8 @@ static const struct {
 	  "\\s*\\[LOST (?<count>\\d+) EVENTS\\]" EOL },
 	{ P_META_TC, "trace-cmd report preamble", A,
 	  "(?:version = \\d+|cpus=(?<ncpus>\\d+)|CPU \\d+ is empty"
-	  "|trace-cmd: .*)" EOL },
+	  "|trace-cmd: .*"
+	  "|Linux \\S+ (?<ver>\\d+\\.\\d+)\\S* \\S+)" EOL },
 	{ P_META_NCPUS, "ftrace header cpu count", 0,
 	  "#P:(?<ncpus>\\d+)" },
 

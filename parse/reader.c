@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse/binary.h"
 #include "parse/merge.h"
 #include "lib/grow.h"
 #include "lib/progress.h"
@@ -24,7 +25,19 @@ static const struct sr_fmt_ops *const formats[] = {
 };
 
 const char *const sr_input_formats[] = {
-	"perf", "ftrace", "trace-cmd", "systrace", "native", NULL,
+	"perf", "ftrace", "trace-cmd", "systrace", "native", "perf.data",
+	"trace.dat", NULL,
+};
+
+/* The binary formats: recognised by their magic bytes, read from bytes. */
+static const struct {
+	const char *name;
+	int (*is)(const char *head, size_t n);
+	int (*open)(struct sr_merge **m, struct sr_input *in,
+		    const char *name, struct sr_diag *d);
+} binaries[] = {
+	{ "perf.data", sr_is_perfdata, sr_perfdata_open },
+	{ "trace.dat", sr_is_tracedat, sr_tracedat_open },
 };
 
 struct pending_wake {
@@ -36,6 +49,7 @@ struct pending_wake {
 
 struct sr_reader {
 	char *path;
+	const char *fmt_name;     /* the format read */
 	const struct sr_fmt_ops *ops;
 	struct sr_patterns pat;
 	struct sr_merge *merge;
@@ -85,14 +99,6 @@ static int detect(struct sr_reader *r, struct sr_fmtctx *fc,
 			fc->html = probe.html;
 		}
 	}
-	if (!pick && n >= 8 && !memcmp(head, "PERFILE2", 8))
-		return sr_fail(d, SR_EDATA, "%s: this is perf.data (binary): "
-			       "give its text, from `perf script -i FILE`",
-			       base_name(r->path));
-	if (!pick && n >= 10 && !memcmp(head, "\x17\x08\x44tracing", 10))
-		return sr_fail(d, SR_EDATA, "%s: this is a trace-cmd trace.dat "
-			       "(binary): give its text, from `trace-cmd report "
-			       "-i FILE`", base_name(r->path));
 	if (!pick) {
 		char q[120];
 		const char *nl = memchr(head + k, '\n', n - k);
@@ -127,23 +133,43 @@ int sr_reader_open(struct sr_reader **rp, const char *path,
 		sr_reader_close(r);
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	}
-	if (sr_patterns_init(&r->pat, d) != SR_OK)
-		goto fail;
 	if (sr_input_open(&in, path, opts ? opts->input_buffer : 0, d) != SR_OK)
+		goto fail;
+	if (sr_input_peek(in, DETECT_BYTES, &head, &n, d) != SR_OK)
+		goto fail;
+	for (size_t i = 0; i < sizeof(binaries) / sizeof(binaries[0]); i++) {
+		int asked = opts && opts->format && !strcmp(opts->format,
+							     binaries[i].name);
+
+		if (!asked && ((opts && opts->format &&
+				strcmp(opts->format, "auto")) ||
+			       !binaries[i].is(head, n)))
+			continue;
+		r->fmt_name = binaries[i].name;
+		if (binaries[i].open(&r->merge, in, base_name(path), d) != SR_OK) {
+			in = NULL;
+			goto fail;
+		}
+		r->max_tasks = opts && opts->max_tasks &&
+			       opts->max_tasks < SR_TASKS_LIMIT ? opts->max_tasks
+								: SR_TASKS_LIMIT;
+		*rp = r;
+		return SR_OK;
+	}
+	if (sr_patterns_init(&r->pat, d) != SR_OK)
 		goto fail;
 	memset(&fc, 0, sizeof(fc));
 	fc.pat = &r->pat;
 	fc.file = sr_input_name(in);
 	fc.d = d;
-	if (sr_input_peek(in, DETECT_BYTES, &head, &n, d) != SR_OK)
-		goto fail;
 	if (opts && opts->format && strcmp(opts->format, "auto") != 0) {
 		for (int i = 0; formats[i]; i++)
 			if (!strcmp(formats[i]->name, opts->format))
 				fc.ops = formats[i];
 		if (!fc.ops) {
 			sr_fail(d, SR_EUSAGE, "unknown input format '%s' (known: "
-				"perf ftrace trace-cmd systrace native)",
+				"perf ftrace trace-cmd systrace native "
+				"perf.data trace.dat)",
 				opts->format);
 			goto fail;
 		}
@@ -157,6 +183,7 @@ int sr_reader_open(struct sr_reader **rp, const char *path,
 	}
 	sr_state_enc_guess(&fc, head, n);
 	r->ops = fc.ops;
+	r->fmt_name = fc.ops->name;
 	if (sr_merge_open(&r->merge, in, path, &fc, opts && opts->lenient,
 			  opts ? opts->reorder_window : 0, d) != SR_OK) {
 		in = NULL;
@@ -216,7 +243,7 @@ const struct sr_read_stats *sr_reader_stats(const struct sr_reader *r)
 
 const char *sr_reader_format(const struct sr_reader *r)
 {
-	return r->ops ? r->ops->name : "?";
+	return r->fmt_name ? r->fmt_name : "?";
 }
 
 const char *sr_reader_path(const struct sr_reader *r)
@@ -616,7 +643,22 @@ static int span_error(struct sr_reader *r, const struct sr_event *ev,
 static int no_events(struct sr_reader *r, struct sr_diag *d)
 {
 	const struct sr_read_stats *st = sr_reader_stats(r);
+	struct sr_merge_counts c;
 
+	/* perf.data, trace.dat: records, not lines; the offset where they
+	 * ended */
+	if (!r->ops) {
+		sr_merge_counts(r->merge, &c);
+		return sr_fail(d, SR_EDATA, "%s:%llu: no scheduler events in "
+			       "%llu record%s read as %s%s: expected samples of "
+			       "the sched tracepoints (sched:sched_switch, "
+			       "sched:sched_wakeup, ...)", base_name(r->path),
+			       (unsigned long long)c.bytes,
+			       (unsigned long long)st->lines,
+			       st->lines == 1 ? "" : "s", r->fmt_name,
+			       st->skipped_events ? " (other events only)" : ""),
+		       -1;
+	}
 	return sr_fail(d, SR_EDATA, "%s: no scheduler events in %llu line%s "
 		       "read as %s%s%s: expected %s", base_name(r->path),
 		       (unsigned long long)st->lines, st->lines == 1 ? "" : "s",

@@ -279,6 +279,15 @@ int sr_stream_is_gzip(const struct sr_stream *s) { return s->is_gzip; }
 int sr_stream_seekable(const struct sr_stream *s) { return s->seekable; }
 uint64_t sr_stream_offset(const struct sr_stream *s) { return s->out; }
 
+int sr_stream_plain_fd(const struct sr_stream *s)
+{
+	struct stat st;
+
+	if (s->is_gzip || fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return -1;
+	return s->fd;
+}
+
 void sr_stream_position(const struct sr_stream *s, uint64_t *read,
 			uint64_t *size)
 {

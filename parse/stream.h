@@ -35,6 +35,10 @@ const char *sr_stream_name(const struct sr_stream *s);
 int sr_stream_is_gzip(const struct sr_stream *s);
 int sr_stream_seekable(const struct sr_stream *s); /* a regular file */
 uint64_t sr_stream_offset(const struct sr_stream *s); /* bytes handed out */
+/* The file's descriptor when it is a regular file read as it is (not
+ * gzip): binary readers map it.  -1 otherwise. */
+int sr_stream_plain_fd(const struct sr_stream *s);
+
 /* Bytes read from the file (compressed, for gzip) and the file's size (0:
  * not a regular file): for a progress display. */
 void sr_stream_position(const struct sr_stream *s, uint64_t *read,

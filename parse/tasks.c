@@ -14,17 +14,25 @@ struct pidslot {
 	sr_tid tid;
 };
 
+/*
+ * Records live in chunks of CHUNK that never move: growth costs one
+ * chunk, not a copy of the table, and leaves at most one chunk unused
+ * (doubling an array would leave up to half of it).
+ */
+#define CHUNK_BITS 12
+#define CHUNK (1u << CHUNK_BITS)
+
 struct sr_tasks {
-	struct sr_task *v;
-	size_t n, cap;
+	struct sr_task **ch;   /* chunks */
+	size_t nch, capch;
+	size_t n;              /* records */
 	struct pidslot *map;
 	size_t mcap, mused;
 	sr_tid *idle;  /* per cpu */
 	size_t nidle;
-	uint8_t *untouched; /* per id: declared, no event named it yet */
-	size_t nuntouched;
-	sr_tid *pidprev; /* per id: the record before it with its pid */
 };
+
+#define V(t, i) ((t)->ch[(i) >> CHUNK_BITS][(i) & (CHUNK - 1)])
 
 /*
  * Kernel-thread names: a comm starting with one of these (or equal, for
@@ -73,11 +81,11 @@ void sr_tasks_free(struct sr_tasks *t)
 {
 	if (!t)
 		return;
-	free(t->v);
+	for (size_t i = 0; i < t->nch; i++)
+		free(t->ch[i]);
+	free(t->ch);
 	free(t->map);
 	free(t->idle);
-	free(t->untouched);
-	free(t->pidprev);
 	free(t);
 }
 
@@ -88,12 +96,12 @@ size_t sr_tasks_count(const struct sr_tasks *t)
 
 const struct sr_task *sr_tasks_get(const struct sr_tasks *t, sr_tid id)
 {
-	return t && id < t->n ? &t->v[id] : NULL;
+	return t && id < t->n ? &V(t, id) : NULL;
 }
 
 struct sr_task *sr_tasks_mut(struct sr_tasks *t, sr_tid id)
 {
-	return id < t->n ? &t->v[id] : NULL;
+	return id < t->n ? &V(t, id) : NULL;
 }
 
 static size_t slot_of(const struct sr_tasks *t, int32_t pid)
@@ -159,25 +167,20 @@ static sr_tid new_record(struct sr_tasks *t, int32_t pid, const char *comm,
 			"beyond the supported size", SR_TASKS_MAX);
 		return SR_TID_NONE;
 	}
-	if (t->n == t->cap) {
-		/* two arrays by record, grown alike */
-		size_t c = t->cap;
-		struct sr_task *nv = sr_grow(t->v, &c, t->n, sizeof(*nv), 256, 0);
-		sr_tid *np;
+	if ((t->n >> CHUNK_BITS) == t->nch) {
+		struct sr_task **nc = t->ch, *c;
 
-		if (nv)
-			t->v = nv;
-		c = t->cap;
-		np = sr_grow(t->pidprev, &c, t->n, sizeof(*np), 256, 0);
-		if (np)
-			t->pidprev = np;
-		if (!nv || !np) {
+		if (t->nch == t->capch)
+			nc = sr_grow(t->ch, &t->capch, t->nch, sizeof(*nc), 16, 0);
+		c = nc ? malloc(CHUNK * sizeof(*c)) : NULL;
+		if (!c) {
 			sr_fail(d, SR_EINTERNAL, "out of memory");
 			return SR_TID_NONE;
 		}
-		t->cap = c;
+		t->ch = nc;
+		t->ch[t->nch++] = c;
 	}
-	k = &t->v[t->n];
+	k = &V(t, t->n);
 	memset(k, 0, sizeof(*k));
 	k->id = (sr_tid)t->n;
 	k->thread = k->id;
@@ -193,7 +196,7 @@ static sr_tid new_record(struct sr_tasks *t, int32_t pid, const char *comm,
 	if (comm)
 		strncpy(k->comm, comm, SR_COMM_MAX - 1);
 	k->kthread = pid == 2 || (comm && sr_comm_is_kthread(comm));
-	t->pidprev[t->n] = pid > 0 ? map_get(t, pid) : SR_TID_NONE;
+	k->pidprev = pid > 0 ? map_get(t, pid) : SR_TID_NONE;
 	if (pid > 0 && map_set(t, pid, k->id) != 0) {
 		sr_fail(d, SR_EINTERNAL, "out of memory");
 		return SR_TID_NONE;
@@ -207,19 +210,19 @@ sr_tid sr_tasks_pid(struct sr_tasks *t, int32_t pid, const char *comm,
 	sr_tid id = map_get(t, pid);
 	struct sr_task *k;
 
-	if (for_free && id != SR_TID_NONE && !t->v[id].exited) {
+	if (for_free && id != SR_TID_NONE && !V(t, id).exited) {
 		/* the pid was reused before the old task was reaped: the
 		 * latest earlier record of the pid not reaped yet (walking
 		 * the pid's records, not the whole table: a trace without
 		 * exit events frees live records all the time) */
-		for (sr_tid i = t->pidprev[id]; i != SR_TID_NONE;
-		     i = t->pidprev[i])
-			if (t->v[i].exited && !t->v[i].freed)
+		for (sr_tid i = V(t, id).pidprev; i != SR_TID_NONE;
+		     i = V(t, i).pidprev)
+			if (V(t, i).exited && !V(t, i).freed)
 				return i;
 	}
-	if (id == SR_TID_NONE || (t->v[id].gone && !for_free))
+	if (id == SR_TID_NONE || (V(t, id).gone && !for_free))
 		return new_record(t, pid, comm, ts, d);
-	k = &t->v[id];
+	k = &V(t, id);
 	if (comm && comm[0] && strcmp(comm, k->comm) != 0 &&
 	    (comm_auth || !k->comm[0]))
 		sr_tasks_set_comm(t, id, comm);
@@ -260,10 +263,10 @@ sr_tid sr_tasks_idle(struct sr_tasks *t, int32_t cpu, int64_t ts,
 	id = new_record(t, 0, comm, ts, d);
 	if (id == SR_TID_NONE)
 		return id;
-	t->v[id].is_idle = 1;
-	t->v[id].kthread = 1;
-	t->v[id].cpu = cpu;
-	t->v[id].tgid = 0;
+	V(t, id).is_idle = 1;
+	V(t, id).kthread = 1;
+	V(t, id).cpu = cpu;
+	V(t, id).tgid = 0;
 	t->idle[cpu] = id;
 	return id;
 }
@@ -285,21 +288,21 @@ sr_tid sr_tasks_fork(struct sr_tasks *t, sr_tid parent, int32_t child_pid,
 
 	/* A live record without a parent: the child showed up before the
 	 * fork event (clock skew between cpus).  Otherwise a new task. */
-	if (id == SR_TID_NONE || t->v[id].gone || t->v[id].exited ||
-	    t->v[id].parent != SR_TID_NONE || t->v[id].forked ||
-	    t->v[id].exec_prev != SR_TID_NONE)
+	if (id == SR_TID_NONE || V(t, id).gone || V(t, id).exited ||
+	    V(t, id).parent != SR_TID_NONE || V(t, id).forked ||
+	    V(t, id).exec_prev != SR_TID_NONE)
 		id = new_record(t, child_pid, comm, ts, d);
-	else if (comm && comm[0] && !t->v[id].comm[0])
+	else if (comm && comm[0] && !V(t, id).comm[0])
 		sr_tasks_set_comm(t, id, comm);
 	if (id == SR_TID_NONE)
 		return id;
-	t->v[id].forked = 1;
-	t->v[id].parent = parent;
+	V(t, id).forked = 1;
+	V(t, id).parent = parent;
 	if (parent != SR_TID_NONE) {
-		const struct sr_task *p = &t->v[parent];
+		const struct sr_task *p = &V(t, parent);
 
 		if (p->pid == 2 && !p->is_idle)
-			t->v[id].kthread = 1;
+			V(t, id).kthread = 1;
 	}
 	return id;
 }
@@ -311,22 +314,22 @@ sr_tid sr_tasks_exec(struct sr_tasks *t, sr_tid old, int32_t pid,
 
 	/* a non-leader thread exec'd: it takes the leader's pid */
 	if (prev != SR_TID_NONE && prev != old)
-		t->v[prev].gone = 1;
+		V(t, prev).gone = 1;
 	id = new_record(t, pid, comm, ts, d);
 	if (id == SR_TID_NONE)
 		return id;
 	if (old != SR_TID_NONE) {
-		struct sr_task *o = &t->v[old];
+		struct sr_task *o = &V(t, old);
 
-		t->v[id].thread = o->thread;
-		t->v[id].exec_prev = old;
-		t->v[id].parent = o->parent;
-		t->v[id].tgid = o->tgid;
-		t->v[id].cpu = o->cpu;
-		t->v[id].prio = o->prio;
-		t->v[id].nice = o->nice;
-		t->v[id].policy = o->policy;
-		t->v[id].rtprio = o->rtprio;
+		V(t, id).thread = o->thread;
+		V(t, id).exec_prev = old;
+		V(t, id).parent = o->parent;
+		V(t, id).tgid = o->tgid;
+		V(t, id).cpu = o->cpu;
+		V(t, id).prio = o->prio;
+		V(t, id).nice = o->nice;
+		V(t, id).policy = o->policy;
+		V(t, id).rtprio = o->rtprio;
 		o->gone = 1;
 		if (o->pid != pid)
 			map_set(t, pid, id);
@@ -337,28 +340,28 @@ sr_tid sr_tasks_exec(struct sr_tasks *t, sr_tid old, int32_t pid,
 void sr_tasks_exit(struct sr_tasks *t, sr_tid id)
 {
 	if (id < t->n)
-		t->v[id].exited = 1;
+		V(t, id).exited = 1;
 }
 
 void sr_tasks_gone(struct sr_tasks *t, sr_tid id)
 {
-	if (id < t->n && !t->v[id].is_idle)
-		t->v[id].gone = 1;
+	if (id < t->n && !V(t, id).is_idle)
+		V(t, id).gone = 1;
 }
 
 void sr_tasks_freed(struct sr_tasks *t, sr_tid id)
 {
-	if (id < t->n && !t->v[id].is_idle) {
-		t->v[id].freed = 1;
-		t->v[id].gone = 1;
+	if (id < t->n && !V(t, id).is_idle) {
+		V(t, id).freed = 1;
+		V(t, id).gone = 1;
 	}
 }
 
 void sr_tasks_set_tgid(struct sr_tasks *t, sr_tid id, int32_t tgid)
 {
-	if (id < t->n && tgid >= 0 && t->v[id].tgid != tgid) {
-		t->v[id].tgid = tgid;
-		t->v[id].attr_gen++;
+	if (id < t->n && tgid >= 0 && V(t, id).tgid != tgid) {
+		V(t, id).tgid = tgid;
+		V(t, id).attr_gen++;
 	}
 }
 
@@ -368,7 +371,7 @@ void sr_tasks_set_comm(struct sr_tasks *t, sr_tid id, const char *comm)
 
 	if (id >= t->n)
 		return;
-	k = &t->v[id];
+	k = &V(t, id);
 	if (k->is_idle || !comm[0] || !strcmp(k->comm, comm))
 		return;
 	memset(k->comm, 0, sizeof(k->comm));
@@ -381,36 +384,29 @@ void sr_tasks_set_comm(struct sr_tasks *t, sr_tid id, const char *comm)
 void sr_tasks_set_kthread(struct sr_tasks *t, sr_tid id)
 {
 	if (id < t->n)
-		t->v[id].kthread = 1;
+		V(t, id).kthread = 1;
 }
 
 void sr_tasks_mark_declared(struct sr_tasks *t, sr_tid id)
 {
 	if (id >= t->n)
 		return;
-	t->v[id].declared = 1;
-	if (id >= t->nuntouched) {
-		uint8_t *u = sr_grow(t->untouched, &t->nuntouched, id, 1, 256, 0);
-
-		if (!u)
-			return; /* first_ts then keeps the declaration time */
-		t->untouched = u;
-	}
-	t->untouched[id] = 1;
+	V(t, id).declared = 1;
+	V(t, id).untouched = 1;
 }
 
 void sr_tasks_touch(struct sr_tasks *t, sr_tid id, int64_t ts)
 {
 	if (id >= t->n)
 		return;
-	if (id < t->nuntouched && t->untouched[id]) {
+	if (V(t, id).untouched) {
 		/* first_ts/last_ts count events, not the declaration */
-		t->untouched[id] = 0;
-		t->v[id].first_ts = t->v[id].last_ts = ts;
+		V(t, id).untouched = 0;
+		V(t, id).first_ts = V(t, id).last_ts = ts;
 		return;
 	}
-	if (ts < t->v[id].first_ts)
-		t->v[id].first_ts = ts;
-	if (ts > t->v[id].last_ts)
-		t->v[id].last_ts = ts;
+	if (ts < V(t, id).first_ts)
+		V(t, id).first_ts = ts;
+	if (ts > V(t, id).last_ts)
+		V(t, id).last_ts = ts;
 }

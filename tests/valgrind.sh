@@ -13,7 +13,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 vg() {
 	valgrind -q --error-exitcode=99 --leak-check=full \
-		--errors-for-leak-kinds=definite,indirect "$@"
+		--errors-for-leak-kinds=definite,indirect \
+		--suppressions=tests/lib/valgrind.supp "$@"
 }
 
 printf '#include <stdlib.h>\nint main(void) { char *p = malloc(8); p[0] = 1; free(p); return p[0] == 7; }\n' > "$tmp/canary.c"
@@ -58,6 +59,17 @@ if [ $rc -ne 0 ]; then
 	echo "FAIL valgrind export $sample (exit $rc)"; head -n 40 "$tmp/err"; exit 1
 fi
 echo "PASS valgrind replay, diff and export $sample"
+
+# the binary readers: perf.data (pipe mode), trace.dat (zstd, instances)
+for f in tests/parse/data/bin/sleep.pipe.perf.data \
+	 tests/parse/data/bin/sleep.v7zstd.dat; do
+	vg "$SCHEDREPLAY" stats "$f" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		echo "FAIL valgrind stats $f (exit $rc)"; head -n 40 "$tmp/err"; exit 1
+	fi
+done
+echo "PASS valgrind stats on perf.data and trace.dat"
 
 n=0
 for bin in "$BUILD"/tests/fuzz/fuzz-*; do

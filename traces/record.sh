@@ -6,9 +6,9 @@
 # perf's own `perf sched latency` figures for the same perf.data (the
 # reference that schedreplay stats is checked against).  See traces/README.md.
 #
-#   traces/record.sh [--out DIR] [--keep-data] [--work DIR] [--duration S]
-#                    [--max-other PCT] [--allow-niced] [--tries N]
-#                    [--quiet-wait S] [--no-install] [NAME...]
+#   traces/record.sh [--out DIR] [--keep-data] [--binary] [--work DIR]
+#                    [--duration S] [--max-other PCT] [--allow-niced]
+#                    [--tries N] [--quiet-wait S] [--no-install] [NAME...]
 #
 # NAME is one or more of: compile audio x mixed (default: all four).
 # Needs root (perf sched record traces system-wide; packages are installed
@@ -55,6 +55,7 @@ out=traces
 work=${SR_RECORD_WORK:-/var/tmp/schedreplay-record}
 duration=20
 keep_data=0
+binary=0
 install=1
 tries=6
 max_other=2
@@ -62,13 +63,15 @@ allow_niced=0
 quiet_wait=900
 
 die() { echo "$PROG: $*" >&2; exit 1; }
+# a tracefs instance of --binary must not outlive us
+trap '[ -z "${ftrace_inst:-}" ] || { echo 0 > "$ftrace_inst/tracing_on"; rmdir "$ftrace_inst"; } 2>/dev/null' EXIT
 note() { echo "$PROG: $*" >&2; }
 
 usage() {
 	cat <<EOF
-usage: $PROG [--out DIR] [--keep-data] [--work DIR] [--duration S]
-       [--max-other PCT] [--allow-niced] [--tries N] [--quiet-wait S]
-       [--no-install] [NAME...]
+usage: $PROG [--out DIR] [--keep-data] [--binary] [--work DIR]
+       [--duration S] [--max-other PCT] [--allow-niced] [--tries N]
+       [--quiet-wait S] [--no-install] [NAME...]
 
 Records sample traces of real workloads with \`perf sched record\` (as root).
 NAME: $ALL_SAMPLES (default: all)
@@ -77,6 +80,14 @@ NAME: $ALL_SAMPLES (default: all)
                   NAME.perf-latency-comm.txt (default: traces)
   --keep-data     also keep DIR/NAME.perf.data next to its text (for make
                   bench: time perf sched latency on the same recording)
+  --binary        also record the run with a tracefs instance (trace-cmd
+                  extract), and keep the binaries beside the texts when
+                  under 2 MB each: NAME.perf.data.gz (traces/bintool.py
+                  perf-strip: no file names or host details) and
+                  NAME.trace.dat (trace-cmd's own file, else rewritten
+                  without kallsyms and gzipped); the perf text
+                  NAME.perf.txt.gz is then perf script --ns of the
+                  stripped file
   --work DIR      build tree, audio file and scratch space
                   (default: \$SR_RECORD_WORK or /var/tmp/schedreplay-record)
   --duration S    seconds each workload runs (default: 20; 8 to 28)
@@ -218,6 +229,7 @@ sr_workload() {
 
 install_packages() {
 	local missing="" p
+	[ "$binary" -eq 0 ] || PACKAGES="$PACKAGES trace-cmd python3"
 	for p in $PACKAGES; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
 			grep -q 'install ok installed' || missing="$missing $p"
@@ -422,6 +434,39 @@ check_private() {
 	fi
 }
 
+# --binary: the same run recorded by a tracefs instance, the events of
+# perf sched record and EXTRA_EVENTS, extracted with trace-cmd as it
+# writes trace.dat (trace-cmd record needs ftrace_enabled, which a VM may
+# not allow; an instance and extract need nothing more).
+FTRACE_EVENTS="sched_switch sched_waking sched_wakeup sched_wakeup_new
+	sched_process_fork sched_process_exit sched_process_free
+	sched_migrate_task sched_stat_runtime"
+tracefs=/sys/kernel/tracing
+ftrace_inst=""
+
+ftrace_start() {
+	local e
+	[ -d "$tracefs/instances" ] || mount -t tracefs nodev "$tracefs" ||
+		die "no tracefs at $tracefs"
+	ftrace_inst=$tracefs/instances/schedreplay-record-$$
+	mkdir "$ftrace_inst" || die "cannot make the tracefs instance $ftrace_inst"
+	echo 65536 > "$ftrace_inst/buffer_size_kb"
+	for e in $FTRACE_EVENTS; do
+		echo 1 > "$ftrace_inst/events/sched/$e/enable"
+	done
+	echo 1 > "$ftrace_inst/tracing_on"
+}
+
+ftrace_stop() { # ftrace_stop OUT.dat
+	local rc=0
+	echo 0 > "$ftrace_inst/tracing_on"
+	trace-cmd extract -B "${ftrace_inst##*/}" -o "$1" \
+		> "${1%.trace.dat}.extract.log" 2>&1 || rc=1
+	rmdir "$ftrace_inst" 2>/dev/null || true  # extract may remove it
+	ftrace_inst=""
+	return $rc
+}
+
 # One recording of sample $1 into $data and the converted text into $tmp.gz.
 # Fails when the result is not clean enough to keep (returns 1).
 record_attempt() {
@@ -434,6 +479,7 @@ record_attempt() {
 	: > "$log"
 	rm -f "$data" "$data.old"
 	note "recording $name ($duration s)"
+	[ "$binary" -eq 0 ] || ftrace_start
 	# shellcheck disable=SC2086,SC2016
 	SR_WORK="$work" SR_DURATION="$duration" SR_KERNEL="${SR_KERNEL:-}" \
 	SR_TYPE_DELAY="$TYPE_DELAY" SR_MAKE_JOBS="$MAKE_JOBS" \
@@ -442,13 +488,21 @@ record_attempt() {
 		bash -c 'sr_workload "$1"' sr-workload "$name" \
 		> "$work/$name.perf-record.log" 2>&1 ||
 		die "perf sched record failed, see $work/$name.perf-record.log"
+	[ "$binary" -eq 0 ] || ftrace_stop "$work/$name.trace.dat" ||
+		die "trace-cmd extract failed, see $work/$name.extract.log"
 	sed 's/^/  /' "$log" >&2
 	if grep -q BAD "$log"; then
 		note "the workload did not run as intended"
 		return 1
 	fi
 
-	perf script -i "$data" 2> "$work/$name.perf-script.err" |
+	if [ "$binary" -eq 1 ]; then
+		# the text of exactly what is kept: the stripped file, in ns
+		python3 "$repo_root/traces/bintool.py" perf-strip "$data" \
+			"$data.strip" || die "bintool perf-strip failed"
+		mv "$data.strip" "$data"
+	fi
+	perf script $script_ns -i "$data" 2> "$work/$name.perf-script.err" |
 		gzip -9 -n > "$tmp.gz"
 	if grep -qi 'lost' "$work/$name.perf-script.err"; then
 		note "perf script reports lost events:"
@@ -488,12 +542,57 @@ record_one() {
 	mv "$tmp.gz" "$text"
 	mv "$tmp.lat" "$lat"
 	mv "$tmp.latc" "$latc"
+	[ "$binary" -eq 0 ] || keep_binaries "$name"
 	if [ "$keep_data" -eq 1 ]; then
 		note "kept $data"
 	else
 		rm -f "$data" "$data.old"
 	fi
 	summarize "$name" "$text"
+}
+
+# --binary: NAME.perf.data.gz and NAME.trace.dat (+ .gz) when under 2 MB,
+# each with the text of the same file; a larger one is left out (the
+# perf text stays: it is the sample).
+BINARY_MAX=2000000
+keep_binaries() {
+	local name=$1 dat="$work/$1.trace.dat" pd="$out/$1.perf.data.gz"
+	# the trace.dat's text only for the privacy check: trace-cmd report
+	# remakes it (tests/parse/binary.sh does)
+	local td="$out/$1.trace.dat" tt="$work/$1.trace.txt.gz"
+	gzip -9 -n -c "$data" > "$pd"
+	if [ "$(strings "$data" | grep -Ec -- "$work|$out_abs|$repo_root|/root|/home/|/work/")" -ne 0 ]; then
+		note "$name: the stripped perf.data still names a local path: not kept"
+		rm -f "$pd"
+	elif [ "$(wc -c < "$pd")" -ge "$BINARY_MAX" ]; then
+		note "$name: perf.data is $(wc -c < "$pd") bytes gzipped: not kept"
+		rm -f "$pd"
+	else
+		note "kept $pd"
+	fi
+	rm -f "$td" "$td.gz" "$tt"
+	if [ "$(wc -c < "$dat")" -lt "$BINARY_MAX" ]; then
+		cp "$dat" "$td"
+	else
+		# without kallsyms and other systems' formats, then gzip
+		trace-cmd convert -i "$dat" -o "$dat.v6" --file-version 6 \
+			--compression none > /dev/null 2>&1 &&
+		python3 "$repo_root/traces/bintool.py" trace-dat "$dat.v6" \
+			"$td" --version 7
+		rm -f "$dat.v6"
+	fi
+	[ -f "$td" ] && trace-cmd report -t -i "$td" 2> /dev/null |
+		gzip -9 -n > "$tt"
+	if [ -f "$td" ] && [ "$(wc -c < "$td")" -ge "$BINARY_MAX" ]; then
+		gzip -9 -n "$td" && td=$td.gz
+	fi
+	if [ ! -f "$td" ] || [ "$(wc -c < "$td")" -ge "$BINARY_MAX" ]; then
+		note "$name: trace.dat over 2 MB even rewritten: not kept"
+		rm -f "$td" "$tt"
+		return 0
+	fi
+	check_private "$tt" || { rm -f "$td" "$tt"; return 0; }
+	note "kept $td"
 }
 
 summarize() {
@@ -536,6 +635,7 @@ while [ $# -gt 0 ]; do
 	--duration) [ $# -ge 2 ] || die "--duration needs seconds"; duration=$2; shift ;;
 	--duration=*) duration=${1#--duration=} ;;
 	--keep-data) keep_data=1 ;;
+	--binary) binary=1 ;;
 	--allow-niced) allow_niced=1 ;;
 	--max-other) [ $# -ge 2 ] || die "--max-other needs a percentage"; max_other=$2; shift ;;
 	--max-other=*) max_other=${1#--max-other=} ;;
@@ -568,6 +668,9 @@ fi
 [ "$(id -u)" -eq 0 ] || die "run as root: perf sched record traces system-wide"
 
 repo_root=$(cd "$(dirname "$0")/.." && pwd)
+# --binary: ns timestamps, so the text and the binary give the same figures
+script_ns=""
+[ "$binary" -eq 0 ] || script_ns=--ns
 mkdir -p "$out" "$work"
 out_abs=$(cd "$out" && pwd)
 work=$(cd "$work" && pwd)

@@ -61,5 +61,11 @@ int fz_read(const char *path, const struct sr_read_opts *opts,
 
 /* The checks fz_read makes on an error it got: status and message form. */
 void fz_check_error(const char *path, const struct sr_diag *d);
+/* A binary reader's bad-data error names the byte: "PATH:OFFSET: ..."
+ * (a gzip container's error names its compressed byte in the message). */
+void fz_check_offset(const char *path, const struct sr_diag *d);
+/* The bytes read as format (forced: its errors must name FILE:OFFSET) and
+ * found by detection, every event and error checked (fz_read). */
+void fz_binary(const uint8_t *data, size_t size, const char *format);
 
 #endif

@@ -19,7 +19,8 @@ for bin in "$B"/fuzz-*; do
 	t=${bin##*/}
 	set --
 	for f in tests/fuzz/regress/$t/* \
-		 tests/parse/data/* tests/replay/data/*.txt; do
+		 tests/parse/data/* tests/parse/data/bin/*.data \
+		 tests/parse/data/bin/*.dat tests/replay/data/*.txt; do
 		[ -f "$f" ] && set -- "$@" "$f"
 	done
 	[ $# -gt 0 ] || continue

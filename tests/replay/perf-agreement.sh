@@ -20,13 +20,20 @@
 # perf 6.1 prints "Switches" in its header and counts as --compat perf-6.1
 # (docs/metrics.md); later perf prints "Count" and counts as --compat perf.
 # SR_PERF_COMPAT overrides.
+#
+# The recordings of traces/binary keep their perf.data (TRACE.perf.data.gz)
+# beside the text: stats read from it must agree with perf just the same
+# (nanosecond timestamps: the exact tolerances).
 . tests/lib/lib.sh
 
 ntraces=0
-for lat in tests/replay/data/*.perf-latency.txt traces/*.perf-latency.txt; do
+for lat in tests/replay/data/*.perf-latency.txt traces/*.perf-latency.txt \
+	   traces/binary/*.perf-latency.txt; do
 	[ -f "$lat" ] || continue
-	trace=${lat%.perf-latency.txt}.perf.txt.gz
-	[ -f "$trace" ] || fail "$lat has no $trace beside it"
+	text=${lat%.perf-latency.txt}.perf.txt.gz
+	[ -f "$text" ] || fail "$lat has no $text beside it"
+	for trace in "$text" "${lat%.perf-latency.txt}.perf.data.gz"; do
+	[ -f "$trace" ] || continue
 	ntraces=$((ntraces + 1))
 	if [ -n "${SR_PERF_COMPAT:-}" ]; then
 		compat=$SR_PERF_COMPAT
@@ -37,8 +44,9 @@ for lat in tests/replay/data/*.perf-latency.txt traces/*.perf-latency.txt; do
 	fi
 	expect_status 0 "$SR" stats --tsv --compat "$compat" "$trace"
 	cp "$T/out" "$T/ours.tsv"
-	# ns timestamps: the first event line's time has 9 decimals
-	if gzip -dc "$trace" | head -n 50 |
+	# ns timestamps: perf.data, or the first event line's time has 9
+	# decimals
+	if [ "$trace" != "$text" ] || gzip -dc "$trace" | head -n 50 |
 		grep -Eq '^ *.* +-?[0-9]+ +\[[0-9]+\] +[0-9]+\.[0-9]{9}:'; then
 		tol=0.0005 exact_bounds=1
 	else
@@ -159,6 +167,7 @@ for lat in tests/replay/data/*.perf-latency.txt traces/*.perf-latency.txt; do
 		printf "%s: %d of %d rows compared (%d named differently), max avg/max difference %.6f ms\n", name, rows, nperf, skipped, dmax
 		exit bad ? 1 : 0
 	}' "$T/out" "$latc" || fail "$trace: stats --by-comm disagrees with perf sched latency ($compat)"
+	done
 done
 [ "$ntraces" -gt 0 ] || fail "no recording with perf's output found"
 done_ok

@@ -1,0 +1,35 @@
+/*
+ * binary: the readers of binary traces, perf.data (fmt-perfdata.c) and
+ * trace-cmd's trace.dat (fmt-tracedat.c).  Each is recognised by its
+ * magic bytes and hands its records to the cross-cpu merge as a record
+ * source (merge.h); errors name FILE:OFFSET, the byte offset in the
+ * (uncompressed) file of what was wrong.
+ *
+ * Private to parse/.
+ */
+#ifndef SR_BINARY_H
+#define SR_BINARY_H
+
+#include <stddef.h>
+
+#include "lib/diag.h"
+#include "parse/input.h"
+#include "parse/merge.h"
+
+#define SR_PERF_MAGIC "PERFILE2"
+#define SR_TRACING_MAGIC "\x17\x08\x44tracing"  /* trace.dat, tracing data */
+
+/* Is the head of the input perf.data / trace.dat? */
+int sr_is_perfdata(const char *head, size_t n);
+int sr_is_tracedat(const char *head, size_t n);
+
+/*
+ * Open the reader over in (peeked, not consumed; taken over either way)
+ * and a merge over its records.  name: the input's name for messages.
+ */
+int sr_perfdata_open(struct sr_merge **m, struct sr_input *in,
+		     const char *name, struct sr_diag *d);
+int sr_tracedat_open(struct sr_merge **m, struct sr_input *in,
+		     const char *name, struct sr_diag *d);
+
+#endif

@@ -1,0 +1,356 @@
+/*
+ * fmt-tracedat: trace-cmd's trace.dat (file versions 6 and 7, with or
+ * without instance buffers) through libtracecmd, without running
+ * trace-cmd.  libtracecmd reads the file's sections, pages and event
+ * formats; records are decoded through their formats (tracepoint.c).
+ *
+ * Order: each cpu of each buffer is a stream in time order; the streams
+ * are merged here the way `trace-cmd report` merges them (the earliest
+ * record first; on a tie the top buffer before the instances, in the
+ * file's order, then the lower cpu), so the text and the binary give the
+ * same sequence, and the cross-cpu merge (merge.h) passes it on in
+ * order.  A record that follows dropped events (libtracecmd's
+ * missed_events) is preceded by a lost-events marker on its cpu at its
+ * time, as trace-cmd report prints "CPU:N [M EVENTS DROPPED]" before it.
+ *
+ * libtracecmd trusts the file: before handing it over, tdcheck.c walks
+ * its layout and refuses what would make libtracecmd read past the end
+ * (a file cut short), with FILE:OFFSET.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <trace-cmd.h>
+
+#include "parse/binary.h"
+#include "parse/tdcheck.h"
+#include "parse/tracepoint.h"
+
+struct stream {
+	struct tracecmd_input *h;
+	struct sr_tp *tp;
+	int cpu;
+	struct tep_record *rec;   /* its next record, NULL when done */
+};
+
+struct td {
+	char *file;
+	struct tracecmd_input *top;
+	struct tracecmd_input **inst;  /* instance handles */
+	size_t ninst;
+	struct sr_tp *tps;             /* one per handle */
+	struct stream *s;
+	size_t ns;
+	uint32_t *heap;                /* stream indices, min (ts, index) */
+	size_t hn;
+	struct tep_record *cur;        /* the record handed out last */
+	struct tracecmd_input *cur_h;  /* its buffer */
+	struct sr_tp *cur_tp;
+	int cur_lost;                  /* the key handed out is its marker */
+	int pend_lost;                 /* cur's marker went, cur is next */
+	uint64_t records, skipped;
+	uint64_t size;
+	struct sr_fmtctx fc;
+	struct sr_diag scratch;
+};
+
+int sr_is_tracedat(const char *head, size_t n)
+{
+	return n >= 10 && !memcmp(head, SR_TRACING_MAGIC, 10);
+}
+
+static int s_less(const struct td *t, uint32_t a, uint32_t b)
+{
+	const struct tep_record *x = t->s[a].rec, *y = t->s[b].rec;
+
+	return x->ts < y->ts || (x->ts == y->ts && a < b);
+}
+
+static void sift_down(struct td *t, size_t i)
+{
+	uint32_t x = t->heap[i];
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= t->hn)
+			break;
+		if (c + 1 < t->hn && s_less(t, t->heap[c + 1], t->heap[c]))
+			c++;
+		if (!s_less(t, t->heap[c], x))
+			break;
+		t->heap[i] = t->heap[c];
+		i = c;
+	}
+	t->heap[i] = x;
+}
+
+static int td_fail_record(struct td *t, const struct tep_record *r,
+			  struct sr_diag *d, const char *what)
+{
+	return sr_fail(d, SR_EDATA, "%s:%llu: %s", t->file,
+		       (unsigned long long)r->offset, what);
+}
+
+static int td_next(void *ctx, struct sr_rkey *k, int32_t *cpu,
+		   struct sr_diag *d)
+{
+	struct td *t = ctx;
+
+	if (t->pend_lost) {
+		/* the record whose marker went out last */
+		t->pend_lost = 0;
+		t->cur_lost = 0;
+		k->ts = (int64_t)t->cur->ts;
+		k->seq = t->cur->offset;
+		return SR_RS_REC;
+	}
+	for (;;) {
+		struct stream *s;
+		struct sr_tp_event *e;
+		uint32_t i;
+		int id;
+
+		if (t->cur) {
+			tracecmd_free_record(t->cur);
+			t->cur = NULL;
+		}
+		if (t->hn == 0)
+			return SR_RS_END;
+		i = t->heap[0];
+		s = &t->s[i];
+		t->cur = s->rec;
+		t->cur_h = s->h;
+		t->cur_tp = s->tp;
+		s->rec = tracecmd_read_data(s->h, s->cpu);
+		if (s->rec)
+			sift_down(t, 0);
+		else {
+			t->heap[0] = t->heap[--t->hn];
+			if (t->hn)
+				sift_down(t, 0);
+		}
+		t->records++;
+		if (t->cur->ts > (unsigned long long)INT64_MAX)
+			return td_fail_record(t, t->cur, d, "impossible "
+					      "timestamp: beyond the 64-bit "
+					      "nanosecond range"), SR_RS_ERR;
+		if (t->cur->size < 2)
+			return td_fail_record(t, t->cur, d, "expected an event "
+					      "record of at least 2 bytes (its "
+					      "type), got less"), SR_RS_ERR;
+		id = tep_data_type(tracecmd_get_tep(s->h), t->cur);
+		e = sr_tp_find(t->cur_tp, id);
+		if (t->cur->missed_events) {
+			/* the marker first, at the record's time */
+			t->cur_lost = 1;
+			t->pend_lost = e != NULL;
+			k->ts = (int64_t)t->cur->ts;
+			k->seq = t->cur->offset;
+			if (!e)
+				t->skipped++;
+			return SR_RS_REC;
+		}
+		if (!e) {
+			t->skipped++;
+			continue;
+		}
+		t->cur_lost = 0;
+		k->ts = (int64_t)t->cur->ts;
+		k->seq = t->cur->offset;
+		return SR_RS_REC;
+	}
+}
+
+static int td_decode(void *ctx, const struct sr_rkey *k, struct sr_raw *out,
+		     struct sr_diag *d)
+{
+	struct td *t = ctx;
+	struct tep_record *r = t->cur;
+	struct tep_handle *tep;
+	struct sr_tp_event *e;
+	const char *comm;
+	int rc;
+
+	out->line = r->offset;
+	out->seq = k->seq;
+	out->ts = (int64_t)r->ts;
+	if (r->cpu < 0 || r->cpu >= SR_CPU_MAX)
+		return td_fail_record(t, r, d, "cpu number out of range"),
+		       SR_P_ERR;
+	out->cpu = r->cpu;
+	if (t->cur_lost) {
+		out->kind = SR_EV_LOST;
+		out->value = r->missed_events > 0 ? r->missed_events : 0;
+		if (out->value > UINT32_MAX)
+			out->value = UINT32_MAX;
+		return SR_P_RAW;
+	}
+	tep = tracecmd_get_tep(t->cur_h);
+	e = sr_tp_find(t->cur_tp, tep_data_type(tep, r));
+	rc = sr_tp_record(t->cur_tp, e, r->data, (size_t)r->size, r->offset,
+			  out, &t->fc, d);
+	if (rc != SR_P_RAW)
+		return rc;
+	if (out->ctx_pid > 0) {
+		comm = tep_data_comm_from_pid(tep, out->ctx_pid);
+		/* "<...>": the saved command lines do not name it */
+		if (comm && strcmp(comm, "<...>") != 0)
+			sr_copy_comm(out->ctx_comm, comm, strlen(comm));
+	}
+	return SR_P_RAW;
+}
+
+static void td_counts(void *ctx, struct sr_merge_counts *c)
+{
+	struct td *t = ctx;
+
+	c->lines = t->records;
+	c->bytes = t->size;
+	c->skipped_events = t->skipped;
+	c->failed_wakeups = t->fc.failed_wakeups;
+}
+
+static void td_close(void *ctx)
+{
+	struct td *t = ctx;
+
+	if (!t)
+		return;
+	if (t->cur)
+		tracecmd_free_record(t->cur);
+	for (size_t i = 0; i < t->ns; i++)
+		if (t->s[i].rec)
+			tracecmd_free_record(t->s[i].rec);
+	for (size_t i = 0; i < t->ninst; i++)
+		if (t->inst[i])
+			tracecmd_close(t->inst[i]);
+	if (t->top)
+		tracecmd_close(t->top);
+	free(t->inst);
+	free(t->tps);
+	free(t->s);
+	free(t->heap);
+	free(t->file);
+	free(t);
+}
+
+static const struct sr_rsrc_ops td_ops = {
+	.ordered = 1,
+	.next = td_next,
+	.decode = td_decode,
+	.counts = td_counts,
+	.close = td_close,
+};
+
+/* Streams for every cpu of handle h (index hi among the handles). */
+static int add_streams(struct td *t, struct tracecmd_input *h, size_t hi,
+		       struct sr_diag *d)
+{
+	struct tep_handle *tep = tracecmd_get_tep(h);
+	int ncpu = tep ? tep_get_cpus(tep) : 0;
+	struct stream *s;
+
+	t->fc.line = 0;
+	t->scratch = (struct sr_diag)SR_DIAG_INIT;
+	if (sr_tp_init(&t->tps[hi], tep, SR_ENC_UNKNOWN, &t->fc) != SR_OK)
+		return sr_fail(d, SR_EDATA, "%s", t->scratch.msg);
+	if (ncpu < 0 || ncpu > SR_CPU_MAX)
+		return sr_fail(d, SR_EDATA, "%s:0: expected at most %d cpus, got "
+			       "%d", t->file, SR_CPU_MAX, ncpu);
+	s = realloc(t->s, (t->ns + (size_t)ncpu) * sizeof(*s));
+	if (!s)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	t->s = s;
+	for (int c = 0; c < ncpu; c++) {
+		struct stream *x = &t->s[t->ns];
+
+		x->h = h;
+		x->tp = &t->tps[hi];
+		x->cpu = c;
+		x->rec = tracecmd_read_cpu_first(h, c);
+		if (x->rec)
+			t->ns++;
+	}
+	return SR_OK;
+}
+
+int sr_tracedat_open(struct sr_merge **m, struct sr_input *in,
+		     const char *name, struct sr_diag *d)
+{
+	struct td *t = calloc(1, sizeof(*t));
+	int fd = -1, n;
+
+	*m = NULL;
+	if (!t) {
+		sr_input_close(in);
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	t->file = strdup(name);
+	t->scratch = (struct sr_diag)SR_DIAG_INIT;
+	t->fc.d = &t->scratch;
+	t->fc.file = t->file;
+	tep_set_loglevel(TEP_LOG_NONE);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	if (!t->file) {
+		sr_fail(d, SR_EINTERNAL, "out of memory");
+		goto fail;
+	}
+	if (sr_input_to_fd(in, &fd, d) != SR_OK)
+		goto fail;
+	sr_input_close(in);
+	in = NULL;
+	if (sr_tdcheck(fd, t->file, &t->size, d) != SR_OK)
+		goto fail;
+	t->top = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS |
+				  TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (!t->top) {
+		sr_fail(d, SR_EDATA, "%s:0: expected a trace.dat libtracecmd "
+			"can read (file version 6 or 7), got one it refuses: "
+			"corrupt, or written by a newer trace-cmd", t->file);
+		goto fail;
+	}
+	fd = -1; /* the handle's now */
+	n = tracecmd_buffer_instances(t->top);
+	if (n < 0)
+		n = 0;
+	t->inst = calloc((size_t)n + 1, sizeof(*t->inst));
+	t->tps = calloc((size_t)n + 1, sizeof(*t->tps));
+	if (!t->inst || !t->tps) {
+		sr_fail(d, SR_EINTERNAL, "out of memory");
+		goto fail;
+	}
+	if (add_streams(t, t->top, 0, d) != SR_OK)
+		goto fail;
+	for (int i = 0; i < n; i++) {
+		t->inst[i] = tracecmd_buffer_instance_handle(t->top, i);
+		if (!t->inst[i]) {
+			sr_fail(d, SR_EDATA, "%s:0: expected instance buffer %d "
+				"(%s) to open, got an error: corrupt trace.dat",
+				t->file, i,
+				tracecmd_buffer_instance_name(t->top, i) ?
+				tracecmd_buffer_instance_name(t->top, i) : "?");
+			goto fail;
+		}
+		t->ninst = (size_t)i + 1;
+		if (add_streams(t, t->inst[i], (size_t)i + 1, d) != SR_OK)
+			goto fail;
+	}
+	t->heap = malloc((t->ns + 1) * sizeof(*t->heap));
+	if (!t->heap) {
+		sr_fail(d, SR_EINTERNAL, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < t->ns; i++)
+		t->heap[t->hn++] = (uint32_t)i;
+	for (size_t i = t->hn; i-- > 0;)
+		sift_down(t, i);
+	return sr_merge_open_records(m, &td_ops, t, name, d);
+fail:
+	if (fd >= 0)
+		close(fd);
+	sr_input_close(in);
+	td_close(t);
+	return d->code ? d->code : SR_EINTERNAL;
+}
