@@ -43,7 +43,6 @@ static void activate_task(struct o1_rq *rq, struct o1_task *p, bool irq)
    task. */
 static void schedule_next(struct o1_rq *rq, struct o1_task *next)
 {
-	struct prio_array *array;
 	unsigned long long delta;
 
 	if (!next->activated)
@@ -52,12 +51,8 @@ static void schedule_next(struct o1_rq *rq, struct o1_task *next)
 	if (next->activated == 1)
 		delta = delta * (unsigned long long)(ON_RUNQUEUE_WEIGHT *
 						     128 / 100) / 128;
-	next->activated = 0;
-	array = next->array;
-	dequeue_task(next, array);
-	g3_recalc_task_prio(rq, next, next->timestamp + delta);
-	enqueue_task(next, array);
-	o1_note(next, SM_CH_RECALC);
+	o1_pick_recalc(rq, next, g3_recalc_task_prio,
+		       next->timestamp + delta);
 }
 
 /* EXPIRED_STARVING: one limit, whatever the queue's length. */
@@ -90,43 +85,22 @@ static void slice_continues(struct o1_rq *rq, struct o1_task *p)
 	if (TIMESLICE_GRANULARITY &&
 	    !((task_timeslice(p) - p->time_slice) %
 	      (unsigned int)TIMESLICE_GRANULARITY) &&
-	    p->array == rq->active) {
-		dequeue_task(p, rq->active);
-		resched_curr(rq);
-		p->prio = effective_prio(p);
-		enqueue_task(p, rq->active);
-		o1_note_entry(p, SM_CH_REQUEUE, O1_IN_GRAN);
-	}
+	    p->array == rq->active)
+		o1_granularity_requeue(rq, p, true);
 }
 
-static const struct o1_rules a3_rules = {
-	.policy = &sm_policy_a3,
-	.k = {
-		.max_sleep_avg = A3_MAX_SLEEP_AVG,
-		.starvation_limit = A3_STARVATION_LIMIT,
-		.min_timeslice = MIN_TIMESLICE_DEFAULT,
-		.max_timeslice = MAX_TIMESLICE_DEFAULT,
-		.timeslice_granularity = A3_TIMESLICE_GRANULARITY,
-		.child_penalty = A3_CHILD_PENALTY,
-		.parent_penalty = PARENT_PENALTY_DEFAULT,
-		.exit_weight = EXIT_WEIGHT_DEFAULT,
-		.on_runqueue_weight = A3_ON_RUNQUEUE_WEIGHT,
-		.sleep_avg_bound = A3_MAX_SLEEP_AVG,
-	},
-	.has_credit = false,
-	.has_activated = true,
-	.sleep_avg_ns = true,
+static const struct o1_rules a3_rules = G3_RULES(&sm_policy_a3,
+	.k = O1_CONSTS(.max_sleep_avg = A3_MAX_SLEEP_AVG,
+		       .starvation_limit = A3_STARVATION_LIMIT,
+		       .timeslice_granularity = A3_TIMESLICE_GRANULARITY,
+		       .child_penalty = A3_CHILD_PENALTY,
+		       .on_runqueue_weight = A3_ON_RUNQUEUE_WEIGHT,
+		       .sleep_avg_bound = A3_MAX_SLEEP_AVG),
 	.activate_task = activate_task,
-	.preempts_curr = o1_task_preempts_curr,
-	.pull_preempts = o1_task_preempts_curr,
-	.forked_process = g3_forked_process,
 	.slice_expired = slice_expired,
 	.slice_continues = slice_continues,
 	.schedule_next = schedule_next,
-	.schedule_switch = g3_schedule_switch,
-	.exit_sleep_avg = g3_exit_sleep_avg,
-	.expired_starving = a3_expired_starving,
-};
+	.expired_starving = a3_expired_starving);
 
 static const struct sm_knob a3_knobs[] = {
 	O1_KNOB_MAX_SLEEP_AVG_NS(A3_MAX_SLEEP_AVG),

@@ -40,6 +40,17 @@ static int idle_balance(void *ctx, struct sm_rq *rq)
 	return sm_load_balance(ctx, rq->cpu, true);
 }
 
+bool sm_balance_rqs_ok(const struct sm_policy *pol, struct sm_rq *const *rqs,
+		       int ncpus)
+{
+	if (ncpus < 1 || ncpus > SM_BALANCE_MAX_CPUS)
+		return false;
+	for (int i = 0; i < ncpus; i++)
+		if (!rqs[i] || rqs[i]->cpu != i || rqs[i]->policy != pol)
+			return false;
+	return true;
+}
+
 int sm_balancer_new(struct sm_balancer **out, const struct sm_policy *pol,
 		    struct sm_rq *const *rqs, int ncpus,
 		    unsigned long cache_decay_ticks,
@@ -49,12 +60,9 @@ int sm_balancer_new(struct sm_balancer **out, const struct sm_policy *pol,
 
 	*out = NULL;
 	if (!pol || !pol->nr_running || !pol->balance_walk ||
-	    !pol->last_run || !pol->migrate || ncpus < 1 ||
-	    ncpus > SM_BALANCE_MAX_CPUS)
+	    !pol->last_run || !pol->migrate ||
+	    !sm_balance_rqs_ok(pol, rqs, ncpus))
 		return -1;
-	for (int i = 0; i < ncpus; i++)
-		if (!rqs[i] || rqs[i]->cpu != i)
-			return -1;
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -1;

@@ -36,6 +36,11 @@
 /* the most CPUs a balancer takes (prev_cpu_load is ncpus x ncpus) */
 #define SM_BALANCE_MAX_CPUS 1024
 
+/* A balancer's runqueues: 1..SM_BALANCE_MAX_CPUS of them, CPU i's at i,
+   each of policy pol. */
+bool sm_balance_rqs_ok(const struct sm_policy *pol, struct sm_rq *const *rqs,
+		       int ncpus);
+
 /* Why a task changed CPU (timeline.tsv's `why` column). */
 enum sm_migrate_why {
 	SM_MIG_IDLE_BALANCE,  /* load_balance(idle = 1): schedule() found its

@@ -150,36 +150,15 @@ static void dequeue(struct fair_rq *rq, struct fair_task *p, unsigned fl)
 	p->on_rq = false;
 }
 
-static void put_prev(struct fair_rq *rq)
-{
-	struct fair_task *prev = rq->curr_se;
-
-	if (!prev)
-		return;
-	if (prev->on_rq) {
-		update_curr(rq);
-		fair_q_add(rq, prev);
-	}
-	rq->curr_se = NULL;
-}
-
-static void set_next_entity(struct fair_rq *rq, struct fair_task *p)
-{
-	fair_q_del(rq, p);
-	p->exec_start = fair_now(rq);
-	rq->curr_se = p;
-	p->prev_sum_exec_runtime = p->sum_exec_runtime;
-}
-
 /* schedule(): put_prev_task, then the leftmost. */
 static struct fair_task *pick(struct fair_rq *rq)
 {
 	struct fair_task *p;
 
-	put_prev(rq);
+	fair_put_prev(rq);
 	p = fair_q_first(rq);
 	if (p)
-		set_next_entity(rq, p);
+		fair_set_next(rq, p);
 	return p;
 }
 
@@ -273,27 +252,14 @@ static void why(const struct fair_rq *rq, const struct fair_task *p,
 			n++;
 	if (curr && curr->on_rq && vdiff(curr->vruntime, p->vruntime) <= 0)
 		n++;
-	if (n) {
-		w->code = SM_WHY_VRUNTIME;
-		w->ahead = n;
-	} else {
-		w->code = SM_WHY_TICK;
-	}
+	fair_why_ahead(w, SM_WHY_VRUNTIME, n);
 }
 
 static const struct fair_class cfs_class = {
-	.update_curr = update_curr,
-	.enqueue = enqueue,
-	.dequeue = dequeue,
-	.pick = pick,
-	.put_prev = put_prev,
-	.tick = tick,
-	.wakeup_preempt = wakeup_preempt,
-	.fork = fork_child,
-	.yield = yield,
+	FAIR_CLASS_OPS,
 	.migrate = migrate,
-	.why = why,
-	.sync_wake_preempts = false,	.balance = &cfs_balance,
+	.sync_wake_preempts = false,
+	.balance = &cfs_balance,
 };
 
 static const struct fair_rules cfs_rules = {
@@ -334,9 +300,7 @@ static const struct sm_knob cfs_knobs[] = {
 		  "a fork child starts one vslice after min_vruntime"),
 	FAIR_KNOB("WAKEUP_PREEMPT", "0/1", 1, 0, 1, wakeup_preempt, NULL,
 		  "wakeups may preempt (else only the tick does)"),
-	FAIR_KNOB("sched_rr_timeslice_ms", "ms", 100, 1, 1000,
-		  sched_rr_timeslice_ms, NULL,
-		  "SCHED_RR's slice (DEF_TIMESLICE)"),
+	FAIR_KNOB_RR_TIMESLICE("SCHED_RR's slice (DEF_TIMESLICE)"),
 	{ 0 },
 };
 
@@ -356,6 +320,4 @@ const struct sm_policy sm_policy_cfs = {
 	.sched_init = cfs_sched_init,
 	.knobs = cfs_knobs,
 	FAIR_POLICY_OPS,
-	.max_sleep_avg = 0,
-	.has_credit = false,
 };

@@ -234,28 +234,12 @@ static struct fair_task *pick_eevdf(const struct fair_rq *rq)
 	return best;
 }
 
-static void put_prev(struct fair_rq *rq)
-{
-	struct fair_task *prev = rq->curr_se;
-
-	if (!prev)
-		return;
-	if (prev->on_rq) {
-		update_curr(rq);
-		fair_q_add(rq, prev);
-	}
-	rq->curr_se = NULL;
-}
-
 static void set_next_entity(struct fair_rq *rq, struct fair_task *p)
 {
-	fair_q_del(rq, p);
 	/* the kernel's HACK: the deadline at the pick, kept in vlag until
 	   the dequeue, is what RUN_TO_PARITY tests */
 	p->vlag = (int64_t)p->deadline;
-	p->exec_start = fair_now(rq);
-	rq->curr_se = p;
-	p->prev_sum_exec_runtime = p->sum_exec_runtime;
+	fair_set_next(rq, p);
 }
 
 /* pick_next_task_fair with group scheduling built in: the running entity
@@ -268,7 +252,7 @@ static struct fair_task *pick(struct fair_rq *rq)
 		update_curr(rq);
 	p = pick_eevdf(rq);
 	if (p && p != rq->curr_se) {
-		put_prev(rq);
+		fair_put_prev(rq);
 		set_next_entity(rq, p);
 	}
 	return p;
@@ -348,28 +332,15 @@ static void why(const struct fair_rq *rq, const struct fair_task *p,
 	if (curr && curr->on_rq && eligible(rq, avg, load, curr) &&
 	    deadline_gt(p, curr))
 		n++;
-	if (n) {
-		w->code = SM_WHY_DEADLINE;
-		w->ahead = n;
-	} else {
-		w->code = SM_WHY_TICK;
-	}
+	fair_why_ahead(w, SM_WHY_DEADLINE, n);
 }
 
 static const struct fair_class eevdf_class = {
-	.update_curr = update_curr,
-	.enqueue = enqueue,
-	.dequeue = dequeue,
-	.pick = pick,
-	.put_prev = put_prev,
-	.tick = tick,
-	.wakeup_preempt = wakeup_preempt,
-	.fork = fork_child,
-	.yield = yield,
+	FAIR_CLASS_OPS,
 	.migrate = NULL,
 	.view_slice = view_slice,
-	.why = why,
-	.sync_wake_preempts = true,	.balance = &eevdf_balance,
+	.sync_wake_preempts = true,
+	.balance = &eevdf_balance,
 };
 
 static const struct fair_rules eevdf_rules = {
@@ -397,8 +368,7 @@ static const struct sm_knob eevdf_knobs[] = {
 		  "an enqueued entity keeps the lag it left with"),
 	FAIR_KNOB("WAKEUP_PREEMPTION", "0/1", 1, 0, 1, wakeup_preempt, NULL,
 		  "wakeups may preempt (else only a used-up slice does)"),
-	FAIR_KNOB("sched_rr_timeslice_ms", "ms", 100, 1, 1000,
-		  sched_rr_timeslice_ms, NULL, "SCHED_RR's slice"),
+	FAIR_KNOB_RR_TIMESLICE("SCHED_RR's slice"),
 	FAIR_KNOB("sched_migration_cost_ns", "ns", 500000, 0, 1000000000,
 		  sched_migration_cost_ns, NULL,
 		  "SMP: the balancer leaves a task that ran this recently "
@@ -422,6 +392,4 @@ const struct sm_policy sm_policy_eevdf = {
 	.sched_init = eevdf_sched_init,
 	.knobs = eevdf_knobs,
 	FAIR_POLICY_OPS,
-	.max_sleep_avg = 0,
-	.has_credit = false,
 };

@@ -293,11 +293,10 @@ static int fb_create(void **out, const struct sm_policy *pol,
 	struct fair_balancer *b;
 
 	*out = NULL;
-	if (ncpus < 1 || ncpus > SM_BALANCE_MAX_CPUS)
+	if (!sm_balance_rqs_ok(pol, rqs, ncpus))
 		return -1;
 	for (int i = 0; i < ncpus; i++)
-		if (!rqs[i] || rqs[i]->cpu != i || rqs[i]->policy != pol ||
-		    !fair_rq_of(rqs[i])->rules->cls->balance)
+		if (!fair_rq_of(rqs[i])->rules->cls->balance)
 			return -1;
 	b = calloc(1, sizeof(*b));
 	if (!b)

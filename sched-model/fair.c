@@ -148,6 +148,37 @@ struct fair_task *fair_q_last(const struct fair_rq *rq)
 	return best;
 }
 
+void fair_put_prev(struct fair_rq *rq)
+{
+	struct fair_task *prev = rq->curr_se;
+
+	if (!prev)
+		return;
+	if (prev->on_rq) {
+		CLS(rq)->update_curr(rq);
+		fair_q_add(rq, prev);
+	}
+	rq->curr_se = NULL;
+}
+
+void fair_set_next(struct fair_rq *rq, struct fair_task *p)
+{
+	fair_q_del(rq, p);
+	p->exec_start = fair_now(rq);
+	rq->curr_se = p;
+	p->prev_sum_exec_runtime = p->sum_exec_runtime;
+}
+
+void fair_why_ahead(struct sm_why *w, enum sm_why_code code, int32_t n)
+{
+	if (n) {
+		w->code = code;
+		w->ahead = n;
+	} else {
+		w->code = SM_WHY_TICK;
+	}
+}
+
 void fair_resched(struct fair_rq *rq)
 {
 	rq->base.need_resched = true;
@@ -319,46 +350,15 @@ static void view_of(const struct fair_task *p, struct sm_view *v)
 	v->last_run = p->last_run;
 }
 
-static bool view_equal(const struct sm_view *a, const struct sm_view *b)
-{
-	return a->prio == b->prio && a->static_prio == b->static_prio &&
-		a->sleep_avg == b->sleep_avg && a->credit == b->credit &&
-		a->time_slice == b->time_slice && a->array == b->array &&
-		a->state == b->state && a->on_cpu == b->on_cpu &&
-		a->interactive == b->interactive &&
-		a->first_time_slice == b->first_time_slice &&
-		a->activated == b->activated && a->last_run == b->last_run;
-}
-
-static bool is_event(enum sm_change why)
-{
-	switch (why) {
-	case SM_CH_STATE:
-	case SM_CH_TICK:
-	case SM_CH_CHARGE:
-	case SM_CH_NICE:
-	case SM_CH_SETSCHED:
-	case SM_CH_REFUND:
-	case SM_CH_RECALC:
-		return false;
-	default:
-		return true;
-	}
-}
-
 void fair_note(struct fair_task *p, enum sm_change why)
 {
 	struct fair_rq *rq = p->rq;
 	struct sm_view v;
 
 	view_of(p, &v);
-	if (!is_event(why) && p->reported_once && view_equal(&v, &p->reported))
-		return;
-	p->reported = v;
-	p->reported_once = true;
-	if (rq->base.obs.changed)
-		rq->base.obs.changed(rq->base.obs.ctx, &rq->base, &p->base,
-				     why, &v);
+	/* the pick-time recalc is passive here */
+	sm_report(&rq->base, &p->base, &p->reported, why,
+		  sm_change_passive(why) || why == SM_CH_RECALC, &v);
 }
 
 /* ---- sm_policy entry points ---- */
@@ -371,13 +371,9 @@ struct sm_rq *fair_rq_new(const struct fair_rules *rules, int cpu,
 	if (!rq)
 		return NULL;
 	rq->rules = rules;
-	rq->base.policy = rules->policy;
-	rq->base.cpu = cpu;
+	sm_rq_init(&rq->base, rules->policy, cpu, j, obs);
 	/* init_cfs_rq: just below the wrap, to catch wraparound bugs */
 	rq->min_vruntime = (uint64_t)(-(1LL << 20));
-	sm_rq_set_jiffies(&rq->base, j);
-	if (obs)
-		rq->base.obs = *obs;
 	return &rq->base;
 }
 
@@ -391,16 +387,6 @@ void fair_rq_free(struct sm_rq *srq)
 		free(rq->rt[i]);
 	free(rq->q);
 	free(rq);
-}
-
-static bool valid_policy(int policy, int rtp)
-{
-	if (policy != SM_SCHED_NORMAL && policy != SM_SCHED_FIFO &&
-	    policy != SM_SCHED_RR)
-		return false;
-	if (rtp < 0 || rtp > FAIR_MAX_RT_PRIO - 1)
-		return false;
-	return (policy == SM_SCHED_NORMAL) == (rtp == 0);
 }
 
 static void set_class(struct fair_task *p, int policy, int rtp)
@@ -426,7 +412,8 @@ struct sm_task *fair_task_new(struct sm_rq *srq, const struct sm_task_info *in)
 	p->rq = rq;
 	p->state = SM_STATE_SLEEPING;
 	p->static_prio = FAIR_NICE_TO_PRIO(nice);
-	if (valid_policy(in->policy, in->rt_priority))
+	if (sm_policy_valid(in->policy, in->rt_priority,
+			     FAIR_MAX_RT_PRIO - 1))
 		set_class(p, in->policy, in->rt_priority);
 	else
 		set_class(p, SM_SCHED_NORMAL, 0);
@@ -508,52 +495,18 @@ void fair_wake(struct sm_rq *srq, struct sm_task *t, unsigned flags)
 	fair_note(p, SM_CH_WAKE);
 }
 
-static void leave_now(struct fair_task *p, enum sm_change why)
+static void fair_dequeue(struct fair_task *p)
 {
-	if (queued(p) && !p->base.on_cpu) {
-		deactivate_task(p->rq, p, 0);
-		fair_note(p, why);
-	}
+	deactivate_task(p->rq, p, 0);
 }
 
-void fair_block(struct sm_rq *srq, struct sm_task *t)
-{
-	struct fair_task *p = fair_task_of(t);
-
-	if (p->state != SM_STATE_RUNNABLE)
-		return;
-	p->state = SM_STATE_SLEEPING;
-	if (p->base.on_cpu)
-		fair_resched(p->rq);
-	fair_note(p, SM_CH_STATE);
-	leave_now(p, SM_CH_BLOCK);
-}
-
-void fair_exit(struct sm_rq *srq, struct sm_task *t)
-{
-	struct fair_task *p = fair_task_of(t);
-
-	if (p->state == SM_STATE_ZOMBIE || p->state == SM_STATE_DEAD)
-		return;
-	p->state = SM_STATE_ZOMBIE;
-	if (p->base.on_cpu)
-		fair_resched(p->rq);
-	fair_note(p, SM_CH_EXIT);
-	leave_now(p, SM_CH_EXIT);
-}
+SM_TASK_STEPS(, fair, struct fair_task, fair_task_of, fair_note, fair_resched,
+	      queued, fair_dequeue)
 
 /* No sched_exit in these kernels: reaping gives nothing back. */
 void fair_reap(struct sm_rq *srq, struct sm_task *sparent, struct sm_task *t)
 {
-	struct fair_task *p = fair_task_of(t);
-
-	if (p->state == SM_STATE_DEAD)
-		return;
-	p->state = SM_STATE_DEAD;
-	if (p->base.on_cpu)
-		fair_resched(p->rq);
-	leave_now(p, SM_CH_EXIT);
-	fair_note(p, SM_CH_REAP);
+	sm_task_step(t, &fair_task_of(t)->state, SM_STEP_REAP, &fair_steps);
 }
 
 /* scheduler_tick: the running task's class. */
@@ -693,7 +646,7 @@ void fair_setscheduler(struct sm_rq *srq, struct sm_task *t, int policy,
 	struct fair_rq *rq = p->rq;
 	bool was = queued(p), running = p->base.on_cpu;
 
-	if (!valid_policy(policy, rtp))
+	if (!sm_policy_valid(policy, rtp, FAIR_MAX_RT_PRIO - 1))
 		return;
 	if (was) {
 		if (running && !fair_is_rt(p))
@@ -870,18 +823,10 @@ int fair_check(const struct sm_rq *srq, char *why, size_t whylen)
 
 int fair_sched_init(struct sm_sched *s, const struct fair_rules *base)
 {
-	struct fair_rules *r = malloc(sizeof(*r));
+	struct fair_rules *r = sm_sched_priv_copy(s, base, sizeof(*base));
 
 	if (!r)
 		return -1;
-	*r = *base;
 	sm_tuning_store(&s->tuning, &r->k);
-	s->priv = r;
 	return 0;
-}
-
-void fair_sched_fini(struct sm_sched *s)
-{
-	free(s->priv);
-	s->priv = NULL;
 }

@@ -90,8 +90,7 @@ struct fair_task {
 	uint64_t sum_exec_runtime, prev_sum_exec_runtime;
 	uint64_t mru;			/* its last enqueue or pick (rq->seq) */
 
-	struct sm_view reported;
-	bool reported_once;
+	struct sm_reported reported;
 };
 
 /* What a fair class supplies. */
@@ -191,6 +190,13 @@ void fair_q_del(struct fair_rq *rq, struct fair_task *p);
 /* leftmost by vruntime (ties: first queued); NULL if empty */
 struct fair_task *fair_q_first(const struct fair_rq *rq);
 struct fair_task *fair_q_last(const struct fair_rq *rq);
+/* put_prev_entity: the running entity, brought up to date (the class's
+   update_curr), back into the tree if still queued; none running */
+void fair_put_prev(struct fair_rq *rq);
+/* set_next_entity: p out of the tree, running from now */
+void fair_set_next(struct fair_rq *rq, struct fair_task *p);
+/* a class's why: N tasks ahead for reason CODE, or none: the tick */
+void fair_why_ahead(struct sm_why *w, enum sm_why_code code, int32_t n);
 /* the fair class's clock and ticks */
 static inline uint64_t fair_now(const struct fair_rq *rq)
 {
@@ -222,7 +228,6 @@ void fair_task_free(struct sm_rq *rq, struct sm_task *t);
 int fair_check(const struct sm_rq *rq, char *why, size_t whylen);
 void fair_migrate(struct sm_rq *src, struct sm_rq *dst, struct sm_task *t);
 int fair_sched_init(struct sm_sched *s, const struct fair_rules *base);
-void fair_sched_fini(struct sm_sched *s);
 /* SMP (fair-balance.c) */
 extern const struct sm_balancer_ops fair_balancer_ops;
 unsigned long fair_nr_running(const struct sm_rq *rq);
@@ -248,7 +253,6 @@ void fair_why_waiting(const struct sm_rq *rq, const struct sm_task *t,
 	.task_free = fair_task_free, \
 	.check = fair_check, \
 	.migrate = fair_migrate, \
-	.sched_fini = fair_sched_fini, \
 	.nr_running = fair_nr_running, \
 	.balance_walk = fair_balance_walk, \
 	.last_run = fair_last_run, \
@@ -272,6 +276,25 @@ static int prefix##_sched_init(struct sm_sched *s) \
 #define FAIR_KNOB(name, unit, def, min, max, field, derived, what) \
 	{ name, unit, def, min, max, offsetof(struct fair_consts, field), \
 	  derived, what }
+/* A class's entry points, by the names each class file gives its own
+   (update_curr, enqueue, dequeue, pick, tick, wakeup_preempt, fork_child,
+   yield, why) */
+#define FAIR_CLASS_OPS \
+	.update_curr = update_curr, \
+	.enqueue = enqueue, \
+	.dequeue = dequeue, \
+	.pick = pick, \
+	.put_prev = fair_put_prev, \
+	.tick = tick, \
+	.wakeup_preempt = wakeup_preempt, \
+	.fork = fork_child, \
+	.yield = yield, \
+	.why = why
+
+/* SCHED_RR's slice, a knob of both fair policies */
+#define FAIR_KNOB_RR_TIMESLICE(what) \
+	FAIR_KNOB("sched_rr_timeslice_ms", "ms", 100, 1, 1000, \
+		  sched_rr_timeslice_ms, NULL, what)
 
 static inline struct fair_task *fair_task_of(struct sm_task *t)
 {

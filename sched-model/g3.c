@@ -67,16 +67,9 @@ static void activate_task(struct o1_rq *rq, struct o1_task *p, bool irq)
 /* schedule(), the picked task: credit its wait since the wakeup. */
 static void schedule_next(struct o1_rq *rq, struct o1_task *next)
 {
-	struct prio_array *array;
-
-	if (!next->activated)
-		return;
-	next->activated = 0;
-	array = next->array;
-	dequeue_task(next, array);
-	g3_recalc_task_prio(rq, next, sched_clock_of(rq));
-	enqueue_task(next, array);
-	o1_note(next, SM_CH_RECALC);
+	if (next->activated)
+		o1_pick_recalc(rq, next, g3_recalc_task_prio,
+			       sched_clock_of(rq));
 }
 
 /*
@@ -133,41 +126,20 @@ static void slice_continues(struct o1_rq *rq, struct o1_task *p)
 {
 	if (TIMESLICE_GRANULARITY &&
 	    !(p->time_slice % (unsigned int)TIMESLICE_GRANULARITY) &&
-	    p->array == rq->active) {
-		dequeue_task(p, rq->active);
-		resched_curr(rq);
-		p->prio = effective_prio(p);
-		enqueue_task(p, rq->active);
-		o1_note_entry(p, SM_CH_REQUEUE, O1_IN_GRAN);
-	}
+	    p->array == rq->active)
+		o1_granularity_requeue(rq, p, true);
 }
 
-static const struct o1_rules g3_rules = {
-	.policy = &sm_policy_g3,
-	.k = {
-		.max_sleep_avg = G3_MAX_SLEEP_AVG,
-		.starvation_limit = G3_STARVATION_LIMIT,
-		.min_timeslice = MIN_TIMESLICE_DEFAULT,
-		.max_timeslice = MAX_TIMESLICE_DEFAULT,
-		.timeslice_granularity = G3_TIMESLICE_GRANULARITY,
-		.child_penalty = STOCK_CHILD_PENALTY,
-		.parent_penalty = PARENT_PENALTY_DEFAULT,
-		.exit_weight = EXIT_WEIGHT_DEFAULT,
-		.sleep_avg_bound = G3_MAX_SLEEP_AVG,
-	},
-	.has_credit = false,
-	.has_activated = true,
-	.sleep_avg_ns = true,
+static const struct o1_rules g3_rules = G3_RULES(&sm_policy_g3,
+	.k = O1_CONSTS(.max_sleep_avg = G3_MAX_SLEEP_AVG,
+		       .starvation_limit = G3_STARVATION_LIMIT,
+		       .timeslice_granularity = G3_TIMESLICE_GRANULARITY,
+		       .child_penalty = STOCK_CHILD_PENALTY,
+		       .sleep_avg_bound = G3_MAX_SLEEP_AVG),
 	.activate_task = activate_task,
-	.preempts_curr = o1_task_preempts_curr,
-	.pull_preempts = o1_task_preempts_curr,
-	.forked_process = g3_forked_process,
 	.slice_expired = o1_expire_plain,
 	.slice_continues = slice_continues,
-	.schedule_next = schedule_next,
-	.schedule_switch = g3_schedule_switch,
-	.exit_sleep_avg = g3_exit_sleep_avg,
-};
+	.schedule_next = schedule_next);
 
 static const struct sm_knob g3_knobs[] = {
 	O1_KNOB_MAX_SLEEP_AVG_NS(G3_MAX_SLEEP_AVG),

@@ -88,8 +88,7 @@ struct g24_task {
 	long counter;
 	int32_t mm;			/* 0: none (a kernel thread) */
 	unsigned long last_run;
-	struct sm_view reported;
-	bool reported_once;
+	struct sm_reported reported;
 };
 
 #define K(sh)	((sh)->k)
@@ -292,30 +291,15 @@ static void view_of(const struct g24_task *p, struct sm_view *v)
 	v->last_run = p->last_run;
 }
 
-static bool view_equal(const struct sm_view *a, const struct sm_view *b)
-{
-	return a->prio == b->prio && a->static_prio == b->static_prio &&
-		a->time_slice == b->time_slice && a->array == b->array &&
-		a->state == b->state && a->on_cpu == b->on_cpu &&
-		a->last_run == b->last_run;
-}
-
 static void note(struct g24_task *p, enum sm_change why)
 {
 	struct g24_rq *rq = p->rq;
 	struct sm_view v;
-	bool event = why != SM_CH_STATE && why != SM_CH_TICK &&
-		     why != SM_CH_NICE && why != SM_CH_SETSCHED &&
-		     why != SM_CH_REFUND && why != SM_CH_RECALC;
 
 	view_of(p, &v);
-	if (!event && p->reported_once && view_equal(&v, &p->reported))
-		return;
-	p->reported = v;
-	p->reported_once = true;
-	if (rq && rq->base.obs.changed)
-		rq->base.obs.changed(rq->base.obs.ctx, &rq->base, &p->base,
-				     why, &v);
+	/* no charge here; the pick-time recalc is passive */
+	sm_report(rq ? &rq->base : NULL, &p->base, &p->reported, why,
+		  sm_change_passive(why) || why == SM_CH_RECALC, &v);
 }
 
 /* ---- setup ---- */
@@ -344,12 +328,6 @@ static int g24_sched_init(struct sm_sched *s)
 	return 0;
 }
 
-static void g24_sched_fini(struct sm_sched *s)
-{
-	free(s->priv);
-	s->priv = NULL;
-}
-
 static struct sm_rq *g24_rq_new(struct sm_sched *s, int cpu, unsigned long j,
 				const struct sm_observer *obs)
 {
@@ -366,11 +344,7 @@ static struct sm_rq *g24_rq_new(struct sm_sched *s, int cpu, unsigned long j,
 	}
 	sh->lone = !s;
 	rq->sh = sh;
-	rq->base.policy = &sm_policy_24;
-	rq->base.cpu = cpu;
-	sm_rq_set_jiffies(&rq->base, j);
-	if (obs)
-		rq->base.obs = *obs;
+	sm_rq_init(&rq->base, &sm_policy_24, cpu, j, obs);
 	sh->cpu[cpu] = rq;
 	if (cpu >= sh->ncpus)
 		sh->ncpus = cpu + 1;
@@ -387,16 +361,6 @@ static void g24_rq_free(struct sm_rq *srq)
 	if (rq->sh->lone)
 		free(rq->sh);
 	free(rq);
-}
-
-static bool valid_policy(int policy, int rtp)
-{
-	if (policy != SM_SCHED_NORMAL && policy != SM_SCHED_FIFO &&
-	    policy != SM_SCHED_RR)
-		return false;
-	if (rtp < 0 || rtp > 99)
-		return false;
-	return (policy == SM_SCHED_NORMAL) == (rtp == 0);
 }
 
 static int32_t mm_of(const struct sm_task_info *in)
@@ -426,7 +390,7 @@ static struct sm_task *g24_task_new(struct sm_rq *srq,
 	p->rq = rq;
 	p->nice = in->nice < -20 ? -20 : in->nice > 19 ? 19 : in->nice;
 	p->base.info.nice = p->nice;
-	if (valid_policy(in->policy, in->rt_priority)) {
+	if (sm_policy_valid(in->policy, in->rt_priority, 99)) {
 		p->policy = in->policy;
 		p->rt_priority = in->rt_priority;
 	}
@@ -508,39 +472,13 @@ static void g24_wake(struct sm_rq *srq, struct sm_task *t, unsigned flags)
 	note(p, SM_CH_WAKE);
 }
 
-static void leave_now(struct g24_task *p, enum sm_change why)
+static bool g24_queued(const struct g24_task *p)
 {
-	if (p->on_runqueue && !p->base.on_cpu) {
-		del_from_runqueue(p);
-		note(p, why);
-	}
+	return p->on_runqueue;
 }
 
-static void g24_block(struct sm_rq *srq, struct sm_task *t)
-{
-	struct g24_task *p = task_of(t);
-
-	if (p->state != SM_STATE_RUNNABLE)
-		return;
-	p->state = SM_STATE_SLEEPING;
-	if (p->base.on_cpu)
-		resched(p->rq);
-	note(p, SM_CH_STATE);
-	leave_now(p, SM_CH_BLOCK);
-}
-
-static void g24_exit(struct sm_rq *srq, struct sm_task *t)
-{
-	struct g24_task *p = task_of(t);
-
-	if (p->state == SM_STATE_ZOMBIE || p->state == SM_STATE_DEAD)
-		return;
-	p->state = SM_STATE_ZOMBIE;
-	if (p->base.on_cpu)
-		resched(p->rq);
-	note(p, SM_CH_EXIT);
-	leave_now(p, SM_CH_EXIT);
-}
+SM_TASK_STEPS(static, g24, struct g24_task, task_of, note, resched,
+	      g24_queued, del_from_runqueue)
 
 /* release_task: the child's counter goes back to the parent. */
 static void g24_reap(struct sm_rq *srq, struct sm_task *sparent,
@@ -557,11 +495,7 @@ static void g24_reap(struct sm_rq *srq, struct sm_task *sparent,
 			parent->counter = K(p->sh).max_counter;
 		note(parent, SM_CH_REFUND);
 	}
-	p->state = SM_STATE_DEAD;
-	if (p->base.on_cpu)
-		resched(p->rq);
-	leave_now(p, SM_CH_EXIT);
-	note(p, SM_CH_REAP);
+	sm_task_step(t, &p->state, SM_STEP_REAP, &g24_steps);
 }
 
 /*
@@ -748,7 +682,7 @@ static void g24_setscheduler(struct sm_rq *srq, struct sm_task *t, int policy,
 {
 	struct g24_task *p = task_of(t);
 
-	if (!valid_policy(policy, rtp))
+	if (!sm_policy_valid(policy, rtp, 99))
 		return;
 	p->policy = policy;
 	p->rt_priority = rtp;
@@ -948,7 +882,6 @@ const struct sm_policy sm_policy_24 = {
 	.has_credit = false,
 	.knobs = g24_knobs,
 	.sched_init = g24_sched_init,
-	.sched_fini = g24_sched_fini,
 	.balancer = &g24_balancer,
 	.why_waiting = g24_why_waiting,
 	.why_at_tick = true,

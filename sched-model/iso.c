@@ -122,51 +122,17 @@ static bool tick_task(struct o1_rq *rq, struct o1_task *p)
 	return true;
 }
 
-static const struct o1_rules iso_rules = {
-	.policy = &sm_policy_iso,
-	.k = {
-		.max_sleep_avg = MM1_MAX_SLEEP_AVG,
-		.starvation_limit = MM1_STARVATION_LIMIT,
-		.min_timeslice = MIN_TIMESLICE_DEFAULT,
-		.max_timeslice = MAX_TIMESLICE_DEFAULT,
-		.timeslice_granularity = MM1_TIMESLICE_GRANULARITY,
-		.child_penalty = MM1_CHILD_PENALTY,
-		.parent_penalty = PARENT_PENALTY_DEFAULT,
-		.exit_weight = EXIT_WEIGHT_DEFAULT,
-		.sleep_avg_bound = MM1_MAX_SLEEP_AVG +
-				   3 * AVG_TIMESLICE_DEFAULT,
-		.iso_cpu = 70,
-		.iso_period = 5,
-	},
-	.has_credit = true,
-	.has_activated = true,
-	.activate_task = o11_activate_task,
-	.preempts_curr = o1_task_preempts_curr,
-	.forked_process = o11_forked_process,
-	.slice_expired = o11_slice_expired,
-	.slice_continues = o11_slice_continues,
-	.schedule_prev = o10_schedule_charge,
-	.schedule_next = o10_schedule_recalc,
-	.recalc_task_prio = o11_recalc_task_prio,
-	.sleep_avg_bound = o11_sleep_avg_bound,
-	.policy_set = policy_set,
-	.prio_override = prio_override,
-	.tick_task = tick_task,
-};
+static const struct o1_rules iso_rules =
+	O11_RULES(&sm_policy_iso, o11_slice_expired,
+		  .k = O11_CONSTS(.iso_cpu = 70, .iso_period = 5),
+		  .policy_set = policy_set,
+		  .prio_override = prio_override,
+		  .tick_task = tick_task);
 
 O1_POLICY_GLUE(iso, iso_rules)
 
 static const struct sm_knob iso_knobs[] = {
-	O1_KNOB_MAX_SLEEP_AVG(MM1_MAX_SLEEP_AVG, "AVG_TIMESLICE * MAX_BONUS"),
-	O1_KNOB_STARVATION_LIMIT(MM1_STARVATION_LIMIT, "MAX_SLEEP_AVG",
-		"an expired task waits at most this times nr_running (+1); "
-		"0: no limit"),
-	O1_KNOB_TIMESLICES,
-	O1_KNOB_GRANULARITY(MM1_TIMESLICE_GRANULARITY,
-		"the mid-slice round-robin: every this much of the slice"),
-	O1_KNOB_CHILD_PENALTY(MM1_CHILD_PENALTY),
-	O1_KNOB_PARENT_EXIT,
-	O1_KNOB_CACHE_DECAY("jiffies"),
+	O1_MM1_KNOBS,
 	O1_KNOB("iso_cpu", "%", 70, 0, 100, iso_cpu, NULL,
 		"SCHED_ISO tasks run as realtime up to this share of a CPU"),
 	O1_KNOB("iso_period", "s", 5, 1, 1000, iso_period, NULL,
@@ -185,11 +151,7 @@ const struct sm_policy sm_policy_iso = {
 			 "the v2 announcement, the quota arithmetic from the "
 			 "2006 -ck patch; the requeue at a quota change and "
 			 "O11int as the base are our reading",
-	.rq_new = iso_rq_new,
-	O1_POLICY_OPS,
-	.sched_init = iso_sched_init,
+	O1_MM1_POLICY(iso),
 	.knobs = iso_knobs,
-	.knob_derive = o1_derive_mm1,
-	.max_sleep_avg = MM1_MAX_SLEEP_AVG,
 	.has_credit = true,
 };

@@ -274,5 +274,17 @@ void sm_sched_free(struct sm_sched *s)
 		return;
 	if (s->policy->sched_fini)
 		s->policy->sched_fini(s);
+	else
+		free(s->priv);
 	free(s);
+}
+
+void *sm_sched_priv_copy(struct sm_sched *s, const void *base, size_t size)
+{
+	void *r = malloc(size);
+
+	if (r)
+		memcpy(r, base, size);
+	s->priv = r;
+	return r;
 }

@@ -103,7 +103,8 @@ void sm_tuning_store(const struct sm_tuning *t, void *params);
 /*
  * A configured policy for one run: its tuning and the state its
  * runqueues share (the tuned rules of an O(1) policy, 2.4's global
- * runqueue), which the policy's sched_init builds and sched_fini frees.
+ * runqueue), which the policy's sched_init builds and sched_fini frees
+ * (or, without one, sm_sched_free).
  */
 struct sm_sched {
 	const struct sm_policy *policy;
@@ -115,5 +116,8 @@ struct sm_sched {
 struct sm_sched *sm_sched_new(const struct sm_policy *p,
 			      const struct sm_tuning *t);
 void sm_sched_free(struct sm_sched *s);
+/* For a sched_init: s->priv = a malloc'd copy of the SIZE bytes at BASE
+   (a policy's rules, to be tuned); NULL on out of memory. */
+void *sm_sched_priv_copy(struct sm_sched *s, const void *base, size_t size);
 
 #endif

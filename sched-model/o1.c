@@ -254,6 +254,39 @@ void o1_expire_plain(struct o1_rq *rq, struct o1_task *p)
 }
 
 /*
+ * The mid-slice round-robin (TIMESLICE_GRANULARITY, O10 and G3 on): p to
+ * the tail of its active list, its prio recomputed first with NEW_PRIO
+ * (G3, A3) or kept (O10 and O11int).
+ */
+void o1_granularity_requeue(struct o1_rq *rq, struct o1_task *p,
+			    bool new_prio)
+{
+	dequeue_task(p, rq->active);
+	resched_curr(rq);
+	if (new_prio)
+		p->prio = effective_prio(p);
+	enqueue_task(p, rq->active);
+	o1_note_entry(p, SM_CH_REQUEUE, O1_IN_GRAN);
+}
+
+/*
+ * schedule(), the picked task activated by a wakeup: its runqueue wait
+ * credited now, by RECALC at NOW, off its list and back at the tail of the
+ * same list.
+ */
+void o1_pick_recalc(struct o1_rq *rq, struct o1_task *next,
+		    o1_recalc_fn recalc, unsigned long long now)
+{
+	struct prio_array *array = next->array;
+
+	next->activated = 0;
+	dequeue_task(next, array);
+	recalc(rq, next, now);
+	enqueue_task(next, array);
+	o1_note(next, SM_CH_RECALC);
+}
+
+/*
  * scheduler_tick() for task p, which is current (or the forking parent
  * whose slice split left nothing: copy_process ticks it at once).
  */
@@ -324,33 +357,6 @@ void o1_view(const struct o1_task *p, struct sm_view *v)
 		(unsigned long)(p->timestamp / NSEC_PER_JIFFY) : p->last_run;
 }
 
-static bool view_equal(const struct sm_view *a, const struct sm_view *b)
-{
-	return a->prio == b->prio && a->static_prio == b->static_prio &&
-		a->sleep_avg == b->sleep_avg && a->credit == b->credit &&
-		a->time_slice == b->time_slice && a->array == b->array &&
-		a->state == b->state && a->on_cpu == b->on_cpu &&
-		a->interactive == b->interactive &&
-		a->first_time_slice == b->first_time_slice &&
-		a->activated == b->activated && a->last_run == b->last_run;
-}
-
-/* Reasons that are events: reported even when the view did not change. */
-static bool is_event(enum sm_change why)
-{
-	switch (why) {
-	case SM_CH_STATE:
-	case SM_CH_TICK:
-	case SM_CH_CHARGE:
-	case SM_CH_NICE:
-	case SM_CH_SETSCHED:
-	case SM_CH_REFUND:
-		return false;
-	default:
-		return true;
-	}
-}
-
 /* Where an event leaves a task in its queue (for why_waiting). */
 static void note_entry(struct o1_task *p, enum sm_change why, int entry)
 {
@@ -412,13 +418,8 @@ static void report(struct o1_task *p, enum sm_change why)
 	struct sm_view v;
 
 	o1_view(p, &v);
-	if (!is_event(why) && p->reported_once && view_equal(&v, &p->reported))
-		return;
-	p->reported = v;
-	p->reported_once = true;
-	if (rq->base.obs.changed)
-		rq->base.obs.changed(rq->base.obs.ctx, &rq->base, &p->base,
-				     why, &v);
+	sm_report(&rq->base, &p->base, &p->reported, why,
+		  sm_change_passive(why), &v);
 }
 
 /* ---- tunings ---- */
@@ -449,22 +450,14 @@ int o1_knob_check(const struct sm_tuning *t, char *why, size_t len)
 
 int o1_sched_init(struct sm_sched *s, const struct o1_rules *base)
 {
-	struct o1_rules *r = malloc(sizeof(*r));
+	struct o1_rules *r = sm_sched_priv_copy(s, base, sizeof(*base));
 
 	if (!r)
 		return -1;
-	*r = *base;
 	sm_tuning_store(&s->tuning, &r->k);
 	r->k.sleep_avg_bound = r->sleep_avg_bound ? r->sleep_avg_bound(&r->k) :
 		(unsigned long)r->k.max_sleep_avg;
-	s->priv = r;
 	return 0;
-}
-
-void o1_sched_fini(struct sm_sched *s)
-{
-	free(s->priv);
-	s->priv = NULL;
 }
 
 /* ---- sm_policy entry points ---- */
@@ -477,11 +470,7 @@ struct sm_rq *o1_rq_new(const struct o1_rules *rules, int cpu,
 	if (!rq)
 		return NULL;
 	rq->rules = rules;
-	rq->base.policy = rules->policy;
-	rq->base.cpu = cpu;
-	sm_rq_set_jiffies(&rq->base, j);
-	if (obs)
-		rq->base.obs = *obs;
+	sm_rq_init(&rq->base, rules->policy, cpu, j, obs);
 	prio_array_init(&rq->arrays[0]);
 	prio_array_init(&rq->arrays[1]);
 	rq->active = &rq->arrays[0];
@@ -505,16 +494,6 @@ static void set_policy_fields(struct o1_task *p, int policy, int rtp)
 }
 
 /* A valid (policy, rt_priority) pair, as sys_sched_setscheduler checks. */
-static bool valid_policy(int policy, int rtp)
-{
-	if (policy != SM_SCHED_NORMAL && policy != SM_SCHED_FIFO &&
-	    policy != SM_SCHED_RR)
-		return false;
-	if (rtp < 0 || rtp > MAX_USER_RT_PRIO - 1)
-		return false;
-	return (policy == SM_SCHED_NORMAL) == (rtp == 0);
-}
-
 /*
  * A task alive before the trace starts (docs/models.md, "Defaults"):
  * asleep and not queued, sleep_avg 0 (or init_sleep_pct of MAX_SLEEP_AVG),
@@ -542,7 +521,8 @@ struct sm_task *o1_task_new(struct sm_rq *srq, const struct sm_task_info *info)
 	list_init(&p->run_list);
 	p->state = TASK_SLEEPING;
 	p->static_prio = NICE_TO_PRIO(nice);
-	if (valid_policy(info->policy, info->rt_priority))
+	if (sm_policy_valid(info->policy, info->rt_priority,
+			     MAX_USER_RT_PRIO - 1))
 		set_policy_fields(p, info->policy, info->rt_priority);
 	else
 		set_policy_fields(p, SM_SCHED_NORMAL, 0);
@@ -582,7 +562,7 @@ struct sm_task *o1_fork(struct sm_rq *srq, struct sm_task *sparent,
 	p->base.on_cpu = false;
 	p->array = NULL;
 	list_init(&p->run_list);
-	p->reported_once = false;
+	p->reported.once = false;
 
 	/* copy_process: share the slice */
 	p->time_slice = (parent->time_slice + 1) >> 1;
@@ -661,42 +641,18 @@ void o1_wake(struct sm_rq *srq, struct sm_task *t, unsigned flags)
 	o1_note(p, SM_CH_WAKE);
 }
 
-/* Leave the CPU at once: only for tasks that are queued but not running,
-   which the kernel never blocks; kept so a confused caller cannot leave a
-   sleeping task on a queue. */
-static void leave_queue_now(struct o1_task *p, enum sm_change why)
+static bool o1_queued(const struct o1_task *p)
 {
-	if (p->array && !p->base.on_cpu) {
-		deactivate_task(p->rq, p);
-		o1_note(p, why);
-	}
+	return p->array != NULL;
 }
 
-void o1_block(struct sm_rq *srq, struct sm_task *t)
+static void o1_dequeue(struct o1_task *p)
 {
-	struct o1_task *p = o1_task_of(t);
-
-	if (p->state != TASK_RUNNING)
-		return;
-	p->state = TASK_SLEEPING;
-	if (p->base.on_cpu)
-		resched_curr(p->rq);
-	o1_note(p, SM_CH_STATE);
-	leave_queue_now(p, SM_CH_BLOCK);
+	deactivate_task(p->rq, p);
 }
 
-void o1_exit(struct sm_rq *srq, struct sm_task *t)
-{
-	struct o1_task *p = o1_task_of(t);
-
-	if (p->state == TASK_ZOMBIE || p->state == TASK_DEAD)
-		return;
-	p->state = TASK_ZOMBIE;
-	if (p->base.on_cpu)
-		resched_curr(p->rq);
-	o1_note(p, SM_CH_EXIT);
-	leave_queue_now(p, SM_CH_EXIT);
-}
+SM_TASK_STEPS(, o1, struct o1_task, o1_task_of, o1_note, resched_curr,
+	      o1_queued, o1_dequeue)
 
 /* release_task -> sched_exit(child): refunds to the parent. */
 void o1_reap(struct sm_rq *srq, struct sm_task *sparent, struct sm_task *t)
@@ -724,11 +680,7 @@ void o1_reap(struct sm_rq *srq, struct sm_task *sparent, struct sm_task *t)
 				(unsigned long)(EXIT_WEIGHT + 1);
 		o1_note(parent, SM_CH_REFUND);
 	}
-	p->state = TASK_DEAD;
-	if (p->base.on_cpu)
-		resched_curr(p->rq);
-	leave_queue_now(p, SM_CH_EXIT);
-	o1_note(p, SM_CH_REAP);
+	sm_task_step(t, &p->state, SM_STEP_REAP, &o1_steps);
 }
 
 void o1_tick(struct sm_rq *srq)
@@ -873,7 +825,7 @@ void o1_setscheduler(struct sm_rq *srq, struct sm_task *t, int policy,
 	struct o1_rq *rq = p->rq;
 	struct prio_array *array;
 
-	if (!valid_policy(policy, rt_priority))
+	if (!sm_policy_valid(policy, rt_priority, MAX_USER_RT_PRIO - 1))
 		return; /* -EINVAL */
 	array = p->array;
 	if (array)

@@ -145,8 +145,7 @@ struct o1_task {
 	uint8_t wake_sub;		/* enum sm_why_sub */
 	bool credit_kept;
 
-	struct sm_view reported;	/* last view sent to the observer */
-	bool reported_once;
+	struct sm_reported reported;	/* last view sent to the observer */
 };
 
 /* How a task came to its place in its queue (o1_note sets it from the
@@ -312,7 +311,6 @@ void o1_derive_mm1(struct sm_tuning *t);
 int o1_knob_check(const struct sm_tuning *t, char *why, size_t len);
 /* sched_init: s->priv = a copy of `base` with the tuning's values */
 int o1_sched_init(struct sm_sched *s, const struct o1_rules *base);
-void o1_sched_fini(struct sm_sched *s);
 
 /* A policy's rq_new and sched_init over its rules: PREFIX_rq_new,
    PREFIX_sched_init. */
@@ -329,19 +327,91 @@ static int prefix##_sched_init(struct sm_sched *s) \
 	return o1_sched_init(s, &(rules)); \
 }
 
-/* O11int's tunables (also O11.1's and O11.2's): test2-mm1's */
-#define O11_CONSTS { \
-	.max_sleep_avg = MM1_MAX_SLEEP_AVG, \
-	.starvation_limit = MM1_STARVATION_LIMIT, \
+/* The constants no O(1) policy changed, then the policy's own */
+#define O1_CONSTS(...) { \
 	.min_timeslice = MIN_TIMESLICE_DEFAULT, \
 	.max_timeslice = MAX_TIMESLICE_DEFAULT, \
-	.timeslice_granularity = MM1_TIMESLICE_GRANULARITY, \
-	.child_penalty = MM1_CHILD_PENALTY, \
 	.parent_penalty = PARENT_PENALTY_DEFAULT, \
 	.exit_weight = EXIT_WEIGHT_DEFAULT, \
-	/* JUST_INTERACTIVE_SLEEP of nice -20, never capped */ \
-	.sleep_avg_bound = MM1_MAX_SLEEP_AVG + 3 * AVG_TIMESLICE_DEFAULT, \
+	__VA_ARGS__ \
 }
+
+/* test2-mm1's tunables, which O11int and its successors keep, then the
+   bound on sleep_avg (.sleep_avg_bound = ...) and any other constant */
+#define MM1_CONSTS(...) O1_CONSTS( \
+	.max_sleep_avg = MM1_MAX_SLEEP_AVG, \
+	.starvation_limit = MM1_STARVATION_LIMIT, \
+	.timeslice_granularity = MM1_TIMESLICE_GRANULARITY, \
+	.child_penalty = MM1_CHILD_PENALTY, \
+	__VA_ARGS__)
+
+/* test2-mm1's knobs (the rows of o1_mm1_knobs, which iso extends) */
+#define O1_MM1_KNOBS \
+	O1_KNOB_MAX_SLEEP_AVG(MM1_MAX_SLEEP_AVG, "AVG_TIMESLICE * MAX_BONUS"), \
+	O1_KNOB_STARVATION_LIMIT(MM1_STARVATION_LIMIT, "MAX_SLEEP_AVG", \
+		"an expired task waits at most this times nr_running (+1); " \
+		"0: no limit"), \
+	O1_KNOB_TIMESLICES, \
+	O1_KNOB_GRANULARITY(MM1_TIMESLICE_GRANULARITY, \
+		"the mid-slice round-robin: every this much of the slice"), \
+	O1_KNOB_CHILD_PENALTY(MM1_CHILD_PENALTY), \
+	O1_KNOB_PARENT_EXIT, \
+	O1_KNOB_CACHE_DECAY("jiffies")
+
+/*
+ * The rules G3 and A3 share: POLICY, then the constants (.k =
+ * O1_CONSTS(...)) and the rules of the policy's own (activate_task,
+ * slice_expired, slice_continues, schedule_next, ...).
+ */
+#define G3_RULES(pol, ...) { \
+	.policy = (pol), \
+	.has_credit = false, \
+	.has_activated = true, \
+	.sleep_avg_ns = true, \
+	.preempts_curr = o1_task_preempts_curr, \
+	.pull_preempts = o1_task_preempts_curr, \
+	.forked_process = g3_forked_process, \
+	.schedule_switch = g3_schedule_switch, \
+	.exit_sleep_avg = g3_exit_sleep_avg, \
+	__VA_ARGS__ \
+}
+
+/* O11int's: sleep_avg bounded by JUST_INTERACTIVE_SLEEP of nice -20, never
+   capped */
+#define O11_CONSTS(...) \
+	MM1_CONSTS(.sleep_avg_bound = MM1_MAX_SLEEP_AVG + \
+		   3 * AVG_TIMESLICE_DEFAULT, __VA_ARGS__)
+
+/*
+ * The rules of O11int and the policies built on it (O11.1, O11.2, iso):
+ * POLICY, what a used-up slice does (slice_expired), then the constants
+ * (.k = O11_CONSTS(...)) and any rule of the policy's own.
+ */
+#define O11_RULES(pol, expired, ...) { \
+	.policy = (pol), \
+	.has_credit = true, \
+	.has_activated = true, \
+	.activate_task = o11_activate_task, \
+	.preempts_curr = o1_task_preempts_curr, \
+	.forked_process = o11_forked_process, \
+	.slice_expired = (expired), \
+	.slice_continues = o11_slice_continues, \
+	.schedule_prev = o10_schedule_charge, \
+	.schedule_next = o10_schedule_recalc, \
+	.recalc_task_prio = o11_recalc_task_prio, \
+	.sleep_avg_bound = o11_sleep_avg_bound, \
+	__VA_ARGS__ \
+}
+
+/* The sm_policy rows of test2-mm1's family after their names: PREFIX's
+   glue (O1_POLICY_GLUE), the entry points, test2-mm1's derived knobs and
+   MAX_SLEEP_AVG. */
+#define O1_MM1_POLICY(prefix) \
+	.rq_new = prefix##_rq_new, \
+	O1_POLICY_OPS, \
+	.sched_init = prefix##_sched_init, \
+	.knob_derive = o1_derive_mm1, \
+	.max_sleep_avg = MM1_MAX_SLEEP_AVG
 
 /* ---- priority arrays (runqueue primitives) ---- */
 void dequeue_task(struct o1_task *p, struct prio_array *array);
@@ -370,13 +440,19 @@ bool o1_task_preempts_curr(const struct o1_rq *rq, const struct o1_task *p);
 bool o1_task_hot(const struct sm_rq *rq, const struct sm_task *t,
 		 unsigned long cache_decay_ticks);
 void o1_expire_plain(struct o1_rq *rq, struct o1_task *p);
+void o1_granularity_requeue(struct o1_rq *rq, struct o1_task *p,
+			    bool new_prio);
+/* a recalc_task_prio at a time (G3's form; O10's ignores it) */
+typedef void (*o1_recalc_fn)(struct o1_rq *rq, struct o1_task *p,
+			     unsigned long long now);
+void o1_pick_recalc(struct o1_rq *rq, struct o1_task *next,
+		    o1_recalc_fn recalc, unsigned long long now);
 /* the O10 pieces test2-mm1 introduced and O11int keeps (test2-mm1.c) */
 void o10_schedule_charge(struct o1_rq *rq, struct o1_task *prev);
 void o10_schedule_recalc(struct o1_rq *rq, struct o1_task *next);
 void o10_forked_sleep_avg(struct o1_rq *rq, struct o1_task *parent,
 			  struct o1_task *child);
 bool o10_granularity_due(const struct o1_rq *rq, const struct o1_task *p);
-void o10_granularity_requeue(struct o1_rq *rq, struct o1_task *p);
 /* O11int's pieces O11.1 and O11.2 keep (o11int.c) */
 void o11_recalc_task_prio(struct o1_rq *rq, struct o1_task *p);
 void o11_activate_task(struct o1_rq *rq, struct o1_task *p, bool irq);
@@ -384,6 +460,9 @@ void o11_forked_process(struct o1_rq *rq, struct o1_task *parent,
 			struct o1_task *child);
 void o11_slice_continues(struct o1_rq *rq, struct o1_task *p);
 void o11_slice_expired(struct o1_rq *rq, struct o1_task *p);
+/* O11int's expiry with a task with credit and no sleep_avg left going to
+   the head of expired (O11int) or its tail (O11.1) */
+void o11_expire(struct o1_rq *rq, struct o1_task *p, bool head);
 unsigned long o11_sleep_avg_bound(const struct o1_consts *k);
 /* G3's pieces A3 keeps (g3.c) */
 void g3_forked_process(struct o1_rq *rq, struct o1_task *parent,
@@ -452,7 +531,6 @@ void o1_why_waiting(const struct sm_rq *rq, const struct sm_task *t,
 	.check = o1_check, \
 	.migrate = o1_migrate, \
 	.knob_check = o1_knob_check, \
-	.sched_fini = o1_sched_fini, \
 	.nr_running = o1_nr_running, \
 	.balance_walk = o1_balance_walk, \
 	.last_run = o1_last_run, \

@@ -11,44 +11,14 @@
 
 extern const struct sm_policy sm_policy_o11_1;
 
-/* scheduler_tick(), slice used up (after dequeue, prio, refill). */
+/* scheduler_tick(), slice used up: to the tail of expired. */
 static void slice_expired(struct o1_rq *rq, struct o1_task *p)
 {
-	if (p->interactive_credit)
-		p->interactive_credit--;
-
-	if (!TASK_INTERACTIVE(p) || expired_starving(rq)) {
-		if (!rq->expired_timestamp)
-			rq->expired_timestamp = jiffies;
-		/* long term interactive tasks run out of sleep_avg first */
-		if (p->interactive_credit && p->sleep_avg) {
-			enqueue_task(p, rq->active);
-			o1_note_entry(p, SM_CH_REQUEUE, O1_IN_CREDIT);
-			return;
-		}
-		enqueue_task(p, rq->expired);
-		o1_note_entry(p, SM_CH_EXPIRE, o1_expired_entry(rq, p));
-	} else {
-		enqueue_task(p, rq->active);
-		o1_note(p, SM_CH_REQUEUE);
-	}
+	o11_expire(rq, p, false);
 }
 
-static const struct o1_rules o11_1_rules = {
-	.policy = &sm_policy_o11_1,
-	.k = O11_CONSTS,
-	.has_credit = true,
-	.has_activated = true,
-	.activate_task = o11_activate_task,
-	.preempts_curr = o1_task_preempts_curr,
-	.forked_process = o11_forked_process,
-	.slice_expired = slice_expired,
-	.slice_continues = o11_slice_continues,
-	.schedule_prev = o10_schedule_charge,
-	.schedule_next = o10_schedule_recalc,
-	.recalc_task_prio = o11_recalc_task_prio,
-	.sleep_avg_bound = o11_sleep_avg_bound,
-};
+static const struct o1_rules o11_1_rules =
+	O11_RULES(&sm_policy_o11_1, slice_expired, .k = O11_CONSTS());
 
 O1_POLICY_GLUE(o11_1, o11_1_rules)
 
@@ -59,11 +29,7 @@ const struct sm_policy sm_policy_o11_1 = {
 		   "(2003-07-30)",
 	.confidence = "high",
 	.reconstructed = NULL,
-	.rq_new = o11_1_rq_new,
-	O1_POLICY_OPS,
-	.sched_init = o11_1_sched_init,
+	O1_MM1_POLICY(o11_1),
 	.knobs = o1_mm1_knobs,
-	.knob_derive = o1_derive_mm1,
-	.max_sleep_avg = MM1_MAX_SLEEP_AVG,
 	.has_credit = true,
 };

@@ -20,21 +20,8 @@ static void slice_expired(struct o1_rq *rq, struct o1_task *p)
 	o1_expire_plain(rq, p);
 }
 
-static const struct o1_rules o11_2_rules = {
-	.policy = &sm_policy_o11_2,
-	.k = O11_CONSTS,
-	.has_credit = true,
-	.has_activated = true,
-	.activate_task = o11_activate_task,
-	.preempts_curr = o1_task_preempts_curr,
-	.forked_process = o11_forked_process,
-	.slice_expired = slice_expired,
-	.slice_continues = o11_slice_continues,
-	.schedule_prev = o10_schedule_charge,
-	.schedule_next = o10_schedule_recalc,
-	.recalc_task_prio = o11_recalc_task_prio,
-	.sleep_avg_bound = o11_sleep_avg_bound,
-};
+static const struct o1_rules o11_2_rules =
+	O11_RULES(&sm_policy_o11_2, slice_expired, .k = O11_CONSTS());
 
 O1_POLICY_GLUE(o11_2, o11_2_rules)
 
@@ -45,11 +32,7 @@ const struct sm_policy sm_policy_o11_2 = {
 		   "(2003-07-31)",
 	.confidence = "high",
 	.reconstructed = NULL,
-	.rq_new = o11_2_rq_new,
-	O1_POLICY_OPS,
-	.sched_init = o11_2_sched_init,
+	O1_MM1_POLICY(o11_2),
 	.knobs = o1_mm1_knobs,
-	.knob_derive = o1_derive_mm1,
-	.max_sleep_avg = MM1_MAX_SLEEP_AVG,
 	.has_credit = true,
 };

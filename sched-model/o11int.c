@@ -82,8 +82,12 @@ void o11_forked_process(struct o1_rq *rq, struct o1_task *parent,
 	p->interactive_credit = 0;
 }
 
-/* scheduler_tick(), slice used up (after dequeue, prio, refill). */
-void o11_slice_expired(struct o1_rq *rq, struct o1_task *p)
+/*
+ * scheduler_tick(), slice used up (after dequeue, prio, refill).  With
+ * HEAD (O11int), a task with credit but no sleep_avg left goes to the head
+ * of expired; without (O11.1, which backed that out) to its tail.
+ */
+void o11_expire(struct o1_rq *rq, struct o1_task *p, bool head)
 {
 	/* tasks that slept once long enough do not keep acting
 	   interactive */
@@ -95,18 +99,17 @@ void o11_slice_expired(struct o1_rq *rq, struct o1_task *p)
 			rq->expired_timestamp = jiffies_of(rq);
 		/*
 		 * Long term interactive tasks must run out of sleep_avg to
-		 * be expired, and then go to the head of expired.
+		 * be expired.
 		 */
-		if (p->interactive_credit) {
-			if (p->sleep_avg) {
-				enqueue_task(p, rq->active);
-				o1_note_entry(p, SM_CH_REQUEUE, O1_IN_CREDIT);
-				return;
-			}
-			enqueue_head_task(p, rq->expired);
-		} else {
-			enqueue_task(p, rq->expired);
+		if (p->interactive_credit && p->sleep_avg) {
+			enqueue_task(p, rq->active);
+			o1_note_entry(p, SM_CH_REQUEUE, O1_IN_CREDIT);
+			return;
 		}
+		if (p->interactive_credit && head)
+			enqueue_head_task(p, rq->expired);
+		else
+			enqueue_task(p, rq->expired);
 		o1_note_entry(p, SM_CH_EXPIRE, o1_expired_entry(rq, p));
 	} else {
 		enqueue_task(p, rq->active);
@@ -114,28 +117,21 @@ void o11_slice_expired(struct o1_rq *rq, struct o1_task *p)
 	}
 }
 
+void o11_slice_expired(struct o1_rq *rq, struct o1_task *p)
+{
+	o11_expire(rq, p, true);
+}
+
 /* The requeue excludes kernel threads ("just in case"). */
 void o11_slice_continues(struct o1_rq *rq, struct o1_task *p)
 {
 	if (task_mm(p) && o10_granularity_due(rq, p))
-		o10_granularity_requeue(rq, p);
+		o1_granularity_requeue(rq, p, false);
 }
 
-static const struct o1_rules o11_rules = {
-	.policy = &sm_policy_o11int,
-	.k = O11_CONSTS,
-	.has_credit = true,
-	.has_activated = true,
-	.activate_task = o11_activate_task,
-	.preempts_curr = o1_task_preempts_curr,
-	.forked_process = o11_forked_process,
-	.slice_expired = o11_slice_expired,
-	.slice_continues = o11_slice_continues,
-	.schedule_prev = o10_schedule_charge,
-	.schedule_next = o10_schedule_recalc,
-	.recalc_task_prio = o11_recalc_task_prio,
-	.sleep_avg_bound = o11_sleep_avg_bound,
-};
+static const struct o1_rules o11_rules =
+	O11_RULES(&sm_policy_o11int, o11_slice_expired,
+		  .k = O11_CONSTS());
 
 O1_POLICY_GLUE(o11, o11_rules)
 
@@ -146,11 +142,7 @@ const struct sm_policy sm_policy_o11int = {
 		   "JUST_INTERACTIVE_SLEEP, credit tasks kept active",
 	.confidence = "high",
 	.reconstructed = NULL,
-	.rq_new = o11_rq_new,
-	O1_POLICY_OPS,
-	.sched_init = o11_sched_init,
+	O1_MM1_POLICY(o11),
 	.knobs = o1_mm1_knobs,
-	.knob_derive = o1_derive_mm1,
-	.max_sleep_avg = MM1_MAX_SLEEP_AVG,
 	.has_credit = true,
 };

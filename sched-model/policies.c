@@ -75,6 +75,96 @@ static const char *const change_names[SM_CH__COUNT] = {
 	[SM_CH_MIGRATE] = "migrate",
 };
 
+void sm_rq_init(struct sm_rq *rq, const struct sm_policy *policy, int cpu,
+		unsigned long j, const struct sm_observer *obs)
+{
+	rq->policy = policy;
+	rq->cpu = cpu;
+	sm_rq_set_jiffies(rq, j);
+	if (obs)
+		rq->obs = *obs;
+}
+
+void sm_task_step(struct sm_task *t, int *state, enum sm_step step,
+		  const struct sm_step_ops *ops)
+{
+	/* from which states, to which, the observer told before leaving
+	   the queue and after (-1: not) */
+	static const struct step_row {
+		unsigned from;
+		int to;
+		int before;
+		enum sm_change leave;
+		int after;
+	} rows[] = {
+		[SM_STEP_BLOCK] = { 1u << SM_STATE_RUNNABLE, SM_STATE_SLEEPING,
+				    SM_CH_STATE, SM_CH_BLOCK, -1 },
+		[SM_STEP_EXIT] = { ~(1u << SM_STATE_ZOMBIE | 1u << SM_STATE_DEAD),
+				   SM_STATE_ZOMBIE, SM_CH_EXIT, SM_CH_EXIT, -1 },
+		[SM_STEP_REAP] = { ~(1u << SM_STATE_DEAD), SM_STATE_DEAD,
+				   -1, SM_CH_EXIT, SM_CH_REAP },
+	};
+	const struct step_row *r = &rows[step];
+
+	if (*state < 0 || *state > SM_STATE_DEAD || !(r->from & 1u << *state))
+		return;
+	*state = r->to;
+	if (t->on_cpu)
+		ops->resched(t);
+	if (r->before >= 0)
+		ops->note(t, (enum sm_change)r->before);
+	ops->leave(t, r->leave);
+	if (r->after >= 0)
+		ops->note(t, (enum sm_change)r->after);
+}
+
+bool sm_policy_valid(int policy, int rt_priority, int max_rt)
+{
+	if (policy != SM_SCHED_NORMAL && policy != SM_SCHED_FIFO &&
+	    policy != SM_SCHED_RR)
+		return false;
+	if (rt_priority < 0 || rt_priority > max_rt)
+		return false;
+	return (policy == SM_SCHED_NORMAL) == (rt_priority == 0);
+}
+
+bool sm_change_passive(enum sm_change why)
+{
+	switch (why) {
+	case SM_CH_STATE:
+	case SM_CH_TICK:
+	case SM_CH_CHARGE:
+	case SM_CH_NICE:
+	case SM_CH_SETSCHED:
+	case SM_CH_REFUND:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool view_equal(const struct sm_view *a, const struct sm_view *b)
+{
+	return a->prio == b->prio && a->static_prio == b->static_prio &&
+		a->sleep_avg == b->sleep_avg && a->credit == b->credit &&
+		a->time_slice == b->time_slice && a->array == b->array &&
+		a->state == b->state && a->on_cpu == b->on_cpu &&
+		a->interactive == b->interactive &&
+		a->first_time_slice == b->first_time_slice &&
+		a->activated == b->activated && a->last_run == b->last_run;
+}
+
+void sm_report(struct sm_rq *rq, struct sm_task *t, struct sm_reported *last,
+	       enum sm_change why, bool passive, const struct sm_view *v)
+{
+	if (passive && last->once && view_equal(v, &last->v))
+		return;
+	last->v = *v;
+	last->once = true;
+	if (rq && rq->obs.changed)
+		rq->obs.changed(rq->obs.ctx, rq, t, why, v);
+}
+
 const char *sm_change_name(enum sm_change why)
 {
 	if ((unsigned)why >= SM_CH__COUNT || !change_names[why])

@@ -130,6 +130,24 @@ enum sm_change {
 /* Name of a change reason ("tick", "expire", ...), for timelines. */
 const char *sm_change_name(enum sm_change why);
 
+/*
+ * What a task last told the observer.  sm_report tells rq's observer of
+ * task t's view v after a change `why`, unless the change is passive
+ * (sm_change_passive, or a policy's own: fair and 2.4 take the pick-time
+ * recalc as one) and the view is as last reported: events (a wakeup, a
+ * run, an expiry, ...) are always told.
+ */
+struct sm_rq;
+struct sm_task;
+struct sm_reported {
+	struct sm_view v;
+	bool once;
+};
+/* state, tick, charge, nice, setsched, refund */
+bool sm_change_passive(enum sm_change why);
+void sm_report(struct sm_rq *rq, struct sm_task *t, struct sm_reported *last,
+	       enum sm_change why, bool passive, const struct sm_view *v);
+
 struct sm_task;   /* a policy's per-task block starts with this */
 struct sm_rq;     /* a policy's per-cpu runqueue starts with this */
 struct sm_knob;   /* sched-model/knobs.h */
@@ -345,7 +363,8 @@ struct sm_policy {
 	void (*knob_derive)(struct sm_tuning *t);
 	/* constraints between knobs: 0 ok, else writes why */
 	int (*knob_check)(const struct sm_tuning *t, char *why, size_t len);
-	/* build / free s->priv from s->tuning (may be NULL) */
+	/* build s->priv from s->tuning (may be NULL); sched_fini frees
+	   it (NULL: sm_sched_free frees it as one block) */
 	int (*sched_init)(struct sm_sched *s);
 	void (*sched_fini)(struct sm_sched *s);
 
@@ -391,6 +410,74 @@ static inline void sm_rq_set_jiffies(struct sm_rq *rq, unsigned long j)
 {
 	sm_rq_set_clock(rq, j, (uint64_t)j * SM_NSEC_PER_JIFFY);
 }
+
+/* A runqueue's common part: its policy, CPU, clock at jiffy j, observer
+   (obs may be NULL). */
+void sm_rq_init(struct sm_rq *rq, const struct sm_policy *policy, int cpu,
+		unsigned long j, const struct sm_observer *obs);
+/*
+ * The state steps every policy takes alike (sched-model/policies.c): a
+ * task blocks (runnable -> sleeping), exits (-> zombie), is reaped (->
+ * dead, after what the policy gives back); its CPU is told to reschedule
+ * if it runs there, the observer is told, and a task queued but not
+ * running leaves its queue at once.  A family gives its own ways to do
+ * the three.
+ */
+enum sm_step { SM_STEP_BLOCK, SM_STEP_EXIT, SM_STEP_REAP };
+struct sm_step_ops {
+	void (*resched)(struct sm_task *t);
+	void (*note)(struct sm_task *t, enum sm_change why);
+	/* off its queue now (and told WHY) if queued and not running */
+	void (*leave)(struct sm_task *t, enum sm_change why);
+};
+/* *state is the task's enum sm_state; nothing if the step does not apply
+   (block: not runnable; exit: exited already; reap: reaped already) */
+void sm_task_step(struct sm_task *t, int *state, enum sm_step step,
+		  const struct sm_step_ops *ops);
+
+/*
+ * A family's ways for sm_task_step (PREFIX_steps) and its block and exit
+ * entry points (PREFIX_block, PREFIX_exit; SCOPE: static, or empty),
+ * from its task type T, OF (T * of a struct sm_task *), NOTE(T *, why)
+ * (its observer call), RESCHED(its rq), QUEUED(T *) (on its queue) and
+ * DEQUEUE(T *) (off it).  The leave is only for tasks that are queued but
+ * not running, which the kernel never blocks; kept so a confused caller
+ * cannot leave a sleeping task on a queue.
+ */
+#define SM_TASK_STEPS(scope, prefix, T, OF, NOTE, RESCHED, QUEUED, DEQUEUE) \
+static void prefix##_step_resched(struct sm_task *t) \
+{ \
+	RESCHED(OF(t)->rq); \
+} \
+static void prefix##_step_note(struct sm_task *t, enum sm_change why) \
+{ \
+	NOTE(OF(t), why); \
+} \
+static void prefix##_step_leave(struct sm_task *t, enum sm_change why) \
+{ \
+	T *p = OF(t); \
+	if (QUEUED(p) && !p->base.on_cpu) { \
+		DEQUEUE(p); \
+		NOTE(p, why); \
+	} \
+} \
+static const struct sm_step_ops prefix##_steps = { \
+	prefix##_step_resched, prefix##_step_note, prefix##_step_leave \
+}; \
+scope void prefix##_block(struct sm_rq *srq, struct sm_task *t) \
+{ \
+	(void)srq; \
+	sm_task_step(t, &OF(t)->state, SM_STEP_BLOCK, &prefix##_steps); \
+} \
+scope void prefix##_exit(struct sm_rq *srq, struct sm_task *t) \
+{ \
+	(void)srq; \
+	sm_task_step(t, &OF(t)->state, SM_STEP_EXIT, &prefix##_steps); \
+}
+
+/* sched_setscheduler's test: NORMAL with rt_priority 0, FIFO or RR with
+   1..max_rt */
+bool sm_policy_valid(int policy, int rt_priority, int max_rt);
 
 /* The table: NULL-terminated, in `schedreplay policies` order. */
 extern const struct sm_policy *const sm_policies[];

@@ -32,18 +32,17 @@ void o10_schedule_charge(struct o1_rq *rq, struct o1_task *prev)
 
 /* schedule(): the picked task was woken after a sleep of <= 1 jiffy;
    credit it now for the time it waited on the runqueue. */
+static void rules_recalc(struct o1_rq *rq, struct o1_task *p,
+			 unsigned long long now)
+{
+	(void)now;
+	rq->rules->recalc_task_prio(rq, p);
+}
+
 void o10_schedule_recalc(struct o1_rq *rq, struct o1_task *next)
 {
-	struct prio_array *array;
-
-	if (!next->activated)
-		return;
-	next->activated = 0;
-	array = next->array;
-	dequeue_task(next, array);
-	rq->rules->recalc_task_prio(rq, next);
-	enqueue_task(next, array);
-	o1_note(next, SM_CH_RECALC);
+	if (next->activated)
+		o1_pick_recalc(rq, next, rules_recalc, 0);
 }
 
 /* wake_up_forked_process: snap the parent down to its bonus level, drop
@@ -70,15 +69,6 @@ bool o10_granularity_due(const struct o1_rq *rq, const struct o1_task *p)
 		!((task_timeslice(p) - p->time_slice) %
 		  (unsigned int)TIMESLICE_GRANULARITY) &&
 		p->time_slice > MIN_TIMESLICE && p->array == rq->active;
-}
-
-/* ...then to the tail of its active list, prio unchanged. */
-void o10_granularity_requeue(struct o1_rq *rq, struct o1_task *p)
-{
-	dequeue_task(p, rq->active);
-	resched_curr(rq);
-	enqueue_task(p, rq->active);
-	o1_note_entry(p, SM_CH_REQUEUE, O1_IN_GRAN);
 }
 
 /* ---- test2-mm1 only ---- */
@@ -135,22 +125,12 @@ static void forked_process(struct o1_rq *rq, struct o1_task *parent,
 static void slice_continues(struct o1_rq *rq, struct o1_task *p)
 {
 	if (o10_granularity_due(rq, p))
-		o10_granularity_requeue(rq, p);
+		o1_granularity_requeue(rq, p, false);
 }
 
 static const struct o1_rules mm1_rules = {
 	.policy = &sm_policy_test2_mm1,
-	.k = {
-		.max_sleep_avg = MM1_MAX_SLEEP_AVG,
-		.starvation_limit = MM1_STARVATION_LIMIT,
-		.min_timeslice = MIN_TIMESLICE_DEFAULT,
-		.max_timeslice = MAX_TIMESLICE_DEFAULT,
-		.timeslice_granularity = MM1_TIMESLICE_GRANULARITY,
-		.child_penalty = MM1_CHILD_PENALTY,
-		.parent_penalty = PARENT_PENALTY_DEFAULT,
-		.exit_weight = EXIT_WEIGHT_DEFAULT,
-		.sleep_avg_bound = MM1_MAX_SLEEP_AVG,
-	},
+	.k = MM1_CONSTS(.sleep_avg_bound = MM1_MAX_SLEEP_AVG),
 	.has_credit = false,
 	.has_activated = true,
 	.activate_task = activate_task,
@@ -164,15 +144,7 @@ static const struct o1_rules mm1_rules = {
 };
 
 const struct sm_knob o1_mm1_knobs[] = {
-	O1_KNOB_MAX_SLEEP_AVG(MM1_MAX_SLEEP_AVG, "AVG_TIMESLICE * MAX_BONUS"),
-	O1_KNOB_STARVATION_LIMIT(MM1_STARVATION_LIMIT, "MAX_SLEEP_AVG",
-			 "an expired task waits at most this times nr_running (+1); 0: no limit"),
-	O1_KNOB_TIMESLICES,
-	O1_KNOB_GRANULARITY(MM1_TIMESLICE_GRANULARITY,
-			    "the mid-slice round-robin: every this much of the slice"),
-	O1_KNOB_CHILD_PENALTY(MM1_CHILD_PENALTY),
-	O1_KNOB_PARENT_EXIT,
-	O1_KNOB_CACHE_DECAY("jiffies"),
+	O1_MM1_KNOBS,
 	{ 0 },
 };
 
@@ -186,11 +158,7 @@ const struct sm_policy sm_policy_test2_mm1 = {
 	.confidence = "high",
 	.reconstructed = "what O11int's seed patch changed, undone from its "
 			 "'-' lines (docs/models.md)",
-	.rq_new = mm1_rq_new,
-	O1_POLICY_OPS,
-	.sched_init = mm1_sched_init,
+	O1_MM1_POLICY(mm1),
 	.knobs = o1_mm1_knobs,
-	.knob_derive = o1_derive_mm1,
-	.max_sleep_avg = MM1_MAX_SLEEP_AVG,
 	.has_credit = false,
 };
