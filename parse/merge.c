@@ -1,6 +1,7 @@
 /*
  * merge: cross-cpu time ordering (see merge.h for the strategy).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,63 @@ static inline int hent_less(const struct hent *a, const struct hent *b)
 	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
 }
 
+/*
+ * A record waiting in the window, packed: the fields before the names as
+ * they are, the three names one after the other (most are short, the
+ * native format's usually empty), so a full window takes about half the
+ * memory of whole records (their names are 3 x SR_COMM_MAX bytes); names
+ * too long for the slot go to a block of their own.
+ */
+#define RAW_HEAD offsetof(struct sr_raw, ctx_comm)
+#define SLOT_NAMES 48
+
+struct slot {
+	_Alignas(8) unsigned char head[RAW_HEAD];
+	char *over;                 /* the names, when they do not fit */
+	char names[SLOT_NAMES];     /* ctx_comm, comm, comm2, each ended */
+};
+
+static int slot_pack(struct slot *s, const struct sr_raw *r)
+{
+	size_t a = strlen(r->ctx_comm) + 1, b = strlen(r->comm) + 1;
+	size_t c = strlen(r->comm2) + 1;
+	char *p = s->names;
+
+	memcpy(s->head, r, RAW_HEAD);
+	s->over = NULL;
+	if (a + b + c > SLOT_NAMES) {
+		p = s->over = malloc(a + b + c);
+		if (!p)
+			return SR_EINTERNAL;
+	}
+	memcpy(p, r->ctx_comm, a);
+	memcpy(p + a, r->comm, b);
+	memcpy(p + a + b, r->comm2, c);
+	return SR_OK;
+}
+
+/* The record back, whole, into *r; the slot is free afterwards. */
+static void slot_unpack(struct slot *s, struct sr_raw *r)
+{
+	const char *p = s->over ? s->over : s->names;
+	size_t a = strlen(p) + 1, b = strlen(p + a) + 1;
+
+	memcpy(r, s->head, RAW_HEAD);
+	memcpy(r->ctx_comm, p, a);
+	memcpy(r->comm, p + a, b);
+	memcpy(r->comm2, p + a + b, strlen(p + a + b) + 1);
+	free(s->over);
+	s->over = NULL;
+}
+
+static int32_t slot_cpu(const struct slot *s)
+{
+	int32_t c;
+
+	memcpy(&c, s->head + offsetof(struct sr_raw, cpu), sizeof(c));
+	return c;
+}
+
 struct sr_merge {
 	char *path;
 	struct sr_fmtctx proto;
@@ -35,7 +93,8 @@ struct sr_merge {
 	size_t window;
 	/* heap mode */
 	struct sr_source src;
-	struct sr_raw *pool;
+	struct slot *pool;
+	struct sr_raw in;     /* the record being read */
 	struct hent *heap;    /* ring sorted on (ts, seq) of pool slots */
 	size_t head, rcap;
 	uint32_t *freel;
@@ -45,7 +104,6 @@ struct sr_merge {
 	size_t hold_min;      /* records kept before an early release */
 	int64_t wm;           /* last watermark computed (see watermark()) */
 	int wm_valid;
-	uint32_t held_slot;   /* slot handed out last, freed on the next call */
 	/* handed out so far */
 	int released_any;
 	int64_t released_ts;
@@ -163,9 +221,9 @@ static inline struct hent *ring_at(struct sr_merge *m, size_t i)
 	return &m->heap[(m->head + i) % m->rcap];
 }
 
-static void heap_push(struct sr_merge *m, uint32_t idx)
+static void heap_push(struct sr_merge *m, uint32_t idx, const struct sr_raw *r)
 {
-	struct hent e = { m->pool[idx].ts, m->pool[idx].seq, idx };
+	struct hent e = { r->ts, r->seq, idx };
 	size_t i = m->hn;
 
 	/* find the slot: walk down from the tail while e is older */
@@ -381,7 +439,7 @@ static int decide(struct sr_merge *m, int behind, struct sr_diag *d)
 	    m->proto.ncpus_hint == 1 || m->src.fc.ncpus_hint == 1)
 		return SR_OK;
 	for (size_t i = 0; i < m->hn && single && !behind; i++) {
-		int32_t c = m->pool[ring_at(m, i)->idx].cpu;
+		int32_t c = slot_cpu(&m->pool[ring_at(m, i)->idx]);
 
 		if (c < 0)
 			continue;
@@ -399,6 +457,12 @@ static int decide(struct sr_merge *m, int behind, struct sr_diag *d)
 		m->proto.ncpus_hint = m->src.fc.ncpus_hint;
 		m->proto.state_enc = m->src.fc.state_enc;
 		sr_source_fini(&m->src);
+		for (size_t k = 0; k < m->hn; k++) {
+			struct slot *sl = &m->pool[ring_at(m, k)->idx];
+
+			free(sl->over);
+			sl->over = NULL;
+		}
 		m->hn = 0;
 		for (size_t k = 0; k < m->narr; k++) {
 			m->arr_ts[k] = INT64_MIN;
@@ -443,7 +507,6 @@ int sr_merge_open(struct sr_merge **mp, struct sr_input *in, const char *path,
 	for (size_t i = 0; i <= m->window; i++)
 		m->freel[i] = (uint32_t)(m->window - i);
 	m->nfree = m->window + 1;
-	m->held_slot = UINT32_MAX;
 	m->released_ts = INT64_MIN;
 	*mp = m;
 	return SR_OK;
@@ -486,11 +549,9 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 		struct sr_raw *r;
 		int rc;
 
-		idx = m->freel[--m->nfree];
-		r = &m->pool[idx];
+		r = &m->in;
 		rc = sr_source_next(&m->src, r, d);
 		if (rc <= 0) {
-			m->freel[m->nfree++] = idx;
 			if (rc < 0)
 				return -1;
 			m->src_eof = 1;
@@ -504,7 +565,10 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 		if (fresh && !m->released_any && !m->kway_checked &&
 		    m->hn > 0 && r->ts < ring_at(m, m->hn - 1)->ts) {
 			m->kway_checked = 1;
-			heap_push(m, idx);
+			idx = m->freel[--m->nfree];
+			if (slot_pack(&m->pool[idx], r))
+				return sr_fail(d, SR_EINTERNAL, "out of memory");
+			heap_push(m, idx, r);
 			if (decide(m, 1, d) != SR_OK)
 				return -1;
 			if (m->kway)
@@ -534,7 +598,10 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 				"file instead");
 			return -1;
 		}
-		heap_push(m, idx);
+		idx = m->freel[--m->nfree];
+		if (slot_pack(&m->pool[idx], r))
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		heap_push(m, idx, r);
 		if (m->hn == m->window && !m->decided && !m->src_eof) {
 			if (decide(m, 0, d) != SR_OK)
 				return -1;
@@ -547,14 +614,12 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 	if (m->hn == 0)
 		return 0;
 	idx = heap_pop(m);
-	/* hand out the slot itself: it is not reused before the next call */
-	if (m->held_slot != UINT32_MAX)
-		m->freel[m->nfree++] = m->held_slot;
-	m->held_slot = idx;
+	slot_unpack(&m->pool[idx], &m->out);
+	m->freel[m->nfree++] = idx;
 	m->released_any = 1;
-	m->released_ts = m->pool[idx].ts;
-	m->released_line = m->pool[idx].line;
-	*out = &m->pool[idx];
+	m->released_ts = m->out.ts;
+	m->released_line = m->out.line;
+	*out = &m->out;
 	return 1;
 }
 
@@ -912,6 +977,8 @@ void sr_merge_close(struct sr_merge *m)
 	free(m->cur);
 	free(m->heads);
 	free(m->kheap);
+	for (size_t k = 0; m->pool && !m->kway && k < m->hn; k++)
+		free(m->pool[ring_at(m, k)->idx].over);
 	free(m->pool);
 	free(m->heap);
 	free(m->freel);

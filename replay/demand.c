@@ -15,6 +15,8 @@
 #include "replay/demand.h"
 #include "replay/ring.h"
 
+enum { LEFT_NO, LEFT_THERE, LEFT_MOVED };
+
 /* Where a task stands in the recording, as far as the events show. */
 enum rstate {
 	R_UNSEEN,    /* not born yet */
@@ -36,6 +38,10 @@ struct ent {
 	uint8_t exit_seen;  /* sched_process_exit seen, not switched out */
 	uint8_t block_open; /* its last op is a BLOCK not yet resolved */
 	uint8_t shrink_queued; /* in dm->shrink */
+	uint8_t left;       /* R_RUNNABLE: left its cpu unseen at
+			       .last_change, asleep or preempted not known
+			       yet: LEFT_THERE (.cpu is that cpu) or
+			       LEFT_MOVED (migrated since, to .cpu) */
 	int32_t cpu;        /* R_RUNNING: where */
 	uint32_t last_rec;  /* latest record of the exec chain */
 	uint32_t nblocks;
@@ -83,6 +89,9 @@ struct sr_demand {
 	uint32_t *shrink;       /* tasks whose ring every consumer passed
 				   since the last event: shrink it then */
 	size_t nshrink, capshrink;
+	uint32_t *left;         /* tasks that left a cpu unseen, not yet
+				   known asleep or runnable (ent.left) */
+	size_t nleft, capleft;
 	struct sr_ring arr;     /* arrivals (struct sr_arrival), numbered */
 	uint64_t *arrcur;       /* per consumer: next arrival it will read */
 	sr_demand_resolve_fn on_resolve;
@@ -90,6 +99,7 @@ struct sr_demand {
 	bool started, done;
 	bool charges;       /* the trace charges CPU (sched_stat_runtime) */
 	bool irq_seen;      /* the trace has shown an interrupt as a waker */
+	bool oom;           /* a list could not grow (the event fails) */
 	int64_t start, now;
 	int64_t before;     /* the event read before the current one */
 	struct sr_demand_stats st;
@@ -178,6 +188,7 @@ void sr_demand_free(struct sr_demand *dm)
 	}
 	free(dm->e);
 	free(dm->shrink);
+	free(dm->left);
 	free(dm->cpus);
 	sr_strpool_free(&dm->names);
 	sr_ring_free(&dm->arr);
@@ -343,6 +354,13 @@ static const struct sr_task *rec_of(const struct sr_demand *dm, sr_tid id)
 	return id == SR_TID_NONE ? NULL : dm->o.task_get(dm->o.task_ctx, id);
 }
 
+static bool is_idle(const struct sr_demand *dm, sr_tid id)
+{
+	const struct sr_task *r = rec_of(dm, id);
+
+	return r && r->is_idle;
+}
+
 /* The thread id of a record (idle: NONE). */
 static uint32_t thread_of(const struct sr_demand *dm, sr_tid id)
 {
@@ -486,6 +504,7 @@ static void end_run(struct ent *e, int64_t ts)
 
 static void start_run(struct ent *e, int32_t c, int64_t since)
 {
+	e->left = 0; /* it had left runnable, if it had left unseen */
 	e->state = R_RUNNING;
 	e->cpu = c;
 	e->since = since;
@@ -609,6 +628,7 @@ static int close_program(struct sr_demand *dm, struct ent *e, int64_t ts,
 		return SR_OK;
 	}
 	e->state = (uint8_t)final_state;
+	e->left = 0;
 	return SR_OK;
 }
 
@@ -750,7 +770,12 @@ static struct ent *ent_of(struct sr_demand *dm, sr_tid id, int64_t ts,
 	return e->included ? e : NULL;
 }
 
-/* The task on cpu c left it unseen (missing or lost events): at ts. */
+/*
+ * The task on cpu c left it unseen (missing or lost events): at ts.
+ * Asleep or preempted is not known yet: it stays runnable, marked left,
+ * until a later event says which (left_asleep, cpu_idle; a switch-in,
+ * a charge: runnable).
+ */
 static void left_unseen(struct sr_demand *dm, struct cpu *p, int32_t c,
 			int64_t ts)
 {
@@ -765,10 +790,64 @@ static void left_unseen(struct sr_demand *dm, struct cpu *p, int32_t c,
 		end_run(y, ts);
 		y->state = R_RUNNABLE;
 		y->last_change = ts;
+		if (!y->left) {
+			if (dm->nleft == dm->capleft) {
+				uint32_t *l = sr_grow(dm->left, &dm->capleft,
+						      dm->nleft, sizeof(*l),
+						      16, 0);
+
+				if (!l) {
+					dm->oom = true; /* said at once */
+					return;
+				}
+				dm->left = l;
+			}
+			dm->left[dm->nleft++] = y->t.id;
+			y->left = LEFT_THERE;
+		}
 	}
 	/* who runs there from now is unknown: nobody, until shown */
 	p->cur = SR_TID_NONE;
 	p->switch_ts = ts;
+}
+
+/* A task that left its cpu unseen was asleep: it blocked when it left. */
+static int left_asleep(struct sr_demand *dm, struct ent *e)
+{
+	e->left = 0;
+	return block(dm, e, e->last_change);
+}
+
+/*
+ * Cpu c is seen idle: a task that left it unseen and has not run since
+ * was asleep (the kernel does not idle a cpu whose runqueue holds a
+ * runnable task; a task moved elsewhere is followed by its migrate
+ * event).  from_now: it goes idle now; else it was idle until now, since
+ * a time not known, which may be before a task migrated there arrived:
+ * that says nothing of such a task.  Entries no longer undecided are
+ * dropped on the way.
+ */
+static int cpu_idle(struct sr_demand *dm, int32_t c, bool from_now)
+{
+	size_t k = 0;
+	int rc = SR_OK;
+
+	for (size_t i = 0; i < dm->nleft; i++) {
+		struct ent *e = &dm->e[dm->left[i]];
+
+		if (!e->left || e->state != R_RUNNABLE) {
+			e->left = 0;
+			continue;
+		}
+		if (e->cpu == c && !rc &&
+		    (from_now || e->left == LEFT_THERE)) {
+			rc = left_asleep(dm, e);
+			continue;
+		}
+		dm->left[k++] = dm->left[i];
+	}
+	dm->nleft = k;
+	return rc;
 }
 
 /*
@@ -856,6 +935,10 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 		return SR_EINTERNAL;
 	if (c->cur_known && c->cur != pth)
 		left_unseen(dm, c, ev->cpu, ev->ts);
+	/* idle before: whoever left the cpu unseen was asleep */
+	if (dm->nleft && is_idle(dm, ev->task) &&
+	    (rc = cpu_idle(dm, ev->cpu, false)))
+		return rc;
 	p = live(dm, ev->task, ev->ts, ev->cpu, &err);
 	if (err)
 		return err;
@@ -909,6 +992,9 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 	c->cur_known = 1;
 	c->cur = nth;
 	c->switch_ts = ev->ts;
+	/* idle from now on: the same */
+	if (dm->nleft && is_idle(dm, ev->other))
+		return cpu_idle(dm, ev->cpu, true);
 	return SR_OK;
 }
 
@@ -978,6 +1064,10 @@ static int on_wake(struct sr_demand *dm, const struct sr_event *ev)
 		t->last_change = ev->ts;
 		return rc;
 	}
+	/* a task that left its cpu unseen is woken: it was asleep */
+	if (t->left && t->state == R_RUNNABLE && ev->kind != SR_EV_WAKEUP_NEW &&
+	    (rc = left_asleep(dm, t)))
+		return rc;
 	if (t->state != R_BLOCKED || ev->kind == SR_EV_WAKEUP_NEW)
 		return SR_OK;
 	bop = op_at(t, t->block_op);
@@ -1132,6 +1222,7 @@ static int credit(struct sr_demand *dm, struct ent *e, int64_t ts, int64_t v)
 
 	if (v <= 0 || (e->state != R_RUNNABLE && e->state != R_BLOCKED))
 		return SR_OK;
+	e->left = 0; /* it ran: it had left runnable */
 	if (e->state == R_BLOCKED) {
 		/* its wakeup is missing too: woken when the charge began */
 		const struct sr_op *bop = op_at(e, e->block_op);
@@ -1203,6 +1294,23 @@ static int on_other(struct sr_demand *dm, const struct sr_event *ev)
 	return SR_OK;
 }
 
+/*
+ * Where it ran is not demand (one cpu), but a task that left its cpu
+ * unseen goes with its migrate: it is asleep only if its new cpu idles
+ * (a wake that moves it says asleep by itself).
+ */
+static int on_migrate(struct sr_demand *dm, const struct sr_event *ev)
+{
+	uint32_t th = thread_of(dm, ev->task);
+
+	if (th < dm->ne && dm->e[th].left && ev->target_cpu >= 0 &&
+	    ev->target_cpu != dm->e[th].cpu) {
+		dm->e[th].cpu = ev->target_cpu;
+		dm->e[th].left = LEFT_MOVED;
+	}
+	return SR_OK;
+}
+
 typedef int (*ev_fn)(struct sr_demand *dm, const struct sr_event *ev);
 
 static const ev_fn handlers[SR_EV__COUNT] = {
@@ -1214,7 +1322,7 @@ static const ev_fn handlers[SR_EV__COUNT] = {
 	[SR_EV_EXEC] = on_exec,
 	[SR_EV_EXIT] = on_exit_ev,
 	[SR_EV_FREE] = on_other,    /* reaped at exit (docs/replay.md) */
-	[SR_EV_MIGRATE] = on_other, /* one cpu: where it ran is not demand */
+	[SR_EV_MIGRATE] = on_migrate,
 	[SR_EV_RUNTIME] = on_runtime,
 	[SR_EV_NICE] = on_attr,
 	[SR_EV_SETSCHED] = on_attr,
@@ -1254,6 +1362,8 @@ int sr_demand_event(struct sr_demand *dm, const struct sr_event *ev,
 		return sr_fail(d, SR_EINTERNAL, "demand: event kind %d",
 			       ev->kind);
 	rc = handlers[ev->kind](dm, ev);
+	if (!rc && dm->oom)
+		rc = SR_EINTERNAL;
 	if (rc)
 		return sr_fail(d, rc, "demand extraction: out of memory");
 	return SR_OK;

@@ -7,7 +7,10 @@
 #     (tests/replay/data/perf-mix-16x.sha256; re-make it only when the
 #     replay's results change on purpose, with the binary before that
 #     change; when issue 12 added waits.tsv and latency.tsv's why and
-#     behind_pid, latency.tsv's first six columns kept their hash);
+#     behind_pid, latency.tsv's first six columns kept their hash; re-made
+#     for stock and o11int when a task that left its cpu unseen became
+#     asleep on its cpu's idle or its wake, docs/replay.md "Missing
+#     events": the fixture's tokio-rt-worker threads);
 #   - the same bytes whatever the batch (events between simulator steps);
 #   - --memory reports the demand held apart from the rows held, and the
 #     latency rows held past 16384 wait in a temporary file, not memory;

@@ -291,7 +291,8 @@ static void test_charges(void)
  * shown running there (a waker, a switch-out): the first left unseen at
  * that moment, the second runs from then.  Here t (cpu 0) is switched in
  * at 1 ms and never out; u wakes v on cpu 0 at 3 ms: t ran 1-3 ms, u runs
- * from 3 ms (to its switch-out at 4 ms).
+ * from 3 ms (to its switch-out at 4 ms).  Cpu 0 then idles with t not
+ * back: t was asleep from 3 ms (test_left_unseen), never woken.
  */
 static void test_missing_switch(void)
 {
@@ -311,10 +312,101 @@ static void test_missing_switch(void)
 	CHECK(dm != NULL);
 	if (!dm)
 		return;
-	CHECK_STR(prog(dm, t), "run 2000000 end");
+	CHECK_STR(prog(dm, t), "run 2000000 block0:never");
 	CHECK_STR(prog(dm, u), "run 500000 wake:3/0 run 1000000 "
 		  "block0:never");
 	CHECK_STR(prog(dm, v), "run 100000 block0:causal end");
+	sr_demand_free(dm);
+}
+
+/*
+ * A task that left its cpu unseen: asleep or preempted is decided by what
+ * comes next (docs/replay.md, "Missing events").  Two cpus, no charges.
+ *  - a: cpu 0 from 0; at 2 ms cpu 0 switches from idle to b: a left at 2
+ *    and the cpu idled after it, so a was asleep from 2; an interrupt
+ *    wakes it at 5, it runs 5-6 and sleeps (never woken):
+ *    run 2 block0:ext@5 run 1 block1:never.
+ *  - c: cpu 1 from 0; d shown on cpu 1 at 1 (it forks e): c left at 1,
+ *    not known how; an interrupt wakes c at 2: asleep from 1; d switches
+ *    out to c at 2, c sleeps at 3: run 1 block0:ext@2 run 1 block1:never.
+ *    d: ran 1-2, asleep: fork:e run 1 block0:never.
+ *  - f: cpu 1 from 4; g shown switching out there at 5 (f left at 5),
+ *    then f switched in again with no wake: it was preempted, one burst
+ *    4-5 and 5-7, then sleeps: run 3 block0:never.
+ *  - h: cpu 0 from 10; k shown there at 11 (forks m; h left); h migrated to cpu 1
+ *    at 12; cpu 0 idles at 13 (k sleeps), which says nothing of h now on
+ *    cpu 1; cpu 1, idle since 7, switches to h at 14 with no wake: its
+ *    idle began before h came, so h was preempted: one burst, sleeps at
+ *    15: run 2 block0:never.  Without its migrate, cpu 0's idle would
+ *    have put h asleep at 11.
+ *  - n: cpu 1 from 16; p shown there at 17 (it forks q), n left; p
+ *    switches to idle at 18: n was asleep from 17: run 1 block0:never.
+ */
+static void test_left_unseen(void)
+{
+	struct scen sc = { .ntasks = 0 };
+	sr_tid i0 = sc_task(&sc, 0, "swapper/0");
+	sr_tid i1 = sc_task(&sc, 0, "swapper/1");
+	sr_tid a = sc_task(&sc, 10, "a"), b = sc_task(&sc, 20, "b");
+	sr_tid c = sc_task(&sc, 30, "c"), dd = sc_task(&sc, 40, "d");
+	sr_tid e = sc_task(&sc, 50, "e"), f = sc_task(&sc, 60, "f");
+	sr_tid g = sc_task(&sc, 70, "g"), h = sc_task(&sc, 80, "h");
+	sr_tid k = sc_task(&sc, 90, "k"), m = sc_task(&sc, 100, "m");
+	sr_tid n = sc_task(&sc, 110, "n"), p = sc_task(&sc, 120, "p");
+	sr_tid q = sc_task(&sc, 130, "q");
+	struct sr_event *mig;
+	struct sr_demand *dm;
+	struct sr_demand_stats st;
+
+	sc_switch(&sc, 0, 0, i0, 'R', a);
+	sc_switch(&sc, 0, 1, i1, 'R', c);
+	sc_fork(&sc, 1 * MS, 1, dd, e);
+	sc_switch(&sc, 2 * MS, 0, i0, 'R', b);
+	sc_wake(&sc, 2 * MS, 1, c, SR_TID_NONE, SR_WS_HARDIRQ);
+	sc_switch(&sc, 2 * MS, 1, dd, 'S', c);
+	sc_switch(&sc, 3 * MS, 0, b, 'S', i0);
+	sc_switch(&sc, 3 * MS, 1, c, 'S', i1);
+	sc_switch(&sc, 4 * MS, 1, i1, 'R', f);
+	sc_wake(&sc, 5 * MS, 0, a, SR_TID_NONE, SR_WS_HARDIRQ);
+	sc_switch(&sc, 5 * MS, 0, i0, 'R', a);
+	sc_switch(&sc, 5 * MS, 1, g, 'S', f);
+	sc_switch(&sc, 6 * MS, 0, a, 'S', i0);
+	sc_switch(&sc, 7 * MS, 1, f, 'S', i1);
+	sc_switch(&sc, 10 * MS, 0, i0, 'R', h);
+	sc_fork(&sc, 11 * MS, 0, k, m);
+	sc_simple(&sc, 12 * MS, 0, SR_EV_MIGRATE, h, SR_TID_NONE, 0);
+	mig = &sc.ev[sc.nev - 1];
+	mig->orig_cpu = 0;
+	mig->target_cpu = 1;
+	sc_switch(&sc, 13 * MS, 0, k, 'S', i0);
+	sc_switch(&sc, 14 * MS, 1, i1, 'R', h);
+	sc_switch(&sc, 15 * MS, 1, h, 'S', i1);
+	sc_switch(&sc, 16 * MS, 1, i1, 'R', n);
+	sc_fork(&sc, 17 * MS, 1, p, q);
+	sc_switch(&sc, 18 * MS, 1, p, 'S', i1);
+	dm = extract(&sc, NULL, 20 * MS);
+	CHECK(dm != NULL);
+	if (!dm)
+		return;
+	CHECK_STR(prog(dm, a), "run 2000000 block0:ext@5000000 run 1000000 "
+		  "block1:never");
+	CHECK_INT(sr_demand_op(dm, a, 1)->a, 2 * MS); /* asleep from 2 ms */
+	CHECK_STR(prog(dm, b), "run 1000000 block0:never");
+	CHECK_STR(prog(dm, c), "run 1000000 block0:ext@2000000 run 1000000 "
+		  "block1:never");
+	CHECK_INT(sr_demand_op(dm, c, 1)->a, 1 * MS);
+	CHECK_STR(prog(dm, dd), "fork:6 run 1000000 block0:never");
+	CHECK_STR(prog(dm, f), "run 3000000 block0:never");
+	CHECK_STR(prog(dm, g), "block0:never");
+	CHECK_STR(prog(dm, h), "run 2000000 block0:never");
+	CHECK_STR(prog(dm, k), "fork:11 run 2000000 block0:never");
+	CHECK_STR(prog(dm, p), "fork:14 run 1000000 block0:never");
+	CHECK_STR(prog(dm, n), "run 1000000 block0:never");
+	CHECK_INT(sr_demand_op(dm, n, 1)->a, 17 * MS);
+	CHECK_INT(sr_demand_task(dm, a)->cpu_ns, 3 * MS);
+	CHECK_INT(sr_demand_task(dm, a)->blocks, 2);
+	sr_demand_stats(dm, &st);
+	CHECK_INT(st.external_wakes, 2);
 	sr_demand_free(dm);
 }
 
@@ -434,6 +526,7 @@ int main(void)
 	test_exclude();
 	test_charges();
 	test_missing_switch();
+	test_left_unseen();
 	test_causal_known();
 	test_consumers_free();
 	return test_done("test-demand");
