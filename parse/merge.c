@@ -32,7 +32,7 @@ static inline int hent_less(const struct hent *a, const struct hent *b)
 /*
  * A record waiting in the window, packed: the fields before the names as
  * they are, the three names one after the other (most are short, the
- * native format's usually empty), so a full window takes about half the
+ * native format's usually empty), so a full window takes four fifths of the
  * memory of whole records (their names are 3 x SR_COMM_MAX bytes); names
  * too long for the slot go to a block of their own.
  */

@@ -73,8 +73,8 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/longnames.txt", dir);
 	f = fopen(path, "w");
 	for (int i = 0; i < 200; i++) {
-		const char *n0 = i % 2 ? "short" : "a-thread-name-of-forty-chars-0123456789";
-		const char *n1 = "another-thread-name-thirty-two-ch";
+		const char *n0 = i % 2 ? "short" : "a-thread-name-of-31-chars-01234";
+		const char *n1 = "another-thread-name-of-29-chr";
 		int c = i % 2, us = 1000 + (i / 2) * 10 + (c ? 0 : 5);
 
 		fprintf(f, "  %s-%d [%03d] d..2. 10.%06d: sched_switch: "
@@ -86,10 +86,10 @@ int main(void)
 	CHECK_CTX("long names");
 	CHECK_INT(load_opts(&l, path, &small), 0);
 	check_sorted(&l, 200);
-	CHECK(task_named(&l, 10, "a-thread-name-of-forty-chars-0123456789") >= 0);
+	CHECK(task_named(&l, 10, "a-thread-name-of-31-chars-01234") >= 0);
 	CHECK(task_named(&l, 11, "short") >= 0);
-	CHECK(task_named(&l, 20, "another-thread-name-thirty-two-ch") >= 0);
-	CHECK(task_named(&l, 21, "another-thread-name-thirty-two-ch") >= 0);
+	CHECK(task_named(&l, 20, "another-thread-name-of-29-chr") >= 0);
+	CHECK(task_named(&l, 21, "another-thread-name-of-29-chr") >= 0);
 	CHECK_INT(l.ev[0].cpu, 1);
 	loaded_free(&l);
 
