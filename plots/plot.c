@@ -1173,6 +1173,25 @@ static const struct {
 	{ "max scheduling delay", "diff-bars-max", 5 },
 };
 
+/* The tasks' labels on the bars' axis (TICS: the set command), the bars'
+ * fill, and w, the width of one policy's bar. */
+static void bar_tics(FILE *f, const char *tics, const struct cmp_set *s,
+		     const long *tasks, size_t n, double w)
+{
+	fprintf(f, "%s (", tics);
+	for (size_t i = 0; i < n; i++) {
+		char lab[128];
+
+		bar_label(lab, sizeof(lab), &s->tasks[tasks[i]]);
+		fputs(i ? ", " : "", f);
+		sr_gp_str(f, lab);
+		fprintf(f, " %zu", i);
+	}
+	fputs(")\n", f);
+	fputs("set style fill solid 0.85 border rgb '#303030'\n", f);
+	fprintf(f, "w = %.4f\n", w);
+}
+
 /* The plot command's bars: one image, vertical bars, p99 over max. */
 static int write_bars_multi(struct ctx *x, const long *tasks, size_t n,
 			    int64_t ymax, struct sr_diag *d)
@@ -1204,18 +1223,7 @@ static int write_bars_multi(struct ctx *x, const long *tasks, size_t n,
 	fputs("set grid noxtics ytics\n", f);
 	fputs("set ylabel 'delay (ms, log)'\n", f);
 	fputs("set xlabel 'task (comm and pid)'\n", f);
-	fputs("set xtics rotate by 30 right nomirror (", f);
-	for (size_t i = 0; i < n; i++) {
-		char lab[128];
-
-		bar_label(lab, sizeof(lab), &s->tasks[tasks[i]]);
-		fputs(i ? ", " : "", f);
-		sr_gp_str(f, lab);
-		fprintf(f, " %zu", i);
-	}
-	fputs(")\n", f);
-	fputs("set style fill solid 0.85 border rgb '#303030'\n", f);
-	fprintf(f, "w = %.4f\n", w);
+	bar_tics(f, "set xtics rotate by 30 right nomirror", s, tasks, n, w);
 	multiplot_title(f, x, "p99 and max scheduling delay per task", 2, 1);
 	for (size_t pi = 0; pi < 2; pi++) {
 		const char *sep = "plot ";
@@ -1290,18 +1298,7 @@ static int write_bars_panels(struct ctx *x, const long *tasks, size_t n,
 		fprintf(f, "set yrange [%zu.6:-0.6]\n", n ? n - 1 : 0);
 		fputs("set grid xtics noytics\n", f);
 		fputs("set xlabel 'delay (ms, log)'\n", f);
-		fputs("set ytics nomirror (", f);
-		for (size_t i = 0; i < n; i++) {
-			char lab[128];
-
-			bar_label(lab, sizeof(lab), &s->tasks[tasks[i]]);
-			fputs(i ? ", " : "", f);
-			sr_gp_str(f, lab);
-			fprintf(f, " %zu", i);
-		}
-		fputs(")\n", f);
-		fputs("set style fill solid 0.85 border rgb '#303030'\n", f);
-		fprintf(f, "w = %.4f\n", w);
+		bar_tics(f, "set ytics nomirror", s, tasks, n, w);
 		fputs("set title ", f);
 		sr_gp_str(f, bar_panels[pi].what);
 		fputc('\n', f);
