@@ -46,10 +46,22 @@ static int add_comm(struct cmp_result *r, const char *comm, bool clean,
 	return sr_strpool_add(&r->names, comm, off);
 }
 
-/* Room for one more row in *v (n used, *cap allocated). */
-static void *room(void *v, size_t *cap, size_t n, size_t elem)
+/*
+ * The next row of an array (arrp: the address of its pointer, n rows
+ * used, *cap allocated), grown when full: NULL when out of memory (the
+ * array as it was).  The pointer is read and written with memcpy, so one
+ * function serves every row type.
+ */
+static void *next_row(void *arrp, size_t *cap, size_t n, size_t elem)
 {
-	return n < *cap ? v : sr_grow(v, cap, n, elem, 1024, 0);
+	void *v, *p;
+
+	memcpy(&v, arrp, sizeof(v));
+	p = n < *cap ? v : sr_grow(v, cap, n, elem, 1024, 0);
+	if (!p)
+		return NULL;
+	memcpy(arrp, &p, sizeof(p));
+	return (char *)p + n * elem;
 }
 
 /* ---- events ------------------------------------------------------------- */
@@ -93,13 +105,12 @@ static enum cmp_tl_event event_of(const char *name, bool *known)
 
 int cmp_result_add_tl(struct cmp_result *r, const struct sr_tl_row *row)
 {
-	struct cmp_tl *t = room(r->tl, &r->captl, r->ntl, sizeof(*t));
+	struct cmp_tl *t = next_row(&r->tl, &r->captl, r->ntl,
+				  sizeof(*t));
 	bool known;
 
 	if (!t)
 		return SR_EINTERNAL;
-	r->tl = t;
-	t = &r->tl[r->ntl];
 	if (add_comm(r, row->comm, true, &t->comm))
 		return SR_EINTERNAL;
 	t->time_ns = row->t;
@@ -116,12 +127,11 @@ int cmp_result_add_tl(struct cmp_result *r, const struct sr_tl_row *row)
 
 int cmp_result_add_lat(struct cmp_result *r, const struct sr_lat_row *row)
 {
-	struct cmp_lat *l = room(r->lat, &r->caplat, r->nlat, sizeof(*l));
+	struct cmp_lat *l = next_row(&r->lat, &r->caplat, r->nlat,
+				  sizeof(*l));
 
 	if (!l)
 		return SR_EINTERNAL;
-	r->lat = l;
-	l = &r->lat[r->nlat];
 	if (add_comm(r, row->comm, true, &l->comm))
 		return SR_EINTERNAL;
 	l->wake_ns = row->wake;
@@ -137,12 +147,11 @@ int cmp_result_add_lat(struct cmp_result *r, const struct sr_lat_row *row)
 
 int cmp_result_add_wait(struct cmp_result *r, const struct sr_wait_row *row)
 {
-	struct cmp_seg *g = room(r->seg, &r->capseg, r->nseg, sizeof(*g));
+	struct cmp_seg *g = next_row(&r->seg, &r->capseg, r->nseg,
+				  sizeof(*g));
 
 	if (!g)
 		return SR_EINTERNAL;
-	r->seg = g;
-	g = &r->seg[r->nseg];
 	if (add_comm(r, row->running_comm, true, &g->running_comm))
 		return SR_EINTERNAL;
 	g->wake_ns = row->wake;
@@ -270,13 +279,12 @@ static const struct cmp_col summary_cols[SC__N] = {
 
 static int sum_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 {
-	struct cmp_sum *s = room(r->sum, &r->capsum, r->nsum, sizeof(*s));
+	struct cmp_sum *s = next_row(&r->sum, &r->capsum, r->nsum,
+				  sizeof(*s));
 	int64_t pid, v;
 
 	if (!s)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	r->sum = s;
-	s = &r->sum[r->nsum];
 	memset(s, 0, sizeof(*s));
 	if (cmp_tsv_int(t, SC_PID, &pid, d))
 		return d->code;
@@ -360,13 +368,12 @@ static int pid_or_dash(struct cmp_tsv *t, size_t i, int32_t *out,
 
 static int lat_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 {
-	struct cmp_lat *l = room(r->lat, &r->caplat, r->nlat, sizeof(*l));
+	struct cmp_lat *l = next_row(&r->lat, &r->caplat, r->nlat,
+				  sizeof(*l));
 	int64_t run, pid;
 
 	if (!l)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	r->lat = l;
-	l = &r->lat[r->nlat];
 	if (cmp_tsv_int(t, LC_WAKE, &l->wake_ns, d) ||
 	    cmp_tsv_int(t, LC_RUN, &run, d) ||
 	    cmp_tsv_int(t, LC_DELAY, &l->delay_ns, d) ||
@@ -418,15 +425,14 @@ static const struct cmp_col waits_cols[WC__N] = {
 static int waits_row(struct cmp_result *r, struct cmp_tsv *t,
 		     struct sr_diag *d)
 {
-	struct cmp_seg *g = room(r->seg, &r->capseg, r->nseg, sizeof(*g));
+	struct cmp_seg *g = next_row(&r->seg, &r->capseg, r->nseg,
+				  sizeof(*g));
 	int64_t pid, end, cpu;
 	int why;
 	const char *detail = cmp_tsv_get(t, WC_DETAIL);
 
 	if (!g)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	r->seg = g;
-	g = &r->seg[r->nseg];
 	memset(g, 0, sizeof(*g));
 	if (cmp_tsv_int(t, WC_WAKE, &g->wake_ns, d) ||
 	    cmp_tsv_int(t, WC_PID, &pid, d) ||
@@ -499,14 +505,13 @@ static int prio_col(struct cmp_tsv *t, size_t i, int16_t *out,
 
 static int tl_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 {
-	struct cmp_tl *x = room(r->tl, &r->captl, r->ntl, sizeof(*x));
+	struct cmp_tl *x = next_row(&r->tl, &r->captl, r->ntl,
+				  sizeof(*x));
 	int64_t pid;
 	bool known;
 
 	if (!x)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	r->tl = x;
-	x = &r->tl[r->ntl];
 	if (cmp_tsv_int(t, TC_TIME, &x->time_ns, d) ||
 	    cmp_tsv_int(t, TC_PID, &pid, d))
 		return d->code;
