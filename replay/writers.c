@@ -100,32 +100,35 @@ struct sr_latw {
 #define LATW_CHECK_MIN 4096
 #define LATW_MEM_ROWS 16384 /* rows in memory; more go to a temporary file */
 
+/* A held wait's order: wake time, run time, pid, arrival (-1, 0, 1). */
+static int wait_order(int64_t aw, int64_t ar, int32_t ap, uint64_t as,
+		      int64_t bw, int64_t br, int32_t bp, uint64_t bs)
+{
+	if (aw != bw)
+		return aw < bw ? -1 : 1;
+	if (ar != br)
+		return ar < br ? -1 : 1;
+	if (ap != bp)
+		return ap < bp ? -1 : 1;
+	return as < bs ? -1 : as > bs;
+}
+
 static bool lless(const void *pa, const void *pb)
 {
 	const struct lrow *a = pa, *b = pb;
 
-	if (a->wake != b->wake)
-		return a->wake < b->wake;
-	if (a->run != b->run)
-		return a->run < b->run;
-	if (a->pid != b->pid)
-		return a->pid < b->pid;
-	return a->seq < b->seq;
+	return wait_order(a->wake, a->run, a->pid, a->seq,
+			  b->wake, b->run, b->pid, b->seq) < 0;
 }
 
+/* a wait's segments in their wait's place, then in their order */
 static bool wless(const void *pa, const void *pb)
 {
 	const struct wrow *a = pa, *b = pb;
+	int c = wait_order(a->wake, a->run, a->pid, a->seq,
+			   b->wake, b->run, b->pid, b->seq);
 
-	if (a->wake != b->wake)
-		return a->wake < b->wake;
-	if (a->run != b->run)
-		return a->run < b->run;
-	if (a->pid != b->pid)
-		return a->pid < b->pid;
-	if (a->seq != b->seq)
-		return a->seq < b->seq;
-	return a->segno < b->segno;
+	return c ? c < 0 : a->segno < b->segno;
 }
 
 void sr_latency_header(FILE *f)
