@@ -187,6 +187,27 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 		 "(1-99, default 50) under every simulated policy; " \
 		 "repeatable")
 
+/* The input and testing groups of a command that replays into its own
+ * outputs (struct sr_replay_opts *o): replay and export.  BATCH_HELP says
+ * what does not depend on --batch. */
+#define OPT_REPLAY_INPUT(o, batch_help) \
+	OPT_GROUP("input"), \
+	OPT_COMPAT(&(o)->compat), \
+	OPT_READ(&(o)->read), \
+	OPT_GROUP("testing"), \
+	OPT_NUMBER(0, "batch", &(o)->batch, "N", \
+		   "events read between simulator steps " batch_help, 1, \
+		   1LL << 30, NULL)
+
+/* A command that writes one file: its "output" group up to the format
+ * flags (bool *quiet, const char **out): diff and explain. */
+#define OPT_OUTPUT_FILE(quiet, out) \
+	OPT_GROUP("output"), \
+	OPT_FLAG('q', "quiet", (quiet), "no progress line on a terminal"), \
+	OPT_PATH('o', "output", (out), "FILE", \
+		 "write to FILE (temporary, then renamed; default " \
+		 "and - : stdout)")
+
 /* How plot and report draw (struct pl_plot_opts *po, plots/plot.h). */
 #define OPT_DRAW(po) \
 	OPT_NUMBER(0, "max-tasks", &(po)->max_tasks, "N", \

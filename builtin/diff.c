@@ -28,11 +28,7 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 				"(default: stock, o11int); repeat for up to 8",
 			    "only tasks whose comm matches this pcre2 regex"),
 		OPT_GROUPS(&o),
-		OPT_GROUP("output"),
-		OPT_FLAG('q', "quiet", &quiet, "no progress line on a terminal"),
-		OPT_PATH('o', "output", &out, "FILE",
-			 "write to FILE (temporary, then renamed; default "
-			 "and - : stdout)"),
+		OPT_OUTPUT_FILE(&quiet, &out),
 		OPT_FLAG(0, "tsv", &tsv, "every figure of A and B with change "
 			 "and ratio,\ntab-separated"),
 		OPT_FLAG(0, "json", &json, "the same as JSON"),

@@ -442,11 +442,7 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 			    "this pcre2 regex"),
 		OPT_NUMBER(0, "top", &top, "N", "the N worst waits under each "
 			   "policy (default 5)", 0, 1000, NULL),
-		OPT_GROUP("output"),
-		OPT_FLAG('q', "quiet", &quiet, "no progress line on a terminal"),
-		OPT_PATH('o', "output", &out, "FILE",
-			 "write to FILE (temporary, then renamed; default "
-			 "and - : stdout)"),
+		OPT_OUTPUT_FILE(&quiet, &out),
 		OPT_FLAG(0, "tsv", &tsv, "the wait by reason and by the task "
 			 "waited behind, in ns, tab-separated"),
 		OPT_FLAG(0, "json", &json, "everything, the worst waits' "

@@ -28,13 +28,7 @@ int cmd_export(int argc, char **argv, struct sr_diag *d)
 			 "progress line on a terminal"),
 		OPT_REPLAY(&o, policies, &npolicies),
 		OPT_SELECT(&sel),
-		OPT_GROUP("input"),
-		OPT_COMPAT(&o.compat),
-		OPT_READ(&o.read),
-		OPT_GROUP("testing"),
-		OPT_NUMBER(0, "batch", &o.batch, "N",
-			   "events read between simulator steps (the file "
-			   "does not depend on it)", 1, 1LL << 30, NULL),
+		OPT_REPLAY_INPUT(&o, "(the file does not depend on it)"),
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {

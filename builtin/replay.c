@@ -92,13 +92,7 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 			   "for the idle balancer (default 10)", 0, 1000000,
 			   NULL),
 		OPT_SELECT(&sel),
-		OPT_GROUP("input"),
-		OPT_COMPAT(&o.compat),
-		OPT_READ(&o.read),
-		OPT_GROUP("testing"),
-		OPT_NUMBER(0, "batch", &o.batch, "N",
-			   "events read between simulator steps (results do "
-			   "not depend on it)", 1, 1LL << 30, NULL),
+		OPT_REPLAY_INPUT(&o, "(results do not depend on it)"),
 		OPT_FLAG(0, "check", &o.check,
 			 "check the policies' invariants at every instant "
 			 "(slow)"),
