@@ -66,6 +66,29 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 	OPT_FLAG(0, "lenient", &(r)->lenient, \
 		 "skip malformed lines and report how many")
 
+/* How the demand is replayed (o: anything with the fields of struct
+ * sr_replay_opts named causal, external, cs_cost_ns, init_sleep_pct):
+ * replay and export, and the commands that compare (struct
+ * cmp_load_opts). */
+#define OPT_REPLAY_RULES(o) \
+	OPT_CHOICE(0, "causal", &(o)->causal, sr_causal_names, "MODE", \
+		   "which wakes a task gets in the trace it causes in " \
+		   "the replay: known (default: where the trace tells " \
+		   "them from interrupts, else between related " \
+		   "tasks), all, none"), \
+	OPT_CHOICE(0, "external", &(o)->external, sr_external_names, \
+		   "MODE", "absolute (default): external wakeups at their " \
+		   "recorded time; relative: sleeps keep their " \
+		   "recorded length"), \
+	OPT_NUMBER(0, "cs-cost", &(o)->cs_cost_ns, "TIME", \
+		   "context-switch cost: ns, or with a unit (us, ms, " \
+		   "s); default 0, at most 1ms", 0, SR_CS_COST_MAX, \
+		   po_time_units), \
+	OPT_NUMBER(0, "warm", &(o)->init_sleep_pct, "PCT", \
+		   "tasks alive at the start begin with sleep_avg " \
+		   "PCT% of MAX_SLEEP_AVG (default 0: cold)", 0, 100, \
+		   NULL)
+
 /* What is replayed and how (struct sr_replay_opts *o, replay/replay.h;
  * the --policy list in pol[SR_REPLAY_MAX_POLICIES], *npol of them):
  * replay and export. */
@@ -85,23 +108,7 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 		   "replay only the process tree of the first task whose " \
 		   "name matches (pcre2; e.g. '^perf-exec$', the command " \
 		   "perf sched record ran): it and what it forked"), \
-	OPT_CHOICE(0, "causal", &(o)->causal, sr_causal_names, "MODE", \
-		   "which wakes a task gets in the trace it causes in " \
-		   "the replay: known (default: where the trace tells " \
-		   "them from interrupts, else between related " \
-		   "tasks), all, none"), \
-	OPT_CHOICE(0, "external", &(o)->external, sr_external_names, \
-		   "MODE", "absolute (default): external wakeups at their " \
-		   "recorded time; relative: sleeps keep their " \
-		   "recorded length"), \
-	OPT_NUMBER(0, "cs-cost", &(o)->cs_cost_ns, "TIME", \
-		   "context-switch cost: ns, or with a unit (us, ms, " \
-		   "s); default 0, at most 1ms", 0, SR_CS_COST_MAX, \
-		   po_time_units), \
-	OPT_NUMBER(0, "warm", &(o)->init_sleep_pct, "PCT", \
-		   "tasks alive at the start begin with sleep_avg " \
-		   "PCT% of MAX_SLEEP_AVG (default 0: cold)", 0, 100, \
-		   NULL), \
+	OPT_REPLAY_RULES(o), \
 	OPT_NUMBER(0, "cpus", &(o)->cpus, "N", \
 		   "CPUs to replay on (default: as many as the " \
 		   "recording used; 1: one CPU, as in 2003)", 1, \
@@ -163,6 +170,7 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 	OPT_NUMBER(0, "cpus", &(o)->cpus, "N", \
 		   "CPUs to replay on (default: as many as the recording " \
 		   "used)", 1, SR_SIM_MAX_CPUS, NULL), \
+	OPT_REPLAY_RULES(o), \
 	OPT_TUNE((o)->sets, &(o)->nsets, (o)->rt, &(o)->nrt, \
 		 CMP_MAX_TUNE_OPTS)
 

@@ -136,6 +136,10 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	so.only = o->only;
 	so.only_tree = o->only_tree;
 	so.cpus = o->cpus;
+	so.causal = o->causal;
+	so.external = o->external;
+	so.cs_cost_ns = o->cs_cost_ns;
+	so.init_sleep_pct = o->init_sleep_pct;
 	so.title = o->title;
 	so.tree = o->tree != NULL;
 	so.procs = true;

@@ -36,6 +36,11 @@ struct cmp_load_opts {
 	const char *only_tree;  /* --only-tree: only this tree */
 	const char *tree;
 	int cpus;           /* --cpus: 0 = the recording's */
+	/* --causal, --external, --cs-cost, --warm, as replay's */
+	enum sr_causal_mode causal;
+	enum sr_external_mode external;
+	int64_t cs_cost_ns;
+	int init_sleep_pct;
 	const char *sets[CMP_MAX_TUNE_OPTS];	/* --set NAME=VALUE */
 	size_t nsets;
 	const char *rt[CMP_MAX_TUNE_OPTS];	/* --rt REGEX[:PRIO] */

@@ -97,6 +97,10 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 	ro.only = o->only;
 	ro.tree = o->only_tree;
 	ro.cpus = o->cpus;
+	ro.causal = o->causal;
+	ro.external = o->external;
+	ro.cs_cost_ns = o->cs_cost_ns;
+	ro.init_sleep_pct = o->init_sleep_pct;
 	ro.sink = &sink;
 	ro.read.progress = o->progress;
 	if (sr_sel_windowed(o->sel)) {
@@ -147,10 +151,15 @@ static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
 	struct stat st;
 	int rc = SR_OK;
 
-	if (o->cpus)
-		return sr_fail(d, SR_EUSAGE, "--cpus needs the trace file, not "
+	if (o->cpus || o->causal != SR_CAUSAL_KNOWN ||
+	    o->external != SR_EXTERNAL_ABSOLUTE || o->cs_cost_ns ||
+	    o->init_sleep_pct)
+		return sr_fail(d, SR_EUSAGE, "--%s needs the trace file, not "
 			       "the replay directory %s (replayed already)",
-			       o->trace);
+			       o->cpus ? "cpus" :
+			       o->causal != SR_CAUSAL_KNOWN ? "causal" :
+			       o->external != SR_EXTERNAL_ABSOLUTE ? "external" :
+			       o->cs_cost_ns ? "cs-cost" : "warm", o->trace);
 	if (o->only || o->only_tree)
 		return sr_fail(d, SR_EUSAGE, "--%s needs the trace file, not "
 			       "the replay directory %s (replayed already: give "

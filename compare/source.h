@@ -29,6 +29,12 @@ struct cmp_source_opts {
 	const char *only_tree;         /* ... as replay --tree */
 	int cpus;                      /* as replay --cpus (0: the
 					  recording's); a directory: only 0 */
+	/* as replay --causal, --external, --cs-cost, --warm; a directory:
+	   only their defaults (replayed already) */
+	enum sr_causal_mode causal;
+	enum sr_external_mode external;
+	int64_t cs_cost_ns;
+	int init_sleep_pct;
 	const char *title;             /* NULL: the trace's file name */
 	bool tree;                     /* the trace's tasks are needed */
 	bool procs;                    /* ... wanted when there (a replay

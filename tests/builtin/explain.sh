@@ -64,6 +64,24 @@ at_least "$(behind_hogs 5)" 1 "stock, relative: behind the hogs"
 nchecks=$((nchecks + 1))
 awk -F'\t' '$1 == "total" { exit !($6 * 10 < $5) }' "$T/out" ||
 	fail "o11int, relative: not a tenth of stock's wait"
+# the same straight from the trace: the compare commands take the
+# replay's rules (--external, --causal, --cs-cost, --warm) too
+cp "$T/out" "$T/rel.tsv"
+expect_status 0 "$SR" explain "$T/s.txt" --pid 300 --cpus 1 \
+	--external relative --policy stock --policy o11int --tsv
+expect_same "$T/out" "$T/rel.tsv"
+# a context-switch cost lengthens the wait: a rule that is passed on
+expect_status 0 "$SR" explain "$T/s.txt" --pid 300 --cpus 1 \
+	--external relative --cs-cost 50us --policy stock --tsv
+nchecks=$((nchecks + 1))
+awk -F'\t' 'FNR == NR && $1 == "total" { a = $5 }
+	FNR < NR && $1 == "total" { b = $5 } END { exit !(b > a) }' \
+	"$T/rel.tsv" "$T/out" || fail "--cs-cost 50us: the wait is not longer"
+# a saved replay has its rules already
+expect_status 64 "$SR" explain "$T/rel" --pid 300 --external relative
+expect_err "^schedreplay: --external needs the trace file, not the replay directory"
+expect_status 64 "$SR" diff "$T/rel" --warm 50
+expect_err "^schedreplay: --warm needs the trace file, not the replay directory"
 
 expect_status 0 "$SR" explain "$T/s.txt" --pid 300 --cpus 1 \
 	--policy stock --policy o11int --tsv
