@@ -102,8 +102,13 @@ static char *at(const struct sr_sortbuf *b, size_t i)
 	return slot(b, b->ix[i]);
 }
 
-/* Drop the least: its slot is free; the last slot sinks from the top
- * into the hole. */
+/*
+ * Drop the least: its slot is free.  The hole goes down to a leaf along
+ * the lesser children (one comparison a level), then the last record
+ * rises from there to its place (seldom far: it was a leaf): about half
+ * the comparisons of sinking the last record from the top.  The order of
+ * what comes out is the same (less is a total order).
+ */
 static void heap_pop(struct sr_sortbuf *b)
 {
 	size_t i = 0, n = --b->n;
@@ -116,7 +121,6 @@ static void heap_pop(struct sr_sortbuf *b)
 		return;
 	}
 	last = b->ix[n];
-	x = slot(b, last);
 	for (;;) {
 		size_t c = 2 * i + 1;
 
@@ -124,10 +128,17 @@ static void heap_pop(struct sr_sortbuf *b)
 			break;
 		if (c + 1 < n && b->less(at(b, c + 1), at(b, c)))
 			c++;
-		if (!b->less(at(b, c), x))
-			break;
 		b->ix[i] = b->ix[c];
 		i = c;
+	}
+	x = slot(b, last);
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+
+		if (!b->less(x, at(b, p)))
+			break;
+		b->ix[i] = b->ix[p];
+		i = p;
 	}
 	b->ix[i] = last;
 }
