@@ -167,30 +167,66 @@ int cmp_result_add_wait(struct cmp_result *r, const struct sr_wait_row *row)
 	return SR_OK;
 }
 
+/* Segments by their wait (pid, wake time), then in time. */
+static int seg_cmp(const void *pa, const void *pb)
+{
+	const struct cmp_seg *a = pa, *b = pb;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->wake_ns != b->wake_ns)
+		return a->wake_ns < b->wake_ns ? -1 : 1;
+	return (a->start_ns > b->start_ns) - (a->start_ns < b->start_ns);
+}
+
+/* The first segment of the wait of pid from wake, or r->nseg. */
+static size_t seg_find(const struct cmp_result *r, int32_t pid, int64_t wake)
+{
+	struct cmp_seg key = { .pid = pid, .wake_ns = wake,
+			       .start_ns = INT64_MIN };
+	size_t lo = 0, hi = r->nseg;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (seg_cmp(&r->seg[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
- * The waits' segments come in the order of their waits (waits.tsv is
- * written as latency.tsv is, a wait of no length has none): each
- * attributed wait with a delay takes the segments that follow, for its
- * pid and wake time, and they must add up to its delay.
+ * The waits' segments come in the order the waits ended (waits.tsv is
+ * written as the replay ends each wait; a wait of no length has none):
+ * sorted by (pid, wake time, start), each attributed wait with a delay
+ * takes those of its pid and wake time (a task's waits of some length
+ * start at different times), and they must add up to its delay.
  */
 int cmp_result_link(struct cmp_result *r, struct sr_diag *d)
 {
-	size_t k = 0;
+	size_t linked = 0;
 
+	if (r->nseg > 1)
+		qsort(r->seg, r->nseg, sizeof(*r->seg), seg_cmp);
 	for (size_t i = 0; i < r->nlat; i++) {
 		struct cmp_lat *l = &r->lat[i];
 		int64_t sum = 0;
+		size_t k;
 
-		l->seg0 = (uint32_t)k;
-		l->nseg = 0;
+		l->seg0 = l->nseg = 0;
 		if (!r->has_waits || !l->attributed || !l->delay_ns)
 			continue;
+		k = seg_find(r, l->pid, l->wake_ns);
+		l->seg0 = (uint32_t)k;
 		while (k < r->nseg && r->seg[k].pid == l->pid &&
 		       r->seg[k].wake_ns == l->wake_ns && sum < l->delay_ns) {
 			sum += r->seg[k].dur_ns;
 			k++;
 			l->nseg++;
 		}
+		linked += l->nseg;
 		if (sum != l->delay_ns)
 			return sr_fail(d, SR_EDATA, "%s: the wait of pid %d at "
 				       "%lld ns (%lld ns) has %lld ns of "
@@ -198,10 +234,10 @@ int cmp_result_link(struct cmp_result *r, struct sr_diag *d)
 				       (int)l->pid, (long long)l->wake_ns,
 				       (long long)l->delay_ns, (long long)sum);
 	}
-	if (k != r->nseg)
-		return sr_fail(d, SR_EDATA, "%s: waits.tsv has %zu segments of "
-			       "no wait in latency.tsv", r->policy,
-			       r->nseg - k);
+	if (linked != r->nseg)
+		return sr_fail(d, SR_EDATA, "%s: waits.tsv has %zu segments, "
+			       "the waits of latency.tsv take %zu", r->policy,
+			       r->nseg, linked);
 	return SR_OK;
 }
 

@@ -63,8 +63,9 @@ struct sr_replay_sink {
 	int (*timeline)(void *ctx, size_t policy, const struct sr_tl_row *r);
 	int (*latency)(void *ctx, size_t policy, const struct sr_lat_row *r);
 	void *ctx;
-	/* the segments of each wait (waits.tsv's rows), simulated policies
-	   with attribution only */
+	/* the segments of each wait (waits.tsv's rows) as the wait ends,
+	   before or after its latency row (held to be put in wake order):
+	   simulated policies with attribution only */
 	int (*waits)(void *ctx, size_t policy, const struct sr_wait_row *r);
 };
 

@@ -68,21 +68,6 @@ struct lrow {
 	int32_t behind_pid;
 };
 
-/* A segment of a held wait: its wait's key, then its number in it. */
-struct wrow {
-	int64_t wake, run;
-	uint64_t seq;
-	int32_t pid;
-	uint32_t comm;      /* offset in the name pool */
-	uint32_t segno;
-	int32_t rpid;
-	int64_t start, end;
-	struct sm_why why;
-	uint32_t rcomm;     /* the running task's name: the caller's
-			       (sr_lat_why.name) */
-	int16_t rprio, cpu;
-};
-
 struct sr_latw {
 	sr_lat_fn emit;
 	sr_wait_fn emit_wait;
@@ -90,45 +75,24 @@ struct sr_latw {
 	int err;            /* the first error emit returned */
 	const struct sr_acct *acct;
 	struct sr_sortbuf *q; /* by (wake, run, pid, seq) */
-	struct sr_sortbuf *wq; /* segments: by (wake, run, pid, seq, segno) */
 	uint64_t next_check, seq;
 	struct sr_strpool names;
-	const char *(*name)(const void *ctx, uint32_t comm); /* rcomm's */
-	const void *name_ctx;
 };
 
 #define LATW_CHECK_MIN 4096
 #define LATW_MEM_ROWS 16384 /* rows in memory; more go to a temporary file */
 
-/* A held wait's order: wake time, run time, pid, arrival (-1, 0, 1). */
-static int wait_order(int64_t aw, int64_t ar, int32_t ap, uint64_t as,
-		      int64_t bw, int64_t br, int32_t bp, uint64_t bs)
-{
-	if (aw != bw)
-		return aw < bw ? -1 : 1;
-	if (ar != br)
-		return ar < br ? -1 : 1;
-	if (ap != bp)
-		return ap < bp ? -1 : 1;
-	return as < bs ? -1 : as > bs;
-}
-
 static bool lless(const void *pa, const void *pb)
 {
 	const struct lrow *a = pa, *b = pb;
 
-	return wait_order(a->wake, a->run, a->pid, a->seq,
-			  b->wake, b->run, b->pid, b->seq) < 0;
-}
-
-/* a wait's segments in their wait's place, then in their order */
-static bool wless(const void *pa, const void *pb)
-{
-	const struct wrow *a = pa, *b = pb;
-	int c = wait_order(a->wake, a->run, a->pid, a->seq,
-			   b->wake, b->run, b->pid, b->seq);
-
-	return c ? c < 0 : a->segno < b->segno;
+	if (a->wake != b->wake)
+		return a->wake < b->wake;
+	if (a->run != b->run)
+		return a->run < b->run;
+	if (a->pid != b->pid)
+		return a->pid < b->pid;
+	return a->seq < b->seq;
 }
 
 void sr_latency_header(FILE *f)
@@ -214,9 +178,7 @@ int sr_latw_new(struct sr_latw **out, const struct sr_acct *acct,
 	w->acct = acct;
 	w->next_check = LATW_CHECK_MIN;
 	if (sr_sortbuf_new(&w->q, sizeof(struct lrow), lless, LATW_MEM_ROWS,
-			   d) ||
-	    (emit_wait && sr_sortbuf_new(&w->wq, sizeof(struct wrow), wless,
-					 LATW_MEM_ROWS, d))) {
+			   d)) {
 		sr_latw_free(w);
 		return d->code;
 	}
@@ -229,7 +191,6 @@ void sr_latw_free(struct sr_latw *w)
 	if (!w)
 		return;
 	sr_sortbuf_free(w->q);
-	sr_sortbuf_free(w->wq);
 	sr_strpool_free(&w->names);
 	free(w);
 }
@@ -239,9 +200,8 @@ void sr_latw_stats(const struct sr_latw *w, struct sr_sortbuf_stats *st)
 	sr_sortbuf_stats(w->q, st);
 }
 
-static void put_row(struct sr_latw *w, const void *p)
+static void put_row(struct sr_latw *w, const struct lrow *r)
 {
-	const struct lrow *r = p;
 	struct sr_lat_row row = {
 		.wake = r->wake, .run = r->run, .pid = r->pid,
 		.comm = sr_strpool_get(&w->names, r->comm),
@@ -255,48 +215,21 @@ static void put_row(struct sr_latw *w, const void *p)
 		w->err = rc;
 }
 
-static void put_wait(struct sr_latw *w, const void *p)
+/* Pass on the rows that come before bound (INT64_MAX: all). */
+static int put_before(struct sr_latw *w, int64_t bound)
 {
-	const struct wrow *r = p;
-	struct sr_wait_row row = {
-		.wake = r->wake, .run = r->run, .pid = r->pid,
-		.comm = sr_strpool_get(&w->names, r->comm),
-		.start = r->start, .end = r->end, .why = r->why,
-		.running_pid = r->rpid,
-		.running_comm = r->rpid >= 0 ? w->name(w->name_ctx, r->rcomm)
-					     : "",
-		.running_prio = r->rprio, .cpu = r->cpu,
-	};
-	int rc = w->emit_wait(w->ctx, &row);
-
-	if (rc && !w->err)
-		w->err = rc;
-}
-
-/* Pass on the rows of q that come before bound (INT64_MAX: all): the
-   wake time leads both kinds of row. */
-static int put_q(struct sr_latw *w, struct sr_sortbuf *q, int64_t bound,
-		 void (*put)(struct sr_latw *, const void *))
-{
-	const void *m;
+	const struct lrow *m;
 	int rc;
 
-	while ((rc = sr_sortbuf_min(q, &m)) == SR_OK && m &&
-	       *(const int64_t *)m < bound) {
-		put(w, m);
-		if ((rc = sr_sortbuf_pop(q)))
+	while ((rc = sr_sortbuf_min(w->q, (const void **)&m)) == SR_OK && m &&
+	       m->wake < bound) {
+		put_row(w, m);
+		if ((rc = sr_sortbuf_pop(w->q)))
 			break;
 	}
 	if (rc && !w->err)
 		w->err = rc;
 	return w->err;
-}
-
-static int put_before(struct sr_latw *w, int64_t bound)
-{
-	if (put_q(w, w->q, bound, put_row))
-		return w->err;
-	return w->wq ? put_q(w, w->wq, bound, put_wait) : w->err;
 }
 
 /* Write the rows no wait to come can precede. */
@@ -313,8 +246,6 @@ static void drain(struct sr_latw *w, int64_t now)
 			bound = sr_acct_since(w->acct, (uint32_t)i);
 	put_before(w, bound);
 	held = sr_sortbuf_count(w->q);
-	if (w->wq && sr_sortbuf_count(w->wq) > held)
-		held = sr_sortbuf_count(w->wq);
 	w->next_check = 2 * held > LATW_CHECK_MIN ? 2 * held : LATW_CHECK_MIN;
 }
 
@@ -336,28 +267,28 @@ int sr_latw_add(struct sr_latw *w, int64_t from, int64_t to, int32_t pid,
 			     &r.behind_pid);
 		r.attributed = 1;
 		r.why = (uint8_t)main_why;
-		w->name = why->name;
-		w->name_ctx = why->name_ctx;
-		for (size_t i = 0; w->wq && i < why->nsegs; i++) {
+		/* the segments go out now, the wait's end being now */
+		for (size_t i = 0; w->emit_wait && i < why->nsegs; i++) {
 			const struct sr_wait_seg *g = &why->segs[i];
-			struct wrow x = {
+			struct sr_wait_row x = {
 				.wake = from, .run = to, .pid = pid,
-				.comm = r.comm, .seq = r.seq,
-				.segno = (uint32_t)i, .start = g->start,
-				.end = g->end, .why = g->why,
-				.rpid = g->running_pid,
-				.rcomm = g->running_comm,
-				.rprio = g->running_prio, .cpu = g->cpu,
+				.comm = comm ? comm : "",
+				.start = g->start, .end = g->end, .why = g->why,
+				.running_pid = g->running_pid,
+				.running_comm = g->running_pid >= 0 ?
+					why->name(why->name_ctx,
+						  g->running_comm) : "",
+				.running_prio = g->running_prio, .cpu = g->cpu,
 			};
+			int rc = w->emit_wait(w->ctx, &x);
 
-			if (sr_sortbuf_push(w->wq, &x))
-				return SR_EINTERNAL;
+			if (rc && !w->err)
+				w->err = rc;
 		}
 	}
 	if (sr_sortbuf_push(w->q, &r))
 		return SR_EINTERNAL;
-	if (sr_sortbuf_count(w->q) >= w->next_check ||
-	    (w->wq && sr_sortbuf_count(w->wq) >= w->next_check))
+	if (sr_sortbuf_count(w->q) >= w->next_check)
 		drain(w, to);
 	return w->err;
 }

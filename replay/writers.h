@@ -9,8 +9,10 @@
  *                 a bounded reorder buffer, sr_latw, puts them so)
  *   waits.tsv     wake_ns pid comm seg_start_ns seg_end_ns why
  *                 running_pid running_comm running_prio cpu detail
- *                 (the segments of each wait, docs/replay.md "Why a task
- *                 waited": in the order of latency.tsv, then by time)
+ *                 (the segments of each wait, docs/why.md: written as
+ *                 each wait ends, so in the order of the waits' ends,
+ *                 a wait's segments together in time order; its
+ *                 latency.tsv row has the same pid and wake_ns)
  *   summary.tsv   the columns of `stats --tsv`, then cpu_share expired
  *                 late_wakeups finish_s migrations  (sorted by pid)
  *   cpus.tsv      cpu busy_ns idle_ns switches balances pulls

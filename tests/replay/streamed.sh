@@ -10,7 +10,9 @@
 #     behind_pid, latency.tsv's first six columns kept their hash; re-made
 #     for stock and o11int when a task that left its cpu unseen became
 #     asleep on its cpu's idle or its wake, docs/replay.md "Missing
-#     events": the fixture's tokio-rt-worker threads);
+#     events": the fixture's tokio-rt-worker threads; waits.tsv's re-made
+#     when its rows went out as each wait ends, not in latency.tsv's
+#     order: the same rows, sorted alike);
 #   - the same bytes whatever the batch (events between simulator steps);
 #   - --memory reports the demand held apart from the rows held, and the
 #     latency rows held past 16384 wait in a temporary file, not memory;
@@ -50,4 +52,23 @@ expect_status 0 "$SR" diff "$T/mix16.txt" --tsv --title mix16
 cp "$T/out" "$T/fromtrace"
 expect_status 0 "$SR" diff "$T/a" --tsv --title mix16
 expect_same "$T/out" "$T/fromtrace"
+
+# waits.tsv lists the waits as they end; a saved directory whose waits
+# come in another order (by wake time, as before) links each segment to
+# its wait all the same, and one that lost a segment is refused
+expect_status 0 "$SR" explain "$T/a" --pid 24440 --json
+cp "$T/out" "$T/why1"
+tab=$(printf '\t')
+for p in stock o11int; do
+	{ head -n 1 "$T/a/$p/waits.tsv"
+	  tail -n +2 "$T/a/$p/waits.tsv" | sort -s -t "$tab" -k1,1n -k2,2n
+	} >"$T/w" && mv "$T/w" "$T/a/$p/waits.tsv"
+done
+nchecks=$((nchecks + 1))
+cmp -s "$T/a/stock/waits.tsv" "$T/b/stock/waits.tsv" && fail "waits.tsv: the order did not change"
+expect_status 0 "$SR" explain "$T/a" --pid 24440 --json
+expect_same "$T/out" "$T/why1"
+sed -i '5d' "$T/a/stock/waits.tsv"
+expect_status 65 "$SR" explain "$T/a" --pid 24440
+expect_err 'stock: the wait of pid [0-9]+ at [0-9]+ ns \([0-9]+ ns\) has [0-9]+ ns of segments in waits.tsv'
 done_ok

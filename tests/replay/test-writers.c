@@ -204,7 +204,8 @@ static void test_cpus(void)
  * lower-prio) then 20 ns behind y (pid 8, no-preempt); b (pid 200) waits
  * 10..20 in the expired array behind z.  latency.tsv names each wait's
  * main reason and the task it waited behind longest; waits.tsv has their
- * segments, in latency.tsv's order (a's wait ends last but starts first).
+ * segments as the waits end (b's first: a's wait starts first but ends
+ * last), while latency.tsv is in wake order.
  */
 static const char *seg_name(const void *ctx, uint32_t comm)
 {
@@ -271,10 +272,10 @@ static void test_waits(void)
 	s = slurp(f.waits);
 	CHECK_STR(s, "wake_ns\tpid\tcomm\tseg_start_ns\tseg_end_ns\twhy\t"
 		  "running_pid\trunning_comm\trunning_prio\tcpu\tdetail\n"
+		  "10\t200\tb\t10\t20\texpired\t9\tz?q\t125\t1\tahead=2\n"
 		  "0\t100\ta\t0\t10\tlower-prio\t7\tx\t110\t0\t-\n"
 		  "0\t100\ta\t10\t30\tno-preempt\t8\ty\t120\t0\t"
-		  "2x-slice,ahead=1\n"
-		  "10\t200\tb\t10\t20\texpired\t9\tz?q\t125\t1\tahead=2\n");
+		  "2x-slice,ahead=1\n");
 	free(s);
 	fclose(f.lat);
 	fclose(f.waits);
