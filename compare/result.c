@@ -103,7 +103,10 @@ static enum cmp_tl_event event_of(const char *name, bool *known)
 
 /* ---- rows from a replay --------------------------------------------------- */
 
-int cmp_result_add_tl(struct cmp_result *r, const struct sr_tl_row *row)
+/* The row functions of both inputs: a replay's rows (names cleaned as
+ * the files write them) and a saved directory's (clean already). */
+static int put_tl(struct cmp_result *r, const struct sr_tl_row *row,
+		  bool clean)
 {
 	struct cmp_tl *t = next_row(&r->tl, &r->captl, r->ntl,
 				  sizeof(*t));
@@ -111,7 +114,7 @@ int cmp_result_add_tl(struct cmp_result *r, const struct sr_tl_row *row)
 
 	if (!t)
 		return SR_EINTERNAL;
-	if (add_comm(r, row->comm, true, &t->comm))
+	if (add_comm(r, row->comm, clean, &t->comm))
 		return SR_EINTERNAL;
 	t->time_ns = row->t;
 	t->pid = row->pid;
@@ -125,14 +128,15 @@ int cmp_result_add_tl(struct cmp_result *r, const struct sr_tl_row *row)
 	return SR_OK;
 }
 
-int cmp_result_add_lat(struct cmp_result *r, const struct sr_lat_row *row)
+static int put_lat(struct cmp_result *r, const struct sr_lat_row *row,
+		   bool clean)
 {
 	struct cmp_lat *l = next_row(&r->lat, &r->caplat, r->nlat,
 				  sizeof(*l));
 
 	if (!l)
 		return SR_EINTERNAL;
-	if (add_comm(r, row->comm, true, &l->comm))
+	if (add_comm(r, row->comm, clean, &l->comm))
 		return SR_EINTERNAL;
 	l->wake_ns = row->wake;
 	l->delay_ns = row->run - row->wake;
@@ -145,14 +149,15 @@ int cmp_result_add_lat(struct cmp_result *r, const struct sr_lat_row *row)
 	return SR_OK;
 }
 
-int cmp_result_add_wait(struct cmp_result *r, const struct sr_wait_row *row)
+static int put_wait(struct cmp_result *r, const struct sr_wait_row *row,
+		    bool clean)
 {
 	struct cmp_seg *g = next_row(&r->seg, &r->capseg, r->nseg,
 				  sizeof(*g));
 
 	if (!g)
 		return SR_EINTERNAL;
-	if (add_comm(r, row->running_comm, true, &g->running_comm))
+	if (add_comm(r, row->running_comm, clean, &g->running_comm))
 		return SR_EINTERNAL;
 	g->wake_ns = row->wake;
 	g->start_ns = row->start;
@@ -165,6 +170,21 @@ int cmp_result_add_wait(struct cmp_result *r, const struct sr_wait_row *row)
 	r->nseg++;
 	r->has_waits = true;
 	return SR_OK;
+}
+
+int cmp_result_add_tl(struct cmp_result *r, const struct sr_tl_row *row)
+{
+	return put_tl(r, row, true);
+}
+
+int cmp_result_add_lat(struct cmp_result *r, const struct sr_lat_row *row)
+{
+	return put_lat(r, row, true);
+}
+
+int cmp_result_add_wait(struct cmp_result *r, const struct sr_wait_row *row)
+{
+	return put_wait(r, row, true);
 }
 
 /* Segments by their wait (pid, wake time), then in time. */
@@ -404,41 +424,30 @@ static int pid_or_dash(struct cmp_tsv *t, size_t i, int32_t *out,
 
 static int lat_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 {
-	struct cmp_lat *l = next_row(&r->lat, &r->caplat, r->nlat,
-				  sizeof(*l));
-	int64_t run, pid;
+	struct sr_lat_row row = { .behind_pid = -1 };
+	int64_t delay, pid;
+	const char *why = cmp_tsv_get(t, LC_WHY);
 
-	if (!l)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	if (cmp_tsv_int(t, LC_WAKE, &l->wake_ns, d) ||
-	    cmp_tsv_int(t, LC_RUN, &run, d) ||
-	    cmp_tsv_int(t, LC_DELAY, &l->delay_ns, d) ||
+	if (cmp_tsv_int(t, LC_WAKE, &row.wake, d) ||
+	    cmp_tsv_int(t, LC_RUN, &row.run, d) ||
+	    cmp_tsv_int(t, LC_DELAY, &delay, d) ||
 	    cmp_tsv_int(t, LC_PID, &pid, d))
 		return d->code;
-	if (l->delay_ns < 0)
+	if (delay < 0 || delay != row.run - row.wake)
 		return sr_fail(d, SR_EDATA, "%s:%llu: expected a delay >= 0, "
-			       "got %lld", t->path, (unsigned long long)t->line,
-			       (long long)l->delay_ns);
+			       "run_ns - wake_ns, got %lld", t->path,
+			       (unsigned long long)t->line, (long long)delay);
 	if (pid < 0 || pid > INT32_MAX)
 		return SR_OK; /* no task of ours */
-	l->pid = (int32_t)pid;
-	if (add_comm(r, cmp_tsv_get(t, LC_COMM), false, &l->comm))
+	row.pid = (int32_t)pid;
+	row.comm = cmp_tsv_get(t, LC_COMM);
+	row.attributed = why && *why && strcmp(why, "-");
+	if (row.attributed &&
+	    (why_col(t, LC_WHY, &row.why, d) ||
+	     pid_or_dash(t, LC_BEHIND, &row.behind_pid, d)))
+		return d->code;
+	if (put_lat(r, &row, false))
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	l->seg0 = l->nseg = 0;
-	l->behind_pid = -1;
-	l->why = SM_WHY_NONE;
-	l->attributed = cmp_tsv_get(t, LC_WHY) &&
-			strcmp(cmp_tsv_get(t, LC_WHY), "-") &&
-			*cmp_tsv_get(t, LC_WHY);
-	if (l->attributed) {
-		int why;
-
-		if (why_col(t, LC_WHY, &why, d) ||
-		    pid_or_dash(t, LC_BEHIND, &l->behind_pid, d))
-			return d->code;
-		l->why = (uint8_t)why;
-	}
-	r->nlat++;
 	return SR_OK;
 }
 
@@ -461,49 +470,44 @@ static const struct cmp_col waits_cols[WC__N] = {
 static int waits_row(struct cmp_result *r, struct cmp_tsv *t,
 		     struct sr_diag *d)
 {
-	struct cmp_seg *g = next_row(&r->seg, &r->capseg, r->nseg,
-				  sizeof(*g));
-	int64_t pid, end, cpu;
+	struct sr_wait_row row = { 0 };
+	int64_t pid, cpu;
+	int16_t prio;
 	int why;
 	const char *detail = cmp_tsv_get(t, WC_DETAIL);
 
-	if (!g)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	memset(g, 0, sizeof(*g));
-	if (cmp_tsv_int(t, WC_WAKE, &g->wake_ns, d) ||
+	if (cmp_tsv_int(t, WC_WAKE, &row.wake, d) ||
 	    cmp_tsv_int(t, WC_PID, &pid, d) ||
-	    cmp_tsv_int(t, WC_START, &g->start_ns, d) ||
-	    cmp_tsv_int(t, WC_END, &end, d) ||
+	    cmp_tsv_int(t, WC_START, &row.start, d) ||
+	    cmp_tsv_int(t, WC_END, &row.end, d) ||
 	    why_col(t, WC_WHY, &why, d) ||
-	    pid_or_dash(t, WC_RPID, &g->running_pid, d) ||
-	    prio_col(t, WC_RPRIO, &g->running_prio, d) ||
+	    pid_or_dash(t, WC_RPID, &row.running_pid, d) ||
+	    prio_col(t, WC_RPRIO, &prio, d) ||
 	    cmp_tsv_int(t, WC_CPU, &cpu, d))
 		return d->code;
 	if (pid < 0 || pid > INT32_MAX)
 		return bad_pid(t, pid, d);
-	if (end < g->start_ns || g->start_ns < g->wake_ns)
+	if (row.end < row.start || row.start < row.wake)
 		return sr_fail(d, SR_EDATA, "%s:%llu: expected wake_ns <= "
 			       "seg_start_ns <= seg_end_ns, got %lld, %lld, "
 			       "%lld", t->path, (unsigned long long)t->line,
-			       (long long)g->wake_ns, (long long)g->start_ns,
-			       (long long)end);
+			       (long long)row.wake, (long long)row.start,
+			       (long long)row.end);
 	if (cpu < 0 || cpu > INT16_MAX)
 		return sr_fail(d, SR_EDATA, "%s:%llu: expected a cpu, got %lld",
 			       t->path, (unsigned long long)t->line,
 			       (long long)cpu);
-	g->pid = (int32_t)pid;
-	g->dur_ns = end - g->start_ns;
-	g->cpu = (int16_t)cpu;
-	g->why.code = (uint8_t)why;
-	if (sm_why_parse_detail(detail && *detail ? detail : "-", &g->why))
+	row.pid = (int32_t)pid;
+	row.cpu = (int)cpu;
+	row.running_prio = prio;
+	row.why.code = (uint8_t)why;
+	if (sm_why_parse_detail(detail && *detail ? detail : "-", &row.why))
 		return sr_fail(d, SR_EDATA, "%s:%llu: expected a detail such "
 			       "as 2x-slice,ahead=1 in column detail, got '%s'",
 			       t->path, (unsigned long long)t->line, detail);
-	if (add_comm(r, g->running_pid >= 0 ? cmp_tsv_get(t, WC_RCOMM) : "",
-		     false, &g->running_comm))
+	row.running_comm = row.running_pid >= 0 ? cmp_tsv_get(t, WC_RCOMM) : "";
+	if (put_wait(r, &row, false))
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	r->nseg++;
-	r->has_waits = true;
 	return SR_OK;
 }
 
@@ -541,33 +545,36 @@ static int prio_col(struct cmp_tsv *t, size_t i, int16_t *out,
 
 static int tl_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 {
-	struct cmp_tl *x = next_row(&r->tl, &r->captl, r->ntl,
-				  sizeof(*x));
+	struct sr_tl_row row = { .prio = -1 };
+	struct sm_view v = { .prio = -1 };
 	int64_t pid;
-	bool known;
+	int16_t prio, sprio;
 
-	if (!x)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	if (cmp_tsv_int(t, TC_TIME, &x->time_ns, d) ||
+	if (cmp_tsv_int(t, TC_TIME, &row.t, d) ||
 	    cmp_tsv_int(t, TC_PID, &pid, d))
 		return d->code;
-	if (r->ntl && x->time_ns < r->tl[r->ntl - 1].time_ns)
+	if (r->ntl && row.t < r->tl[r->ntl - 1].time_ns)
 		return sr_fail(d, SR_EDATA, "%s:%llu: expected rows sorted by "
 			       "time_ns, got %lld after %lld", t->path,
-			       (unsigned long long)t->line,
-			       (long long)x->time_ns,
+			       (unsigned long long)t->line, (long long)row.t,
 			       (long long)r->tl[r->ntl - 1].time_ns);
 	if (pid < 0 || pid > INT32_MAX)
 		return bad_pid(t, pid, d);
-	x->pid = (int32_t)pid;
-	x->ev = (uint8_t)event_of(cmp_tsv_get(t, TC_EVENT), &known);
-	x->known = known;
-	if (prio_col(t, TC_PRIO, &x->prio, d) ||
-	    prio_col(t, TC_SPRIO, &x->static_prio, d))
+	if (prio_col(t, TC_PRIO, &prio, d) ||
+	    prio_col(t, TC_SPRIO, &sprio, d))
 		return d->code;
-	if (add_comm(r, cmp_tsv_get(t, TC_COMM), false, &x->comm))
+	row.pid = (int32_t)pid;
+	row.comm = cmp_tsv_get(t, TC_COMM);
+	row.event = cmp_tsv_get(t, TC_EVENT);
+	row.prio = prio;
+	if (sprio >= 0) {
+		/* a model's row: its view's prio and static_prio */
+		v.prio = prio;
+		v.static_prio = sprio;
+		row.v = &v;
+	}
+	if (put_tl(r, &row, false))
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	r->ntl++;
 	return SR_OK;
 }
 
