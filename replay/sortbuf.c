@@ -102,6 +102,23 @@ static char *at(const struct sr_sortbuf *b, size_t i)
 	return slot(b, b->ix[i]);
 }
 
+/* The record in slot k rises from the hole at heap position i to its
+ * place (the hole's parents move down). */
+static void rise(struct sr_sortbuf *b, size_t i, uint32_t k)
+{
+	const char *x = slot(b, k);
+
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+
+		if (!b->less(x, at(b, p)))
+			break;
+		b->ix[i] = b->ix[p];
+		i = p;
+	}
+	b->ix[i] = k;
+}
+
 /*
  * Drop the least: its slot is free.  The hole goes down to a leaf along
  * the lesser children (one comparison a level), then the last record
@@ -113,7 +130,6 @@ static void heap_pop(struct sr_sortbuf *b)
 {
 	size_t i = 0, n = --b->n;
 	uint32_t last;
-	const char *x;
 
 	b->freel[b->nfree++] = b->ix[0];
 	if (!n) {
@@ -131,16 +147,7 @@ static void heap_pop(struct sr_sortbuf *b)
 		b->ix[i] = b->ix[c];
 		i = c;
 	}
-	x = slot(b, last);
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-
-		if (!b->less(x, at(b, p)))
-			break;
-		b->ix[i] = b->ix[p];
-		i = p;
-	}
-	b->ix[i] = last;
+	rise(b, i, last);
 }
 
 /* ---- runs --------------------------------------------------------------- */
@@ -318,7 +325,6 @@ static int spill(struct sr_sortbuf *b)
 
 int sr_sortbuf_push(struct sr_sortbuf *b, const void *x)
 {
-	size_t i;
 	uint32_t k;
 
 	if (b->n >= b->mem_max && b->n == b->cap)
@@ -344,16 +350,7 @@ int sr_sortbuf_push(struct sr_sortbuf *b, const void *x)
 	k = b->nfree ? b->freel[--b->nfree] : (uint32_t)b->n;
 	memcpy(slot(b, k), x, b->elem);
 	/* the new record rises from the end into the hole */
-	i = b->n++;
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-
-		if (!b->less(x, at(b, p)))
-			break;
-		b->ix[i] = b->ix[p];
-		i = p;
-	}
-	b->ix[i] = k;
+	rise(b, b->n++, k);
 	b->count++;
 	if (b->count > b->st.peak)
 		b->st.peak = b->count;
