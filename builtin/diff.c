@@ -77,13 +77,7 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 		else
 			rc = cmp_ndiff_write_table(&nd, fp, all,
 						   cmp_color_wanted(color, fp));
-		if (rc) {
-			sr_outfile_abort(f);
-			sr_fail(d, rc, "write error on %s", strcmp(out, "-") ?
-				out : "stdout");
-		} else {
-			rc = sr_outfile_commit(f, d);
-		}
+		rc = sr_outfile_finish(f, rc, out, d);
 	}
 	cmp_ndiff_free(&nd);
 	cmp_set_free(&set);

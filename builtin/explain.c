@@ -502,13 +502,7 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 
 		rc = tsv ? write_tsv(fp, &x) : json ? write_json(fp, &x) :
 			   write_text(fp, &x);
-		if (rc) {
-			sr_outfile_abort(f);
-			sr_fail(d, rc, "write error on %s", strcmp(out, "-") ?
-				out : "stdout");
-		} else {
-			rc = sr_outfile_commit(f, d);
-		}
+		rc = sr_outfile_finish(f, rc, out, d);
 	}
 	for (size_t r = 0; r < CMP_MAX_RUNS; r++)
 		cmp_why_free(&x.w[r]);

@@ -20,8 +20,10 @@
 struct sr_outfile {
 	FILE *fp;
 	char *path; /* final name */
-	char *tmp;  /* temporary name, NULL for stdout */
+	char *tmp;  /* temporary name, NULL for stdout and in place */
 	int slot;   /* index in live_tmp[], -1 if none */
+	int in_place; /* a device or FIFO, opened as it is: closed at the
+			 end, never renamed over */
 };
 
 /*
@@ -148,6 +150,7 @@ int sr_outfile_open(struct sr_outfile **out, const char *path,
 {
 	struct sr_outfile *o;
 	sigset_t old;
+	struct stat st;
 	size_t n;
 	int fd;
 
@@ -164,6 +167,28 @@ int sr_outfile_open(struct sr_outfile **out, const char *path,
 		if (!o->path) {
 			free(o);
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		}
+		*out = o;
+		return SR_OK;
+	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISDIR(st.st_mode)) {
+		/* a device (/dev/null, a terminal) or a FIFO: nothing to keep
+		   whole, and renaming a temporary over it would replace the
+		   device node with a file (as root, /dev/null itself) */
+		o->path = strdup(path);
+		o->in_place = 1;
+		if (!o->path) {
+			free(o);
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		}
+		if (!(o->fp = fopen(path, "w"))) {
+			int e = errno;
+
+			free(o->path);
+			free(o);
+			return sr_fail(d, SR_EIO, "%s: cannot open: %s", path,
+				       strerror(e));
 		}
 		*out = o;
 		return SR_OK;
@@ -233,6 +258,16 @@ static void outfile_free(struct sr_outfile *o)
 	free(o);
 }
 
+int sr_outfile_finish(struct sr_outfile *o, int write_rc, const char *path,
+		      struct sr_diag *d)
+{
+	if (write_rc == SR_OK)
+		return sr_outfile_commit(o, d);
+	sr_outfile_abort(o);
+	return sr_fail(d, write_rc, "write error on %s",
+		       strcmp(path, "-") ? path : "stdout");
+}
+
 int sr_outfile_commit(struct sr_outfile *o, struct sr_diag *d)
 {
 	int err = 0;
@@ -250,6 +285,10 @@ int sr_outfile_commit(struct sr_outfile *o, struct sr_diag *d)
 			err = 1, e = errno;
 		if (err)
 			unlink(o->tmp);
+	} else if (o->in_place) {
+		if (fclose(o->fp) != 0 && !err)
+			err = 1, e = errno;
+		o->fp = NULL;
 	}
 	if (err) {
 		sr_fail(d, SR_EIO, "%s: write failed: %s", o->path,
@@ -271,6 +310,8 @@ void sr_outfile_abort(struct sr_outfile *o)
 		unlink(o->tmp);
 	} else if (o->fp) {
 		fflush(o->fp);
+		if (o->in_place)
+			fclose(o->fp);
 	}
 	outfile_free(o);
 }

@@ -35,6 +35,11 @@ int sr_outfile_open_in(struct sr_outfile **o, const char *dir,
 		       const char *name, const char *ext, struct sr_diag *d);
 /* Close and remove the temporary. Frees o. Safe on NULL. */
 void sr_outfile_abort(struct sr_outfile *o);
+/* The end of a writer that returned write_rc: commit when it is SR_OK,
+ * else abort and report "write error on PATH" (stdout for "-") with that
+ * code.  Frees o. */
+int sr_outfile_finish(struct sr_outfile *o, int write_rc, const char *path,
+		      struct sr_diag *d);
 
 /* Create a directory and its parents (like mkdir -p). */
 int sr_mkdirs(const char *dir, struct sr_diag *d);

@@ -96,4 +96,19 @@ expect_status 64 "$SR" stats --help=bogus
 expect_err "stats: --help: expected man or complete, got 'bogus'"
 expect_status 64 "$SR" help nosuch
 expect_err "unknown command 'nosuch'"
+# ---- -o on a device or a FIFO: written in place, never replaced ----
+# (a temporary renamed over /dev/null would replace the device node with a
+# file, as root; a FIFO stands in for it here, so a regression cannot harm
+# the machine)
+if command -v mkfifo >/dev/null 2>&1 && command -v timeout >/dev/null 2>&1; then
+	mkfifo "$T/fifo"
+	timeout 20 cat "$T/fifo" >"$T/from-fifo" &
+	reader=$!
+	expect_status 0 "$SR" diff "$runs" -q -o "$T/fifo"
+	wait "$reader"
+	nchecks=$((nchecks + 1))
+	[ -p "$T/fifo" ] || fail "-o FIFO: the FIFO was replaced"
+	expect_status 0 "$SR" diff "$runs" -q
+	expect_same "$T/from-fifo" "$T/out"
+fi
 done_ok
