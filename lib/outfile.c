@@ -182,9 +182,12 @@ int sr_outfile_open(struct sr_outfile **out, const char *path,
 			free(o);
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		}
-		if (!(o->fp = fopen(path, "w"))) {
+		fd = open(path, O_WRONLY | O_TRUNC);
+		if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
 			int e = errno;
 
+			if (fd >= 0)
+				close(fd);
 			free(o->path);
 			free(o);
 			return sr_fail(d, SR_EIO, "%s: cannot open: %s", path,
