@@ -35,6 +35,7 @@
 #include "parse/reader.h"
 #include "replay/demand.h"
 #include "replay/sim.h"
+#include "sched-model/knobs.h"
 #include "sched-model/policy.h"
 
 /* ---- gen ------------------------------------------------------------------ */
@@ -291,13 +292,20 @@ static int replay_once(const struct sm_policy *pol, int cpus,
 {
 	struct sr_demand_opts dopts = { .task_get = get, .task_ctx = tasks,
 					.nconsumers = 1 };
-	struct sr_sim_opts so = { .policy = pol, .cpus = cpus };
+	/* the policy configured with its defaults, as the replay does: the
+	   state its runqueues share (2.4's global runqueue) */
+	struct sm_sched *sched = sm_sched_new(pol, NULL);
+	struct sr_sim_opts so = { .policy = pol, .sched = sched, .cpus = cpus };
 	struct sr_diag d = SR_DIAG_INIT;
 	struct sr_demand *dm = NULL;
 	struct one o = { NULL };
 	double t0, t1;
 
 	*tsim = 0;
+	if (!sched) {
+		sr_fail(&d, SR_EINTERNAL, "out of memory");
+		goto fail;
+	}
 	if (sr_demand_new(&dm, &dopts, &d) ||
 	    sr_sim_new(&o.sim, &so, dm, 0, NULL, &d))
 		goto fail;
@@ -329,11 +337,13 @@ static int replay_once(const struct sm_policy *pol, int cpus,
 	sr_demand_stats(dm, ds);
 	sr_sim_free(o.sim);
 	sr_demand_free(dm);
+	sm_sched_free(sched);
 	return 0;
 fail:
 	fprintf(stderr, "replay-bench: %s\n", d.msg);
 	sr_sim_free(o.sim);
 	sr_demand_free(dm);
+	sm_sched_free(sched);
 	return 1;
 }
 
