@@ -14,6 +14,7 @@
 #include "compare/source.h"
 #include "compare/sweep.h"
 #include "lib/fmt.h"
+#include "lib/grow.h"
 #include "lib/outfile.h"
 #include "lib/path.h"
 
@@ -89,14 +90,13 @@ static int add_job(struct cmp_sweep *sw, size_t *cap, const char *trace,
 		if (!strcmp(sw->jobs[i].tkey, tkey) &&
 		    !strcmp(sw->jobs[i].label, t->label))
 			return SR_OK;	/* the same job (a knob it lacks) */
-	if (sw->njobs == *cap) {
-		size_t c = *cap ? *cap * 2 : 16;
-		struct cmp_sweep_job *v = realloc(sw->jobs, c * sizeof(*v));
+	{
+		struct cmp_sweep_job *v = sr_grow(sw->jobs, cap, sw->njobs,
+						  sizeof(*v), 16, 0);
 
 		if (!v)
 			return oom(d);
 		sw->jobs = v;
-		*cap = c;
 	}
 	j = &sw->jobs[sw->njobs];
 	memset(j, 0, sizeof(*j));
@@ -454,17 +454,16 @@ int cmp_sweep_read_plan(struct cmp_sweep *sw, const char *outdir,
 		{
 			struct cmp_sweep_job *j;
 
-			if (sw->njobs == cap) {
-				size_t c = cap ? cap * 2 : 16;
+			{
 				struct cmp_sweep_job *v =
-					realloc(sw->jobs, c * sizeof(*v));
+					sr_grow(sw->jobs, &cap, sw->njobs,
+						sizeof(*v), 16, 0);
 
 				if (!v) {
 					oom(d);
 					goto out;
 				}
 				sw->jobs = v;
-				cap = c;
 			}
 			j = &sw->jobs[sw->njobs++];
 			memset(j, 0, sizeof(*j));

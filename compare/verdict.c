@@ -12,6 +12,7 @@
 #include "compare/verdict.h"
 #include "compare/why.h"
 #include "lib/fmt.h"
+#include "lib/grow.h"
 #include "lib/parse-options.h"
 
 /*
@@ -181,14 +182,12 @@ static int pool_row(void *ctx, const struct cmp_lat_row *row, struct sr_diag *d)
 	if (t->group != p->group || !cmp_task_shown(p->s, t) ||
 	    (p->no_batch && t->cls == CMP_CLASS_BATCH))
 		return SR_OK;
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 1024;
-		int64_t *v = realloc(p->v, cap * sizeof(*v));
+	{
+		int64_t *v = sr_grow(p->v, &p->cap, p->n, sizeof(*v), 1024, 0);
 
 		if (!v)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		p->v = v;
-		p->cap = cap;
 	}
 	p->v[p->n++] = row->delay_ns;
 	return SR_OK;

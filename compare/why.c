@@ -9,6 +9,7 @@
 
 #include "compare/why.h"
 #include "lib/fmt.h"
+#include "lib/grow.h"
 
 /* ---- in words ----------------------------------------------------------- */
 
@@ -187,18 +188,20 @@ static int keep_worst(struct pass *p, const struct cmp_lat_row *row)
 static int add_raw(struct pass *p, const struct cmp_seg *g)
 {
 	if (p->nraw == p->capraw) {
-		size_t cap = p->capraw ? p->capraw * 2 : 256;
-		struct cmp_behind *r = realloc(p->raw, cap * sizeof(*r));
+		/* two arrays grown alike */
+		size_t c1 = p->capraw, c2 = p->capraw;
+		struct cmp_behind *r = sr_grow(p->raw, &c1, p->nraw,
+					       sizeof(*r), 256, 0);
 		uint32_t *c;
 
 		if (!r)
 			return SR_EINTERNAL;
 		p->raw = r;
-		c = realloc(p->rawcomm, cap * sizeof(*c));
+		c = sr_grow(p->rawcomm, &c2, p->nraw, sizeof(*c), 256, 0);
 		if (!c)
 			return SR_EINTERNAL;
 		p->rawcomm = c;
-		p->capraw = cap;
+		p->capraw = c1 < c2 ? c1 : c2;
 	}
 	p->raw[p->nraw] = (struct cmp_behind){ g->running_pid, NULL, g->dur_ns };
 	p->rawcomm[p->nraw++] = g->running_comm;

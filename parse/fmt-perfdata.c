@@ -35,6 +35,7 @@
 
 #include <event-parse.h>
 
+#include "lib/grow.h"
 #include "parse/binary.h"
 #include "parse/perfzstd.h"
 #include "parse/tracepoint.h"
@@ -190,17 +191,15 @@ static int add_attr(struct pd *p, const uint8_t *a, size_t size, uint64_t at,
 		return bad(p, at + 4, d, "expected the attr's size between %d "
 			   "and %zu, got %u", ATTR_SIZE_VER0, size, asize);
 	if (p->nattrs == p->capattrs) {
-		size_t n = p->capattrs ? 2 * p->capattrs : 16;
-
-		if (n > 65536)
+		if (p->nattrs >= 65536)
 			return bad(p, at, d, "expected at most 65536 event "
 				   "attrs, got more");
-		x = realloc(p->attrs, n * sizeof(*x));
+		x = sr_grow(p->attrs, &p->capattrs, p->nattrs, sizeof(*x), 16,
+			    0);
 		if (!x)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		p->attrs = x;
 		p->last_attr = NULL;
-		p->capattrs = n;
 	}
 	x = &p->attrs[p->nattrs];
 	memset(x, 0, sizeof(*x));
@@ -238,17 +237,15 @@ static int add_id(struct pd *p, uint64_t id, uint32_t attr, uint64_t at,
 		  struct sr_diag *d)
 {
 	if (p->nids == p->capids) {
-		size_t n = p->capids ? 2 * p->capids : 64;
 		struct pd_id *v;
 
-		if (n > (1u << 24))
+		if (p->nids >= (1u << 24))
 			return bad(p, at, d, "expected at most %u sample ids, "
 				   "got more", 1u << 24);
-		v = realloc(p->ids, n * sizeof(*v));
+		v = sr_grow(p->ids, &p->capids, p->nids, sizeof(*v), 64, 0);
 		if (!v)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		p->ids = v;
-		p->capids = n;
 	}
 	p->ids[p->nids].id = id;
 	p->ids[p->nids].attr = attr;

@@ -689,14 +689,13 @@ static int late_push(struct sr_merge *m, const struct sr_rkey *k,
 {
 	size_t i;
 
-	if (m->nlate == m->caplate) {
-		size_t n = m->caplate ? 2 * m->caplate : 256;
-		struct sr_rkey *v = realloc(m->late, n * sizeof(*v));
+	{
+		struct sr_rkey *v = sr_grow(m->late, &m->caplate, m->nlate,
+					    sizeof(*v), 256, 0);
 
 		if (!v)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		m->late = v;
-		m->caplate = n;
 	}
 	i = m->nlate++;
 	while (i > 0 && key_less(k, &m->late[(i - 1) / 2])) {
@@ -746,19 +745,19 @@ static int key_push(struct sr_merge *m, const struct sr_rkey *k, int32_t cpu,
 			       "got more records waiting to be merged", m->path,
 			       (unsigned long long)k->seq, SR_MERGE_KEYS_MAX);
 	if (qi >= m->nq) {
-		size_t n = qi + 1 > 2 * m->nq ? qi + 1 : 2 * m->nq;
-		struct kqueue *v = realloc(m->q, n * sizeof(*v));
+		/* the queues (new ones empty) and their heap, grown alike */
+		size_t c1 = m->nq, c2 = m->nq;
+		struct kqueue *v = sr_grow(m->q, &c1, qi, sizeof(*v), 8, 0);
 		uint32_t *h;
 
 		if (!v)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		memset(v + m->nq, 0, (n - m->nq) * sizeof(*v));
 		m->q = v;
-		h = realloc(m->qheap, n * sizeof(*h));
+		h = sr_grow(m->qheap, &c2, qi, sizeof(*h), 8, 0);
 		if (!h)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		m->qheap = h;
-		m->nq = n;
+		m->nq = c1 < c2 ? c1 : c2;
 	}
 	q = &m->q[qi];
 	if (q->n && key_less(k, q_at(q, q->n - 1)))

@@ -39,6 +39,7 @@
 
 #include <event-parse.h>
 
+#include "lib/grow.h"
 #include "parse/tdcheck.h"
 #include "parse/tracing.h"
 
@@ -508,14 +509,13 @@ static int defer_cpu_data(struct tdc *t, uint64_t off, uint64_t size,
 {
 	if (within(t, off, size, t->len, "a cpu's trace data"))
 		return t->d->code;
-	if (t->nspans == t->capspans) {
-		size_t n = t->capspans ? 2 * t->capspans : 16;
-		struct cpuspan *v = realloc(t->spans, n * sizeof(*v));
+	{
+		struct cpuspan *v = sr_grow(t->spans, &t->capspans, t->nspans,
+					    sizeof(*v), 16, 0);
 
 		if (!v)
 			return sr_fail(t->d, SR_EINTERNAL, "out of memory");
 		t->spans = v;
-		t->capspans = n;
 	}
 	t->spans[t->nspans].off = off;
 	t->spans[t->nspans].size = size;

@@ -25,6 +25,7 @@
 
 #include <event-parse.h>
 
+#include "lib/grow.h"
 #include "parse/tracing.h"
 
 struct cur {
@@ -525,15 +526,13 @@ static int parse_format(struct cur *c, struct tep_handle *tep,
 		int64_t id = format_id((const char *)p, (size_t)sz);
 
 		if (id >= 0) {
-			uint32_t *v = info->other_ids;
+			uint32_t *v = sr_grow(info->other_ids, &info->capother,
+					      info->nother, sizeof(*v), 64, 0);
 
-			if (info->nother % 64 == 0) {
-				v = realloc(v, (info->nother + 64) * sizeof(*v));
-				if (!v)
-					return sr_fail(c->d, SR_EINTERNAL,
-						       "out of memory");
-				info->other_ids = v;
-			}
+			if (!v)
+				return sr_fail(c->d, SR_EINTERNAL,
+					       "out of memory");
+			info->other_ids = v;
 			v[info->nother++] = (uint32_t)id;
 		}
 		return SR_OK;
@@ -663,6 +662,6 @@ fail:
 	tep_free(tep);
 	free(info->other_ids);
 	info->other_ids = NULL;
-	info->nother = 0;
+	info->nother = info->capother = 0;
 	return d->code ? d->code : SR_EINTERNAL;
 }

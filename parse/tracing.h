@@ -21,7 +21,7 @@ struct tracing_info {
 	int long_size;
 	uint32_t *other_ids; /* the ids of other systems' events, never
 			      * parsed (malloc'd: the caller's to free) */
-	size_t nother;
+	size_t nother, capother;
 };
 
 /*

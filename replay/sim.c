@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "replay/affinity.h"
 #include "replay/sim.h"
 #include "sched-model/balance.h"
@@ -449,13 +450,16 @@ static void wait_open(struct sr_sim *s, uint32_t id)
 static int seg_push(struct stask *t, const struct sr_wait_seg *g)
 {
 	if (t->nsegs == t->capsegs) {
-		uint32_t cap = t->capsegs ? t->capsegs * 2 : 4;
-		struct sr_wait_seg *p = realloc(t->segs, cap * sizeof(*p));
+		size_t cap = t->capsegs;
+		struct sr_wait_seg *p;
 
+		if (cap >= UINT32_MAX / 2)
+			return SR_EINTERNAL;
+		p = sr_grow(t->segs, &cap, t->nsegs, sizeof(*p), 4, 0);
 		if (!p)
 			return SR_EINTERNAL;
 		t->segs = p;
-		t->capsegs = cap;
+		t->capsegs = (uint32_t)cap;
 	}
 	t->segs[t->nsegs++] = *g;
 	return SR_OK;
@@ -727,17 +731,13 @@ void sr_sim_free(struct sr_sim *s)
 
 static int grow_tasks(struct sr_sim *s, size_t n)
 {
-	if (n > s->capt) {
-		size_t cap = s->capt ? s->capt : 256;
-		struct stask *t;
+	if (n > 0) {
+		struct stask *t = sr_grow(s->t, &s->capt, n - 1, sizeof(*t),
+					  256, 0);
 
-		while (cap < n)
-			cap *= 2;
-		t = realloc(s->t, cap * sizeof(*t));
 		if (!t)
 			return SR_EINTERNAL;
 		s->t = t;
-		s->capt = cap;
 	}
 	while (s->nt < n) {
 		struct stask *t = &s->t[s->nt++];
@@ -810,14 +810,13 @@ static int timer_push(struct sr_sim *s, int64_t t, uint64_t seq, uint32_t id)
 {
 	size_t i;
 
-	if (s->nheap == s->capheap) {
-		size_t cap = s->capheap ? s->capheap * 2 : 64;
-		struct timer *h = realloc(s->heap, cap * sizeof(*h));
+	{
+		struct timer *h = sr_grow(s->heap, &s->capheap, s->nheap,
+					  sizeof(*h), 64, 0);
 
 		if (!h)
 			return SR_EINTERNAL;
 		s->heap = h;
-		s->capheap = cap;
 	}
 	i = s->nheap++;
 	s->heap[i] = (struct timer){ t, seq, id };
@@ -1083,13 +1082,16 @@ static void wake_task(struct sr_sim *s, uint32_t id, unsigned flags,
 static int pend_add(struct stask *t, uint32_t block)
 {
 	if (t->npend == t->cappend) {
-		uint32_t cap = t->cappend ? t->cappend * 2 : 2;
-		uint32_t *p = realloc(t->pend, cap * sizeof(*p));
+		size_t cap = t->cappend;	/* uint32_t in the task */
+		uint32_t *p;
 
+		if (cap >= UINT32_MAX / 2)
+			return SR_EINTERNAL;
+		p = sr_grow(t->pend, &cap, t->npend, sizeof(*p), 2, 0);
 		if (!p)
 			return SR_EINTERNAL;
 		t->pend = p;
-		t->cappend = cap;
+		t->cappend = (uint32_t)cap;
 	}
 	t->pend[t->npend++] = block;
 	return SR_OK;
@@ -1200,19 +1202,14 @@ static void reach_block(struct sr_sim *s, int c, uint32_t id,
 	case SR_BLOCK_OPEN:
 		go_to_sleep(s, c, id, op);
 		if (s->o.external == SR_EXTERNAL_RELATIVE) {
-			if (s->nh == s->caph) {
-				size_t cap = s->caph ? s->caph * 2 : 64;
-				uint32_t *h = realloc(s->hlist,
-						      cap * sizeof(*h));
+			uint32_t *h = sr_grow(s->hlist, &s->caph, s->nh,
+					      sizeof(*h), 64, 0);
 
-				if (!h) {
-					fail(s, SR_EINTERNAL, "out of memory",
-					     id);
-					return;
-				}
-				s->hlist = h;
-				s->caph = cap;
+			if (!h) {
+				fail(s, SR_EINTERNAL, "out of memory", id);
+				return;
 			}
+			s->hlist = h;
 			s->hlist[s->nh++] = id;
 			/* its wake may come as soon as the recording allows */
 			w = s->now + (sr_demand_now(s->dm) - op->a);
@@ -1373,16 +1370,16 @@ static void check_queues(struct sr_sim *s)
 
 	if (!s->pol->balance_walk)
 		return;
-	if (s->nseen < s->nt) {
-		uint32_t *p = realloc(s->seen, s->nt * sizeof(*p));
+	if (s->nt) {
+		/* a stamp per task, new ones 0 */
+		uint32_t *p = sr_grow(s->seen, &s->nseen, s->nt - 1,
+				      sizeof(*p), 256, 0);
 
 		if (!p) {
 			fail(s, SR_EINTERNAL, "out of memory", SR_TID_NONE);
 			return;
 		}
-		memset(p + s->nseen, 0, (s->nt - s->nseen) * sizeof(*p));
 		s->seen = p;
-		s->nseen = s->nt;
 	}
 	if (++s->stamp == 0) {
 		memset(s->seen, 0, s->nseen * sizeof(*s->seen));
@@ -1940,6 +1937,12 @@ static bool ticking(const struct sr_sim *s)
 	return s->nbusy > 0 || !s->bops->quiet(s->bal);
 }
 
+/* The policy's name as its messages give it (its tuned label). */
+static const char *sim_policy_name(const struct sr_sim *s)
+{
+	return s->o.sched ? s->o.sched->tuning.label : s->pol->name;
+}
+
 int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
 {
 	bool eof = sr_demand_done(s->dm), refresh;
@@ -2017,7 +2020,7 @@ int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
 		       s->st.schedules;
 	if (s->err)
 		return sr_fail(d, s->err, "replay under %s: %s",
-			       sr_sim_policy_name(s), s->errmsg);
+			       sim_policy_name(s), s->errmsg);
 	return SR_OK;
 }
 
@@ -2030,7 +2033,7 @@ int sr_sim_finish(struct sr_sim *s, struct sr_diag *d)
 {
 	if (!s->finished)
 		return sr_fail(d, SR_EINTERNAL, "replay under %s: not finished",
-			       sr_sim_policy_name(s));
+			       sim_policy_name(s));
 	if (sr_acct_finish(s->acct, s->st.end, d))
 		return d->code;
 	for (size_t i = 0; i < s->nt; i++) {
@@ -2153,9 +2156,4 @@ const char *sr_sim_comm(const struct sr_sim *s, uint32_t id)
 int32_t sr_sim_pid(const struct sr_sim *s, uint32_t id)
 {
 	return id < s->nt ? s->t[id].pid : -1;
-}
-
-const char *sr_sim_policy_name(const struct sr_sim *s)
-{
-	return s->o.sched ? s->o.sched->tuning.label : s->pol->name;
 }

@@ -169,7 +169,6 @@ void sr_wait_main(const struct sr_wait_seg *segs, size_t n, int *why,
 /* Current pid and name of a task (for rows written as it runs). */
 const char *sr_sim_comm(const struct sr_sim *s, uint32_t id);
 int32_t sr_sim_pid(const struct sr_sim *s, uint32_t id);
-const char *sr_sim_policy_name(const struct sr_sim *s);
 int sr_sim_ncpus(const struct sr_sim *s);
 /* CPU cpu's figures, up to the end of the replay (after sr_sim_finish). */
 void sr_sim_cpu_stats(const struct sr_sim *s, int cpu, struct sr_cpu_figs *out);

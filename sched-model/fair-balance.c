@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "sched-model/fair.h"
 #include "sched-model/smp.h"
 
@@ -111,14 +112,13 @@ static bool may_run(const struct fair_balancer *b, const struct fair_task *p,
 
 static void add_cand(struct fair_balancer *b, struct fair_task *p)
 {
-	if (b->ncand == b->capcand) {
-		size_t cap = b->capcand ? b->capcand * 2 : 16;
-		struct fair_task **c = realloc(b->cand, cap * sizeof(*c));
+	{
+		struct fair_task **c = sr_grow(b->cand, &b->capcand, b->ncand,
+					       sizeof(*c), 16, 0);
 
 		if (!c)
 			return; /* fewer candidates: a balance that moves less */
 		b->cand = c;
-		b->capcand = cap;
 	}
 	b->cand[b->ncand++] = p;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "sched-model/fair.h"
 
 #define K(rq)		((rq)->rules->k)
@@ -98,16 +99,15 @@ uint64_t fair_calc_delta_fair66(uint64_t delta, const struct fair_task *p)
 
 void fair_q_add(struct fair_rq *rq, struct fair_task *p)
 {
-	if (rq->nq == rq->capq) {
-		size_t cap = rq->capq ? rq->capq * 2 : 16;
-		struct fair_task **q = realloc(rq->q, cap * sizeof(*q));
+	{
+		struct fair_task **q = sr_grow(rq->q, &rq->capq, rq->nq,
+					       sizeof(*q), 16, 0);
 
 		if (!q) {
 			fprintf(stderr, "schedreplay: out of memory\n");
 			exit(70);
 		}
 		rq->q = q;
-		rq->capq = cap;
 	}
 	p->qpos = rq->nq;
 	p->seq = ++rq->seq;
@@ -203,16 +203,15 @@ static void rt_enqueue(struct fair_rq *rq, struct fair_task *p, bool head)
 {
 	int prio = p->prio;
 
-	if (rq->nrt[prio] == rq->caprt[prio]) {
-		size_t cap = rq->caprt[prio] ? rq->caprt[prio] * 2 : 4;
-		struct fair_task **l = realloc(rq->rt[prio], cap * sizeof(*l));
+	{
+		struct fair_task **l = sr_grow(rq->rt[prio], &rq->caprt[prio],
+					       rq->nrt[prio], sizeof(*l), 4, 0);
 
 		if (!l) {
 			fprintf(stderr, "schedreplay: out of memory\n");
 			exit(70);
 		}
 		rq->rt[prio] = l;
-		rq->caprt[prio] = cap;
 	}
 	if (head) {
 		memmove(rq->rt[prio] + 1, rq->rt[prio],
