@@ -414,10 +414,18 @@ trace_summary() {
 	gzip -dc "$1" | awk "$TRACE_SUMMARY_AWK"
 }
 
+# What a recording to be committed must not name: this run's directories,
+# the home directory and the folder the repository sits in (derived here,
+# not listed: another machine's are other paths).
+private_paths() {
+	printf '%s|%s|%s|%s|%s/' "$work" "$out_abs" "$repo_root" \
+		"${HOME:-$repo_root}" "$(dirname "$repo_root")"
+}
+
 # Check that what will be committed names no local path or host.
 check_private() {
 	local file=$1 pat host
-	pat="$work|$out_abs|$repo_root|/root|/home/|/work/"
+	pat=$(private_paths)
 	# grep -c reads everything: with pipefail, grep -q would fail the
 	# pipeline through gzip's SIGPIPE exactly when it matches.
 	if [ "$(gzip -dc "$file" | grep -Ec -- "$pat")" -ne 0 ]; then
@@ -561,7 +569,7 @@ keep_binaries() {
 	# remakes it (tests/parse/binary.sh does)
 	local td="$out/$1.trace.dat" tt="$work/$1.trace.txt.gz"
 	gzip -9 -n -c "$data" > "$pd"
-	if [ "$(strings "$data" | grep -Ec -- "$work|$out_abs|$repo_root|/root|/home/|/work/")" -ne 0 ]; then
+	if [ "$(strings "$data" | grep -Ec -- "$(private_paths)")" -ne 0 ]; then
 		note "$name: the stripped perf.data still names a local path: not kept"
 		rm -f "$pd"
 	elif [ "$(wc -c < "$pd")" -ge "$BINARY_MAX" ]; then
