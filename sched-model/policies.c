@@ -143,7 +143,7 @@ bool sm_change_passive(enum sm_change why)
 	}
 }
 
-static bool view_equal(const struct sm_view *a, const struct sm_view *b)
+bool sm_view_equal(const struct sm_view *a, const struct sm_view *b)
 {
 	return a->prio == b->prio && a->static_prio == b->static_prio &&
 		a->sleep_avg == b->sleep_avg && a->credit == b->credit &&
@@ -157,7 +157,7 @@ static bool view_equal(const struct sm_view *a, const struct sm_view *b)
 void sm_report(struct sm_rq *rq, struct sm_task *t, struct sm_reported *last,
 	       enum sm_change why, bool passive, const struct sm_view *v)
 {
-	if (passive && last->once && view_equal(v, &last->v))
+	if (passive && last->once && sm_view_equal(v, &last->v))
 		return;
 	last->v = *v;
 	last->once = true;

@@ -145,6 +145,9 @@ struct sm_reported {
 };
 /* state, tick, charge, nice, setsched, refund */
 bool sm_change_passive(enum sm_change why);
+/* Every field of two views alike. */
+bool sm_view_equal(const struct sm_view *a, const struct sm_view *b);
+
 void sm_report(struct sm_rq *rq, struct sm_task *t, struct sm_reported *last,
 	       enum sm_change why, bool passive, const struct sm_view *v);
 

@@ -86,17 +86,6 @@ static void observe(void *ctx, const struct sm_rq *rq, const struct sm_task *t,
 	w->task[i].reported = true;
 }
 
-static bool view_eq(const struct sm_view *a, const struct sm_view *b)
-{
-	return a->prio == b->prio && a->static_prio == b->static_prio &&
-		a->sleep_avg == b->sleep_avg && a->credit == b->credit &&
-		a->time_slice == b->time_slice && a->array == b->array &&
-		a->state == b->state && a->on_cpu == b->on_cpu &&
-		a->interactive == b->interactive &&
-		a->first_time_slice == b->first_time_slice &&
-		a->activated == b->activated && a->last_run == b->last_run;
-}
-
 static void fail(struct world *w, const char *what)
 {
 	test_failures++;
@@ -151,7 +140,7 @@ static void check_world(struct world *w)
 			/* the others: no sleep_avg, a slice or none */
 			fail(w, "view out of range");
 		}
-		if (!w->task[i].reported || !view_eq(&v, &w->task[i].seen))
+		if (!w->task[i].reported || !sm_view_equal(&v, &w->task[i].seen))
 			fail(w, "a change was not reported to the observer");
 	}
 }
