@@ -213,7 +213,7 @@ int cmd_stats(int argc, char **argv, struct sr_diag *d)
 		return sr_fail(d, SR_EUSAGE, "stats: --tsv and --json exclude "
 			       "each other");
 	if (sr_sel_check(&o.sel, d) ||
-	    (o.task && cmp_taskre_new(&o.re, o.task, d)))
+	    (o.task && cmp_taskre_new(&o.re, o.task, NULL, d)))
 		return d->code;
 	sr_progress_init(&pg, "stats", o.quiet);
 	o.read.progress = &pg;

@@ -44,6 +44,16 @@ int cmp_opt_period(const struct po_option *opt, const char *arg,
  */
 #define CMD_ROOT_DEFAULT "^perf-exec$"
 
+/* --tree's regex; an error names --tree. */
+static int tree_re(struct cmp_taskre **re, const char *regex,
+		   struct sr_diag *d)
+{
+	char opt[600];
+
+	snprintf(opt, sizeof(opt), "--tree '%s'", regex);
+	return cmp_taskre_new(re, regex, opt, d);
+}
+
 static int mark_cmd(struct cmp_set *s, const char *tree, struct sr_diag *d)
 {
 	const char *regex = tree ? tree : CMD_ROOT_DEFAULT;
@@ -51,7 +61,7 @@ static int mark_cmd(struct cmp_set *s, const char *tree, struct sr_diag *d)
 	size_t n = 0;
 	int rc;
 
-	if (cmp_taskre_new(&re, regex, d))
+	if (tree_re(&re, regex, d))
 		return d->code;
 	rc = cmp_tree_mark_cmd(s, s->procs, re, &n, d);
 	cmp_taskre_free(re);
@@ -105,7 +115,7 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 		return sr_fail(d, SR_EUSAGE,
 			       "%s: expected at most %zu --policy, got %zu",
 			       o->cmd, max_policies, o->npolicies);
-	if (o->task && cmp_taskre_new(re, o->task, d))
+	if (o->task && cmp_taskre_new(re, o->task, NULL, d))
 		return d->code;
 	if (!o->npolicies) {
 		o->policies[0] = defaults[0];
@@ -117,7 +127,7 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 			       "%s: expected two --policy or more (A, the "
 			       "baseline, then B...), got %zu", o->cmd,
 			       o->npolicies);
-	if (o->tree && cmp_taskre_new(&root, o->tree, d))
+	if (o->tree && tree_re(&root, o->tree, d))
 		return d->code;
 	tune = (struct sr_replay_tuning){ o->sets, o->nsets, o->rt, o->nrt };
 	for (size_t i = 0; i < o->npolicies; i++) {

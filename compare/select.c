@@ -2,76 +2,55 @@
  * select: task regexes, the diff order and the default plot selection
  * (see select.h).
  */
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compare/select.h"
+#include "lib/regex.h"
 
 struct cmp_taskre {
-	pcre2_code *code;
-	pcre2_match_data *md;
+	struct sr_regex *re;
 };
 
-int cmp_taskre_new(struct cmp_taskre **out, const char *regex, struct sr_diag *d)
+int cmp_taskre_new(struct cmp_taskre **out, const char *regex, const char *opt,
+		   struct sr_diag *d)
 {
 	struct cmp_taskre *re;
-	int err;
-	PCRE2_SIZE off;
+	char msg[160];
+	size_t off;
+	int rc;
 
 	*out = NULL;
 	re = calloc(1, sizeof(*re));
 	if (!re)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	re->code = pcre2_compile((PCRE2_SPTR)regex, PCRE2_ZERO_TERMINATED, 0,
-				 &err, &off, NULL);
-	if (!re->code) {
-		PCRE2_UCHAR msg[160];
-
-		pcre2_get_error_message(err, msg, sizeof(msg));
+	rc = sr_regex_new(&re->re, regex, SR_REGEX_NUL, msg, sizeof(msg),
+			  &off);
+	if (rc) {
 		free(re);
-		return sr_fail(d, SR_EUSAGE,
-			       "--task '%s': expected a pcre2 regex, got an error at offset %zu: %s",
-			       regex, (size_t)off, (const char *)msg);
-	}
-	pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE); /* best effort */
-	re->md = pcre2_match_data_create_from_pattern(re->code, NULL);
-	if (!re->md) {
-		pcre2_code_free(re->code);
-		free(re);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		if (rc != SR_EUSAGE)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		if (!opt)
+			return sr_fail(d, SR_EUSAGE, "--task '%s': expected a "
+				       "pcre2 regex, got an error at offset "
+				       "%zu: %s", regex, off, msg);
+		return sr_fail(d, SR_EUSAGE, "%s: expected a pcre2 regex, got "
+			       "an error at offset %zu: %s", opt, off, msg);
 	}
 	*out = re;
 	return SR_OK;
 }
 
-/*
- * pcre2's JIT reads whole words (and vectors) past a subject's end: a
- * comm interned in a string pool is followed by bytes never written
- * (valgrind: a jump on uninitialised values, `stats --task`).  A comm is
- * matched from a zeroed, aligned copy; a name too long for it (never a
- * kernel comm) as it is.
- */
 bool cmp_taskre_match(const struct cmp_taskre *re, const char *comm)
 {
-	_Alignas(32) char buf[128] = { 0 };
-	size_t n = strlen(comm);
-
-	if (n + 32 <= sizeof(buf)) {
-		memcpy(buf, comm, n);
-		comm = buf;
-	}
-	return pcre2_match(re->code, (PCRE2_SPTR)comm, n, 0, 0,
-			   re->md, NULL) >= 0;
+	return sr_regex_match(re->re, comm);
 }
 
 void cmp_taskre_free(struct cmp_taskre *re)
 {
 	if (!re)
 		return;
-	pcre2_match_data_free(re->md);
-	pcre2_code_free(re->code);
+	sr_regex_free(re->re);
 	free(re);
 }
 

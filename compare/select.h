@@ -21,8 +21,11 @@
 
 struct cmp_taskre;
 
-/* Compile REGEX (pcre2, JIT when available); an error names the offset. */
-int cmp_taskre_new(struct cmp_taskre **re, const char *regex, struct sr_diag *d);
+/* Compile REGEX (pcre2, lib/regex.h); an error says "OPT: expected a pcre2
+ * regex, ..." with the offset, OPT naming the option (NULL: "--task
+ * 'REGEX'"). */
+int cmp_taskre_new(struct cmp_taskre **re, const char *regex, const char *opt,
+		   struct sr_diag *d);
 bool cmp_taskre_match(const struct cmp_taskre *re, const char *comm);
 void cmp_taskre_free(struct cmp_taskre *re);
 

@@ -106,16 +106,13 @@ static int table_of(struct table *t, const struct cmp_group_opts *o,
 				what = cmp_groups_default[k].what;
 		snprintf(t->name[t->n], CMP_GROUP_NAME_MAX, "%s", o->name[i]);
 		t->what[t->n] = what;
-		if (cmp_taskre_new(&t->re[t->n], o->regex[i], d)) {
-			/* say it is --group's regex, not --task's */
-			char m[SR_DIAG_MSG_MAX];
-			const char *why;
+		{
+			char opt[CMP_GROUP_NAME_MAX + 512];
 
-			snprintf(m, sizeof(m), "%s", d->msg);
-			why = strstr(m, "expected");
-			d->code = SR_OK; /* the first message stays: replace it */
-			return sr_fail(d, SR_EUSAGE, "--group %s=%s: %s",
-				       o->name[i], o->regex[i], why ? why : m);
+			snprintf(opt, sizeof(opt), "--group %s=%s", o->name[i],
+				 o->regex[i]);
+			if (cmp_taskre_new(&t->re[t->n], o->regex[i], opt, d))
+				return d->code;
 		}
 		t->n++;
 	}
@@ -132,7 +129,7 @@ static int table_of(struct table *t, const struct cmp_group_opts *o,
 			break;
 		snprintf(t->name[t->n], CMP_GROUP_NAME_MAX, "%s", g->name);
 		t->what[t->n] = g->what;
-		if (g->regex && cmp_taskre_new(&t->re[t->n], g->regex, d))
+		if (g->regex && cmp_taskre_new(&t->re[t->n], g->regex, "--group", d))
 			return d->code;
 		t->n++;
 	}

@@ -5,12 +5,11 @@
  * case, are in docs/replay.md ("Demand extraction").  The containers are
  * elsewhere: names in lib/strpool, programs and arrivals in replay/ring.
  */
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/grow.h"
+#include "lib/regex.h"
 #include "lib/strpool.h"
 #include "replay/demand.h"
 #include "replay/ring.h"
@@ -74,12 +73,9 @@ struct cpu {
 
 struct sr_demand {
 	struct sr_demand_opts o;
-	pcre2_code *re;         /* --exclude */
-	pcre2_match_data *md;
-	pcre2_code *only_re;    /* --only */
-	pcre2_match_data *only_md;
-	pcre2_code *tree_re;    /* --tree */
-	pcre2_match_data *tree_md;
+	struct sr_regex *re;      /* --exclude */
+	struct sr_regex *only_re; /* --only */
+	struct sr_regex *tree_re; /* --tree */
 	bool tree_found;        /* its root seen */
 	struct ent *e;
 	size_t ne, cape;
@@ -125,30 +121,21 @@ static int oom(struct sr_diag *d)
 }
 
 /* A pcre2 pattern of an option (NULL or empty: none). */
-static int regex_new(const char *pat, const char *what, pcre2_code **re,
-		     pcre2_match_data **md, struct sr_diag *d)
+static int regex_new(const char *pat, const char *what, struct sr_regex **re,
+		     struct sr_diag *d)
 {
-	int err;
-	PCRE2_SIZE off;
+	char msg[256];
+	size_t off;
+	int rc;
 
 	*re = NULL;
-	*md = NULL;
 	if (!pat || !pat[0])
 		return SR_OK;
-	*re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, 0, &err,
-			    &off, NULL);
-	if (!*re) {
-		PCRE2_UCHAR msg[256];
-
-		pcre2_get_error_message(err, msg, sizeof(msg));
+	rc = sr_regex_new(re, pat, SR_REGEX_NUL, msg, sizeof(msg), &off);
+	if (rc == SR_EUSAGE)
 		return sr_fail(d, SR_EUSAGE, "%s '%s': at offset %zu: %s",
-			       what, pat, (size_t)off, (char *)msg);
-	}
-	pcre2_jit_compile(*re, PCRE2_JIT_COMPLETE);
-	*md = pcre2_match_data_create_from_pattern(*re, NULL);
-	if (!*md)
-		return oom(d);
-	return SR_OK;
+			       what, pat, off, msg);
+	return rc ? oom(d) : SR_OK;
 }
 
 int sr_demand_new(struct sr_demand **out, const struct sr_demand_opts *o,
@@ -163,9 +150,9 @@ int sr_demand_new(struct sr_demand **out, const struct sr_demand_opts *o,
 	if (!dm)
 		return oom(d);
 	dm->o = *o;
-	if (regex_new(o->exclude, "--exclude", &dm->re, &dm->md, d) ||
-	    regex_new(o->only, "--only", &dm->only_re, &dm->only_md, d) ||
-	    regex_new(o->tree, "--tree", &dm->tree_re, &dm->tree_md, d)) {
+	if (regex_new(o->exclude, "--exclude", &dm->re, d) ||
+	    regex_new(o->only, "--only", &dm->only_re, d) ||
+	    regex_new(o->tree, "--tree", &dm->tree_re, d)) {
 		sr_demand_free(dm);
 		return d->code;
 	}
@@ -193,18 +180,9 @@ void sr_demand_free(struct sr_demand *dm)
 	sr_strpool_free(&dm->names);
 	sr_ring_free(&dm->arr);
 	free(dm->arrcur);
-	if (dm->md)
-		pcre2_match_data_free(dm->md);
-	if (dm->re)
-		pcre2_code_free(dm->re);
-	if (dm->only_md)
-		pcre2_match_data_free(dm->only_md);
-	if (dm->only_re)
-		pcre2_code_free(dm->only_re);
-	if (dm->tree_md)
-		pcre2_match_data_free(dm->tree_md);
-	if (dm->tree_re)
-		pcre2_code_free(dm->tree_re);
+	sr_regex_free(dm->re);
+	sr_regex_free(dm->only_re);
+	sr_regex_free(dm->tree_re);
 	free(dm);
 }
 
@@ -324,27 +302,14 @@ void sr_demand_arrivals_consumed(struct sr_demand *dm, int c, uint64_t idx)
 
 /* ---- tasks -------------------------------------------------------------- */
 
-static bool matches(pcre2_code *re, pcre2_match_data *md, const char *comm)
-{
-	/* zeros after the name: the JIT may read a word past its end */
-	char buf[96] = { 0 };
-	size_t n = strlen(comm);
-
-	if (n < sizeof(buf) - 16) {
-		memcpy(buf, comm, n);
-		comm = buf;
-	}
-	return pcre2_match(re, (PCRE2_SPTR)comm, n, 0, 0, md, NULL) >= 0;
-}
-
 /* Task e, named comm, is left out: --exclude matches, --only does not,
  * or it is not in --tree's tree. */
 static bool excluded(struct sr_demand *dm, const struct ent *e,
 		     const char *comm)
 {
-	if (dm->re && matches(dm->re, dm->md, comm))
+	if (dm->re && sr_regex_match(dm->re, comm))
 		return true;
-	if (dm->only_re && !matches(dm->only_re, dm->only_md, comm))
+	if (dm->only_re && !sr_regex_match(dm->only_re, comm))
 		return true;
 	return dm->tree_re && !e->in_tree;
 }
@@ -407,7 +372,7 @@ static int tree_mark(struct sr_demand *dm, uint32_t th,
 		if (p != SR_TID_NONE && p < dm->ne && dm->e[p].in_tree)
 			dm->e[th].in_tree = 1;
 	}
-	if (dm->tree_found || !matches(dm->tree_re, dm->tree_md, comm))
+	if (dm->tree_found || !sr_regex_match(dm->tree_re, comm))
 		return SR_OK;
 	dm->tree_found = true;
 	/* up the forks from th's first record */
@@ -419,7 +384,7 @@ static int tree_mark(struct sr_demand *dm, uint32_t th,
 		if (p == SR_TID_NONE || !px)
 			break;
 		path[n++] = p;
-		if (matches(dm->tree_re, dm->tree_md, px->comm))
+		if (sr_regex_match(dm->tree_re, px->comm))
 			root = p;
 		x = rec_of(dm, p);
 	}

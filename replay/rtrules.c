@@ -1,16 +1,14 @@
 /*
  * rtrules: the --rt rules (replay/rtrules.h), compiled once with pcre2.
  */
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/regex.h"
 #include "replay/rtrules.h"
 
 struct rule {
-	pcre2_code *re;
-	pcre2_match_data *md;
+	struct sr_regex *re;
 	int prio;
 };
 
@@ -50,9 +48,9 @@ int sr_rtrules_new(struct sr_rtrules **out, const char *const *specs,
 	for (size_t i = 0; i < n; i++) {
 		struct rule *u = &r->r[i];
 		const char *prio;
-		size_t len;
-		int err;
-		PCRE2_SIZE off;
+		size_t len, off;
+		char msg[256];
+		int rc;
 
 		r->n = i + 1;
 		split_prio(specs[i], &len, &prio);
@@ -75,21 +73,15 @@ int sr_rtrules_new(struct sr_rtrules **out, const char *const *specs,
 				       "REGEX[:PRIO] (a pcre2 pattern on the "
 				       "task's name)", specs[i]);
 		}
-		u->re = pcre2_compile((PCRE2_SPTR)specs[i], len, 0, &err, &off,
-				      NULL);
-		if (!u->re) {
-			PCRE2_UCHAR msg[256];
-
-			pcre2_get_error_message(err, msg, sizeof(msg));
+		rc = sr_regex_new(&u->re, specs[i], len, msg, sizeof(msg),
+				  &off);
+		if (rc) {
 			sr_rtrules_free(r);
+			if (rc != SR_EUSAGE)
+				return sr_fail(d, SR_EINTERNAL,
+					       "out of memory");
 			return sr_fail(d, SR_EUSAGE, "--rt %s: at offset %zu: "
-				       "%s", specs[i], (size_t)off,
-				       (char *)msg);
-		}
-		u->md = pcre2_match_data_create_from_pattern(u->re, NULL);
-		if (!u->md) {
-			sr_rtrules_free(r);
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+				       "%s", specs[i], off, msg);
 		}
 	}
 	*out = r;
@@ -101,9 +93,7 @@ int sr_rtrules_match(struct sr_rtrules *r, const char *comm)
 	if (!r || !comm)
 		return 0;
 	for (size_t i = 0; i < r->n; i++)
-		if (pcre2_match(r->r[i].re, (PCRE2_SPTR)comm,
-				PCRE2_ZERO_TERMINATED, 0, 0, r->r[i].md,
-				NULL) >= 0)
+		if (sr_regex_match(r->r[i].re, comm))
 			return r->r[i].prio;
 	return 0;
 }
@@ -117,12 +107,8 @@ void sr_rtrules_free(struct sr_rtrules *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->n; i++) {
-		if (r->r[i].md)
-			pcre2_match_data_free(r->r[i].md);
-		if (r->r[i].re)
-			pcre2_code_free(r->r[i].re);
-	}
+	for (size_t i = 0; i < r->n; i++)
+		sr_regex_free(r->r[i].re);
 	free(r->r);
 	free(r);
 }

@@ -434,14 +434,14 @@ static void test_fixture(void)
 	{
 		struct cmp_taskre *re;
 
-		CHECK_INT(cmp_taskre_new(&re, "^h.g$", &d), SR_OK);
+		CHECK_INT(cmp_taskre_new(&re, "^h.g$", NULL, &d), SR_OK);
 		CHECK_INT(cmp_diff_build(&df, &s, 0, 1, re, &d), SR_OK);
 		CHECK_INT(df.nrows, 1);
 		CHECK_INT(df.ninter, 0);
 		cmp_diff_free(&df);
 		cmp_taskre_free(re);
 		d.code = SR_OK;
-		CHECK_INT(cmp_taskre_new(&re, "(unclosed", &d), SR_EUSAGE);
+		CHECK_INT(cmp_taskre_new(&re, "(unclosed", NULL, &d), SR_EUSAGE);
 		CHECK(strstr(d.msg, "offset") != NULL);
 	}
 	close_dir(&src, &s);
