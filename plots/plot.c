@@ -1106,6 +1106,14 @@ static const struct kind kind_delay_cdf = {
 
 /* ---- p99 and max per task ------------------------------------------------ */
 
+/* A label quoted in a .dat file: no double quote or tab inside. */
+static void dat_label(char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == '\t')
+			*s = '\'';
+}
+
 static void bar_label(char *out, size_t len, const struct cmp_task *t)
 {
 	char lab[128];
@@ -1141,9 +1149,7 @@ static int write_bars_data(const struct ctx *x, const long *tasks, size_t n,
 			double xc = (double)i + ((double)r - (double)(s->nruns - 1) / 2.0) * w;
 
 			bar_label(lab, sizeof(lab), t);
-			for (char *q = lab; *q; q++)
-				if (*q == '"' || *q == '\t')
-					*q = '\'';
+			dat_label(lab);
 			if (!fg->present) {
 				/* panels pick rows by number: keep the row */
 				if (x->o->panels)
@@ -1412,7 +1418,7 @@ static int write_why_data(struct ctx *x, bool *any, int64_t *total,
 
 		for (size_t r = 0; r < s->nruns && rc == SR_OK; r++) {
 			struct cmp_why w;
-			char lab[160], tl[128];
+			char lab[160];
 			int64_t sum = 0;
 
 			if ((rc = cmp_why_run(s, r, is_task, t, 0, &w, d)))
@@ -1420,11 +1426,8 @@ static int write_why_data(struct ctx *x, bool *any, int64_t *total,
 			*any |= w.attributed;
 			for (int c = 0; c < SM_WHY__COUNT; c++)
 				used[c] |= w.by_why[c] > 0;
-			cmp_task_label(t, tl, sizeof(tl));
 			snprintf(lab, sizeof(lab), "%s", s->runs[r].policy);
-			for (char *q = lab; *q; q++)
-				if (*q == '"' || *q == '\t')
-					*q = '\'';
+			dat_label(lab);
 			fprintf(f, "%zu\t%zu\t%zu\t\"%s\"\t%s", i * s->nruns + r, i,
 				r, lab, sr_fmt_ms(a, sizeof(a), w.total_ns, 6));
 			/* the reasons in their order, the unattributed last */
@@ -1444,6 +1447,24 @@ static int write_why_data(struct ctx *x, bool *any, int64_t *total,
 	return sr_outfile_commit(od, d);
 }
 
+/* Row `row` of the stacked bars: "task, policy" in the one image (task
+ * < 0), the policy alone in a task's panel. */
+static const char *why_row_label(const struct ctx *x, long task, size_t row,
+				 char *out, size_t len)
+{
+	const struct cmp_set *s = x->s;
+	size_t i = row / s->nruns, r = row % s->nruns;
+	char lab[128];
+
+	if (task < 0) {
+		cmp_task_label(&s->tasks[x->sel[i]], lab, sizeof(lab));
+		snprintf(out, len, "%s, %s", lab, s->runs[r].policy);
+	} else {
+		snprintf(out, len, "%s", s->runs[r].policy);
+	}
+	return out;
+}
+
 /*
  * The stacked bars: why-bars (one image, every task) for plot, why-K (a
  * panel per task, a bar per policy) for the report.  Column 6 + c - 1
@@ -1457,18 +1478,15 @@ static int write_why_script(struct ctx *x, const char *name, long task,
 	struct sr_outfile *og;
 	struct pl_figure *fig;
 	const char *sep = "plot ";
-	char lab[128], a[40];
+	char lab[128], yl[200], a[40];
 	int label_chars = 8, height;
 	FILE *f;
 
 	for (size_t k = 0; k < nrows; k++) {
-		size_t i = (first + k) / s->nruns, r = (first + k) % s->nruns;
-		int len = (int)strlen(s->runs[r].policy);
+		/* a character of room after "task, policy" */
+		int len = (int)strlen(why_row_label(x, task, first + k, yl,
+						    sizeof(yl))) + (task < 0);
 
-		if (task < 0) {
-			cmp_task_label(&s->tasks[x->sel[i]], lab, sizeof(lab));
-			len += (int)strlen(lab) + 3;
-		}
 		if (len > label_chars)
 			label_chars = len;
 	}
@@ -1506,17 +1524,8 @@ static int write_why_script(struct ctx *x, const char *name, long task,
 	fputs("set xlabel 'wait (ms, summed)'\n", f);
 	fputs("set ytics nomirror (", f);
 	for (size_t k = 0; k < nrows; k++) {
-		size_t i = (first + k) / s->nruns, r = (first + k) % s->nruns;
-		char yl[200];
-
-		if (task < 0) {
-			cmp_task_label(&s->tasks[x->sel[i]], lab, sizeof(lab));
-			snprintf(yl, sizeof(yl), "%s, %s", lab, s->runs[r].policy);
-		} else {
-			snprintf(yl, sizeof(yl), "%s", s->runs[r].policy);
-		}
 		fputs(k ? ", " : "", f);
-		sr_gp_str(f, yl);
+		sr_gp_str(f, why_row_label(x, task, first + k, yl, sizeof(yl)));
 		fprintf(f, " %zu", first + k);
 	}
 	fputs(")\n", f);
