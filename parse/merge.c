@@ -1,10 +1,12 @@
 /*
  * merge: cross-cpu time ordering (see merge.h for the strategy).
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/fmt.h"
 #include "lib/grow.h"
@@ -86,6 +88,256 @@ static int32_t slot_cpu(const struct slot *s)
 	return c;
 }
 
+/*
+ * Where the slots live: window/8 of them in memory (what busy cpus keep in
+ * the window), the others in an unlinked temporary file, made when first
+ * needed: a quiet cpu holding the watermark back fills the window, and its
+ * records then cost disk, not memory.  Memory slots are taken first.  The
+ * file is written and read in blocks of SPILL_BLOCK slots: a new record
+ * takes the next slot of the block being filled (in memory until full),
+ * and records leave about in the order they came, so a read brings in a
+ * block whose next records leave next.  A block is reused once all its
+ * records have left.  When no file can be made, the slots are all kept in
+ * memory.
+ */
+#define SPILL_BLOCK 64
+
+struct slots {
+	struct slot *mem;
+	uint32_t *mfree;      /* free memory slots, a stack */
+	size_t nmem, nmfree, total;
+	int fd;               /* the file, or -1 */
+	uint16_t *live;       /* by file block: records in it */
+	uint32_t *bfree;      /* blocks free to fill, a stack */
+	size_t nblk, capblk, nbfree, capbfree;
+	struct slot *wbuf;    /* the block being filled */
+	uint32_t wblk, wn;    /* its number, and slots taken (0: none open) */
+	struct slot *rbuf;    /* the block last read */
+	uint32_t rblk;        /* its number, UINT32_MAX: none */
+};
+
+static int slots_init(struct slots *st, size_t total, size_t nmem)
+{
+	memset(st, 0, sizeof(*st));
+	st->total = total;
+	st->nmem = nmem < total ? nmem : total;
+	st->fd = -1;
+	st->rblk = UINT32_MAX;
+	st->mem = malloc(st->nmem * sizeof(*st->mem));
+	st->mfree = malloc(st->nmem * sizeof(*st->mfree));
+	if (!st->mem || !st->mfree)
+		return SR_EINTERNAL;
+	for (size_t i = 0; i < st->nmem; i++)
+		st->mfree[i] = (uint32_t)(st->nmem - 1 - i);
+	st->nmfree = st->nmem;
+	return SR_OK;
+}
+
+/* Make the file; without one, the memory grows to every slot instead. */
+static int spill_open(struct slots *st)
+{
+	const char *dir = getenv("TMPDIR");
+	size_t n, old = st->nmem;
+	char *path;
+	struct slot *all;
+	uint32_t *fr;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	n = strlen(dir) + sizeof("/schedreplay-merge-XXXXXX");
+	path = malloc(n);
+	if (path) {
+		snprintf(path, n, "%s/schedreplay-merge-XXXXXX", dir);
+		st->fd = mkstemp(path);
+		if (st->fd >= 0)
+			unlink(path);
+		free(path);
+	}
+	if (st->fd >= 0) {
+		/* zeroed: the names' unused bytes go to the file too */
+		st->wbuf = calloc(SPILL_BLOCK, sizeof(*st->wbuf));
+		st->rbuf = malloc(SPILL_BLOCK * sizeof(*st->rbuf));
+		return st->wbuf && st->rbuf ? SR_OK : SR_EINTERNAL;
+	}
+	all = realloc(st->mem, st->total * sizeof(*all));
+	if (!all)
+		return SR_EINTERNAL;
+	st->mem = all;
+	fr = realloc(st->mfree, st->total * sizeof(*fr));
+	if (!fr)
+		return SR_EINTERNAL;
+	st->mfree = fr;
+	for (size_t i = st->total; i-- > old;)
+		st->mfree[st->nmfree++] = (uint32_t)i;
+	st->nmem = st->total;
+	return SR_OK;
+}
+
+static off_t blk_at(uint32_t b)
+{
+	return (off_t)b * (off_t)(SPILL_BLOCK * sizeof(struct slot));
+}
+
+/* Write the block being filled out, and close it. */
+static int wbuf_flush(struct slots *st)
+{
+	size_t n = SPILL_BLOCK * sizeof(*st->wbuf);
+
+	errno = 0;
+	if (pwrite(st->fd, st->wbuf, n, blk_at(st->wblk)) != (ssize_t)n)
+		return SR_EIO;
+	if (st->rblk == st->wblk)
+		st->rblk = UINT32_MAX;
+	st->wn = 0;
+	return SR_OK;
+}
+
+/* Block b holds no record any more: it may be filled again. */
+static int blk_free(struct slots *st, uint32_t b)
+{
+	uint32_t *v = sr_grow(st->bfree, &st->capbfree, st->nbfree,
+			      sizeof(*v), 64, 0);
+
+	if (!v)
+		return SR_EINTERNAL;
+	st->bfree = v;
+	st->bfree[st->nbfree++] = b;
+	if (st->rblk == b)
+		st->rblk = UINT32_MAX;
+	return SR_OK;
+}
+
+/* A slot for a new record: in memory if one is free, else in the file. */
+static int slots_alloc(struct slots *st, uint32_t *idx)
+{
+	int rc;
+
+	if (st->nmfree) {
+		*idx = st->mfree[--st->nmfree];
+		return SR_OK;
+	}
+	if (st->fd < 0 && (rc = spill_open(st)) != SR_OK)
+		return rc;
+	if (st->nmfree) {
+		*idx = st->mfree[--st->nmfree];
+		return SR_OK;
+	}
+	if (st->wn == SPILL_BLOCK) { /* full: out, unless all have left */
+		rc = st->live[st->wblk] ? wbuf_flush(st) :
+					  blk_free(st, st->wblk);
+		if (rc != SR_OK)
+			return rc;
+		st->wn = 0;
+	}
+	if (st->wn == 0) { /* open a block */
+		if (st->nbfree) {
+			st->wblk = st->bfree[--st->nbfree];
+		} else {
+			uint16_t *l = sr_grow(st->live, &st->capblk, st->nblk,
+					      sizeof(*l), 64, 0);
+
+			if (!l || st->nblk >= (UINT32_MAX - st->nmem) /
+						       SPILL_BLOCK)
+				return SR_EINTERNAL;
+			st->live = l;
+			st->wblk = (uint32_t)st->nblk++;
+		}
+		st->live[st->wblk] = 0;
+	}
+	st->live[st->wblk]++;
+	*idx = (uint32_t)(st->nmem + (size_t)st->wblk * SPILL_BLOCK + st->wn++);
+	return SR_OK;
+}
+
+/* The slot idx refers to, read in if it is in the file (NULL: error). */
+static struct slot *slots_get(struct slots *st, uint32_t idx)
+{
+	size_t f;
+	uint32_t b;
+	size_t n = SPILL_BLOCK * sizeof(*st->rbuf);
+
+	if (idx < st->nmem)
+		return &st->mem[idx];
+	f = idx - st->nmem;
+	b = (uint32_t)(f / SPILL_BLOCK);
+	if (st->wn && b == st->wblk)
+		return &st->wbuf[f % SPILL_BLOCK];
+	if (b != st->rblk) {
+		errno = 0;
+		if (pread(st->fd, st->rbuf, n, blk_at(b)) != (ssize_t)n)
+			return NULL;
+		st->rblk = b;
+	}
+	return &st->rbuf[f % SPILL_BLOCK];
+}
+
+/* Slot idx has left: free it (its block, when the block's last). */
+static int slots_release(struct slots *st, uint32_t idx)
+{
+	uint32_t b;
+
+	if (idx < st->nmem) {
+		st->mfree[st->nmfree++] = idx;
+		return SR_OK;
+	}
+	b = (uint32_t)((idx - st->nmem) / SPILL_BLOCK);
+	if (--st->live[b] || (st->wn && b == st->wblk))
+		return SR_OK;
+	return blk_free(st, b);
+}
+
+/* Record r into a new slot; its number in *idx. */
+static int slots_put(struct slots *st, const struct sr_raw *r, uint32_t *idx)
+{
+	int rc = slots_alloc(st, idx);
+
+	return rc ? rc : slot_pack(slots_get(st, *idx), r);
+}
+
+/* The record of slot idx into *r (whole); the slot is free afterwards. */
+static int slots_take(struct slots *st, uint32_t idx, struct sr_raw *r)
+{
+	struct slot *s = slots_get(st, idx);
+
+	if (!s)
+		return SR_EIO;
+	slot_unpack(s, r);
+	return slots_release(st, idx);
+}
+
+/* The cpu of slot idx; -2 on a read error. */
+static int32_t slots_cpu(struct slots *st, uint32_t idx)
+{
+	struct slot *s = slots_get(st, idx);
+
+	return s ? slot_cpu(s) : -2;
+}
+
+/* Forget slot idx's record (only its names need freeing). */
+static void slots_drop(struct slots *st, uint32_t idx)
+{
+	struct slot *s = slots_get(st, idx);
+
+	if (s) {
+		free(s->over);
+		s->over = NULL;
+	}
+}
+
+static void slots_fini(struct slots *st)
+{
+	free(st->mem);
+	free(st->mfree);
+	free(st->live);
+	free(st->bfree);
+	free(st->wbuf);
+	free(st->rbuf);
+	if (st->fd >= 0)
+		close(st->fd);
+	memset(st, 0, sizeof(*st));
+	st->fd = -1;
+}
+
 struct sr_merge {
 	char *path;
 	struct sr_fmtctx proto;
@@ -93,12 +345,11 @@ struct sr_merge {
 	size_t window;
 	/* heap mode */
 	struct sr_source src;
-	struct slot *pool;
+	struct slots pool;
 	struct sr_raw in;     /* the record being read */
 	struct hent *heap;    /* ring sorted on (ts, seq) of pool slots */
 	size_t head, rcap;
-	uint32_t *freel;
-	size_t hn, nfree;
+	size_t hn;
 	int src_eof;
 	int decided;
 	size_t hold_min;      /* records kept before an early release */
@@ -140,6 +391,16 @@ struct sr_merge {
 
 static int records_next(struct sr_merge *m, const struct sr_raw **out,
 			struct sr_diag *d);
+
+/* A slot could not be stored or read back: memory, or the file's errno. */
+static int spill_fail(struct sr_merge *m, struct sr_diag *d)
+{
+	if (m->pool.fd < 0 || errno == ENOMEM)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	return sr_fail(d, SR_EIO, "%s: the merge window's temporary file "
+		       "(in $TMPDIR, else /tmp): %s", m->path,
+		       errno ? strerror(errno) : "short read or write");
+}
 
 static int raw_less(const struct sr_raw *a, const struct sr_raw *b)
 {
@@ -439,8 +700,10 @@ static int decide(struct sr_merge *m, int behind, struct sr_diag *d)
 	    m->proto.ncpus_hint == 1 || m->src.fc.ncpus_hint == 1)
 		return SR_OK;
 	for (size_t i = 0; i < m->hn && single && !behind; i++) {
-		int32_t c = slot_cpu(&m->pool[ring_at(m, i)->idx]);
+		int32_t c = slots_cpu(&m->pool, ring_at(m, i)->idx);
 
+		if (c == -2)
+			return spill_fail(m, d);
 		if (c < 0)
 			continue;
 		if (first == -2)
@@ -457,12 +720,8 @@ static int decide(struct sr_merge *m, int behind, struct sr_diag *d)
 		m->proto.ncpus_hint = m->src.fc.ncpus_hint;
 		m->proto.state_enc = m->src.fc.state_enc;
 		sr_source_fini(&m->src);
-		for (size_t k = 0; k < m->hn; k++) {
-			struct slot *sl = &m->pool[ring_at(m, k)->idx];
-
-			free(sl->over);
-			sl->over = NULL;
-		}
+		for (size_t k = 0; k < m->hn; k++)
+			slots_drop(&m->pool, ring_at(m, k)->idx);
 		m->hn = 0;
 		for (size_t k = 0; k < m->narr; k++) {
 			m->arr_ts[k] = INT64_MIN;
@@ -495,18 +754,14 @@ int sr_merge_open(struct sr_merge **mp, struct sr_input *in, const char *path,
 	m->lenient = lenient;
 	m->window = window ? window : SR_MERGE_WINDOW_DEFAULT;
 	m->hold_min = m->window / 8 ? m->window / 8 : 1;
-	m->pool = malloc((m->window + 1) * sizeof(*m->pool));
 	m->heap = malloc((m->window + 1) * sizeof(*m->heap));
 	m->rcap = m->window + 1;
-	m->freel = malloc((m->window + 1) * sizeof(*m->freel));
 	sr_source_init(&m->src, in, proto, -1, 1, lenient);
-	if (!m->path || !m->pool || !m->heap || !m->freel) {
+	if (!m->path || slots_init(&m->pool, m->window + 1, m->hold_min) ||
+	    !m->heap) {
 		sr_merge_close(m);
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	}
-	for (size_t i = 0; i <= m->window; i++)
-		m->freel[i] = (uint32_t)(m->window - i);
-	m->nfree = m->window + 1;
 	m->released_ts = INT64_MIN;
 	*mp = m;
 	return SR_OK;
@@ -565,9 +820,8 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 		if (fresh && !m->released_any && !m->kway_checked &&
 		    m->hn > 0 && r->ts < ring_at(m, m->hn - 1)->ts) {
 			m->kway_checked = 1;
-			idx = m->freel[--m->nfree];
-			if (slot_pack(&m->pool[idx], r))
-				return sr_fail(d, SR_EINTERNAL, "out of memory");
+			if (slots_put(&m->pool, r, &idx))
+				return spill_fail(m, d), -1;
 			heap_push(m, idx, r);
 			if (decide(m, 1, d) != SR_OK)
 				return -1;
@@ -598,9 +852,8 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 				"file instead");
 			return -1;
 		}
-		idx = m->freel[--m->nfree];
-		if (slot_pack(&m->pool[idx], r))
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		if (slots_put(&m->pool, r, &idx))
+			return spill_fail(m, d), -1;
 		heap_push(m, idx, r);
 		if (m->hn == m->window && !m->decided && !m->src_eof) {
 			if (decide(m, 0, d) != SR_OK)
@@ -614,8 +867,8 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 	if (m->hn == 0)
 		return 0;
 	idx = heap_pop(m);
-	slot_unpack(&m->pool[idx], &m->out);
-	m->freel[m->nfree++] = idx;
+	if (slots_take(&m->pool, idx, &m->out))
+		return spill_fail(m, d), -1;
 	m->released_any = 1;
 	m->released_ts = m->out.ts;
 	m->released_line = m->out.line;
@@ -976,11 +1229,10 @@ void sr_merge_close(struct sr_merge *m)
 	free(m->cur);
 	free(m->heads);
 	free(m->kheap);
-	for (size_t k = 0; m->pool && !m->kway && k < m->hn; k++)
-		free(m->pool[ring_at(m, k)->idx].over);
-	free(m->pool);
+	for (size_t k = 0; m->pool.mem && !m->kway && k < m->hn; k++)
+		slots_drop(&m->pool, ring_at(m, k)->idx);
+	slots_fini(&m->pool);
 	free(m->heap);
-	free(m->freel);
 	free(m->arr_ts);
 	free(m->arr_line);
 	free(m->path);

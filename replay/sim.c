@@ -66,7 +66,6 @@ struct stask {
 	int64_t rec_block;  /* recorded start of that sleep */
 	uint32_t *pend;     /* causal wakes that came before their block */
 	uint32_t npend, cappend;
-	struct sr_sim_task st;
 	/* the attribution of its current wait */
 	bool in_wait;       /* waiting runnable since wait_from */
 	bool wseg;          /* .seg is open */
@@ -107,8 +106,20 @@ struct sr_sim {
 	int cid;
 	struct sr_sim_hooks h;
 	struct sr_acct *acct;
-	struct stask *t;
-	size_t nt, capt;
+	/* tasks by id (docs/replay.md, "Memory"): each in a slot of its own
+	 * (the slots come in chunks that never move); a reaped task's slot
+	 * is freed at the next instant and taken by a new task, its summary
+	 * (sum, by id) stays */
+	size_t nt;
+	uint32_t *tslot;           /* by id: its slot, SLOT_GONE once freed */
+	struct sr_sim_task *sum;   /* by id */
+	size_t capid;
+	struct stask **tch;        /* the slots, TCH a chunk */
+	size_t ntch, captch;
+	uint32_t *tfree;           /* free slots */
+	size_t ntfree, captfree;
+	uint32_t *reaped;          /* tasks reaped this instant */
+	size_t nreaped, capreaped;
 	struct scpu *cpu;
 	int ncpu, nbusy;
 	const struct sm_balancer_ops *bops; /* the policy's (smp.h) */
@@ -148,6 +159,24 @@ struct sr_sim {
 	char errmsg[320];
 	struct sr_sim_stats st;
 };
+
+#define TCH_BITS 8
+#define TCH (1u << TCH_BITS)
+#define SLOT_GONE UINT32_MAX
+
+/* Task id's state; not for a task whose slot is gone (gone()). */
+static inline struct stask *tk(const struct sr_sim *s, uint32_t id)
+{
+	uint32_t k = s->tslot[id];
+
+	return &s->tch[k >> TCH_BITS][k & (TCH - 1)];
+}
+
+/* Was task id reaped at an earlier instant (its slot given back)? */
+static inline bool gone(const struct sr_sim *s, uint32_t id)
+{
+	return s->tslot[id] == SLOT_GONE;
+}
 
 static int64_t floor_div(int64_t a, int64_t b)
 {
@@ -279,7 +308,7 @@ static void rh_remove(struct sr_sim *s, uint32_t c)
  * known (else more input may show an op sooner). */
 static int64_t avail(const struct sr_sim *s, uint32_t id, bool *hard)
 {
-	const struct stask *t = &s->t[id];
+	const struct stask *t = tk(s, id);
 	const struct sr_op *op = sr_demand_op(s->dm, id, t->op);
 
 	if (op) {
@@ -354,13 +383,13 @@ static void charge(struct sr_sim *s, int c, int64_t to)
 	if (to <= k->charged_to)
 		return;
 	if (k->cur != SR_TID_NONE) {
-		struct stask *t = &s->t[k->cur];
+		struct stask *t = tk(s, k->cur);
 
 		from = k->charged_to > k->busy_until ? k->charged_to
 						     : k->busy_until;
 		if (to > from) {
 			t->off += to - from;
-			t->st.cpu_ns += to - from;
+			s->sum[k->cur].cpu_ns += to - from;
 			k->progress_at = to;
 		}
 		k->busy_ns += to - k->charged_to;
@@ -395,14 +424,14 @@ static void set_clock(struct sr_sim *s, int64_t t)
 
 static void wlist_add(struct sr_sim *s, uint32_t id, int c)
 {
-	struct stask *t = &s->t[id];
+	struct stask *t = tk(s, id);
 	struct scpu *k = &s->cpu[c];
 
 	t->wcpu = c;
 	t->wprev = SR_TID_NONE;
 	t->wnext = k->whead;
 	if (k->whead != SR_TID_NONE)
-		s->t[k->whead].wprev = id;
+		tk(s, k->whead)->wprev = id;
 	k->whead = id;
 	k->nwait++;
 	bit_set(s->wdirty, c);
@@ -410,18 +439,18 @@ static void wlist_add(struct sr_sim *s, uint32_t id, int c)
 
 static void wlist_del(struct sr_sim *s, uint32_t id)
 {
-	struct stask *t = &s->t[id];
+	struct stask *t = tk(s, id);
 	struct scpu *k;
 
 	if (t->wcpu < 0)
 		return;
 	k = &s->cpu[t->wcpu];
 	if (t->wprev != SR_TID_NONE)
-		s->t[t->wprev].wnext = t->wnext;
+		tk(s, t->wprev)->wnext = t->wnext;
 	else
 		k->whead = t->wnext;
 	if (t->wnext != SR_TID_NONE)
-		s->t[t->wnext].wprev = t->wprev;
+		tk(s, t->wnext)->wprev = t->wprev;
 	k->nwait--;
 	bit_set(s->wdirty, t->wcpu);
 	t->wcpu = -1;
@@ -431,7 +460,7 @@ static void wlist_del(struct sr_sim *s, uint32_t id)
    left its CPU runnable): its attribution starts with it. */
 static void wait_open(struct sr_sim *s, uint32_t id)
 {
-	struct stask *t = &s->t[id];
+	struct stask *t = tk(s, id);
 
 	if (!s->why_on || t->in_wait ||
 	    sr_acct_state(s->acct, id) != SR_ACCT_RUNNABLE)
@@ -468,7 +497,7 @@ static int seg_push(struct stask *t, const struct sr_wait_seg *g)
 /* Close the open segment at now (one of no length is dropped). */
 static void seg_close(struct sr_sim *s, uint32_t id)
 {
-	struct stask *t = &s->t[id];
+	struct stask *t = tk(s, id);
 
 	if (!t->wseg)
 		return;
@@ -487,7 +516,7 @@ static void seg_close(struct sr_sim *s, uint32_t id)
  */
 static void wait_close(struct sr_sim *s, uint32_t id)
 {
-	struct stask *t = &s->t[id];
+	struct stask *t = tk(s, id);
 	int64_t at;
 
 	if (!t->in_wait)
@@ -533,7 +562,7 @@ static void row(struct sr_sim *s, uint32_t id, const char *event,
 		const struct sm_view *v, int cpu, int from, const char *why,
 		bool demand)
 {
-	struct stask *t = &s->t[id];
+	struct stask *t = tk(s, id);
 	struct sr_tl_row r = {
 		.t = s->now, .task = id, .pid = t->pid, .comm = comm_of(s, t),
 		.event = event, .v = v, .demand = demand, .prio = v->prio,
@@ -554,9 +583,9 @@ static void observe(void *ctx, const struct sm_rq *rq, const struct sm_task *pt,
 
 	if (id >= s->nt)
 		return;
-	t = &s->t[id];
+	t = tk(s, id);
 	if (why == SM_CH_EXPIRE)
-		t->st.expired++;
+		s->sum[id].expired++;
 	if (s->why_on && rq && (state_change(why) || v->prio != t->last_prio))
 		bit_set(s->wdirty, rq->cpu);
 	if (rq && rq->cpu != t->cpu) {
@@ -567,7 +596,7 @@ static void observe(void *ctx, const struct sm_rq *rq, const struct sm_task *pt,
 		}
 		/* set_task_cpu: pulled, or woken elsewhere */
 		if (t->cpu >= 0) {
-			t->st.migrations++;
+			s->sum[id].migrations++;
 			s->st.migrations++;
 			if (s->h.row)
 				row(s, id, "migrate", v, rq->cpu, t->cpu,
@@ -595,7 +624,7 @@ static bool bal_allowed(void *ctx, const struct sm_task *pt, int c)
 {
 	struct sr_sim *s = ctx;
 
-	return pt->info.id >= s->nt || allowed(s, &s->t[pt->info.id], c);
+	return pt->info.id >= s->nt || allowed(s, tk(s, pt->info.id), c);
 }
 
 static void bal_moving(void *ctx, const struct sm_task *pt, int from, int to,
@@ -701,10 +730,15 @@ void sr_sim_free(struct sr_sim *s)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->nt; i++) {
-		if (s->t[i].pt && s->cpu && s->cpu[0].rq)
-			s->pol->task_free(rq_of_task(s, &s->t[i]), s->t[i].pt);
-		free(s->t[i].pend);
-		free(s->t[i].segs);
+		struct stask *t;
+
+		if (gone(s, (uint32_t)i))
+			continue;
+		t = tk(s, (uint32_t)i);
+		if (t->pt && s->cpu && s->cpu[0].rq)
+			s->pol->task_free(rq_of_task(s, t), t->pt);
+		free(t->pend);
+		free(t->segs);
 	}
 	if (s->bal)
 		s->bops->destroy(s->bal);
@@ -722,26 +756,88 @@ void sr_sim_free(struct sr_sim *s)
 		free(s->wdirty);
 		free(s->widle);
 	}
-	free(s->t);
+	for (size_t k = 0; k < s->ntch; k++)
+		free(s->tch[k]);
+	free(s->tch);
+	free(s->tslot);
+	free(s->sum);
+	free(s->tfree);
+	free(s->reaped);
 	free(s->heap);
 	free(s->hlist);
 	free(s->seen);
 	free(s);
 }
 
+/* A free slot for a new task: one given back, or one of a new chunk. */
+static int slot_new(struct sr_sim *s, uint32_t *k)
+{
+	struct stask **c, *chunk;
+	uint32_t *f;
+
+	if (s->ntfree) {
+		*k = s->tfree[--s->ntfree];
+		return SR_OK;
+	}
+	if (s->ntch >= (SLOT_GONE >> TCH_BITS) ||
+	    !(c = sr_grow(s->tch, &s->captch, s->ntch, sizeof(*c), 16, 0)))
+		return SR_EINTERNAL;
+	s->tch = c;
+	f = sr_grow(s->tfree, &s->captfree, TCH - 1 + s->ntch * TCH,
+		    sizeof(*f), TCH, 0);
+	if (!f)
+		return SR_EINTERNAL;
+	s->tfree = f;
+	if (!(chunk = malloc(TCH * sizeof(*chunk))))
+		return SR_EINTERNAL;
+	s->tch[s->ntch] = chunk;
+	/* the chunk's slots, the lowest taken first */
+	for (uint32_t i = TCH; i-- > 1;)
+		s->tfree[s->ntfree++] = (uint32_t)(s->ntch * TCH) + i;
+	*k = (uint32_t)(s->ntch++ * TCH);
+	return SR_OK;
+}
+
+/* Tasks reaped at an earlier instant: nothing refers to them any more
+ * (they run, wait and sleep nowhere); their slots are freed. */
+static void free_reaped(struct sr_sim *s)
+{
+	for (size_t i = 0; i < s->nreaped; i++) {
+		uint32_t id = s->reaped[i];
+		struct stask *t = tk(s, id);
+
+		free(t->pend);
+		free(t->segs);
+		s->tfree[s->ntfree++] = s->tslot[id];
+		s->tslot[id] = SLOT_GONE;
+	}
+	s->nreaped = 0;
+}
+
 static int grow_tasks(struct sr_sim *s, size_t n)
 {
-	if (n > 0) {
-		struct stask *t = sr_grow(s->t, &s->capt, n - 1, sizeof(*t),
-					  256, 0);
+	if (n > s->nt) {
+		size_t cap = s->capid;
+		uint32_t *x = sr_grow(s->tslot, &cap, n - 1, sizeof(*x), 256,
+				      0xff);
+		struct sr_sim_task *u;
 
-		if (!t)
+		if (!x)
 			return SR_EINTERNAL;
-		s->t = t;
+		s->tslot = x;
+		cap = s->capid;
+		u = sr_grow(s->sum, &cap, n - 1, sizeof(*u), 256, 0);
+		if (!u)
+			return SR_EINTERNAL;
+		s->sum = u;
+		s->capid = cap;
 	}
 	while (s->nt < n) {
-		struct stask *t = &s->t[s->nt++];
+		struct stask *t;
 
+		if (slot_new(s, &s->tslot[s->nt]))
+			return SR_EINTERNAL;
+		t = tk(s, (uint32_t)s->nt++);
 		memset(t, 0, sizeof(*t));
 		t->last_prio = -1;
 		t->cpu = -1;
@@ -860,19 +956,17 @@ static void timer_pop(struct sr_sim *s)
 
 static void set_op(struct sr_sim *s, uint32_t id, uint64_t idx)
 {
-	s->t[id].op = idx;
-	s->t[id].off = 0;
+	tk(s, id)->op = idx;
+	tk(s, id)->off = 0;
 	sr_demand_consumed(s->dm, s->cid, id, idx);
 }
 
 static void task_done(struct sr_sim *s, uint32_t id, int64_t when)
 {
-	struct stask *t = &s->t[id];
-
-	if (t->st.done)
+	if (s->sum[id].done)
 		return;
-	t->st.done = true;
-	t->st.finish_ts = when;
+	s->sum[id].done = true;
+	s->sum[id].finish_ts = when;
 	s->live--;
 }
 
@@ -897,14 +991,14 @@ static void info_of(struct sr_sim *s, const struct sr_dtask *dt,
 		info->rt_priority = dt->rt_priority < 1 ? 1 :
 				    dt->rt_priority > 99 ? 99 :
 				    dt->rt_priority;
-	s->t[dt->id].rec_policy = (int8_t)info->policy;
-	s->t[dt->id].rec_rtprio = (int8_t)info->rt_priority;
-	s->t[dt->id].rt_forced = (int8_t)sr_rtrules_match(s->o.rt,
+	tk(s, dt->id)->rec_policy = (int8_t)info->policy;
+	tk(s, dt->id)->rec_rtprio = (int8_t)info->rt_priority;
+	tk(s, dt->id)->rt_forced = (int8_t)sr_rtrules_match(s->o.rt,
 		sr_demand_comm(s->dm, dt->comm));
-	if (s->t[dt->id].rt_forced) {
+	if (tk(s, dt->id)->rt_forced) {
 		/* --rt: SCHED_RR from birth */
 		info->policy = SM_SCHED_RR;
-		info->rt_priority = s->t[dt->id].rt_forced;
+		info->rt_priority = tk(s, dt->id)->rt_forced;
 	}
 	info->has_mm = dt->has_mm;
 	info->mm = dt->has_mm ? dt->tgid : 0;
@@ -930,12 +1024,12 @@ static struct stask *born(struct sr_sim *s, uint32_t id,
 		fail(s, SR_EINTERNAL, "a task born unknown to the demand", id);
 		return NULL;
 	}
-	t = &s->t[id];
-	if (t->st.born) {
+	t = tk(s, id);
+	if (s->sum[id].born) {
 		fail(s, SR_EINTERNAL, "a task born twice", id);
 		return NULL;
 	}
-	t->st.born = true;
+	s->sum[id].born = true;
 	t->pid = dt->pid;
 	t->comm = dt->comm;
 	t->op = 0;
@@ -948,7 +1042,7 @@ static struct stask *born(struct sr_sim *s, uint32_t id,
 
 static void make_ready(struct sr_sim *s, uint32_t id, enum sr_acct_cause why)
 {
-	struct stask *t = &s->t[id];
+	struct stask *t = tk(s, id);
 	int rc;
 
 	t->state = T_READY;
@@ -995,7 +1089,7 @@ static void arrive(struct sr_sim *s, uint32_t id)
  */
 static void apply_rt(struct sr_sim *s, int c, uint32_t id, int inherited)
 {
-	struct stask *t = &s->t[id];
+	struct stask *t = tk(s, id);
 	int want = sr_rtrules_match(s->o.rt, comm_of(s, t));
 
 	if (!s->o.rt || want == inherited)
@@ -1019,14 +1113,14 @@ static void fork_child(struct sr_sim *s, int c, uint32_t parent,
 	if (!t)
 		return;
 	info_of(s, dt, &info);
-	t->pt = s->pol->fork(s->cpu[c].rq, s->t[parent].pt, &info, 0);
+	t->pt = s->pol->fork(s->cpu[c].rq, tk(s, parent)->pt, &info, 0);
 	if (!t->pt) {
 		fail(s, SR_EINTERNAL, "out of memory", child);
 		return;
 	}
 	mark(s, c);
 	/* the policy's fork gave it its parent's class (sched_fork) */
-	apply_rt(s, c, child, s->t[parent].rt_forced);
+	apply_rt(s, c, child, tk(s, parent)->rt_forced);
 	make_ready(s, child, SR_CAUSE_FORK);
 }
 
@@ -1068,7 +1162,7 @@ static int wake_cpu(struct sr_sim *s, const struct stask *t, bool sync,
 static void wake_task(struct sr_sim *s, uint32_t id, unsigned flags,
 		      int waker)
 {
-	struct stask *t = &s->t[id];
+	struct stask *t = tk(s, id);
 	int c;
 
 	set_op(s, id, t->op + 1);
@@ -1119,7 +1213,12 @@ static void causal_wake(struct sr_sim *s, uint32_t id, uint32_t block,
 		fail(s, SR_EINTERNAL, "a wake of an unknown task", id);
 		return;
 	}
-	t = &s->t[id];
+	if (gone(s, id)) {
+		fail(s, SR_EINTERNAL, "a causal wake for a block already "
+		     "passed", id);
+		return;
+	}
+	t = tk(s, id);
 	if (t->state == T_BLOCKED && t->block == block) {
 		s->st.wakes++;
 		wake_task(s, id, sync ? SM_WAKE_SYNC : 0, waker);
@@ -1136,7 +1235,7 @@ static void causal_wake(struct sr_sim *s, uint32_t id, uint32_t block,
 static void go_to_sleep(struct sr_sim *s, int c, uint32_t id,
 			const struct sr_op *op)
 {
-	struct stask *t = &s->t[id];
+	struct stask *t = tk(s, id);
 
 	t->state = T_BLOCKED;
 	t->blk = op->end;
@@ -1156,7 +1255,7 @@ static void go_to_sleep(struct sr_sim *s, int c, uint32_t id,
  */
 static void skipped_row(struct sr_sim *s, uint32_t id, const char *what)
 {
-	struct stask *t = &s->t[id];
+	struct stask *t = tk(s, id);
 	struct sm_view v;
 
 	if (!s->h.row)
@@ -1168,13 +1267,13 @@ static void skipped_row(struct sr_sim *s, uint32_t id, const char *what)
 static void reach_block(struct sr_sim *s, int c, uint32_t id,
 			const struct sr_op *op)
 {
-	struct stask *t = &s->t[id];
+	struct stask *t = tk(s, id);
 	int64_t w;
 
 	t->block = op->task;
 	if (pend_take(t, op->task)) {
 		/* the wake came before the sleep: no sleep at all */
-		t->st.early_wakes++;
+		s->sum[id].early_wakes++;
 		skipped_row(s, id, "early");
 		t->next_block = op->task + 1;
 		set_op(s, id, t->op + 1);
@@ -1186,7 +1285,7 @@ static void reach_block(struct sr_sim *s, int c, uint32_t id,
 			w = op->b;
 			if (w < s->now) {
 				/* its wake time is past: a zero-length sleep */
-				t->st.late_wakeups++;
+				s->sum[id].late_wakeups++;
 				skipped_row(s, id, "late");
 				t->next_block = op->task + 1;
 				set_op(s, id, t->op + 1);
@@ -1234,9 +1333,9 @@ void sr_sim_resolved(struct sr_sim *s, uint32_t id, uint32_t block,
 	struct stask *t;
 	int64_t w;
 
-	if (!s->started || id >= s->nt)
+	if (!s->started || id >= s->nt || gone(s, id))
 		return;
-	t = &s->t[id];
+	t = tk(s, id);
 	if (t->state != T_BLOCKED || t->block != block ||
 	    t->blk != SR_BLOCK_OPEN)
 		return; /* it reads the end when it gets there */
@@ -1263,19 +1362,31 @@ void sr_sim_resolved(struct sr_sim *s, uint32_t id, uint32_t block,
 
 static void reap(struct sr_sim *s, uint32_t id)
 {
-	struct stask *t = &s->t[id];
+	struct stask *t = tk(s, id);
 	const struct sr_dtask *dt = sr_demand_task(s->dm, id);
 	struct sm_task *parent = NULL;
 	struct sm_rq *rq = rq_of_task(s, t);
 
-	if (dt && dt->parent != SR_TID_NONE && dt->parent < s->nt)
-		parent = s->t[dt->parent].pt;
+	if (dt && dt->parent != SR_TID_NONE && dt->parent < s->nt &&
+	    !gone(s, dt->parent))
+		parent = tk(s, dt->parent)->pt;
 	if (s->pol->reap)
 		s->pol->reap(rq, parent, t->pt);
 	s->pol->task_free(rq, t->pt);
 	t->pt = NULL;
 	t->state = T_DONE;
 	task_done(s, id, s->now);
+	{
+		uint32_t *v = sr_grow(s->reaped, &s->capreaped, s->nreaped,
+				      sizeof(*v), 64, 0);
+
+		if (!v) {
+			fail(s, SR_EINTERNAL, "out of memory", id);
+			return;
+		}
+		s->reaped = v;
+		s->reaped[s->nreaped++] = id;
+	}
 }
 
 /* ---- checks -------------------------------------------------------------- */
@@ -1292,7 +1403,7 @@ static bool probe(void *ctx, struct sm_task *pt)
 	const struct sr_sim *s = p->s;
 
 	if (pt->on_cpu || pt->info.id >= s->nt ||
-	    !allowed(s, &s->t[pt->info.id], p->cpu) ||
+	    !allowed(s, tk(s, pt->info.id), p->cpu) ||
 	    sm_task_hot(s->pol, s->cpu[p->cpu].rq, pt, s->cache_decay_ticks))
 		return true;
 	p->found = pt->info.id;
@@ -1344,7 +1455,7 @@ static bool count_one(void *ctx, struct sm_task *pt)
 	struct sr_sim *s = w->s;
 	uint32_t id = pt->info.id;
 
-	if (id >= s->nt || id >= s->nseen) {
+	if (id >= s->nt || id >= s->nseen || gone(s, id)) {
 		w->bad = id;
 		w->why = "a task unknown to the simulator is queued";
 		return false;
@@ -1355,7 +1466,7 @@ static bool count_one(void *ctx, struct sm_task *pt)
 		return false;
 	}
 	s->seen[id] = s->stamp;
-	if (s->t[id].cpu != w->cpu) {
+	if (tk(s, id)->cpu != w->cpu) {
 		w->bad = id;
 		w->why = "a task is queued on another cpu than its own";
 		return false;
@@ -1457,7 +1568,7 @@ static void do_schedule(struct sr_sim *s, int c)
 	if (next == prev)
 		return;
 	if (prev != SR_TID_NONE) {
-		struct stask *p = &s->t[prev];
+		struct stask *p = tk(s, prev);
 
 		rc = sr_acct_stop(s->acct, prev, s->now, p->state == T_READY);
 		if (!rc && p->state == T_ZOMBIE) {
@@ -1468,19 +1579,19 @@ static void do_schedule(struct sr_sim *s, int c)
 		}
 	}
 	if (!rc && next != SR_TID_NONE) {
-		if (next >= s->nt || s->t[next].state != T_READY) {
+		if (next >= s->nt || tk(s, next)->state != T_READY) {
 			fail(s, SR_EINTERNAL, "the policy picked a task that "
 			     "is not runnable", next);
 			return;
 		}
 		wait_close(s, next);
 		rc = sr_acct_run(s->acct, next, s->now);
-		s->t[next].nsegs = 0;
-		if (s->t[next].capsegs > SEGS_KEPT) {
+		tk(s, next)->nsegs = 0;
+		if (tk(s, next)->capsegs > SEGS_KEPT) {
 			/* a long wait's segments: not kept for every task */
-			free(s->t[next].segs);
-			s->t[next].segs = NULL;
-			s->t[next].capsegs = 0;
+			free(tk(s, next)->segs);
+			tk(s, next)->segs = NULL;
+			tk(s, next)->capsegs = 0;
 		}
 		k->busy_until = s->now + s->o.cs_cost_ns;
 	}
@@ -1505,7 +1616,7 @@ static void exec_op(struct sr_sim *s, int c, uint32_t id,
 		    const struct sr_op *opp)
 {
 	struct sr_op op = *opp;
-	struct stask *t = &s->t[id];
+	struct stask *t = tk(s, id);
 	struct sm_rq *rq = s->cpu[c].rq;
 	int cls, rt;
 
@@ -1583,7 +1694,7 @@ static int run_one_op(struct sr_sim *s, int c)
 	if (id == SR_TID_NONE || s->now < k->busy_until)
 		return OPS_NONE;
 	charge(s, c, s->now);
-	t = &s->t[id];
+	t = tk(s, id);
 	op = sr_demand_op(s->dm, id, t->op);
 	if (!op) {
 		if (sr_demand_open(s->dm, id) > t->off)
@@ -1682,8 +1793,8 @@ static bool wake_due(struct sr_sim *s)
 		uint32_t id = s->heap[0].id;
 
 		timer_pop(s);
-		if (s->t[id].state == T_BLOCKED &&
-		    s->t[id].blk == SR_BLOCK_EXTERNAL)
+		if (!gone(s, id) && tk(s, id)->state == T_BLOCKED &&
+		    tk(s, id)->blk == SR_BLOCK_EXTERNAL)
 			wake_task(s, id, SM_WAKE_IRQ, -1);
 		return true;
 	}
@@ -1710,11 +1821,11 @@ static void running_on(struct sr_sim *s, int c, struct running *r)
 	r->pid = -1;
 	r->comm = 0;
 	r->prio = -1;
-	if (id == SR_TID_NONE || !s->t[id].pt)
+	if (id == SR_TID_NONE || gone(s, id) || !tk(s, id)->pt)
 		return;
-	s->pol->view(s->t[id].pt, &v);
-	r->pid = s->t[id].pid;
-	r->comm = s->t[id].comm;
+	s->pol->view(tk(s, id)->pt, &v);
+	r->pid = tk(s, id)->pid;
+	r->comm = tk(s, id)->comm;
 	r->prio = (int16_t)v.prio;
 }
 
@@ -1738,8 +1849,8 @@ static void attribute_cpu(struct sr_sim *s, int c, int idle1, int idle2)
 
 	running_on(s, c, &r);
 	for (uint32_t id = s->cpu[c].whead; id != SR_TID_NONE;
-	     id = s->t[id].wnext) {
-		struct stask *t = &s->t[id];
+	     id = tk(s, id)->wnext) {
+		struct stask *t = tk(s, id);
 		struct sr_wait_seg g = {
 			.start = t->wseg ? s->now : t->wait_from,
 			.running = r.id, .running_pid = r.pid,
@@ -1880,9 +1991,10 @@ static int64_t horizon(struct sr_sim *s)
 	if (sr_demand_done(s->dm))
 		return INT64_MAX;
 	for (size_t i = 0; i < s->nh;) {
-		struct stask *t = &s->t[s->hlist[i]];
+		struct stask *t = gone(s, s->hlist[i]) ? NULL :
+				  tk(s, s->hlist[i]);
 
-		if (t->state != T_BLOCKED || t->blk != SR_BLOCK_OPEN) {
+		if (!t || t->state != T_BLOCKED || t->blk != SR_BLOCK_OPEN) {
 			s->hlist[i] = s->hlist[--s->nh];
 			continue;
 		}
@@ -1902,21 +2014,21 @@ static int the_end(struct sr_sim *s)
 	for (size_t i = 0; i < s->nt; i++) {
 		const struct sr_dtask *dt;
 
-		if (!s->t[i].st.born)
+		if (!s->sum[i].born)
 			continue;
-		if (!s->t[i].st.done) {
-			fail(s, SR_EINTERNAL, s->t[i].state == T_BLOCKED ?
+		if (!s->sum[i].done) {
+			fail(s, SR_EINTERNAL, tk(s, i)->state == T_BLOCKED ?
 			     "a task still waits for its wake at the end" :
 			     "a task did not finish its demand", (uint32_t)i);
 			return -1;
 		}
 		dt = sr_demand_task(s->dm, (uint32_t)i);
-		if (dt && dt->cpu_ns != s->t[i].st.cpu_ns) {
+		if (dt && dt->cpu_ns != s->sum[i].cpu_ns) {
 			char msg[160];
 
 			snprintf(msg, sizeof(msg), "a task ran %lld ns of its "
 				 "%lld ns of demand",
-				 (long long)s->t[i].st.cpu_ns,
+				 (long long)s->sum[i].cpu_ns,
 				 (long long)dt->cpu_ns);
 			fail(s, SR_EINTERNAL, msg, (uint32_t)i);
 			return -1;
@@ -2010,6 +2122,7 @@ int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
 			break;          /* something not read yet may come first */
 		s->now = t;
 		set_clock(s, t);
+		free_reaped(s);
 		s->st.instants++;
 		s->acts = s->st.ops + s->st.wakes + s->st.schedules + s->pops;
 		s->tick_instant = false;
@@ -2037,7 +2150,7 @@ int sr_sim_finish(struct sr_sim *s, struct sr_diag *d)
 	if (sr_acct_finish(s->acct, s->st.end, d))
 		return d->code;
 	for (size_t i = 0; i < s->nt; i++) {
-		if (!s->t[i].st.born)
+		if (!s->sum[i].born)
 			continue;
 		if (sr_acct_name(s->acct, (uint32_t)i,
 				 sr_demand_last_pid(s->dm, (uint32_t)i),
@@ -2054,7 +2167,7 @@ struct sr_acct *sr_sim_acct(struct sr_sim *s)
 
 const struct sr_sim_task *sr_sim_task(const struct sr_sim *s, uint32_t id)
 {
-	return id < s->nt && s->t[id].st.born ? &s->t[id].st : NULL;
+	return id < s->nt && s->sum[id].born ? &s->sum[id] : NULL;
 }
 
 void sr_sim_stats(const struct sr_sim *s, struct sr_sim_stats *st)
@@ -2095,12 +2208,12 @@ void sr_sim_cpu_stats(const struct sr_sim *s, int c, struct sr_cpu_figs *out)
 const struct sr_wait_seg *sr_sim_wait_segs(const struct sr_sim *s,
 					   uint32_t id, size_t *n)
 {
-	if (id >= s->nt || !s->why_on) {
+	if (id >= s->nt || !s->why_on || gone(s, id)) {
 		*n = 0;
 		return NULL;
 	}
-	*n = s->t[id].nsegs;
-	return s->t[id].segs;
+	*n = tk(s, id)->nsegs;
+	return tk(s, id)->segs;
 }
 
 const char *sr_sim_name(const struct sr_sim *s, uint32_t comm)
@@ -2148,12 +2261,18 @@ void sr_wait_main(const struct sr_wait_seg *g, size_t n, int *why,
 	}
 }
 
+/* A task reaped at an earlier instant is named as the demand last saw it. */
 const char *sr_sim_comm(const struct sr_sim *s, uint32_t id)
 {
-	return id < s->nt ? comm_of(s, &s->t[id]) : "";
+	if (id >= s->nt)
+		return "";
+	return gone(s, id) ? sr_demand_last_comm(s->dm, id) :
+			     comm_of(s, tk(s, id));
 }
 
 int32_t sr_sim_pid(const struct sr_sim *s, uint32_t id)
 {
-	return id < s->nt ? s->t[id].pid : -1;
+	if (id >= s->nt)
+		return -1;
+	return gone(s, id) ? sr_demand_last_pid(s->dm, id) : tk(s, id)->pid;
 }

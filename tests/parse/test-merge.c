@@ -64,6 +64,25 @@ int main(void)
 	CHECK_INT(l.st.kway, 0);
 	CHECK_INT(l.ev[0].cpu, 1);
 	loaded_free(&l);
+	/* the same where no temporary file can be made: the window keeps
+	 * all its records in memory (parse/merge.c keeps window/8 there and
+	 * the others in a file) */
+	{
+		const char *was = getenv("TMPDIR");
+		char *keep = was ? strdup(was) : NULL;
+
+		setenv("TMPDIR", "/nonexistent-dir-of-the-merge-test", 1);
+		CHECK_CTX("jitter, no temporary file");
+		CHECK_INT(load_opts(&l, path, &small), 0);
+		check_sorted(&l, 400);
+		CHECK_INT(l.ev[0].cpu, 1);
+		loaded_free(&l);
+		if (keep)
+			setenv("TMPDIR", keep, 1);
+		else
+			unsetenv("TMPDIR");
+		free(keep);
+	}
 
 	/*
 	 * 1c. the same with names longer than a window slot keeps inline
