@@ -28,15 +28,15 @@
 #    The audio sample keeps pace (its sandbox threads, whose switch-outs are
 #    never traced, are put asleep when their cpu idles or they are woken:
 #    docs/replay.md, "Missing events"), so its ratio meets the target.  The
-#    synthetic workload keeps pace too, but does not meet it: it forks new
-#    tasks all along (222 -> 3,530 task records, each about 1.7 KB over the
-#    three policies: demand 280 B, reader 136 B, each simulator 240 B, each
-#    policy's accounting 230 B and its delays; a summary stays per task),
-#    and a cpu of its ten (9, where a second child runs) records an event
-#    only every few seconds, so the reader's merge window, which may let a
-#    record leave early only at or before the oldest of the cpus' latest
-#    times, fills to its bound (32768 records, 5.0 MB) where at 1x it held
-#    9216.
+#    synthetic workload keeps pace too, but forks new tasks all along (222
+#    -> 3,530 task records), and each keeps its summary (the reader's
+#    record, the demand's, each policy's figures and delays, each
+#    simulator's 48 bytes: about 1.2 KB over the three policies), while a
+#    reaped task's simulator state is given to the next task.  A cpu of its
+#    ten (9, where a second child runs) records an event only every few
+#    seconds, so the reader's merge window fills to its bound (32768
+#    records) where at 1x it held 9216: an eighth of it stays in memory,
+#    the rest goes to a temporary file (parse/merge.h).
 set -u
 : "${SCHEDREPLAY:?}" "${BUILD:?}" "${BENCH_TMP:?}"
 SR=$SCHEDREPLAY

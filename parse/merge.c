@@ -864,8 +864,14 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 		if (m->hn >= m->hold_min && !m->window_only && early_release(m))
 			break;
 	}
-	if (m->hn == 0)
+	if (m->hn == 0) {
+		/* the end: the window's memory is not needed any more */
+		slots_fini(&m->pool);
+		free(m->heap);
+		m->heap = NULL;
+		m->rcap = 0;
 		return 0;
+	}
 	idx = heap_pop(m);
 	if (slots_take(&m->pool, idx, &m->out))
 		return spill_fail(m, d), -1;

@@ -8,8 +8,10 @@
  * (trace_pipe, trappy's unsorted sample).  Once the window holds window/8
  * records of two or more cpus, a record at or before the watermark (the
  * oldest of the cpus' latest times: no seen cpu can go below it) leaves
- * early, so busy in-order input keeps the window small and in cache.  If the first full window holds
- * a single cpu while the input is a re-readable file, the input may be
+ * early, so busy in-order input keeps the window small and in cache.
+ * Window/8 records are kept in memory, the others (a quiet cpu holding the
+ * watermark back fills the window) in an unlinked temporary file, in
+ * blocks.  If the first full window holds a single cpu while the input is a re-readable file, the input may be
  * per-cpu blocks (concatenated per_cpu/cpuN/trace files, trace-cmd
  * --cpu dumps); a quick scan of line headers then decides, and if the
  * heap cannot order it, the merge switches, before handing out anything,

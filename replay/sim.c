@@ -1024,11 +1024,11 @@ static struct stask *born(struct sr_sim *s, uint32_t id,
 		fail(s, SR_EINTERNAL, "a task born unknown to the demand", id);
 		return NULL;
 	}
-	t = tk(s, id);
-	if (s->sum[id].born) {
+	if (s->sum[id].born) { /* (gone, if it was reaped) */
 		fail(s, SR_EINTERNAL, "a task born twice", id);
 		return NULL;
 	}
+	t = tk(s, id);
 	s->sum[id].born = true;
 	t->pid = dt->pid;
 	t->comm = dt->comm;
