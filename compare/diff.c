@@ -375,6 +375,11 @@ static void headline_common(const struct cmp_set *s, const size_t *runs,
 			 cpus == 1 ? "" : "s", rec);
 		fn(ctx, line);
 	}
+	if (s->rules[0]) {
+		snprintf(line, sizeof(line), "  replayed with %s (the other "
+			 "rules their defaults)", s->rules);
+		fn(ctx, line);
+	}
 	if (s->have_t && s->t1 > s->t0) {
 		int64_t span = s->t1 - s->t0;
 		double needs = (double)demand_ns / (double)span;

@@ -97,6 +97,34 @@ static int pids_found(const struct cmp_set *s, const struct sr_selection *sel,
 		       "trace", (int)sel->pids[0]);
 }
 
+/* The replay rules given that are not the defaults, as options. */
+static void rules_said(const struct cmp_load_opts *o, char *buf, size_t n)
+{
+	size_t k = 0;
+	int w;
+
+	buf[0] = '\0';
+#define SAY(...) do { \
+		w = snprintf(buf + k, n - k, "%s", k ? ", " : ""); \
+		if (w > 0 && (size_t)w < n - k) \
+			k += (size_t)w; \
+		w = snprintf(buf + k, n - k, __VA_ARGS__); \
+		if (w > 0 && (size_t)w < n - k) \
+			k += (size_t)w; \
+	} while (0)
+	if (o->causal != SR_CAUSAL_KNOWN)
+		SAY("--causal %s", sr_causal_names[o->causal]);
+	if (o->external != SR_EXTERNAL_ABSOLUTE)
+		SAY("--external %s", sr_external_names[o->external]);
+	if (o->cs_cost_ns)
+		SAY("--cs-cost %lld%s", (long long)(o->cs_cost_ns % 1000 ?
+			o->cs_cost_ns : o->cs_cost_ns / 1000),
+		    o->cs_cost_ns % 1000 ? "ns" : "us");
+	if (o->init_sleep_pct)
+		SAY("--warm %d", o->init_sleep_pct);
+#undef SAY
+}
+
 int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_policies,
 		struct cmp_source *src, struct cmp_set *set, struct cmp_taskre **re,
 		struct sr_diag *d)
@@ -167,6 +195,7 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	if (rc == SR_OK)
 		rc = cmp_set_of(set, src, d);
 	if (rc == SR_OK) {
+		rules_said(o, set->rules, sizeof(set->rules));
 		set->procs = src->procs.n ? &src->procs : NULL;
 		set->groups = &o->groups;
 		set->left_known = src->left_known;

@@ -114,6 +114,9 @@ struct cmp_set {
 	bool has_cmd;           /* tasks[].in_cmd is marked */
 	const char *cmd_root;   /* the regex it was marked by */
 	const struct cmp_group_opts *groups; /* --group (verdict.h), NULL */
+	char rules[160];        /* the replay's rules that are not the
+				   defaults ("--external relative, ..."),
+				   "" if none */
 	bool left_known;        /* the replay said what it left out */
 	size_t left_tasks;      /* tasks left out of the replay */
 	int64_t left_cpu_ns;    /* and their CPU in the recording */

@@ -131,6 +131,10 @@ expect_out '^  replayed on 1 CPU \(the recording used 2\)$'
 expect_out '^  note: the trace.s work needs [0-9.]+ CPUs .*; replayed on 1 CPU it ends [0-9.]+ s after the recording under stock'
 expect_status 0 "$SR" diff "$P"
 expect_out '^  replayed on 2 CPUs \(as many as the recording used\)$'
+grep -q '^  replayed with --' "$T/out" && fail "diff with the default rules names some"
+# replay rules that are not the defaults are said in the headline
+expect_status 0 "$SR" diff "$P" --external relative --cs-cost 1500 --warm 30
+expect_out '^  replayed with --external relative, --cs-cost 1500ns, --warm 30 \(the other rules their defaults\)$'
 expect_status 64 "$SR" diff "$D" --cpus 2
 expect_err '--cpus needs the trace file, not the replay directory'
 expect_status 64 "$SR" diff "$P" --cpus 0
