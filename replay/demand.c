@@ -26,25 +26,38 @@ enum rstate {
 	R_GONE,      /* left out midway (renamed into --exclude): ended */
 };
 
+/*
+ * A task as the demand knows it, by thread id.  What it needs while its
+ * program may still grow or be read is in .l (struct live), given back once
+ * the program is complete and every consumer has read it to the end (at the
+ * next event, with the op buffers); the rest stays, as the task's summary.
+ */
+struct live;
+
 struct ent {
 	struct sr_dtask t;
-	uint8_t known;      /* slot initialised */
+	uint8_t known;      /* slot initialised (.l made) */
 	uint8_t state;      /* enum rstate */
 	uint8_t included;   /* comm does not match --exclude (now), matches
 			       --only, in --tree's tree */
 	uint8_t in_tree;    /* in the tree of --tree's root */
 	uint8_t ever;       /* was included at some point */
-	uint8_t exit_seen;  /* sched_process_exit seen, not switched out */
-	uint8_t block_open; /* its last op is a BLOCK not yet resolved */
-	uint8_t shrink_queued; /* in dm->shrink */
 	uint8_t left;       /* R_RUNNABLE: left its cpu unseen at
 			       .last_change, asleep or preempted not known
 			       yet: LEFT_THERE (.cpu is that cpu) or
 			       LEFT_MOVED (migrated since, to .cpu) */
 	int32_t cpu;        /* R_RUNNING: where */
 	uint32_t last_rec;  /* latest record of the exec chain */
-	uint32_t nblocks;
 	uint32_t comm;      /* current name (pool index) */
+	struct live *l;     /* NULL once its program is read (or not known) */
+};
+
+struct live {
+	uint8_t exit_seen;  /* sched_process_exit seen, not switched out */
+	uint8_t block_open; /* its last op is a BLOCK not yet resolved */
+	uint8_t shrink_queued; /* in dm->shrink */
+	uint8_t charged;    /* its CPU comes from charges */
+	uint32_t nblocks;
 	int64_t since;      /* R_RUNNING: run start */
 	int64_t last_change;
 	int64_t open_ns;    /* CPU counted since the last op */
@@ -58,10 +71,9 @@ struct ent {
 	int64_t debt;       /* CPU placed past the charges of earlier runs
 			       (an op between charges; irq time is not
 			       charged): the next charges pay it back */
-	uint8_t charged;    /* its CPU comes from charges */
 	uint64_t block_op;  /* op number of the open BLOCK */
 	struct sr_ring ops; /* the program (struct sr_op), numbered */
-	uint64_t *cur;      /* per consumer: next op it will read */
+	uint64_t cur[];     /* per consumer: next op it will read */
 };
 
 struct cpu {
@@ -165,14 +177,20 @@ int sr_demand_new(struct sr_demand **out, const struct sr_demand_opts *o,
 	return SR_OK;
 }
 
+static void free_live(struct ent *e)
+{
+	if (e->l)
+		sr_ring_free(&e->l->ops);
+	free(e->l);
+	e->l = NULL;
+}
+
 void sr_demand_free(struct sr_demand *dm)
 {
 	if (!dm)
 		return;
-	for (size_t i = 0; i < dm->ne; i++) {
-		sr_ring_free(&dm->e[i].ops);
-		free(dm->e[i].cur);
-	}
+	for (size_t i = 0; i < dm->ne; i++)
+		free_live(&dm->e[i]);
 	free(dm->e);
 	free(dm->shrink);
 	free(dm->left);
@@ -202,8 +220,8 @@ const char *sr_demand_comm(const struct sr_demand *dm, uint32_t idx)
 
 static int emit(struct sr_demand *dm, struct ent *e, const struct sr_op *op)
 {
-	dm->st.held_ops -= sr_ring_trim(&e->ops, e->cur, dm->o.nconsumers);
-	if (sr_ring_push(&e->ops, op, sizeof(*op)))
+	dm->st.held_ops -= sr_ring_trim(&e->l->ops, e->l->cur, dm->o.nconsumers);
+	if (sr_ring_push(&e->l->ops, op, sizeof(*op)))
 		return SR_EINTERNAL;
 	dm->st.ops++;
 	if (++dm->st.held_ops > dm->st.peak_held_ops)
@@ -213,13 +231,13 @@ static int emit(struct sr_demand *dm, struct ent *e, const struct sr_op *op)
 
 static struct sr_op *op_at(const struct ent *e, uint64_t idx)
 {
-	return sr_ring_at(&e->ops, idx, sizeof(struct sr_op));
+	return sr_ring_at(&e->l->ops, idx, sizeof(struct sr_op));
 }
 
 const struct sr_op *sr_demand_op(const struct sr_demand *dm, uint32_t task,
 				 uint64_t idx)
 {
-	if (task >= dm->ne)
+	if (task >= dm->ne || !dm->e[task].l)
 		return NULL;
 	return op_at(&dm->e[task], idx);
 }
@@ -230,6 +248,19 @@ static bool ended(const struct ent *e)
 	return e->state == R_DEAD || e->state == R_GONE;
 }
 
+/* Its program is complete and every consumer has read all of it. */
+static bool read_out(const struct sr_demand *dm, const struct ent *e)
+{
+	uint64_t end = sr_ring_end(&e->l->ops);
+
+	if (!ended(e))
+		return false;
+	for (int c = 0; c < dm->o.nconsumers; c++)
+		if (e->l->cur[c] < end)
+			return false;
+	return true;
+}
+
 void sr_demand_consumed(struct sr_demand *dm, int c, uint32_t task,
 			uint64_t idx)
 {
@@ -237,10 +268,10 @@ void sr_demand_consumed(struct sr_demand *dm, int c, uint32_t task,
 	uint64_t k;
 
 	if (task >= dm->ne || c < 0 || c >= dm->o.nconsumers ||
-	    !dm->e[task].cur)
+	    !dm->e[task].l || dm->e[task].state == R_UNSEEN)
 		return;
 	e = &dm->e[task];
-	e->cur[c] = idx;
+	e->l->cur[c] = idx;
 	/*
 	 * Ops every consumer passed are dropped now (a task that gets no
 	 * more ops, one that exited, must not keep its program); memory is
@@ -248,9 +279,10 @@ void sr_demand_consumed(struct sr_demand *dm, int c, uint32_t task,
 	 * use any more: all of it once the program is complete, else what a
 	 * backlog now consumed had grown the buffer to.
 	 */
-	k = sr_ring_trim(&e->ops, e->cur, dm->o.nconsumers);
+	k = sr_ring_trim(&e->l->ops, e->l->cur, dm->o.nconsumers);
 	dm->st.held_ops -= k;
-	if (k && !e->shrink_queued && sr_ring_oversized(&e->ops, ended(e))) {
+	if (!e->l->shrink_queued &&
+	    ((k && sr_ring_oversized(&e->l->ops, ended(e))) || read_out(dm, e))) {
 		if (dm->nshrink == dm->capshrink) {
 			uint32_t *p = sr_grow(dm->shrink, &dm->capshrink,
 					      dm->nshrink, sizeof(*p), 64, 0);
@@ -260,18 +292,26 @@ void sr_demand_consumed(struct sr_demand *dm, int c, uint32_t task,
 			dm->shrink = p;
 		}
 		dm->shrink[dm->nshrink++] = task;
-		e->shrink_queued = 1;
+		e->l->shrink_queued = 1;
 	}
 }
 
-/* Give back the op buffers consumed since the last event (see above). */
+/*
+ * Give back the op buffers consumed since the last event (see above), and
+ * the state of a task whose program every consumer has read to its end:
+ * it keeps its summary (struct ent without .l).
+ */
 static void shrink_rings(struct sr_demand *dm)
 {
 	for (size_t i = 0; i < dm->nshrink; i++) {
 		struct ent *e = &dm->e[dm->shrink[i]];
 
-		sr_ring_shrink(&e->ops, sizeof(struct sr_op), ended(e));
-		e->shrink_queued = 0;
+		if (read_out(dm, e)) {
+			free_live(e);
+			continue;
+		}
+		sr_ring_shrink(&e->l->ops, sizeof(struct sr_op), ended(e));
+		e->l->shrink_queued = 0;
 	}
 	dm->nshrink = 0;
 }
@@ -427,26 +467,26 @@ static struct cpu *cpu_of(struct sr_demand *dm, int32_t c)
  */
 static int64_t run_pos(const struct ent *e, int64_t ts)
 {
-	int64_t p = e->charged ? e->pcharged + (ts > e->mark ? ts - e->mark : 0)
-			       : ts - e->since;
+	int64_t p = e->l->charged ? e->l->pcharged + (ts > e->l->mark ? ts - e->l->mark : 0)
+			       : ts - e->l->since;
 
-	return p > e->pacc ? p : e->pacc;
+	return p > e->l->pacc ? p : e->l->pacc;
 }
 
 /* CPU of the current run known for sure at ts (what may be replayed). */
 static int64_t run_known(const struct ent *e, int64_t ts)
 {
-	int64_t p = e->charged ? e->pcharged : ts - e->since;
+	int64_t p = e->l->charged ? e->l->pcharged : ts - e->l->since;
 
-	return p > e->pacc ? p : e->pacc;
+	return p > e->l->pacc ? p : e->l->pacc;
 }
 
 static void count_to(struct ent *e, int64_t p)
 {
-	if (p > e->pacc) {
-		e->open_ns += p - e->pacc;
-		e->t.cpu_ns += p - e->pacc;
-		e->pacc = p;
+	if (p > e->l->pacc) {
+		e->l->open_ns += p - e->l->pacc;
+		e->t.cpu_ns += p - e->l->pacc;
+		e->l->pacc = p;
 	}
 }
 
@@ -462,9 +502,9 @@ static void end_run(struct ent *e, int64_t ts)
 {
 	if (e->state != R_RUNNING)
 		return;
-	count_to(e, e->charged ? run_known(e, ts) : run_pos(e, ts));
-	if (e->charged && e->pacc > e->pcharged)
-		e->debt = e->pacc - e->pcharged;
+	count_to(e, e->l->charged ? run_known(e, ts) : run_pos(e, ts));
+	if (e->l->charged && e->l->pacc > e->l->pcharged)
+		e->l->debt = e->l->pacc - e->l->pcharged;
 }
 
 static void start_run(struct ent *e, int32_t c, int64_t since)
@@ -472,22 +512,22 @@ static void start_run(struct ent *e, int32_t c, int64_t since)
 	e->left = 0; /* it had left runnable, if it had left unseen */
 	e->state = R_RUNNING;
 	e->cpu = c;
-	e->since = since;
-	e->mark = since;
+	e->l->since = since;
+	e->l->mark = since;
 	/* a debt counts as CPU of this run already placed */
-	e->pacc = e->debt;
-	e->debt = 0;
-	e->pcharged = 0;
+	e->l->pacc = e->l->debt;
+	e->l->debt = 0;
+	e->l->pcharged = 0;
 }
 
 static int flush_run(struct sr_demand *dm, struct ent *e)
 {
 	struct sr_op op = { .kind = SR_OP_RUN };
 
-	if (e->open_ns <= 0)
+	if (e->l->open_ns <= 0)
 		return SR_OK;
-	op.a = e->open_ns;
-	e->open_ns = 0;
+	op.a = e->l->open_ns;
+	e->l->open_ns = 0;
 	e->t.bursts++;
 	return emit(dm, e, &op);
 }
@@ -515,15 +555,15 @@ static int emit_at(struct sr_demand *dm, struct ent *e, int64_t ts,
 static int resolve(struct sr_demand *dm, struct ent *e, int end,
 		   int64_t wake_ts, int wsrc)
 {
-	struct sr_op *op = op_at(e, e->block_op), tmp;
+	struct sr_op *op = op_at(e, e->l->block_op), tmp;
 
-	if (!e->block_open)
+	if (!e->l->block_open)
 		return SR_OK;
 	if (!op) {
 		/* nobody reads the programs (no consumer): keep the figures */
 		memset(&tmp, 0, sizeof(tmp));
 		tmp.kind = SR_OP_BLOCK;
-		tmp.task = e->nblocks - 1;
+		tmp.task = e->l->nblocks - 1;
 		op = &tmp;
 	}
 	/*
@@ -540,7 +580,7 @@ static int resolve(struct sr_demand *dm, struct ent *e, int end,
 	op->b = wake_ts;
 	op->seq = dm->st.events;
 	op->wsrc = (uint8_t)wsrc;
-	e->block_open = 0;
+	e->l->block_open = 0;
 	if (end == SR_BLOCK_CAUSAL)
 		dm->st.causal_wakes++;
 	else if (end == SR_BLOCK_EXTERNAL)
@@ -555,17 +595,17 @@ static int resolve(struct sr_demand *dm, struct ent *e, int end,
 static int block(struct sr_demand *dm, struct ent *e, int64_t ts)
 {
 	struct sr_op op = { .kind = SR_OP_BLOCK, .end = SR_BLOCK_OPEN,
-			    .task = e->nblocks, .a = ts };
+			    .task = e->l->nblocks, .a = ts };
 	int rc;
 
 	if ((rc = flush_run(dm, e)) || (rc = emit(dm, e, &op)))
 		return rc;
-	e->block_op = sr_ring_end(&e->ops) - 1;
-	e->block_open = 1;
-	e->nblocks++;
+	e->l->block_op = sr_ring_end(&e->l->ops) - 1;
+	e->l->block_open = 1;
+	e->l->nblocks++;
 	e->t.blocks++;
 	e->state = R_BLOCKED;
-	e->last_change = ts;
+	e->l->last_change = ts;
 	e->t.finish_ts = ts;
 	return SR_OK;
 }
@@ -574,12 +614,14 @@ static int block(struct sr_demand *dm, struct ent *e, int64_t ts)
 static int close_program(struct sr_demand *dm, struct ent *e, int64_t ts,
 			 int final_state)
 {
-	struct sr_op op = { .kind = e->exit_seen ? SR_OP_EXIT : SR_OP_END };
+	struct sr_op op = { .kind = SR_OP_END };
 	int rc;
 
 	switch (e->state) {
 	case R_RUNNING:
 	case R_RUNNABLE:
+		if (e->l->exit_seen)
+			op.kind = SR_OP_EXIT;
 		end_run(e, ts);
 		if ((rc = emit_at(dm, e, ts, &op)))
 			return rc;
@@ -647,16 +689,11 @@ static int birth(struct sr_demand *dm, struct ent *e, int64_t ts,
 	}
 	e->t.forked = parent != NULL;
 	e->t.cpu = cpu;
-	e->charged = dm->charges && fair(e);
+	e->l->charged = dm->charges && fair(e);
 	e->state = R_RUNNABLE;
 	/* what it did before is unknown: the caller says if it was asleep */
-	e->last_change = INT64_MIN;
+	e->l->last_change = INT64_MIN;
 	e->t.finish_ts = ts;
-	if (!e->cur && dm->o.nconsumers) {
-		e->cur = calloc((size_t)dm->o.nconsumers, sizeof(*e->cur));
-		if (!e->cur)
-			return SR_EINTERNAL;
-	}
 	if (!parent && (rc = arrive(dm, e, ts)))
 		return rc;
 	return SR_OK;
@@ -682,6 +719,12 @@ static struct ent *ent_of(struct sr_demand *dm, sr_tid id, int64_t ts,
 	}
 	e = &dm->e[th];
 	if (!e->known) {
+		e->l = calloc(1, sizeof(*e->l) +
+			      (size_t)dm->o.nconsumers * sizeof(e->l->cur[0]));
+		if (!e->l) {
+			*err = SR_EINTERNAL;
+			return NULL;
+		}
 		e->known = 1;
 		e->t.id = th;
 		e->t.parent = SR_TID_NONE;
@@ -754,7 +797,7 @@ static void left_unseen(struct sr_demand *dm, struct cpu *p, int32_t c,
 		   charged) up to now */
 		end_run(y, ts);
 		y->state = R_RUNNABLE;
-		y->last_change = ts;
+		y->l->last_change = ts;
 		if (!y->left) {
 			if (dm->nleft == dm->capleft) {
 				uint32_t *l = sr_grow(dm->left, &dm->capleft,
@@ -780,7 +823,7 @@ static void left_unseen(struct sr_demand *dm, struct cpu *p, int32_t c,
 static int left_asleep(struct sr_demand *dm, struct ent *e)
 {
 	e->left = 0;
-	return block(dm, e, e->last_change);
+	return block(dm, e, e->l->last_change);
 }
 
 /*
@@ -842,13 +885,13 @@ static bool ensure_running_from(struct sr_demand *dm, struct ent *e,
 	} else {
 		since = p->cur_known ? p->switch_ts : p->seen ? p->first_ts : ts;
 	}
-	if (e->last_change > since)
-		since = e->last_change;
+	if (e->l->last_change > since)
+		since = e->l->last_change;
 	if (since > ts)
 		since = ts;
 	if (e->state == R_BLOCKED) {
 		/* its wakeup is missing too: woken when it began to run */
-		const struct sr_op *bop = op_at(e, e->block_op);
+		const struct sr_op *bop = op_at(e, e->l->block_op);
 		int64_t w = from;
 
 		if (bop && w < bop->a)
@@ -910,7 +953,7 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 	if (p) {
 		if (ensure_running(dm, p, ev->cpu, ev->ts)) {
 			end_run(p, ev->ts);
-			p->last_change = ev->ts;
+			p->l->last_change = ev->ts;
 			/*
 			 * After sched_process_exit the task still runs (and
 			 * may sleep, in D, and be woken) until its last
@@ -951,7 +994,7 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 		}
 		if (n->state != R_DEAD) {
 			start_run(n, ev->cpu, ev->ts);
-			n->last_change = ev->ts;
+			n->l->last_change = ev->ts;
 		}
 	}
 	c->cur_known = 1;
@@ -965,8 +1008,8 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 
 static bool woke_before(const struct ent *a, uint32_t b)
 {
-	for (int i = 0; i < a->nwoke; i++)
-		if (a->woke[i] == b)
+	for (int i = 0; i < a->l->nwoke; i++)
+		if (a->l->woke[i] == b)
 			return true;
 	return false;
 }
@@ -1012,21 +1055,21 @@ static int on_wake(struct sr_demand *dm, const struct sr_event *ev)
 		uint32_t wth = thread_of(dm, ev->waker);
 
 		/* who woke whom, for the conversations of caused_by() */
-		if (wth != SR_TID_NONE && wth < dm->ne && dm->e[wth].known &&
+		if (wth != SR_TID_NONE && wth < dm->ne && dm->e[wth].l &&
 		    !woke_before(&dm->e[wth], t->t.id)) {
 			struct ent *we = &dm->e[wth];
 
-			we->woke[we->woke_next] = t->t.id;
-			we->woke_next = (uint8_t)((we->woke_next + 1) % 8);
-			if (we->nwoke < 8)
-				we->nwoke++;
+			we->l->woke[we->l->woke_next] = t->t.id;
+			we->l->woke_next = (uint8_t)((we->l->woke_next + 1) % 8);
+			if (we->l->nwoke < 8)
+				we->l->nwoke++;
 		}
 	}
 	if (t->state == R_UNSEEN) {
 		/* first seen being woken: it arrives now, runnable */
 		rc = birth(dm, t, ev->ts, NULL,
 			   ev->target_cpu >= 0 ? ev->target_cpu : ev->cpu);
-		t->last_change = ev->ts;
+		t->l->last_change = ev->ts;
 		return rc;
 	}
 	/* a task that left its cpu unseen is woken: it was asleep */
@@ -1035,7 +1078,7 @@ static int on_wake(struct sr_demand *dm, const struct sr_event *ev)
 		return rc;
 	if (t->state != R_BLOCKED || ev->kind == SR_EV_WAKEUP_NEW)
 		return SR_OK;
-	bop = op_at(t, t->block_op);
+	bop = op_at(t, t->l->block_op);
 	if (bop && ev->ts < bop->a)
 		return SR_OK; /* stamped before it went to sleep */
 	if (ev->wsrc == SR_WS_TASK && ev->waker != SR_TID_NONE) {
@@ -1054,21 +1097,21 @@ static int on_wake(struct sr_demand *dm, const struct sr_event *ev)
 			struct sr_op op = { .kind = SR_OP_WAKE,
 					    .sync = ev->sync ? 1 : 0,
 					    .task = t->t.id,
-					    .a = (int64_t)t->nblocks - 1 };
+					    .a = (int64_t)t->l->nblocks - 1 };
 
 			if ((rc = emit_at(dm, w, ev->ts, &op)) ||
 			    (rc = resolve(dm, t, SR_BLOCK_CAUSAL, ev->ts,
 					  SR_WS_TASK)))
 				return rc;
 			t->state = R_RUNNABLE;
-			t->last_change = ev->ts;
+			t->l->last_change = ev->ts;
 			return SR_OK;
 		}
 	}
 	if ((rc = resolve(dm, t, SR_BLOCK_EXTERNAL, ev->ts, ev->wsrc)))
 		return rc;
 	t->state = R_RUNNABLE;
-	t->last_change = ev->ts;
+	t->l->last_change = ev->ts;
 	return SR_OK;
 }
 
@@ -1090,12 +1133,12 @@ static int on_fork(struct sr_demand *dm, const struct sr_event *ev)
 			if ((rc = emit_at(dm, p, ev->ts, &op)))
 				return rc;
 			rc = birth(dm, c, ev->ts, p, ev->cpu);
-			c->last_change = ev->ts;
+			c->l->last_change = ev->ts;
 			return rc;
 		}
 	}
 	rc = birth(dm, c, ev->ts, NULL, ev->cpu);
-	c->last_change = ev->ts;
+	c->l->last_change = ev->ts;
 	return rc;
 }
 
@@ -1117,7 +1160,7 @@ static int on_exec(struct sr_demand *dm, const struct sr_event *ev)
 			/* left out until now: enters, running from now */
 			if ((rc = birth(dm, e, ev->ts, NULL, ev->cpu)))
 				return rc;
-			e->last_change = ev->ts;
+			e->l->last_change = ev->ts;
 			ensure_running(dm, e, ev->cpu, ev->ts);
 		}
 	}
@@ -1133,7 +1176,7 @@ static int on_exit_ev(struct sr_demand *dm, const struct sr_event *ev)
 		return err;
 	ensure_running(dm, e, ev->cpu, ev->ts);
 	if (e->state != R_DEAD)
-		e->exit_seen = 1;
+		e->l->exit_seen = 1;
 	return SR_OK;
 }
 
@@ -1170,13 +1213,13 @@ static void charges_begin(struct sr_demand *dm, int64_t ts)
 	for (size_t i = 0; i < dm->ne; i++) {
 		struct ent *e = &dm->e[i];
 
-		if (!e->known || e->charged || e->state == R_UNSEEN ||
+		if (!e->l || e->l->charged || e->state == R_UNSEEN ||
 		    !fair(e))
 			continue;
 		checkpoint(e, ts);
-		e->charged = 1;
-		e->pcharged = 0;
-		e->mark = ts;
+		e->l->charged = 1;
+		e->l->pcharged = 0;
+		e->l->mark = ts;
 	}
 }
 
@@ -1190,7 +1233,7 @@ static int credit(struct sr_demand *dm, struct ent *e, int64_t ts, int64_t v)
 	e->left = 0; /* it ran: it had left runnable */
 	if (e->state == R_BLOCKED) {
 		/* its wakeup is missing too: woken when the charge began */
-		const struct sr_op *bop = op_at(e, e->block_op);
+		const struct sr_op *bop = op_at(e, e->l->block_op);
 		int64_t w = ts - v;
 
 		if (bop && w < bop->a)
@@ -1200,9 +1243,9 @@ static int credit(struct sr_demand *dm, struct ent *e, int64_t ts, int64_t v)
 		if ((rc = resolve(dm, e, SR_BLOCK_EXTERNAL, w, SR_WS_UNKNOWN)))
 			return rc;
 		e->state = R_RUNNABLE;
-		e->last_change = ts;
+		e->l->last_change = ts;
 	}
-	e->open_ns += v;
+	e->l->open_ns += v;
 	e->t.cpu_ns += v;
 	return SR_OK;
 }
@@ -1243,14 +1286,14 @@ static int on_runtime(struct sr_demand *dm, const struct sr_event *ev)
 		charges_begin(dm, ev->ts);
 	if (ev->value <= 0)
 		return SR_OK;
-	if (!e->charged) {
+	if (!e->l->charged) {
 		/* an RT task charged after all: from now on, its charges */
 		checkpoint(e, ev->ts);
-		e->charged = 1;
-		e->pcharged = 0;
+		e->l->charged = 1;
+		e->l->pcharged = 0;
 	}
-	e->pcharged += ev->value;
-	e->mark = ev->ts;
+	e->l->pcharged += ev->value;
+	e->l->mark = ev->ts;
 	return SR_OK;
 }
 
@@ -1398,9 +1441,11 @@ int64_t sr_demand_open(const struct sr_demand *dm, uint32_t task)
 	if (task >= dm->ne)
 		return 0;
 	e = &dm->e[task];
+	if (!e->l)
+		return 0;
 	if (e->state == R_RUNNING)
-		return e->open_ns + (run_known(e, dm->now) - e->pacc);
-	return e->open_ns;
+		return e->l->open_ns + (run_known(e, dm->now) - e->l->pacc);
+	return e->l->open_ns;
 }
 
 bool sr_demand_included(const struct sr_demand *dm, uint32_t id)

@@ -28,18 +28,38 @@
  */
 #define INLINE 4
 
+/*
+ * The mode follows from the count: exact while n <= SR_DELAY_EXACT_MAX,
+ * a histogram beyond.  Each mode's fields share the space of the other's
+ * (40 bytes a task: a task's distribution is allocated with its first
+ * delay, and a replay keeps one per task and policy).
+ */
 struct sr_delays {
 	uint64_t n;
-	int64_t min, max;
-	/* histogram mode (hist != NULL): counts for buckets [lo, lo + nb) */
-	uint32_t *hist;
-	uint32_t lo, nb;
-	/* exact mode: samples[0..n): inl[] while samples == NULL */
-	void *samples;     /* uint32_t[cap], or int64_t[cap] if wide */
-	uint32_t cap;
-	uint8_t wide;
-	uint32_t inl[INLINE];
+	union {
+		struct {                /* exact: samples[0..n) */
+			void *samples;  /* uint32_t[cap], or int64_t[cap] if
+					   wide; NULL: inl[] */
+			uint32_t cap;
+			uint32_t wide;
+		};
+		struct {                /* histogram */
+			uint32_t *hist; /* counts for buckets [lo, lo + nb) */
+			uint32_t lo, nb;
+		};
+	};
+	union {
+		uint32_t inl[INLINE];   /* exact, while samples is NULL */
+		struct {
+			int64_t min, max; /* histogram: the extremes, exact */
+		};
+	};
 };
+
+static bool exact(const struct sr_delays *d)
+{
+	return d->n <= SR_DELAY_EXACT_MAX;
+}
 
 static int64_t sample(const struct sr_delays *d, uint64_t k)
 {
@@ -99,8 +119,10 @@ void sr_delays_free(struct sr_delays *d)
 {
 	if (!d)
 		return;
-	free_samples(d);
-	free(d->hist);
+	if (exact(d))
+		free_samples(d);
+	else
+		free(d->hist);
 	free(d);
 }
 
@@ -149,15 +171,35 @@ static int hist_add(struct sr_delays *d, uint32_t i, uint32_t count)
 	return SR_OK;
 }
 
-/* Leave exact mode: fold every kept sample into the histogram. */
+/*
+ * Leave exact mode: every kept sample into a histogram, the extremes
+ * kept (the caller then counts more delays than the exact maximum).
+ */
 static int fold(struct sr_delays *d)
 {
-	for (uint64_t k = 0; k < d->n; k++)
-		if (hist_add(d, bucket_of(sample(d, k)), 1))
+	struct sr_delays h = { .n = 0 };
+	int64_t lo = 0, hi = 0;
+
+	for (uint64_t k = 0; k < d->n; k++) {
+		int64_t v = sample(d, k);
+
+		if (hist_add(&h, bucket_of(v), 1)) {
+			free(h.hist);
 			return SR_EINTERNAL;
-	free_samples(d);
-	if (!d->hist && hist_reserve(d, 0))
+		}
+		if (k == 0 || v < lo)
+			lo = v;
+		if (k == 0 || v > hi)
+			hi = v;
+	}
+	if (!h.hist && hist_reserve(&h, 0))
 		return SR_EINTERNAL;
+	free_samples(d);
+	d->hist = h.hist;
+	d->lo = h.lo;
+	d->nb = h.nb;
+	d->min = lo;
+	d->max = hi;
 	return SR_OK;
 }
 
@@ -220,16 +262,16 @@ int sr_delays_add(struct sr_delays *d, int64_t v)
 {
 	if (v < 0)
 		return SR_EINTERNAL;
-	if (!d->hist && d->n < SR_DELAY_EXACT_MAX) {
+	if (d->n < SR_DELAY_EXACT_MAX) {
 		if (store(d, v))
 			return SR_EINTERNAL;
 	} else {
-		if (!d->hist && fold(d))
+		if (exact(d) && fold(d))
 			return SR_EINTERNAL;
 		if (hist_add(d, bucket_of(v), 1))
 			return SR_EINTERNAL;
+		minmax(d, v, v, d->n);
 	}
-	minmax(d, v, v, d->n);
 	d->n++;
 	return SR_OK;
 }
@@ -238,26 +280,37 @@ int sr_delays_merge(struct sr_delays *dst, const struct sr_delays *src)
 {
 	uint64_t n0 = dst->n;
 
+	int64_t lo = 0, hi = 0;
+
 	if (!src || src->n == 0)
 		return SR_OK;
-	if (!dst->hist && !src->hist && dst->n + src->n <= SR_DELAY_EXACT_MAX) {
+	if (dst->n + src->n <= SR_DELAY_EXACT_MAX) { /* both exact */
 		for (uint64_t k = 0; k < src->n; k++)
 			if (sr_delays_add(dst, sample(src, k)))
 				return SR_EINTERNAL;
 		return SR_OK;
 	}
-	if (!dst->hist && fold(dst))
+	if (exact(dst) && fold(dst))
 		return SR_EINTERNAL;
-	if (src->hist) {
+	if (!exact(src)) {
 		for (uint32_t k = 0; k < src->nb; k++)
 			if (src->hist[k] && hist_add(dst, src->lo + k, src->hist[k]))
 				return SR_EINTERNAL;
+		lo = src->min;
+		hi = src->max;
 	} else {
-		for (uint64_t k = 0; k < src->n; k++)
-			if (hist_add(dst, bucket_of(sample(src, k)), 1))
+		for (uint64_t k = 0; k < src->n; k++) {
+			int64_t v = sample(src, k);
+
+			if (hist_add(dst, bucket_of(v), 1))
 				return SR_EINTERNAL;
+			if (k == 0 || v < lo)
+				lo = v;
+			if (k == 0 || v > hi)
+				hi = v;
+		}
 	}
-	minmax(dst, src->min, src->max, n0);
+	minmax(dst, lo, hi, n0);
 	dst->n += src->n;
 	return SR_OK;
 }
@@ -269,7 +322,7 @@ uint64_t sr_delays_count(const struct sr_delays *d)
 
 bool sr_delays_exact(const struct sr_delays *d)
 {
-	return !d || !d->hist;
+	return !d || exact(d);
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -304,7 +357,7 @@ void sr_delays_percentiles(const struct sr_delays *d, const double *p,
 			out[i] = 0;
 		return;
 	}
-	if (!d->hist) {
+	if (exact(d)) {
 		for (uint64_t k = 0; k < d->n; k++)
 			tmp[k] = sample(d, k);
 		qsort(tmp, d->n, sizeof(*tmp), cmp_i64);
