@@ -52,7 +52,7 @@
 #include "sched-model/fair.h"
 #include "sched-model/smp.h"
 
-#define RT_LOAD_WEIGHT	(fair_prio_to_weight[0] * 2)	/* 2.6.23 */
+#define RT_LOAD_WEIGHT	(fair_prio_weights[0].weight * 2)	/* 2.6.23 */
 
 struct fair_balancer {
 	struct fair_rq **rq;
