@@ -425,6 +425,7 @@ struct sm_task *fair_task_new(struct sm_rq *srq, const struct sm_task_info *in)
 	struct fair_rq *rq = fair_rq_of(srq);
 	struct fair_task *p = calloc(1, sizeof(*p));
 	int nice = in->nice < -20 ? -20 : in->nice > 19 ? 19 : in->nice;
+	int policy, rtp;
 
 	if (!p)
 		return NULL;
@@ -433,11 +434,8 @@ struct sm_task *fair_task_new(struct sm_rq *srq, const struct sm_task_info *in)
 	p->rq = rq;
 	p->state = SM_STATE_SLEEPING;
 	p->static_prio = FAIR_NICE_TO_PRIO(nice);
-	if (sm_policy_valid(in->policy, in->rt_priority,
-			     FAIR_MAX_RT_PRIO - 1))
-		set_class(p, in->policy, in->rt_priority);
-	else
-		set_class(p, SM_SCHED_NORMAL, 0);
+	sm_task_class(in, FAIR_MAX_RT_PRIO - 1, &policy, &rtp);
+	set_class(p, policy, rtp);
 	p->base.info.policy = p->policy;
 	p->base.info.rt_priority = p->rt_priority;
 	set_load_weight(p);
@@ -562,6 +560,28 @@ void fair_tick(struct sm_rq *srq)
 	fair_note(p, SM_CH_TICK);
 }
 
+/* schedule()'s switch: prev's last_run; a fair next goes to the head of
+   rq->cfs_tasks. */
+static enum sm_change fair_switch_off(struct sm_task *t)
+{
+	struct fair_task *prev = fair_task_of(t);
+
+	prev->last_run = prev->rq->base.jiffies;
+	return sm_switch_why(queued(prev), prev->state);
+}
+
+static void fair_switch_on(struct sm_task *t)
+{
+	struct fair_task *next = fair_task_of(t);
+
+	if (!fair_is_rt(next))
+		next->mru = ++next->rq->seq;
+}
+
+static const struct sm_switch_ops fair_switch = {
+	fair_step_note, fair_switch_off, fair_switch_on
+};
+
 /* schedule(): deactivate a prev that sleeps, pick RT first, then fair. */
 struct sm_task *fair_schedule(struct sm_rq *srq)
 {
@@ -583,27 +603,8 @@ struct sm_task *fair_schedule(struct sm_rq *srq)
 		CLS(rq)->put_prev(rq);
 		next = NULL;
 	}
-	rq->base.need_resched = false;
-	if (prev != next) {
-		if (prev) {
-			prev->base.on_cpu = false;
-			prev->last_run = rq->base.jiffies;
-			fair_note(prev, queued(prev) ? SM_CH_PREEMPT :
-				  prev->state == SM_STATE_ZOMBIE ||
-				  prev->state == SM_STATE_DEAD ? SM_CH_EXIT :
-				  SM_CH_BLOCK);
-		}
-		rq->base.curr = next ? &next->base : NULL;
-		if (next) {
-			next->base.on_cpu = true;
-			if (!fair_is_rt(next))
-				next->mru = ++rq->seq;
-			fair_note(next, SM_CH_RUN);
-		}
-	} else if (prev) {
-		fair_note(prev, SM_CH_STATE);
-	}
-	return rq->base.curr;
+	return sm_rq_switch(&rq->base, prev ? &prev->base : NULL,
+			    next ? &next->base : NULL, &fair_switch);
 }
 
 void fair_yield(struct sm_rq *srq, struct sm_task *t)
@@ -619,9 +620,7 @@ void fair_yield(struct sm_rq *srq, struct sm_task *t)
 	} else if (p->base.on_cpu) {
 		CLS(rq)->yield(rq, p);
 	}
-	if (p->base.on_cpu)
-		fair_resched(rq);
-	fair_note(p, SM_CH_YIELD);
+	sm_task_yielded(&p->base, &fair_steps);
 }
 
 /*
@@ -769,10 +768,7 @@ void fair_task_free(struct sm_rq *srq, struct sm_task *t)
 		else
 			deactivate_task(p->rq, p, 0);
 	}
-	if (p->base.on_cpu) {
-		p->rq->base.curr = NULL;
-		p->rq->base.need_resched = true;
-	}
+	sm_rq_task_gone(&p->rq->base, &p->base);
 	free(p);
 }
 
@@ -844,10 +840,6 @@ int fair_check(const struct sm_rq *srq, char *why, size_t whylen)
 
 int fair_sched_init(struct sm_sched *s, const struct fair_rules *base)
 {
-	struct fair_rules *r = sm_sched_priv_copy(s, base, sizeof(*base));
-
-	if (!r)
-		return -1;
-	sm_tuning_store(&s->tuning, &r->k);
-	return 0;
+	return sm_sched_priv_copy(s, base, sizeof(*base),
+				  offsetof(struct fair_rules, k)) ? 0 : -1;
 }
