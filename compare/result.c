@@ -64,6 +64,25 @@ static void *next_row(void *arrp, size_t *cap, size_t n, size_t elem)
 	return (char *)p + n * elem;
 }
 
+/*
+ * A new last row of an array (as next_row, *n counted) whose task name,
+ * the uint32_t comm_off bytes into the row, is comm added to the pool
+ * (add_comm): the row, for its other fields, or NULL when out of memory.
+ */
+static void *add_row(struct cmp_result *r, void *arrp, size_t *cap,
+		     size_t *n, size_t elem, size_t comm_off, const char *comm,
+		     bool clean)
+{
+	char *row = next_row(arrp, cap, *n, elem);
+	uint32_t off;
+
+	if (!row || add_comm(r, comm, clean, &off))
+		return NULL;
+	memcpy(row + comm_off, &off, sizeof(off));
+	++*n;
+	return row;
+}
+
 /* ---- events ------------------------------------------------------------- */
 
 static const struct {
@@ -108,13 +127,12 @@ static enum cmp_tl_event event_of(const char *name, bool *known)
 static int put_tl(struct cmp_result *r, const struct sr_tl_row *row,
 		  bool clean)
 {
-	struct cmp_tl *t = next_row(&r->tl, &r->captl, r->ntl,
-				  sizeof(*t));
+	struct cmp_tl *t = add_row(r, &r->tl, &r->captl, &r->ntl, sizeof(*t),
+				   offsetof(struct cmp_tl, comm), row->comm,
+				   clean);
 	bool known;
 
 	if (!t)
-		return SR_EINTERNAL;
-	if (add_comm(r, row->comm, clean, &t->comm))
 		return SR_EINTERNAL;
 	t->time_ns = row->t;
 	t->pid = row->pid;
@@ -124,19 +142,17 @@ static int put_tl(struct cmp_result *r, const struct sr_tl_row *row,
 	t->prio = (int16_t)(row->v ? row->v->prio : row->prio >= 0 ? row->prio
 								   : -1);
 	t->static_prio = (int16_t)(row->v ? row->v->static_prio : -1);
-	r->ntl++;
 	return SR_OK;
 }
 
 static int put_lat(struct cmp_result *r, const struct sr_lat_row *row,
 		   bool clean)
 {
-	struct cmp_lat *l = next_row(&r->lat, &r->caplat, r->nlat,
-				  sizeof(*l));
+	struct cmp_lat *l = add_row(r, &r->lat, &r->caplat, &r->nlat,
+				    sizeof(*l), offsetof(struct cmp_lat, comm),
+				    row->comm, clean);
 
 	if (!l)
-		return SR_EINTERNAL;
-	if (add_comm(r, row->comm, clean, &l->comm))
 		return SR_EINTERNAL;
 	l->wake_ns = row->wake;
 	l->delay_ns = row->run - row->wake;
@@ -145,19 +161,18 @@ static int put_lat(struct cmp_result *r, const struct sr_lat_row *row,
 	l->why = (uint8_t)(row->attributed ? row->why : SM_WHY_NONE);
 	l->behind_pid = row->attributed ? row->behind_pid : -1;
 	l->seg0 = l->nseg = 0;
-	r->nlat++;
 	return SR_OK;
 }
 
 static int put_wait(struct cmp_result *r, const struct sr_wait_row *row,
 		    bool clean)
 {
-	struct cmp_seg *g = next_row(&r->seg, &r->capseg, r->nseg,
-				  sizeof(*g));
+	struct cmp_seg *g = add_row(r, &r->seg, &r->capseg, &r->nseg,
+				    sizeof(*g),
+				    offsetof(struct cmp_seg, running_comm),
+				    row->running_comm, clean);
 
 	if (!g)
-		return SR_EINTERNAL;
-	if (add_comm(r, row->running_comm, clean, &g->running_comm))
 		return SR_EINTERNAL;
 	g->wake_ns = row->wake;
 	g->start_ns = row->start;
@@ -167,7 +182,6 @@ static int put_wait(struct cmp_result *r, const struct sr_wait_row *row,
 	g->running_prio = (int16_t)row->running_prio;
 	g->cpu = (int16_t)row->cpu;
 	g->why = row->why;
-	r->nseg++;
 	r->has_waits = true;
 	return SR_OK;
 }
@@ -301,9 +315,6 @@ int cmp_result_add_sums(struct cmp_result *r, const struct sr_replay_policy *p)
 
 /* ---- rows from a replay directory ----------------------------------------- */
 
-static int prio_col(struct cmp_tsv *t, size_t i, int16_t *out,
-		    struct sr_diag *d);
-
 static int bad_pid(const struct cmp_tsv *t, int64_t pid, struct sr_diag *d)
 {
 	return sr_fail(d, SR_EDATA, "%s:%llu: expected a pid, got %lld", t->path,
@@ -404,9 +415,12 @@ static int why_col(struct cmp_tsv *t, size_t i, int *out, struct sr_diag *d)
 	return SR_OK;
 }
 
-/* A pid column that may be "-" (-1). */
-static int pid_or_dash(struct cmp_tsv *t, size_t i, int32_t *out,
-		       struct sr_diag *d)
+/* The columns that may be empty, absent or "-" (-1 then): a pid (0 to
+   INT32_MAX), a prio (-1 to INT16_MAX). */
+enum dash_col { DASH_PID, DASH_PRIO };
+
+static int dash_col(struct cmp_tsv *t, size_t i, enum dash_col what,
+		    int64_t *out, struct sr_diag *d)
 {
 	const char *s = cmp_tsv_get(t, i);
 	int64_t v;
@@ -416,16 +430,21 @@ static int pid_or_dash(struct cmp_tsv *t, size_t i, int32_t *out,
 		return SR_OK;
 	if (cmp_tsv_int(t, i, &v, d))
 		return d->code;
-	if (v < 0 || v > INT32_MAX)
+	if (what == DASH_PID && (v < 0 || v > INT32_MAX))
 		return bad_pid(t, v, d);
-	*out = (int32_t)v;
+	if (what == DASH_PRIO && (v < -1 || v > INT16_MAX))
+		return sr_fail(d, SR_EDATA, "%s:%llu: expected a prio (0 to "
+			       "%d) in column %s, got %lld", t->path,
+			       (unsigned long long)t->line, INT16_MAX,
+			       t->cols[i].name, (long long)v);
+	*out = v;
 	return SR_OK;
 }
 
 static int lat_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 {
-	struct sr_lat_row row = { .behind_pid = -1 };
-	int64_t delay, pid;
+	struct sr_lat_row row = { 0 };
+	int64_t delay, pid, behind = -1;
 	const char *why = cmp_tsv_get(t, LC_WHY);
 
 	if (cmp_tsv_int(t, LC_WAKE, &row.wake, d) ||
@@ -444,8 +463,9 @@ static int lat_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 	row.attributed = why && *why && strcmp(why, "-");
 	if (row.attributed &&
 	    (why_col(t, LC_WHY, &row.why, d) ||
-	     pid_or_dash(t, LC_BEHIND, &row.behind_pid, d)))
+	     dash_col(t, LC_BEHIND, DASH_PID, &behind, d)))
 		return d->code;
+	row.behind_pid = (int32_t)behind;
 	if (put_lat(r, &row, false))
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	return SR_OK;
@@ -471,8 +491,7 @@ static int waits_row(struct cmp_result *r, struct cmp_tsv *t,
 		     struct sr_diag *d)
 {
 	struct sr_wait_row row = { 0 };
-	int64_t pid, cpu;
-	int16_t prio;
+	int64_t pid, cpu, rpid, prio;
 	int why;
 	const char *detail = cmp_tsv_get(t, WC_DETAIL);
 
@@ -481,8 +500,8 @@ static int waits_row(struct cmp_result *r, struct cmp_tsv *t,
 	    cmp_tsv_int(t, WC_START, &row.start, d) ||
 	    cmp_tsv_int(t, WC_END, &row.end, d) ||
 	    why_col(t, WC_WHY, &why, d) ||
-	    pid_or_dash(t, WC_RPID, &row.running_pid, d) ||
-	    prio_col(t, WC_RPRIO, &prio, d) ||
+	    dash_col(t, WC_RPID, DASH_PID, &rpid, d) ||
+	    dash_col(t, WC_RPRIO, DASH_PRIO, &prio, d) ||
 	    cmp_tsv_int(t, WC_CPU, &cpu, d))
 		return d->code;
 	if (pid < 0 || pid > INT32_MAX)
@@ -499,7 +518,8 @@ static int waits_row(struct cmp_result *r, struct cmp_tsv *t,
 			       (long long)cpu);
 	row.pid = (int32_t)pid;
 	row.cpu = (int)cpu;
-	row.running_prio = prio;
+	row.running_pid = (int32_t)rpid;
+	row.running_prio = (int)prio;
 	row.why.code = (uint8_t)why;
 	if (sm_why_parse_detail(detail && *detail ? detail : "-", &row.why))
 		return sr_fail(d, SR_EDATA, "%s:%llu: expected a detail such "
@@ -522,33 +542,11 @@ static const struct cmp_col timeline_cols[TC__N] = {
 	[TC_SPRIO] = { "static_prio", false },
 };
 
-/* A prio column: -1 when absent or "-". */
-static int prio_col(struct cmp_tsv *t, size_t i, int16_t *out,
-		    struct sr_diag *d)
-{
-	const char *s = cmp_tsv_get(t, i);
-	int64_t v;
-
-	*out = -1;
-	if (!s || !*s || !strcmp(s, "-"))
-		return SR_OK;
-	if (cmp_tsv_int(t, i, &v, d))
-		return d->code;
-	if (v < -1 || v > INT16_MAX)
-		return sr_fail(d, SR_EDATA, "%s:%llu: expected a prio (0 to "
-			       "%d) in column %s, got %lld", t->path,
-			       (unsigned long long)t->line, INT16_MAX,
-			       t->cols[i].name, (long long)v);
-	*out = (int16_t)v;
-	return SR_OK;
-}
-
 static int tl_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 {
 	struct sr_tl_row row = { .prio = -1 };
 	struct sm_view v = { .prio = -1 };
-	int64_t pid;
-	int16_t prio, sprio;
+	int64_t pid, prio, sprio;
 
 	if (cmp_tsv_int(t, TC_TIME, &row.t, d) ||
 	    cmp_tsv_int(t, TC_PID, &pid, d))
@@ -560,17 +558,17 @@ static int tl_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 			       (long long)r->tl[r->ntl - 1].time_ns);
 	if (pid < 0 || pid > INT32_MAX)
 		return bad_pid(t, pid, d);
-	if (prio_col(t, TC_PRIO, &prio, d) ||
-	    prio_col(t, TC_SPRIO, &sprio, d))
+	if (dash_col(t, TC_PRIO, DASH_PRIO, &prio, d) ||
+	    dash_col(t, TC_SPRIO, DASH_PRIO, &sprio, d))
 		return d->code;
 	row.pid = (int32_t)pid;
 	row.comm = cmp_tsv_get(t, TC_COMM);
 	row.event = cmp_tsv_get(t, TC_EVENT);
-	row.prio = prio;
+	row.prio = (int)prio;
 	if (sprio >= 0) {
 		/* a model's row: its view's prio and static_prio */
-		v.prio = prio;
-		v.static_prio = sprio;
+		v.prio = (int)prio;
+		v.static_prio = (int)sprio;
 		row.v = &v;
 	}
 	if (put_tl(r, &row, false))

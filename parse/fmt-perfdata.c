@@ -94,7 +94,6 @@ struct pd_comm {
 };
 
 struct pd {
-	char *file;
 	int fd;
 	const uint8_t *map;
 	size_t len;
@@ -120,10 +119,7 @@ struct pd {
 	/* FINISHED_ROUND: the newest time so far, and at the last round */
 	int64_t max_ts, round_max;
 	int rounds;
-	/* counts */
-	uint64_t records, skipped, failed_wakeups;
-	struct sr_fmtctx fc;      /* for the tracepoint decoder's messages */
-	struct sr_diag scratch;
+	struct sr_bin bin;        /* name, decoder context, counts */
 };
 
 /* ---- little helpers ---- */
@@ -164,7 +160,7 @@ static int bad(struct pd *p, uint64_t at, struct sr_diag *d,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return sr_fail(d, SR_EDATA, "%s:%llu: %s", p->file,
+	return sr_fail(d, SR_EDATA, "%s:%llu: %s", p->bin.file,
 		       (unsigned long long)at, msg);
 }
 
@@ -396,17 +392,17 @@ static int load_tracing(struct pd *p, const uint8_t *b, size_t n,
 
 	if (p->tep)
 		return SR_OK; /* the first one says it */
-	if (sr_tracing_load(&tep, b, n, at, p->file, &ti, d) != SR_OK)
+	if (sr_tracing_load(&tep, b, n, at, p->bin.file, &ti, d) != SR_OK)
 		return d->code;
 	p->tep = tep;
 	p->other_ids = ti.other_ids;
 	p->nother = ti.nother;
 	if (p->nother)
 		qsort(p->other_ids, p->nother, sizeof(*p->other_ids), u32_cmp);
-	p->fc.line = at;
+	p->bin.fc.line = at;
 	if (sr_tp_init(&p->tp, tep, sr_state_enc_for_release(p->release),
-		       &p->fc) != SR_OK)
-		return sr_fail(d, SR_EDATA, "%s", p->scratch.msg);
+		       &p->bin.fc) != SR_OK)
+		return sr_fail(d, SR_EDATA, "%s", p->bin.scratch.msg);
 	p->have_tp = 1;
 	return SR_OK;
 }
@@ -906,7 +902,7 @@ static int pd_next(void *ctx, struct sr_rkey *k, int32_t *kcpu,
 				   "left: truncated", size, (unsigned long long)
 				   (p->end - p->pos)), SR_RS_ERR;
 		p->pos += size;
-		p->records++;
+		p->bin.records++;
 		switch (type) {
 		case REC_SAMPLE:
 			a = attr_of(p, rec, size, 1, at, d);
@@ -915,7 +911,7 @@ static int pd_next(void *ctx, struct sr_rkey *k, int32_t *kcpu,
 			if (!tp_of(p, a, at, d, &err)) {
 				if (err)
 					return SR_RS_ERR;
-				p->skipped++;
+				p->bin.skipped++;
 				continue;
 			}
 			if (sample_time(p, a, rec, size, at, &ts, d))
@@ -982,7 +978,7 @@ static int pd_decode(void *ctx, const struct sr_rkey *k, struct sr_raw *out,
 		out->ts = s.ts;
 		out->cpu = s.cpu;
 		rc = sr_tp_record(&p->tp, tp_of(p, a, k->seq, d, &err), s.raw,
-				  s.raw_size, k->seq, out, &p->fc, d);
+				  s.raw_size, k->seq, out, &p->bin.fc, d);
 		if (rc != SR_P_RAW)
 			return rc;
 		out->ctx_pid = s.tid >= 0 && s.tid <= SR_PID_MAX ? s.tid : -1;
@@ -1068,12 +1064,10 @@ static void pd_counts(void *ctx, struct sr_merge_counts *c)
 {
 	struct pd *p = ctx;
 
-	c->lines = p->records;
+	sr_bin_counts(&p->bin, c);
 	c->bytes = p->pos;
 	c->file_read = p->pos; /* of the file mapped: the progress line */
 	c->file_size = p->len;
-	c->skipped_events = p->skipped;
-	c->failed_wakeups = p->fc.failed_wakeups;
 }
 
 static void pd_close(void *ctx)
@@ -1092,7 +1086,7 @@ static void pd_close(void *ctx)
 	free(p->attrs);
 	free(p->ids);
 	free(p->comms);
-	free(p->file);
+	free(p->bin.file);
 	free(p);
 }
 
@@ -1118,23 +1112,12 @@ int sr_perfdata_open(struct sr_merge **m, struct sr_input *in,
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	}
 	p->fd = -1;
-	p->file = strdup(name);
 	p->max_ts = INT64_MIN;
-	p->scratch = (struct sr_diag)SR_DIAG_INIT;
-	p->fc.d = &p->scratch;
-	p->fc.file = p->file;
-	tep_set_loglevel(TEP_LOG_NONE);
-	if (!p->file) {
-		sr_fail(d, SR_EINTERNAL, "out of memory");
+	if (sr_bin_start(&p->bin, in, name, &fd, d) != SR_OK)
 		goto fail;
-	}
-	if (sr_input_to_fd(in, &fd, d) != SR_OK)
-		goto fail;
-	sr_input_close(in);
-	in = NULL;
 	p->fd = fd;
 	if (fstat(fd, &st) != 0) {
-		sr_fail(d, SR_EIO, "%s: %s", p->file, strerror(errno));
+		sr_fail(d, SR_EIO, "%s: %s", p->bin.file, strerror(errno));
 		goto fail;
 	}
 	p->len = (size_t)st.st_size;
@@ -1146,7 +1129,7 @@ int sr_perfdata_open(struct sr_merge **m, struct sr_input *in,
 	p->map = mmap(NULL, p->len, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (p->map == MAP_FAILED) {
 		p->map = NULL;
-		sr_fail(d, SR_EIO, "%s: cannot map it: %s", p->file,
+		sr_fail(d, SR_EIO, "%s: cannot map it: %s", p->bin.file,
 			strerror(errno));
 		goto fail;
 	}
@@ -1154,21 +1137,21 @@ int sr_perfdata_open(struct sr_merge **m, struct sr_input *in,
 	if (memcmp(p->map, SR_PERF_MAGIC, 8) != 0) {
 		bad(p, 0, d, "expected a perf.data written in this machine's "
 		    "byte order, got one of the other (magic 2ELIFREP): give "
-		    "the text of `perf script -i %s` instead", p->file);
+		    "the text of `perf script -i %s` instead", p->bin.file);
 		goto fail;
 	}
 	if (sr_perf_is_compressed(p->map, p->len)) {
 		/* perf record -z: read what perf would have written without */
 		int zfd;
 
-		if (sr_perf_inflate(p->map, p->len, p->file, &zfd, d) != SR_OK)
+		if (sr_perf_inflate(p->map, p->len, p->bin.file, &zfd, d) != SR_OK)
 			goto fail;
 		munmap((void *)p->map, p->len);
 		close(p->fd);
 		p->map = NULL;
 		p->fd = zfd;
 		if (fstat(zfd, &st) != 0) {
-			sr_fail(d, SR_EIO, "%s: %s", p->file, strerror(errno));
+			sr_fail(d, SR_EIO, "%s: %s", p->bin.file, strerror(errno));
 			goto fail;
 		}
 		p->len = (size_t)st.st_size;
@@ -1176,7 +1159,7 @@ int sr_perfdata_open(struct sr_merge **m, struct sr_input *in,
 		if (p->map == MAP_FAILED) {
 			p->map = NULL;
 			sr_fail(d, SR_EIO, "%s: cannot map its inflated copy: %s",
-				p->file, strerror(errno));
+				p->bin.file, strerror(errno));
 			goto fail;
 		}
 	}
@@ -1189,7 +1172,6 @@ int sr_perfdata_open(struct sr_merge **m, struct sr_input *in,
 	}
 	return sr_merge_open_records(m, &pd_ops, p, name, d);
 fail:
-	sr_input_close(in);
 	pd_close(p);
 	return d->code ? d->code : SR_EINTERNAL;
 }

@@ -35,7 +35,6 @@ struct stream {
 };
 
 struct td {
-	char *file;
 	struct tracecmd_input *top;
 	struct tracecmd_input **inst;  /* instance handles */
 	size_t ninst;
@@ -49,10 +48,8 @@ struct td {
 	struct sr_tp *cur_tp;
 	int cur_lost;                  /* the key handed out is its marker */
 	int pend_lost;                 /* cur's marker went, cur is next */
-	uint64_t records, skipped;
 	uint64_t size;
-	struct sr_fmtctx fc;
-	struct sr_diag scratch;
+	struct sr_bin bin;             /* name, decoder context, counts */
 };
 
 int sr_is_tracedat(const char *head, size_t n)
@@ -89,7 +86,7 @@ static void sift_down(struct td *t, size_t i)
 static int td_fail_record(struct td *t, const struct tep_record *r,
 			  struct sr_diag *d, const char *what)
 {
-	return sr_fail(d, SR_EDATA, "%s:%llu: %s", t->file,
+	return sr_fail(d, SR_EDATA, "%s:%llu: %s", t->bin.file,
 		       (unsigned long long)r->offset, what);
 }
 
@@ -131,7 +128,7 @@ static int td_next(void *ctx, struct sr_rkey *k, int32_t *cpu,
 			if (t->hn)
 				sift_down(t, 0);
 		}
-		t->records++;
+		t->bin.records++;
 		if (t->cur->ts > (unsigned long long)INT64_MAX)
 			return td_fail_record(t, t->cur, d, "impossible "
 					      "timestamp: beyond the 64-bit "
@@ -149,11 +146,11 @@ static int td_next(void *ctx, struct sr_rkey *k, int32_t *cpu,
 			k->ts = (int64_t)t->cur->ts;
 			k->seq = t->cur->offset;
 			if (!e)
-				t->skipped++;
+				t->bin.skipped++;
 			return SR_RS_REC;
 		}
 		if (!e) {
-			t->skipped++;
+			t->bin.skipped++;
 			continue;
 		}
 		t->cur_lost = 0;
@@ -190,7 +187,7 @@ static int td_decode(void *ctx, const struct sr_rkey *k, struct sr_raw *out,
 	tep = tracecmd_get_tep(t->cur_h);
 	e = sr_tp_find(t->cur_tp, tep_data_type(tep, r));
 	rc = sr_tp_record(t->cur_tp, e, r->data, (size_t)r->size, r->offset,
-			  out, &t->fc, d);
+			  out, &t->bin.fc, d);
 	if (rc != SR_P_RAW)
 		return rc;
 	if (out->ctx_pid > 0) {
@@ -206,10 +203,8 @@ static void td_counts(void *ctx, struct sr_merge_counts *c)
 {
 	struct td *t = ctx;
 
-	c->lines = t->records;
+	sr_bin_counts(&t->bin, c);
 	c->bytes = t->size;
-	c->skipped_events = t->skipped;
-	c->failed_wakeups = t->fc.failed_wakeups;
 }
 
 static void td_close(void *ctx)
@@ -232,7 +227,7 @@ static void td_close(void *ctx)
 	free(t->tps);
 	free(t->s);
 	free(t->heap);
-	free(t->file);
+	free(t->bin.file);
 	free(t);
 }
 
@@ -252,13 +247,13 @@ static int add_streams(struct td *t, struct tracecmd_input *h, size_t hi,
 	int ncpu = tep ? tep_get_cpus(tep) : 0;
 	struct stream *s;
 
-	t->fc.line = 0;
-	t->scratch = (struct sr_diag)SR_DIAG_INIT;
-	if (sr_tp_init(&t->tps[hi], tep, SR_ENC_UNKNOWN, &t->fc) != SR_OK)
-		return sr_fail(d, SR_EDATA, "%s", t->scratch.msg);
+	t->bin.fc.line = 0;
+	t->bin.scratch = (struct sr_diag)SR_DIAG_INIT;
+	if (sr_tp_init(&t->tps[hi], tep, SR_ENC_UNKNOWN, &t->bin.fc) != SR_OK)
+		return sr_fail(d, SR_EDATA, "%s", t->bin.scratch.msg);
 	if (ncpu < 0 || ncpu > SR_CPU_MAX)
 		return sr_fail(d, SR_EDATA, "%s:0: expected at most %d cpus, got "
-			       "%d", t->file, SR_CPU_MAX, ncpu);
+			       "%d", t->bin.file, SR_CPU_MAX, ncpu);
 	s = realloc(t->s, (t->ns + (size_t)ncpu) * sizeof(*s));
 	if (!s)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
@@ -287,28 +282,17 @@ int sr_tracedat_open(struct sr_merge **m, struct sr_input *in,
 		sr_input_close(in);
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	}
-	t->file = strdup(name);
-	t->scratch = (struct sr_diag)SR_DIAG_INIT;
-	t->fc.d = &t->scratch;
-	t->fc.file = t->file;
-	tep_set_loglevel(TEP_LOG_NONE);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
-	if (!t->file) {
-		sr_fail(d, SR_EINTERNAL, "out of memory");
+	if (sr_bin_start(&t->bin, in, name, &fd, d) != SR_OK)
 		goto fail;
-	}
-	if (sr_input_to_fd(in, &fd, d) != SR_OK)
-		goto fail;
-	sr_input_close(in);
-	in = NULL;
-	if (sr_tdcheck(fd, t->file, &t->size, d) != SR_OK)
+	if (sr_tdcheck(fd, t->bin.file, &t->size, d) != SR_OK)
 		goto fail;
 	t->top = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS |
 				  TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!t->top) {
 		sr_fail(d, SR_EDATA, "%s:0: expected a trace.dat libtracecmd "
 			"can read (file version 6 or 7), got one it refuses: "
-			"corrupt, or written by a newer trace-cmd", t->file);
+			"corrupt, or written by a newer trace-cmd", t->bin.file);
 		goto fail;
 	}
 	fd = -1; /* the handle's now */
@@ -328,7 +312,7 @@ int sr_tracedat_open(struct sr_merge **m, struct sr_input *in,
 		if (!t->inst[i]) {
 			sr_fail(d, SR_EDATA, "%s:0: expected instance buffer %d "
 				"(%s) to open, got an error: corrupt trace.dat",
-				t->file, i,
+				t->bin.file, i,
 				tracecmd_buffer_instance_name(t->top, i) ?
 				tracecmd_buffer_instance_name(t->top, i) : "?");
 			goto fail;
@@ -350,7 +334,6 @@ int sr_tracedat_open(struct sr_merge **m, struct sr_input *in,
 fail:
 	if (fd >= 0)
 		close(fd);
-	sr_input_close(in);
 	td_close(t);
 	return d->code ? d->code : SR_EINTERNAL;
 }

@@ -24,9 +24,9 @@ void sr_raw_init(struct sr_raw *r)
 	r->policy = -1;
 }
 
-int sr_source_init(struct sr_source *s, struct sr_input *in,
-		   const struct sr_fmtctx *proto, int32_t only_cpu,
-		   int primary, int lenient)
+void sr_source_init(struct sr_source *s, struct sr_input *in,
+		    const struct sr_fmtctx *proto, int32_t only_cpu,
+		    int primary, int lenient)
 {
 	memset(s, 0, sizeof(*s));
 	s->in = in;
@@ -40,7 +40,6 @@ int sr_source_init(struct sr_source *s, struct sr_input *in,
 	s->primary = primary;
 	s->lenient = lenient;
 	s->last_ts = INT64_MIN;
-	return SR_OK;
 }
 
 void sr_source_fini(struct sr_source *s)

@@ -28,10 +28,11 @@ struct sr_source {
 	int64_t last_ts;         /* last event time this source gave */
 };
 
-/* Takes ownership of in.  proto supplies format, patterns and state. */
-int sr_source_init(struct sr_source *s, struct sr_input *in,
-		   const struct sr_fmtctx *proto, int32_t only_cpu,
-		   int primary, int lenient);
+/* Takes ownership of in.  proto supplies format, patterns and state.
+   Cannot fail. */
+void sr_source_init(struct sr_source *s, struct sr_input *in,
+		    const struct sr_fmtctx *proto, int32_t only_cpu,
+		    int primary, int lenient);
 void sr_source_fini(struct sr_source *s);
 
 /* 1: *out filled; 0: end; -1: error in d. */

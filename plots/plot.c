@@ -429,24 +429,104 @@ static int open_out(struct sr_outfile **o, const struct ctx *x,
 	return sr_outfile_open_in(o, x->o->outdir, name, ext, d);
 }
 
+/* NAME.dat opened, its first line saying what it holds: its stream, or
+   NULL (d filled). */
+static FILE *open_dat(struct sr_outfile **o, const struct ctx *x,
+		      const char *name, const char *what, struct sr_diag *d)
+{
+	FILE *f;
+
+	if (open_out(o, x, name, "dat", d))
+		return NULL;
+	f = sr_outfile_fp(*o);
+	fprintf(f, "# schedreplay plot: %s\n", what);
+	return f;
+}
+
+/* A .dat header line saying how delays under the floor are written: fmt
+   (a literal) with two %s, the floor in ms both times. */
+static void floor_note(FILE *f, const char *fmt)
+{
+	char a[40];
+
+	sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3);
+	fprintf(f, fmt, a, a);
+}
+
+/* The end of a .dat block of n rows: a row of NaN if it had none, then
+   the two blank lines that end a gnuplot index block. */
+static void end_block(FILE *f, size_t n)
+{
+	if (!n)
+		fputs("NaN\tNaN\n", f);
+	fputs("\n\n", f);
+}
+
+/* A delay axis (axis x or y) from the floor of a log scale to top_ns. */
+static void delay_range(FILE *f, char axis, int64_t top_ns)
+{
+	char a[40], b[40];
+
+	fprintf(f, "set %crange [%s:%s]\n", axis,
+		sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
+		sr_fmt_ms(b, sizeof(b), top_ns, 3));
+}
+
+/* A gnuplot plot command being written: its items, each after "plot "
+   (the first) or a continued line (plot_item). */
+struct plotcmd {
+	const char *sep;
+	size_t n;
+};
+#define PLOTCMD_INIT { "plot ", 0 }
+
+/* What to write before the next item; one more item. */
+static const char *plot_item(struct plotcmd *pc)
+{
+	const char *sep = pc->sep;
+
+	pc->sep = ", \\\n     ";
+	pc->n++;
+	return sep;
+}
+
 /*
  * The scripts of one kind of plot: one multiplot (every task), or with
- * panels one script per task, NAME-K.gp.  body(f, x, i, fig) draws task
- * i's panel; fig (NULL for the multiplot) takes its tooltips.
+ * panels one script per task, NAME-K.gp.  body(f, x, i, fig, pc) draws
+ * task i's panel, the items of its plot command through pc; fig (NULL
+ * for the multiplot) takes its tooltips.
  */
 typedef void (*panel_fn)(FILE *f, const struct ctx *x, size_t i,
-			 struct pl_figure *fig);
+			 struct pl_figure *fig, struct plotcmd *pc);
 
 struct kind {
 	const char *name;
 	const char *what;          /* for the script's first line */
 	const char *title;         /* a panel's: "priority over time" */
 	const char *caption;       /* for the report */
+	const char *none;          /* an empty panel's title: "no waits" */
 	void (*setup)(FILE *f, const struct ctx *x); /* after the header */
 	panel_fn body;
 	int multi_cols;            /* the multiplot's columns (1 or 2) */
 	int multi_height;          /* per multiplot row */
 };
+
+/* Task i's panel of kind k: what its body draws, or a title saying
+   k->none; the plot command ended. */
+static void panel(FILE *f, const struct ctx *x, const struct kind *k,
+		  size_t i, struct pl_figure *fig)
+{
+	struct plotcmd pc = PLOTCMD_INIT;
+	char lab[128];
+
+	k->body(f, x, i, fig, &pc);
+	if (!pc.n) {
+		cmp_task_label(&x->s->tasks[x->sel[i]], lab, sizeof(lab));
+		fprintf(f, "plot NaN title '%s'", k->none);
+		tip(fig, "%s: %s", lab, k->none);
+	}
+	fputc('\n', f);
+}
 
 static int write_scripts(struct ctx *x, const struct kind *k,
 			 struct sr_diag *d)
@@ -470,7 +550,7 @@ static int write_scripts(struct ctx *x, const struct kind *k,
 		k->setup(f, x);
 		multiplot_title(f, x, k->title, rows, cols);
 		for (size_t i = 0; i < x->nsel; i++)
-			k->body(f, x, i, NULL);
+			panel(f, x, k, i, NULL);
 		fputs("unset multiplot\n", f);
 		return sr_outfile_commit(og, d);
 	}
@@ -493,7 +573,7 @@ static int write_scripts(struct ctx *x, const struct kind *k,
 		fprintf(f, "# the data: %s.dat, task %zu's blocks\n", k->name,
 			i + 1);
 		k->setup(f, x);
-		k->body(f, x, i, fig);
+		panel(f, x, k, i, fig);
 		if (sr_outfile_commit(og, d))
 			return d->code;
 	}
@@ -574,10 +654,10 @@ static int write_priority_data(const struct ctx *x, struct sr_diag *d)
 	char a[40];
 	size_t nblocks = x->nsel * s->nruns;
 
-	if (open_out(&od, x, "priority", "dat", d))
+	f = open_dat(&od, x, "priority",
+		     "priority over time, one block per task and policy", d);
+	if (!f)
 		return d->code;
-	f = sr_outfile_fp(od);
-	fputs("# schedreplay plot: priority over time, one block per task and policy\n", f);
 	fputs("# time_s: seconds since the trace start; prio: the model's dynamic priority\n", f);
 	fputs("# (0-139, lower is a higher priority); the last row repeats the last prio at\n# the task's last event so steps run to it.  Then as many blocks again: each\n# task's migrations to another CPU under each policy (time, prio).\n", f);
 	if (x->o->panels)
@@ -596,9 +676,7 @@ static int write_priority_data(const struct ctx *x, struct sr_diag *d)
 			if (p->n && p->last_t > p->p[p->n - 1].t)
 				fprintf(f, "%s\t%lld\n", tsec(a, sizeof(a), x, p->last_t),
 					(long long)p->p[p->n - 1].v);
-			if (!p->n)
-				fputs("NaN\tNaN\n", f);
-			fputs("\n\n", f);
+			end_block(f, p->n);
 		}
 	}
 	/* then the migrations, as many blocks again: at (time, prio) */
@@ -613,9 +691,7 @@ static int write_priority_data(const struct ctx *x, struct sr_diag *d)
 			for (size_t j = 0; j < m->n; j++)
 				fprintf(f, "%s\t%lld\n", tsec(a, sizeof(a), x, m->p[j].t),
 					(long long)m->p[j].v);
-			if (!m->n)
-				fputs("NaN\tNaN\n", f);
-			fputs("\n\n", f);
+			end_block(f, m->n);
 		}
 	}
 	return sr_outfile_commit(od, d);
@@ -629,7 +705,7 @@ static void priority_setup(FILE *f, const struct ctx *x)
 }
 
 static void priority_body(FILE *f, const struct ctx *x, size_t i,
-			  struct pl_figure *fig)
+			  struct pl_figure *fig, struct plotcmd *pc)
 {
 	struct cmp_set *s = x->s;
 	const struct cmp_task *t = &s->tasks[x->sel[i]];
@@ -637,8 +713,7 @@ static void priority_body(FILE *f, const struct ctx *x, size_t i,
 	int sp = x->c->static_prio[i];
 	int thr = sp >= 100 ? interactive_threshold(sp) : -1;
 	int lo = thr >= 0 ? thr : 139, hi = thr >= 0 ? thr : 100;
-	bool any = false, zoomed;
-	const char *sep = "plot ";
+	bool zoomed;
 	char b[CMP_POLICY_MAX + 64], lab[128];
 
 	cmp_task_label(t, lab, sizeof(lab));
@@ -668,16 +743,15 @@ static void priority_body(FILE *f, const struct ctx *x, size_t i,
 		 * draws no step: a dot */
 		if (p->n == 1 && p->last_t <= p->p[0].t)
 			fprintf(f, "%s'priority.dat' index %zu using 1:2 with points pt 7 ps 0.8 lw %.1f lc rgb '%s' title ",
-				sep, i * s->nruns + r, line_width(s, r),
-				run_colour(s, r).rgb);
+				plot_item(pc), i * s->nruns + r,
+				line_width(s, r), run_colour(s, r).rgb);
 		else
 			fprintf(f, "%s'priority.dat' index %zu using 1:2 with steps lw %.1f lc rgb '%s' dt %s title ",
-				sep, i * s->nruns + r, line_width(s, r),
-				run_colour(s, r).rgb, run_dash(s, r));
+				plot_item(pc), i * s->nruns + r,
+				line_width(s, r), run_colour(s, r).rgb,
+				run_dash(s, r));
 		sr_gp_str(f, s->runs[r].policy);
 		tip(fig, "%s under %s: priority", lab, s->runs[r].policy);
-		sep = ", \\\n     ";
-		any = true;
 	}
 	/* migrations: open circles on the policy's line */
 	for (size_t r = 0; r < s->nruns; r++) {
@@ -688,33 +762,27 @@ static void priority_body(FILE *f, const struct ctx *x, size_t i,
 		snprintf(b, sizeof(b), "%s: %zu migration%s",
 			 s->runs[r].policy, m->n, m->n == 1 ? "" : "s");
 		fprintf(f, "%s'priority.dat' index %zu using 1:2 with points pt 6 ps 1.2 lw 1.2 lc rgb '%s' title ",
-			sep, nblocks + i * s->nruns + r, run_colour(s, r).rgb);
+			plot_item(pc), nblocks + i * s->nruns + r,
+			run_colour(s, r).rgb);
 		sr_gp_str(f, b);
 		tip(fig, "%s under %s: moved to another CPU %zu time%s", lab,
 		    s->runs[r].policy, m->n, m->n == 1 ? "" : "s");
-		sep = ", \\\n     ";
-		any = true;
 	}
 	if (thr >= 0) {
 		snprintf(b, sizeof(b), "interactive: prio <= %d", thr);
-		fprintf(f, "%s%d with lines dt 2 lw 1.2 lc rgb '#333333' title ", sep, thr);
+		fprintf(f, "%s%d with lines dt 2 lw 1.2 lc rgb '#333333' title ",
+			plot_item(pc), thr);
 		sr_gp_str(f, b);
 		tip(fig, "%s: interactive while prio <= %d (the O(1) models' TASK_INTERACTIVE)",
 		    lab, thr);
-		any = true;
 	}
-	if (!any) {
-		fputs("plot NaN title 'no priority data'", f);
-		tip(fig, "%s: no priority data", lab);
-	}
-	fputc('\n', f);
 }
 
 static const struct kind kind_priority = {
 	"priority", "each task's priority over time under each policy",
 	"priority over time, higher priority up",
 	"Priority over time: the model's dynamic priority of each task under each policy (steps; higher priority is up; dashed: the interactive threshold; open circles: the task moved to another CPU).",
-	priority_setup, priority_body, 1, 240,
+	"no priority data", priority_setup, priority_body, 1, 240,
 };
 
 /* ---- delay over time ----------------------------------------------------- */
@@ -803,13 +871,12 @@ static int write_delay_time_data(struct ctx *x, struct sr_diag *d)
 	int64_t *ymax = &x->ymax;
 
 	*ymax = PL_DELAY_FLOOR_NS * 10;
-	if (open_out(&od, x, "delay-time", "dat", d))
+	f = open_dat(&od, x, "delay-time",
+		     "scheduling delay of each wait, one block per task and policy", d);
+	if (!f)
 		return d->code;
-	f = sr_outfile_fp(od);
-	fputs("# schedreplay plot: scheduling delay of each wait, one block per task and policy\n", f);
 	fputs("# time_s: when the wait began (wakeup, preemption or fork), seconds since the\n", f);
-	fprintf(f, "# trace start; delay_ms: until it ran.  Delays under %s ms are written as %s\n",
-		sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3), a);
+	floor_note(f, "# trace start; delay_ms: until it ran.  Delays under %s ms are written as %s\n");
 	if (x->o->panels)
 		fprintf(f, "# (log axis).  Panels: the panel's time in %d bins, a row per bin that\n# had waits with the longest of them (time_s: the bin's start), and one\n# closing the last bin of a run; a blank line where a bin had none.\n",
 			PL_PANEL_BINS);
@@ -844,9 +911,7 @@ static int write_delay_time_data(struct ctx *x, struct sr_diag *d)
 						sr_fmt_ms(b, sizeof(b), floor_ns(p->p[j].v), 6));
 				}
 			}
-			if (!p->n)
-				fputs("NaN\tNaN\n", f);
-			fputs("\n\n", f);
+			end_block(f, p->n);
 		}
 	}
 	return sr_outfile_commit(od, d);
@@ -854,11 +919,8 @@ static int write_delay_time_data(struct ctx *x, struct sr_diag *d)
 
 static void delay_time_setup(FILE *f, const struct ctx *x)
 {
-	char a[40], b[40];
-
 	fputs("set logscale y 10\n", f);
-	fprintf(f, "set yrange [%s:%s]\n", sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
-		sr_fmt_ms(b, sizeof(b), x->ymax * 3, 3));
+	delay_range(f, 'y', x->ymax * 3);
 	fputs("set format y '%g'\n", f);
 	fputs("set xlabel 'time since trace start (s)'\n", f);
 	fputs(x->o->panels ? "set ylabel 'longest delay (ms, log)'\n"
@@ -867,11 +929,10 @@ static void delay_time_setup(FILE *f, const struct ctx *x)
 }
 
 static void delay_time_body(FILE *f, const struct ctx *x, size_t i,
-			    struct pl_figure *fig)
+			    struct pl_figure *fig, struct plotcmd *pc)
 {
 	struct cmp_set *s = x->s;
-	const char *sep = "plot ";
-	bool any = false, zoomed;
+	bool zoomed;
 	char lab[128];
 
 	cmp_task_label(&s->tasks[x->sel[i]], lab, sizeof(lab));
@@ -895,42 +956,35 @@ static void delay_time_body(FILE *f, const struct ctx *x, size_t i,
 			continue;
 		if (x->o->panels) {
 			fprintf(f, "%s'delay-time.dat' index %zu using 1:2 with steps lw %.1f lc rgb '%s' dt %s title ",
-				sep, i * s->nruns + r, line_width(s, r) * 0.75,
+				plot_item(pc), i * s->nruns + r, line_width(s, r) * 0.75,
 				run_colour(s, r).rgb, run_dash(s, r));
 			tip(fig, "%s under %s: the longest of its %zu waits in each time bin",
 			    lab, s->runs[r].policy, p->n);
 		} else {
 			/* gnuplot colours: #AARRGGBB, AA = transparency */
 			fprintf(f, "%s'delay-time.dat' index %zu using 1:2 with points pt %d ps %s lc rgb '#%s%s' title ",
-				sep, i * s->nruns + r, point_type(s, r),
+				plot_item(pc), i * s->nruns + r, point_type(s, r),
 				point_type(s, r) == 7 ? "0.4" : "0.7",
 				point_type(s, r) == 7 ? "50" : "20",
 				run_colour(s, r).rgb + 1);
 		}
 		snprintf(t, sizeof(t), "%s (%zu waits)", s->runs[r].policy, p->n);
 		sr_gp_str(f, t);
-		sep = ", \\\n     ";
-		any = true;
 	}
-	if (!any) {
-		fputs("plot NaN title 'no waits'", f);
-		tip(fig, "%s: no waits", lab);
-	}
-	fputc('\n', f);
 }
 
 static const struct kind kind_delay_time = {
 	"delay-time", "each wait's scheduling delay over time, per task and policy",
 	"scheduling delay of each wait over time",
 	"Scheduling delay of every wait over time (log scale), a colour per policy: spikes are the stalls a user notices.",
-	delay_time_setup, delay_time_body, 1, 240,
+	"no waits", delay_time_setup, delay_time_body, 1, 240,
 };
 
 static const struct kind kind_delay_bins = {
 	"delay-time", "the longest scheduling delay in each time bin, per task and policy",
 	"longest scheduling delay over time",
 	"The longest scheduling delay of the waits begun in each of 200 slices of the time shown (log scale), a line per policy: spikes are the stalls a user notices.",
-	delay_time_setup, delay_time_body, 1, 240,
+	"no waits", delay_time_setup, delay_time_body, 1, 240,
 };
 
 /* ---- delay distribution ------------------------------------------------- */
@@ -993,17 +1047,15 @@ static int write_delay_cdf_data(struct ctx *x, struct sr_diag *d)
 	struct cmp_set *s = x->s;
 	struct sr_outfile *od;
 	FILE *f;
-	char a[40];
 	size_t body = x->o->panels ? PL_PANEL_CDF_POINTS : PL_CDF_POINTS;
 	size_t tail = x->o->panels ? PL_PANEL_CDF_POINTS / 2 : PL_CDF_POINTS;
 
 	x->cdf_xmax = PL_DELAY_FLOOR_NS * 10;
-	if (open_out(&od, x, "delay-cdf", "dat", d))
+	f = open_dat(&od, x, "delay-cdf",
+		     "distribution of scheduling delays, one block per task and policy", d);
+	if (!f)
 		return d->code;
-	f = sr_outfile_fp(od);
-	fputs("# schedreplay plot: distribution of scheduling delays, one block per task and policy\n", f);
-	fprintf(f, "# delay_ms (under %s ms written as %s, log axis); fraction: share of the\n",
-		sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3), a);
+	floor_note(f, "# delay_ms (under %s ms written as %s, log axis); fraction: share of the\n");
 	fprintf(f, "# task's waits with a delay <= delay_ms.  Above %zu waits, %zu points evenly\n"
 		   "# spaced in rank below p99 and %zu in the top 1%% are kept.\n",
 		2 * body, body, tail);
@@ -1020,9 +1072,7 @@ static int write_delay_cdf_data(struct ctx *x, struct sr_diag *d)
 			}
 			if (top > x->cdf_xmax)
 				x->cdf_xmax = top;
-			if (!p->n)
-				fputs("NaN\tNaN\n", f);
-			fputs("\n\n", f);
+			end_block(f, p->n);
 		}
 	}
 	return sr_outfile_commit(od, d);
@@ -1030,16 +1080,13 @@ static int write_delay_cdf_data(struct ctx *x, struct sr_diag *d)
 
 static void delay_cdf_setup(FILE *f, const struct ctx *x)
 {
-	char a[40], b[40];
-
 	fputs("set rmargin 3\nset lmargin 10\n", f);
 	if (x->o->panels)
 		fputs("set key below horizontal Left reverse samplen 2 spacing 1.1 maxrows 3\n", f);
 	else
 		fputs("set key inside right bottom vertical Left reverse samplen 2 opaque box lc rgb '#c0c0c0'\n", f);
 	fputs("set logscale x 10\n", f);
-	fprintf(f, "set xrange [%s:%s]\n", sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
-		sr_fmt_ms(b, sizeof(b), x->cdf_xmax * 3, 3));
+	delay_range(f, 'x', x->cdf_xmax * 3);
 	fputs("set format x '%g'\n", f);
 	fputs("set yrange [0:1.05]\n", f);
 	fputs(x->o->panels ? "set ytics 0.2\n" : "set ytics 0.1\n", f);
@@ -1048,12 +1095,10 @@ static void delay_cdf_setup(FILE *f, const struct ctx *x)
 }
 
 static void delay_cdf_body(FILE *f, const struct ctx *x, size_t i,
-			   struct pl_figure *fig)
+			   struct pl_figure *fig, struct plotcmd *pc)
 {
 	struct cmp_set *s = x->s;
 	const struct cmp_task *t = &s->tasks[x->sel[i]];
-	const char *sep = "plot ";
-	bool any = false;
 	char a[40], lab[128];
 
 	cmp_task_label(t, lab, sizeof(lab));
@@ -1077,31 +1122,26 @@ static void delay_cdf_body(FILE *f, const struct ctx *x, size_t i,
 		if (!p->n)
 			continue;
 		fprintf(f, "%s'delay-cdf.dat' index %zu using 1:2 with steps lw 2 lc rgb '%s' dt %s title ",
-			sep, i * s->nruns + r, run_colour(s, r).rgb,
+			plot_item(pc), i * s->nruns + r, run_colour(s, r).rgb,
 			run_dash(s, r));
 		snprintf(ttl, sizeof(ttl), "%s: p99 %s ms", s->runs[r].policy,
 			 sr_fmt_ms(a, sizeof(a), t->figs[r].p99_ns, 3));
 		sr_gp_str(f, ttl);
 		tip(fig, "%s under %s: share of its %zu waits no longer than each delay (p99 %s ms)",
 		    lab, s->runs[r].policy, p->n, a);
-		sep = ", \\\n     ";
-		any = true;
 	}
-	if (any) {
-		fprintf(f, "%s0.99 with lines dt 3 lc rgb '#999999' title 'p99 (0.99)'", sep);
+	if (pc->n) {
+		fprintf(f, "%s0.99 with lines dt 3 lc rgb '#999999' title 'p99 (0.99)'",
+			plot_item(pc));
 		tip(fig, "the 99th percentile: 99%% of the waits were no longer");
-	} else {
-		fputs("plot NaN title 'no waits'", f);
-		tip(fig, "%s: no waits", lab);
 	}
-	fputc('\n', f);
 }
 
 static const struct kind kind_delay_cdf = {
 	"delay-cdf", "distribution of scheduling delays per task and policy, p99 marked",
 	"distribution of scheduling delays, p99 marked",
 	"Distribution of scheduling delays (CDF, log scale) per task and policy; the dots and dotted lines mark each policy's p99.",
-	delay_cdf_setup, delay_cdf_body, 2, 300,
+	"no waits", delay_cdf_setup, delay_cdf_body, 2, 300,
 };
 
 /* ---- p99 and max per task ------------------------------------------------ */
@@ -1133,12 +1173,11 @@ static int write_bars_data(const struct ctx *x, const long *tasks, size_t n,
 	double w = 0.8 / (double)s->nruns;
 
 	*ymax = PL_DELAY_FLOOR_NS * 10;
-	if (open_out(&od, x, "diff-bars", "dat", d))
+	f = open_dat(&od, x, "diff-bars",
+		     "p99 and max scheduling delay per task, one block per policy", d);
+	if (!f)
 		return d->code;
-	f = sr_outfile_fp(od);
-	fputs("# schedreplay plot: p99 and max scheduling delay per task, one block per policy\n", f);
-	fprintf(f, "# x: bar centre (task number + offset of the policy); delays in ms, under\n# %s ms written as %s (log axis)\n",
-		sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3), a);
+	floor_note(f, "# x: bar centre (task number + offset of the policy); delays in ms, under\n# %s ms written as %s (log axis)\n");
 	for (size_t r = 0; r < s->nruns; r++) {
 		fprintf(f, "# index %zu: %s: task_no task x p99_ms max_ms p99_ms_exact max_ms_exact\n",
 			r, s->runs[r].policy);
@@ -1179,6 +1218,27 @@ static const struct {
 	{ "max scheduling delay", "diff-bars-max", 5 },
 };
 
+/*
+ * The axes of a bar chart, a bar per task and policy: the delay axis (d:
+ * 'y', bars upright; 'x', bars across) on a log scale from the floor to
+ * top_ns, its grid and label; the tasks' axis 0 to n - 1 (across: the
+ * first at the top).
+ */
+static void bar_axes(FILE *f, char d, int64_t top_ns, size_t n)
+{
+	size_t last = n ? n - 1 : 0;
+
+	fprintf(f, "set logscale %c 10\nset format %c '%%g'\n", d, d);
+	delay_range(f, d, top_ns);
+	if (d == 'y')
+		fprintf(f, "set xrange [-0.6:%zu.6]\n", last);
+	else
+		fprintf(f, "set yrange [%zu.6:-0.6]\n", last);
+	fputs(d == 'y' ? "set grid noxtics ytics\n" : "set grid xtics noytics\n",
+	      f);
+	fprintf(f, "set %clabel 'delay (ms, log)'\n", d);
+}
+
 /* The tasks' labels on the bars' axis (TICS: the set command), the bars'
  * fill, and w, the width of one policy's bar. */
 static void bar_tics(FILE *f, const char *tics, const struct cmp_set *s,
@@ -1206,7 +1266,7 @@ static int write_bars_multi(struct ctx *x, const long *tasks, size_t n,
 	struct sr_outfile *og;
 	struct pl_figure *fig;
 	FILE *f;
-	char a[40], b[40];
+	char a[40];
 	double w = 0.8 / (double)s->nruns;
 	int width = 260 + 110 * (int)n;
 
@@ -1222,32 +1282,26 @@ static int write_bars_multi(struct ctx *x, const long *tasks, size_t n,
 	gp_header(f, x, "diff-bars", "p99 and max scheduling delay per task, the policies side by side", width, 900);
 	fputs("set rmargin 4\nset lmargin 12\nset bmargin 9\n", f);
 	fputs("set key outside top center horizontal samplen 2\n", f);
-	fputs("set logscale y 10\nset format y '%g'\n", f);
-	fprintf(f, "set yrange [%s:%s]\n", sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
-		sr_fmt_ms(b, sizeof(b), ymax * 6, 3));
-	fprintf(f, "set xrange [-0.6:%zu.6]\n", n ? n - 1 : 0);
-	fputs("set grid noxtics ytics\n", f);
-	fputs("set ylabel 'delay (ms, log)'\n", f);
+	bar_axes(f, 'y', ymax * 6, n);
 	fputs("set xlabel 'task (comm and pid)'\n", f);
 	bar_tics(f, "set xtics rotate by 30 right nomirror", s, tasks, n, w);
 	multiplot_title(f, x, "p99 and max scheduling delay per task", 2, 1);
 	for (size_t pi = 0; pi < 2; pi++) {
-		const char *sep = "plot ";
+		struct plotcmd pc = PLOTCMD_INIT;
 
 		fputs("set title ", f);
 		sr_gp_str(f, bar_panels[pi].what);
 		fputc('\n', f);
 		for (size_t r = 0; r < s->nruns; r++) {
 			fprintf(f, "%s'diff-bars.dat' index %zu using 3:%d:($3-w/2):($3+w/2):(%s):%d with boxxyerror lc rgb '%s' title ",
-				sep, r, bar_panels[pi].col,
+				plot_item(&pc), r, bar_panels[pi].col,
 				sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
 				bar_panels[pi].col, run_colour(s, r).rgb);
 			sr_gp_str(f, s->runs[r].policy);
-			sep = ", \\\n     ";
 			fprintf(f, "%s'diff-bars.dat' index %zu using 3:%d:($%d >= 100 ? sprintf('%%.0f', $%d) : sprintf('%%.3g', $%d)) with labels offset 0,0.7 font ',8' tc rgb '%s' notitle",
-				sep, r, bar_panels[pi].col, bar_panels[pi].col + 2,
+				plot_item(&pc), r, bar_panels[pi].col,
 				bar_panels[pi].col + 2, bar_panels[pi].col + 2,
-				run_colour(s, r).rgb);
+				bar_panels[pi].col + 2, run_colour(s, r).rgb);
 		}
 		fputc('\n', f);
 	}
@@ -1281,7 +1335,7 @@ static int write_bars_panels(struct ctx *x, const long *tasks, size_t n,
 	for (size_t pi = 0; pi < 2; pi++) {
 		struct sr_outfile *og;
 		struct pl_figure *fig;
-		const char *sep = "plot ";
+		struct plotcmd pc = PLOTCMD_INIT;
 		char a[40], b[40];
 		FILE *f;
 
@@ -1297,13 +1351,8 @@ static int write_bars_panels(struct ctx *x, const long *tasks, size_t n,
 		fputs("# the data: diff-bars.dat\n", f);
 		fprintf(f, "set lmargin %d\nset rmargin 3\nset tmargin 4\n", label_chars + 2);
 		fputs("set key above horizontal samplen 2\n", f);
-		fputs("set logscale x 10\nset format x '%g'\n", f);
 		/* room on the right of the longest bar for its value */
-		fprintf(f, "set xrange [%s:%s]\n", sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
-			sr_fmt_ms(b, sizeof(b), ymax * 40, 3));
-		fprintf(f, "set yrange [%zu.6:-0.6]\n", n ? n - 1 : 0);
-		fputs("set grid xtics noytics\n", f);
-		fputs("set xlabel 'delay (ms, log)'\n", f);
+		bar_axes(f, 'x', ymax * 40, n);
 		bar_tics(f, "set ytics nomirror", s, tasks, n, w);
 		fputs("set title ", f);
 		sr_gp_str(f, bar_panels[pi].what);
@@ -1315,7 +1364,8 @@ static int write_bars_panels(struct ctx *x, const long *tasks, size_t n,
 				char lab[128];
 
 				fprintf(f, "%s'diff-bars.dat' index %zu every ::%zu::%zu using (%s):3:(%s):%d:($3-w/2):($3+w/2) with boxxyerror lc rgb '%s' ",
-					sep, r, i, i, sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
+					plot_item(&pc), r, i, i,
+					sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
 					a, bar_panels[pi].col, run_colour(s, r).rgb);
 				if (i == 0) {
 					fputs("title ", f);
@@ -1323,7 +1373,6 @@ static int write_bars_panels(struct ctx *x, const long *tasks, size_t n,
 				} else {
 					fputs("notitle", f);
 				}
-				sep = ", \\\n     ";
 				bar_label(lab, sizeof(lab), t);
 				if (fg->present)
 					tip(fig, "%s under %s: %s %s ms", lab,
@@ -1334,9 +1383,9 @@ static int write_bars_panels(struct ctx *x, const long *tasks, size_t n,
 					    s->runs[r].policy);
 			}
 			fprintf(f, "%s'diff-bars.dat' index %zu using %d:3:($%d >= 100 ? sprintf('%%.0f', $%d) : sprintf('%%.3g', $%d)) with labels left offset 0.5,0 font ',9' tc rgb '%s' notitle",
-				sep, r, bar_panels[pi].col, bar_panels[pi].col + 2,
+				plot_item(&pc), r, bar_panels[pi].col,
 				bar_panels[pi].col + 2, bar_panels[pi].col + 2,
-				run_colour(s, r).rgb);
+				bar_panels[pi].col + 2, run_colour(s, r).rgb);
 			tip(fig, "%s of each task under %s (ms)", pi ? "max" : "p99",
 			    s->runs[r].policy);
 		}
@@ -1405,10 +1454,10 @@ static int write_why_data(struct ctx *x, bool *any, int64_t *total,
 	int rc = SR_OK;
 
 	*any = false;
-	if (open_out(&od, x, "why-bars", "dat", d))
+	f = open_dat(&od, x, "why-bars",
+		     "each drawn task's wait by reason under each policy", d);
+	if (!f)
 		return d->code;
-	f = sr_outfile_fp(od);
-	fputs("# schedreplay plot: each drawn task's wait by reason under each policy\n", f);
 	fputs("# row task_no policy_no label total_ms then, per reason, the sum up to it (ms):", f);
 	for (int c = 1; c <= SM_WHY__COUNT; c++)
 		fprintf(f, " %s", sm_why_name(c % SM_WHY__COUNT));
@@ -1477,7 +1526,7 @@ static int write_why_script(struct ctx *x, const char *name, long task,
 	struct cmp_set *s = x->s;
 	struct sr_outfile *og;
 	struct pl_figure *fig;
-	const char *sep = "plot ";
+	struct plotcmd pc = PLOTCMD_INIT;
 	char lab[128], yl[200], a[40];
 	int label_chars = 8, height;
 	FILE *f;
@@ -1542,14 +1591,13 @@ static int write_why_script(struct ctx *x, const char *name, long task,
 		else
 			snprintf(from, sizeof(from), "%d", 5 + c - 1);
 		fprintf(f, "%s'why-bars.dat' every ::%zu::%zu using %d:1:%s:%d:($1-0.35):($1+0.35) with boxxyerror lc rgb '%s' title ",
-			sep, first, first + nrows - 1, 5 + c, from, 5 + c,
-			why_colour(code));
+			plot_item(&pc), first, first + nrows - 1, 5 + c, from,
+			5 + c, why_colour(code));
 		sr_gp_str(f, code ? sm_why_name(code) : "not attributed");
-		sep = ", \\\n     ";
 		tip(fig, "%s: %s", code ? sm_why_name(code) : "not attributed",
 		    code ? cmp_why_meaning(code) : "waits without segments");
 	}
-	if (*sep == 'p')
+	if (!pc.n)
 		fputs("plot NaN notitle", f); /* no wait at all */
 	fputc('\n', f);
 	return sr_outfile_commit(og, d);

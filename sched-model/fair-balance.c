@@ -52,10 +52,9 @@
 #include "sched-model/fair.h"
 #include "sched-model/smp.h"
 
-#define RT_LOAD_WEIGHT	(fair_prio_to_weight[0] * 2)	/* 2.6.23 */
+#define RT_LOAD_WEIGHT	(fair_prio_weights[0].weight * 2)	/* 2.6.23 */
 
 struct fair_balancer {
-	const struct sm_policy *pol;
 	struct fair_rq **rq;
 	int n;
 	struct sm_balance_hooks h;
@@ -301,7 +300,6 @@ static int fb_create(void **out, const struct sm_policy *pol,
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -1;
-	b->pol = pol;
 	b->n = ncpus;
 	if (h)
 		b->h = *h;

@@ -13,27 +13,49 @@
 #define K(rq)		((rq)->rules->k)
 #define CLS(rq)		((rq)->rules->cls)
 
-/* The kernel's prio_to_weight[] and prio_to_wmult[] (nice -20 .. 19). */
-const unsigned long fair_prio_to_weight[40] = {
-	88761, 71755, 56483, 46273, 36291,
-	29154, 23254, 18705, 14949, 11916,
-	9548, 7620, 6100, 4904, 3906,
-	3121, 2501, 1991, 1586, 1277,
-	1024, 820, 655, 526, 423,
-	335, 272, 215, 172, 137,
-	110, 87, 70, 56, 45,
-	36, 29, 23, 18, 15,
-};
-
-const uint32_t fair_prio_to_wmult[40] = {
-	48388, 59856, 76040, 92818, 118348,
-	147320, 184698, 229616, 287308, 360437,
-	449829, 563644, 704093, 875809, 1099582,
-	1376151, 1717300, 2157191, 2708050, 3363326,
-	4194304, 5237765, 6557202, 8165337, 10153587,
-	12820798, 15790321, 19976592, 24970740, 31350126,
-	39045157, 49367440, 61356676, 76695844, 95443717,
-	119304647, 148102320, 186737708, 238609294, 286331153,
+/* The kernel's prio_to_weight[] and prio_to_wmult[] side by side, a row
+ * per nice level (-20 .. 19). */
+const struct fair_prio_weight fair_prio_weights[40] = {
+	{ 88761, 48388 },	/* nice -20 */
+	{ 71755, 59856 },	/* nice -19 */
+	{ 56483, 76040 },	/* nice -18 */
+	{ 46273, 92818 },	/* nice -17 */
+	{ 36291, 118348 },	/* nice -16 */
+	{ 29154, 147320 },	/* nice -15 */
+	{ 23254, 184698 },	/* nice -14 */
+	{ 18705, 229616 },	/* nice -13 */
+	{ 14949, 287308 },	/* nice -12 */
+	{ 11916, 360437 },	/* nice -11 */
+	{ 9548, 449829 },	/* nice -10 */
+	{ 7620, 563644 },	/* nice -9 */
+	{ 6100, 704093 },	/* nice -8 */
+	{ 4904, 875809 },	/* nice -7 */
+	{ 3906, 1099582 },	/* nice -6 */
+	{ 3121, 1376151 },	/* nice -5 */
+	{ 2501, 1717300 },	/* nice -4 */
+	{ 1991, 2157191 },	/* nice -3 */
+	{ 1586, 2708050 },	/* nice -2 */
+	{ 1277, 3363326 },	/* nice -1 */
+	{ 1024, 4194304 },	/* nice 0 */
+	{ 820, 5237765 },	/* nice 1 */
+	{ 655, 6557202 },	/* nice 2 */
+	{ 526, 8165337 },	/* nice 3 */
+	{ 423, 10153587 },	/* nice 4 */
+	{ 335, 12820798 },	/* nice 5 */
+	{ 272, 15790321 },	/* nice 6 */
+	{ 215, 19976592 },	/* nice 7 */
+	{ 172, 24970740 },	/* nice 8 */
+	{ 137, 31350126 },	/* nice 9 */
+	{ 110, 39045157 },	/* nice 10 */
+	{ 87, 49367440 },	/* nice 11 */
+	{ 70, 61356676 },	/* nice 12 */
+	{ 56, 76695844 },	/* nice 13 */
+	{ 45, 95443717 },	/* nice 14 */
+	{ 36, 119304647 },	/* nice 15 */
+	{ 29, 148102320 },	/* nice 16 */
+	{ 23, 186737708 },	/* nice 17 */
+	{ 18, 238609294 },	/* nice 18 */
+	{ 15, 286331153 },	/* nice 19 */
 };
 
 /* ---- arithmetic ---- */
@@ -193,8 +215,8 @@ static void set_load_weight(struct fair_task *p)
 {
 	int i = p->static_prio - FAIR_MAX_RT_PRIO;
 
-	p->weight = fair_prio_to_weight[i];
-	p->inv_weight = fair_prio_to_wmult[i];
+	p->weight = fair_prio_weights[i].weight;
+	p->inv_weight = fair_prio_weights[i].wmult;
 }
 
 /* ---- the RT class ---- */
@@ -403,6 +425,7 @@ struct sm_task *fair_task_new(struct sm_rq *srq, const struct sm_task_info *in)
 	struct fair_rq *rq = fair_rq_of(srq);
 	struct fair_task *p = calloc(1, sizeof(*p));
 	int nice = in->nice < -20 ? -20 : in->nice > 19 ? 19 : in->nice;
+	int policy, rtp;
 
 	if (!p)
 		return NULL;
@@ -411,11 +434,8 @@ struct sm_task *fair_task_new(struct sm_rq *srq, const struct sm_task_info *in)
 	p->rq = rq;
 	p->state = SM_STATE_SLEEPING;
 	p->static_prio = FAIR_NICE_TO_PRIO(nice);
-	if (sm_policy_valid(in->policy, in->rt_priority,
-			     FAIR_MAX_RT_PRIO - 1))
-		set_class(p, in->policy, in->rt_priority);
-	else
-		set_class(p, SM_SCHED_NORMAL, 0);
+	sm_task_class(in, FAIR_MAX_RT_PRIO - 1, &policy, &rtp);
+	set_class(p, policy, rtp);
 	p->base.info.policy = p->policy;
 	p->base.info.rt_priority = p->rt_priority;
 	set_load_weight(p);
@@ -540,6 +560,28 @@ void fair_tick(struct sm_rq *srq)
 	fair_note(p, SM_CH_TICK);
 }
 
+/* schedule()'s switch: prev's last_run; a fair next goes to the head of
+   rq->cfs_tasks. */
+static enum sm_change fair_switch_off(struct sm_task *t)
+{
+	struct fair_task *prev = fair_task_of(t);
+
+	prev->last_run = prev->rq->base.jiffies;
+	return sm_switch_why(queued(prev), prev->state);
+}
+
+static void fair_switch_on(struct sm_task *t)
+{
+	struct fair_task *next = fair_task_of(t);
+
+	if (!fair_is_rt(next))
+		next->mru = ++next->rq->seq;
+}
+
+static const struct sm_switch_ops fair_switch = {
+	fair_step_note, fair_switch_off, fair_switch_on
+};
+
 /* schedule(): deactivate a prev that sleeps, pick RT first, then fair. */
 struct sm_task *fair_schedule(struct sm_rq *srq)
 {
@@ -561,27 +603,8 @@ struct sm_task *fair_schedule(struct sm_rq *srq)
 		CLS(rq)->put_prev(rq);
 		next = NULL;
 	}
-	rq->base.need_resched = false;
-	if (prev != next) {
-		if (prev) {
-			prev->base.on_cpu = false;
-			prev->last_run = rq->base.jiffies;
-			fair_note(prev, queued(prev) ? SM_CH_PREEMPT :
-				  prev->state == SM_STATE_ZOMBIE ||
-				  prev->state == SM_STATE_DEAD ? SM_CH_EXIT :
-				  SM_CH_BLOCK);
-		}
-		rq->base.curr = next ? &next->base : NULL;
-		if (next) {
-			next->base.on_cpu = true;
-			if (!fair_is_rt(next))
-				next->mru = ++rq->seq;
-			fair_note(next, SM_CH_RUN);
-		}
-	} else if (prev) {
-		fair_note(prev, SM_CH_STATE);
-	}
-	return rq->base.curr;
+	return sm_rq_switch(&rq->base, prev ? &prev->base : NULL,
+			    next ? &next->base : NULL, &fair_switch);
 }
 
 void fair_yield(struct sm_rq *srq, struct sm_task *t)
@@ -597,9 +620,7 @@ void fair_yield(struct sm_rq *srq, struct sm_task *t)
 	} else if (p->base.on_cpu) {
 		CLS(rq)->yield(rq, p);
 	}
-	if (p->base.on_cpu)
-		fair_resched(rq);
-	fair_note(p, SM_CH_YIELD);
+	sm_task_yielded(&p->base, &fair_steps);
 }
 
 /*
@@ -747,10 +768,7 @@ void fair_task_free(struct sm_rq *srq, struct sm_task *t)
 		else
 			deactivate_task(p->rq, p, 0);
 	}
-	if (p->base.on_cpu) {
-		p->rq->base.curr = NULL;
-		p->rq->base.need_resched = true;
-	}
+	sm_rq_task_gone(&p->rq->base, &p->base);
 	free(p);
 }
 
@@ -822,10 +840,6 @@ int fair_check(const struct sm_rq *srq, char *why, size_t whylen)
 
 int fair_sched_init(struct sm_sched *s, const struct fair_rules *base)
 {
-	struct fair_rules *r = sm_sched_priv_copy(s, base, sizeof(*base));
-
-	if (!r)
-		return -1;
-	sm_tuning_store(&s->tuning, &r->k);
-	return 0;
+	return sm_sched_priv_copy(s, base, sizeof(*base),
+				  offsetof(struct fair_rules, k)) ? 0 : -1;
 }

@@ -31,10 +31,15 @@
 #define FAIR_NICE_0_LOAD	1024UL
 #define FAIR_NICE_TO_PRIO(n)	(120 + (n))
 
-/* The nice-to-weight tables every fair scheduler since 2.6.23 uses:
-   weight (nice 0 = 1024, about 1.25x per nice level) and 2^32 / weight. */
-extern const unsigned long fair_prio_to_weight[40];
-extern const uint32_t fair_prio_to_wmult[40];
+/* The nice-to-weight tables every fair scheduler since 2.6.23 uses, a
+   row per nice level (static_prio - FAIR_MAX_RT_PRIO): the kernel's
+   prio_to_weight[] (nice 0 = 1024, about 1.25x per nice level) and
+   prio_to_wmult[] (2^32 / weight, as the kernel rounded it). */
+struct fair_prio_weight {
+	unsigned long weight;	/* prio_to_weight[] */
+	uint32_t wmult;		/* prio_to_wmult[] */
+};
+extern const struct fair_prio_weight fair_prio_weights[40];
 
 /* enqueue/dequeue flags */
 #define FAIR_WAKEUP	1u	/* a wakeup (placement as a sleeper) */

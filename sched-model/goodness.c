@@ -614,9 +614,7 @@ static struct sm_task *g24_schedule(struct sm_rq *srq)
 	if (prev) {
 		prev->base.on_cpu = false;
 		prev->last_run = rq->base.jiffies;
-		note(prev, prev->on_runqueue ? SM_CH_PREEMPT :
-		     prev->state == SM_STATE_ZOMBIE ||
-		     prev->state == SM_STATE_DEAD ? SM_CH_EXIT : SM_CH_BLOCK);
+		note(prev, sm_switch_why(prev->on_runqueue, prev->state));
 	}
 	rq->base.curr = next ? &next->base : NULL;
 	if (next) {
@@ -721,10 +719,7 @@ static void g24_task_free(struct sm_rq *srq, struct sm_task *t)
 		return;
 	if (p->on_runqueue)
 		del_from_runqueue(p);
-	if (p->base.on_cpu) {
-		p->rq->base.curr = NULL;
-		p->rq->base.need_resched = true;
-	}
+	sm_rq_task_gone(&p->rq->base, &p->base);
 	list_del(&p->all_list);
 	free(p);
 }

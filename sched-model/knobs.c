@@ -279,12 +279,15 @@ void sm_sched_free(struct sm_sched *s)
 	free(s);
 }
 
-void *sm_sched_priv_copy(struct sm_sched *s, const void *base, size_t size)
+void *sm_sched_priv_copy(struct sm_sched *s, const void *base, size_t size,
+			 size_t params)
 {
-	void *r = malloc(size);
+	char *r = malloc(size);
 
-	if (r)
+	if (r) {
 		memcpy(r, base, size);
+		sm_tuning_store(&s->tuning, r + params);
+	}
 	s->priv = r;
 	return r;
 }

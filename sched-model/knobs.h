@@ -117,7 +117,9 @@ struct sm_sched *sm_sched_new(const struct sm_policy *p,
 			      const struct sm_tuning *t);
 void sm_sched_free(struct sm_sched *s);
 /* For a sched_init: s->priv = a malloc'd copy of the SIZE bytes at BASE
-   (a policy's rules, to be tuned); NULL on out of memory. */
-void *sm_sched_priv_copy(struct sm_sched *s, const void *base, size_t size);
+   (a policy's rules), tuned: s->tuning stored (sm_tuning_store) into the
+   copy's struct of longs PARAMS bytes in; NULL on out of memory. */
+void *sm_sched_priv_copy(struct sm_sched *s, const void *base, size_t size,
+			 size_t params);
 
 #endif

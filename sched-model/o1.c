@@ -450,11 +450,11 @@ int o1_knob_check(const struct sm_tuning *t, char *why, size_t len)
 
 int o1_sched_init(struct sm_sched *s, const struct o1_rules *base)
 {
-	struct o1_rules *r = sm_sched_priv_copy(s, base, sizeof(*base));
+	struct o1_rules *r = sm_sched_priv_copy(s, base, sizeof(*base),
+						offsetof(struct o1_rules, k));
 
 	if (!r)
 		return -1;
-	sm_tuning_store(&s->tuning, &r->k);
 	r->k.sleep_avg_bound = r->sleep_avg_bound ? r->sleep_avg_bound(&r->k) :
 		(unsigned long)r->k.max_sleep_avg;
 	return 0;
@@ -503,7 +503,7 @@ struct sm_task *o1_task_new(struct sm_rq *srq, const struct sm_task_info *info)
 {
 	struct o1_rq *rq = o1_rq_of(srq);
 	struct o1_task *p = calloc(1, sizeof(*p));
-	int nice = info->nice, pct = info->init_sleep_pct;
+	int nice = info->nice, pct = info->init_sleep_pct, policy, rtp;
 
 	if (!p)
 		return NULL;
@@ -521,11 +521,8 @@ struct sm_task *o1_task_new(struct sm_rq *srq, const struct sm_task_info *info)
 	list_init(&p->run_list);
 	p->state = TASK_SLEEPING;
 	p->static_prio = NICE_TO_PRIO(nice);
-	if (sm_policy_valid(info->policy, info->rt_priority,
-			     MAX_USER_RT_PRIO - 1))
-		set_policy_fields(p, info->policy, info->rt_priority);
-	else
-		set_policy_fields(p, SM_SCHED_NORMAL, 0);
+	sm_task_class(info, MAX_USER_RT_PRIO - 1, &policy, &rtp);
+	set_policy_fields(p, policy, rtp);
 	p->base.info.policy = p->policy;
 	p->base.info.rt_priority = (int)p->rt_priority;
 	p->sleep_avg = MAX_SLEEP_AVG * (unsigned long)pct / 100;
@@ -703,6 +700,17 @@ static void note_swapped(struct o1_rq *rq)
 	}
 }
 
+static enum sm_change o1_switch_off(struct sm_task *t)
+{
+	const struct o1_task *prev = o1_task_of(t);
+
+	return sm_switch_why(prev->array != NULL, prev->state);
+}
+
+static const struct sm_switch_ops o1_switch = {
+	o1_step_note, o1_switch_off, NULL
+};
+
 /* schedule(), spec 4 and 5 "schedule()". */
 struct sm_task *o1_schedule(struct sm_rq *srq)
 {
@@ -747,24 +755,9 @@ struct sm_task *o1_schedule(struct sm_rq *srq)
 switch_tasks:
 	if (rq->rules->schedule_switch)
 		rq->rules->schedule_switch(rq, prev, next);
-	rq->base.need_resched = false;
-	if (prev != next) {
-		if (prev) {
-			prev->base.on_cpu = false;
-			o1_note(prev, prev->array ? SM_CH_PREEMPT :
-				prev->state == TASK_ZOMBIE ||
-				prev->state == TASK_DEAD ? SM_CH_EXIT :
-				SM_CH_BLOCK);
-		}
-		rq->base.curr = next ? &next->base : NULL;
-		if (next) {
-			next->base.on_cpu = true;
-			o1_note(next, SM_CH_RUN);
-		}
-	} else if (prev) {
-		o1_note(prev, SM_CH_STATE); /* last_run */
-	}
-	return rq->base.curr;
+	/* no switch: prev is told all the same (its last_run is new) */
+	return sm_rq_switch(&rq->base, prev ? &prev->base : NULL,
+			    next ? &next->base : NULL, &o1_switch);
 }
 
 /* sys_sched_yield: non-RT to the tail of expired, RT to the tail of its
@@ -782,9 +775,7 @@ void o1_yield(struct sm_rq *srq, struct sm_task *t)
 	} else {
 		requeue_task_tail(p);
 	}
-	if (p->base.on_cpu)
-		resched_curr(rq);
-	o1_note(p, SM_CH_YIELD);
+	sm_task_yielded(&p->base, &o1_steps);
 }
 
 /* set_user_nice as in test2 (the old one, still in test4). */
@@ -1037,10 +1028,7 @@ void o1_task_free(struct sm_rq *srq, struct sm_task *t)
 		return;
 	if (p->array)
 		deactivate_task(p->rq, p);
-	if (p->base.on_cpu) {
-		p->rq->base.curr = NULL;
-		p->rq->base.need_resched = true;
-	}
+	sm_rq_task_gone(&p->rq->base, &p->base);
 	free(p);
 }
 

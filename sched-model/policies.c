@@ -1,8 +1,10 @@
 /*
  * policies: the table of scheduler models, lookup by name or alias, and
- * the names of the observer's change reasons.  A new policy is one file
- * in sched-model/ defining a struct sm_policy, plus one extern line and
- * one row here.
+ * the names of the observer's change reasons; the steps every family
+ * takes alike (block, exit, reap, the end of a yield, schedule()'s
+ * switch, a task's class at task_new, a running task freed).  A new
+ * policy is one file in sched-model/ defining a struct sm_policy, plus
+ * one extern line and one row here.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -118,6 +120,51 @@ void sm_task_step(struct sm_task *t, int *state, enum sm_step step,
 		ops->note(t, (enum sm_change)r->after);
 }
 
+void sm_task_yielded(struct sm_task *t, const struct sm_step_ops *ops)
+{
+	if (t->on_cpu)
+		ops->resched(t);
+	ops->note(t, SM_CH_YIELD);
+}
+
+struct sm_task *sm_rq_switch(struct sm_rq *rq, struct sm_task *prev,
+			     struct sm_task *next,
+			     const struct sm_switch_ops *ops)
+{
+	rq->need_resched = false;
+	if (prev != next) {
+		if (prev) {
+			prev->on_cpu = false;
+			ops->note(prev, ops->off(prev));
+		}
+		rq->curr = next;
+		if (next) {
+			next->on_cpu = true;
+			if (ops->on)
+				ops->on(next);
+			ops->note(next, SM_CH_RUN);
+		}
+	} else if (prev) {
+		ops->note(prev, SM_CH_STATE);
+	}
+	return rq->curr;
+}
+
+enum sm_change sm_switch_why(bool queued, int state)
+{
+	return queued ? SM_CH_PREEMPT :
+	       state == SM_STATE_ZOMBIE || state == SM_STATE_DEAD ? SM_CH_EXIT :
+	       SM_CH_BLOCK;
+}
+
+void sm_rq_task_gone(struct sm_rq *rq, const struct sm_task *t)
+{
+	if (t->on_cpu) {
+		rq->curr = NULL;
+		rq->need_resched = true;
+	}
+}
+
 bool sm_policy_valid(int policy, int rt_priority, int max_rt)
 {
 	if (policy != SM_SCHED_NORMAL && policy != SM_SCHED_FIFO &&
@@ -126,6 +173,15 @@ bool sm_policy_valid(int policy, int rt_priority, int max_rt)
 	if (rt_priority < 0 || rt_priority > max_rt)
 		return false;
 	return (policy == SM_SCHED_NORMAL) == (rt_priority == 0);
+}
+
+void sm_task_class(const struct sm_task_info *in, int max_rt, int *policy,
+		   int *rt_priority)
+{
+	bool ok = sm_policy_valid(in->policy, in->rt_priority, max_rt);
+
+	*policy = ok ? in->policy : SM_SCHED_NORMAL;
+	*rt_priority = ok ? in->rt_priority : 0;
 }
 
 bool sm_change_passive(enum sm_change why)

@@ -438,6 +438,35 @@ struct sm_step_ops {
 void sm_task_step(struct sm_task *t, int *state, enum sm_step step,
 		  const struct sm_step_ops *ops);
 
+/* After a family's yield moved t in its queues: t's CPU is told to
+   reschedule if t runs there, and the observer is told SM_CH_YIELD. */
+void sm_task_yielded(struct sm_task *t, const struct sm_step_ops *ops);
+
+/*
+ * The end of a family's schedule() on rq, prev to next (either NULL:
+ * idle): need_resched cleared; if they differ, prev leaves the CPU (the
+ * observer told why, as the family's off op says: preempt, exit or
+ * block) and next takes it (told SM_CH_RUN, after the on op, if any);
+ * if not, prev is told SM_CH_STATE.  Returns rq->curr.
+ */
+struct sm_switch_ops {
+	void (*note)(struct sm_task *t, enum sm_change why);
+	/* prev is off the CPU: why (it may also record the time) */
+	enum sm_change (*off)(struct sm_task *prev);
+	/* next is on the CPU, not yet told: NULL, or what it records */
+	void (*on)(struct sm_task *next);
+};
+struct sm_task *sm_rq_switch(struct sm_rq *rq, struct sm_task *prev,
+			     struct sm_task *next,
+			     const struct sm_switch_ops *ops);
+/* Why a task left the CPU at a switch: still queued, SM_CH_PREEMPT; a
+   zombie or dead, SM_CH_EXIT; else SM_CH_BLOCK. */
+enum sm_change sm_switch_why(bool queued, int state);
+
+/* A task freed (task_free) while it runs on rq: rq is left idle, to
+   reschedule. */
+void sm_rq_task_gone(struct sm_rq *rq, const struct sm_task *t);
+
 /*
  * A family's ways for sm_task_step (PREFIX_steps) and its block and exit
  * entry points (PREFIX_block, PREFIX_exit; SCOPE: static, or empty),
@@ -481,6 +510,11 @@ scope void prefix##_exit(struct sm_rq *srq, struct sm_task *t) \
 /* sched_setscheduler's test: NORMAL with rt_priority 0, FIFO or RR with
    1..max_rt */
 bool sm_policy_valid(int policy, int rt_priority, int max_rt);
+
+/* The class a task starts in (task_new): in's policy and rt_priority if
+   sm_policy_valid takes them, else SCHED_NORMAL and 0. */
+void sm_task_class(const struct sm_task_info *in, int max_rt, int *policy,
+		   int *rt_priority);
 
 /* The table: NULL-terminated, in `schedreplay policies` order. */
 extern const struct sm_policy *const sm_policies[];

@@ -40,20 +40,38 @@ DROP_RECORDS = {1, 10, 16, 17, 18, 19, 20, 67}
 KEEP_FEATURES = {1, 4, 5, 6, 7, 10, 12, 21}
 
 
+def perf_header(d):
+    """A perf.data file's header: attr_size, the attrs' offset and size,
+    the data's offset and size, the four words of feature bits, the
+    features set in them, and each feature's section (bit -> bytes)."""
+    hsize, attr_size, ao, asz, do, dsz = struct.unpack_from('<QQQQQQ', d, 8)
+    flags = list(struct.unpack_from('<4Q', d, 72))
+    feats = [b for b in range(1, 256) if flags[b // 64] >> (b % 64) & 1]
+    sections = {}
+    for k, b in enumerate(feats):
+        so, ss = struct.unpack_from('<QQ', d, do + dsz + 16 * k)
+        sections[b] = d[so:so + ss]
+    return attr_size, ao, asz, do, dsz, flags, feats, sections
+
+
+def feature_sections(table_at, feats, sections):
+    """The feature table to stand at offset table_at, each feature of feats
+    (in that order) an (offset, size) pair, followed by their sections."""
+    payload_at = table_at + 16 * len(feats)
+    table, payload = bytearray(), bytearray()
+    for b in feats:
+        table += struct.pack('<QQ', payload_at + len(payload), len(sections[b]))
+        payload += sections[b]
+    return table + payload
+
+
 def perf_strip(src, dst, max_samples=None):
     d = open(src, 'rb').read()
     if d[:8] != b'PERFILE2':
         sys.exit('bintool: %s: not a little-endian perf.data' % src)
     if struct.unpack_from('<Q', d, 8)[0] == 16:
         return perf_strip_pipe(d, src, dst, max_samples)
-    hsize, attr_size, ao, asz, do, dsz = struct.unpack_from('<QQQQQQ', d, 8)
-    flags = list(struct.unpack_from('<4Q', d, 72))
-    feats = [b for b in range(1, 256) if flags[b // 64] >> (b % 64) & 1]
-    fo = do + dsz
-    sections = {}
-    for k, b in enumerate(feats):
-        so, ss = struct.unpack_from('<QQ', d, fo + 16 * k)
-        sections[b] = d[so:so + ss]
+    attr_size, ao, asz, do, dsz, flags, feats, sections = perf_header(d)
     # attrs and their ids
     attrs = []
     for o in range(ao, ao + asz, attr_size):
@@ -87,13 +105,7 @@ def perf_strip(src, dst, max_samples=None):
     data_at = at + len(body)
     body += out
     keep = [b for b in feats if b in KEEP_FEATURES]
-    table_at = at + len(body)
-    payload_at = table_at + 16 * len(keep)
-    table, payload = bytearray(), bytearray()
-    for b in keep:
-        table += struct.pack('<QQ', payload_at + len(payload), len(sections[b]))
-        payload += sections[b]
-    body += table + payload
+    body += feature_sections(at + len(body), keep, sections)
     nflags = [0, 0, 0, 0]
     for b in keep:
         nflags[b // 64] |= 1 << (b % 64)
@@ -132,14 +144,7 @@ def perf_strip_pipe(d, src, dst, max_samples):
 def perf_zstd(src, dst):
     import subprocess
     d = open(src, 'rb').read()
-    hsize, attr_size, ao, asz, do, dsz = struct.unpack_from('<QQQQQQ', d, 8)
-    flags = list(struct.unpack_from('<4Q', d, 72))
-    feats = [b for b in range(1, 256) if flags[b // 64] >> (b % 64) & 1]
-    fo = do + dsz
-    sections = {}
-    for k, b in enumerate(feats):
-        so, ss = struct.unpack_from('<QQ', d, fo + 16 * k)
-        sections[b] = d[so:so + ss]
+    attr_size, ao, asz, do, dsz, flags, feats, sections = perf_header(d)
     # as perf does: whole records in chunks, each chunk one zstd frame in
     # one record (perf's reader wants every record to inflate to something)
     data, chunk, zlen = bytearray(), bytearray(), 0
@@ -156,7 +161,7 @@ def perf_zstd(src, dst):
         data.extend(struct.pack('<IHH', 81, 0, 8 + len(z)) + z)
         zlen += len(z)
         chunk.clear()
-    while pos < fo:
+    while pos < do + dsz:
         size = struct.unpack_from('<H', d, pos + 6)[0]
         if len(chunk) + size > 16384:
             flush()
@@ -169,13 +174,7 @@ def perf_zstd(src, dst):
                                4096 * 1025)
     feats = sorted(set(feats) | {27})
     out = bytearray(d[:do]) + data
-    table_at = len(out)
-    payload_at = table_at + 16 * len(feats)
-    table, payload = bytearray(), bytearray()
-    for b in feats:
-        table += struct.pack('<QQ', payload_at + len(payload), len(sections[b]))
-        payload += sections[b]
-    out += table + payload
+    out += feature_sections(len(out), feats, sections)
     flags[0] |= 1 << 27
     struct.pack_into('<Q', out, 48, len(data))
     struct.pack_into('<4Q', out, 72, *flags)
