@@ -1,8 +1,11 @@
 /*
  * path: output paths joined without fixed buffers; empty ones refused.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/path.h"
 
@@ -37,4 +40,35 @@ int sr_outpath_check(const char *opt, const char *path, struct sr_diag *d)
 		return SR_OK;
 	return sr_fail(d, SR_EUSAGE, "%s: expected a file or directory name, "
 		       "got an empty path", opt);
+}
+
+const char *sr_tmpdir(void)
+{
+	const char *dir = getenv("TMPDIR");
+
+	return dir && *dir ? dir : P_tmpdir;
+}
+
+int sr_tmpfile(const char *stem)
+{
+	size_t n = strlen(stem);
+	char *name = malloc(n + sizeof(".XXXXXX"));
+	char *path;
+	int fd = -1;
+
+	if (name) {
+		memcpy(name, stem, n);
+		memcpy(name + n, ".XXXXXX", sizeof(".XXXXXX"));
+	}
+	path = name ? sr_path_join(sr_tmpdir(), name, NULL) : NULL;
+	free(name);
+	if (!path) {
+		errno = ENOMEM;
+		return -1;
+	}
+	fd = mkstemp(path);
+	if (fd >= 0)
+		unlink(path);
+	free(path);
+	return fd;
 }

@@ -1,7 +1,8 @@
 /*
  * path: building the paths of output files, without fixed-size buffers,
- * and refusing an empty output path (which "%s/%s" would turn into a file
- * in the filesystem root).
+ * refusing an empty output path (which "%s/%s" would turn into a file in
+ * the filesystem root), and the unlinked temporary files that spill what
+ * memory should not hold.
  */
 #ifndef SR_PATH_H
 #define SR_PATH_H
@@ -13,6 +14,17 @@
  * memory.  An empty DIR gives "NAME": never a path from the root.
  */
 char *sr_path_join(const char *dir, const char *name, const char *ext);
+
+/* Where temporary files go: $TMPDIR, else the system's (P_tmpdir). */
+const char *sr_tmpdir(void);
+
+/*
+ * A new temporary file in sr_tmpdir(), unlinked at once (gone with the
+ * process, whatever happens): its descriptor, open for reading and
+ * writing; -1 with errno set if none could be made.  stem names it while
+ * it has a name ("schedreplay-sort").
+ */
+int sr_tmpfile(const char *stem);
 
 /* SR_EUSAGE unless path is non-empty: "OPT: expected ..., got an empty path". */
 int sr_outpath_check(const char *opt, const char *path, struct sr_diag *d);

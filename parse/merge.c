@@ -10,6 +10,7 @@
 
 #include "lib/fmt.h"
 #include "lib/grow.h"
+#include "lib/path.h"
 #include "parse/merge.h"
 
 /* A cpu's waiting keys: a ring, oldest at head. */
@@ -136,23 +137,11 @@ static int slots_init(struct slots *st, size_t total, size_t nmem)
 /* Make the file; without one, the memory grows to every slot instead. */
 static int spill_open(struct slots *st)
 {
-	const char *dir = getenv("TMPDIR");
-	size_t n, old = st->nmem;
-	char *path;
+	size_t old = st->nmem;
 	struct slot *all;
 	uint32_t *fr;
 
-	if (!dir || !*dir)
-		dir = "/tmp";
-	n = strlen(dir) + sizeof("/schedreplay-merge-XXXXXX");
-	path = malloc(n);
-	if (path) {
-		snprintf(path, n, "%s/schedreplay-merge-XXXXXX", dir);
-		st->fd = mkstemp(path);
-		if (st->fd >= 0)
-			unlink(path);
-		free(path);
-	}
+	st->fd = sr_tmpfile("schedreplay-merge");
 	if (st->fd >= 0) {
 		/* zeroed: the names' unused bytes go to the file too */
 		st->wbuf = calloc(SPILL_BLOCK, sizeof(*st->wbuf));
@@ -398,7 +387,7 @@ static int spill_fail(struct sr_merge *m, struct sr_diag *d)
 	if (m->pool.fd < 0 || errno == ENOMEM)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	return sr_fail(d, SR_EIO, "%s: the merge window's temporary file "
-		       "(in $TMPDIR, else /tmp): %s", m->path,
+		       "(in %s): %s", m->path, sr_tmpdir(),
 		       errno ? strerror(errno) : "short read or write");
 }
 

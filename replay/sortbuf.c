@@ -239,16 +239,7 @@ static int write_all(int fd, const char *p, size_t len, uint64_t off)
 
 static int open_file(struct sr_sortbuf *b)
 {
-	const char *dir = getenv("TMPDIR");
-	char *path = sr_path_join(dir && *dir ? dir : P_tmpdir,
-				  "schedreplay-sort.XXXXXX", NULL);
-
-	if (!path)
-		return -1;
-	b->fd = mkstemp(path);
-	if (b->fd >= 0)
-		unlink(path);   /* gone with the process, whatever happens */
-	free(path);
+	b->fd = sr_tmpfile("schedreplay-sort");
 	return b->fd >= 0 ? 0 : -1;
 }
 

@@ -97,30 +97,24 @@ static int hook_fail(struct sr_te *te, int code, const char *what)
 /* An unlinked temporary file in $TMPDIR (or the system's). */
 static FILE *spool_open(struct sr_te *te)
 {
-	const char *tmp = getenv("TMPDIR");
-	const char *dir = tmp && *tmp ? tmp : P_tmpdir;
-	char *path = sr_path_join(dir, "schedreplay-export.XXXXXX", NULL);
 	char why[200];
 	FILE *f = NULL;
-	int fd;
+	int fd = sr_tmpfile("schedreplay-export");
 
-	if (!path) {
-		hook_fail(te, SR_EINTERNAL, "out of memory");
-		return NULL;
-	}
-	fd = mkstemp(path);
 	if (fd >= 0) {
-		unlink(path);
 		f = fdopen(fd, "w+b");
 		if (!f)
 			close(fd);
 	}
 	if (!f) {
+		if (errno == ENOMEM) {
+			hook_fail(te, SR_EINTERNAL, "out of memory");
+			return NULL;
+		}
 		snprintf(why, sizeof(why), "%.120s: cannot create a temporary "
-			 "file there: %s", dir, strerror(errno));
+			 "file there: %s", sr_tmpdir(), strerror(errno));
 		hook_fail(te, SR_EIO, why);
 	}
-	free(path);
 	return f;
 }
 
