@@ -47,7 +47,7 @@ static int select_rows(const struct stats_opts *o,
 		if (o->re && !cmp_taskre_match(o->re, m->comm))
 			continue;
 		if (sr_sel_windowed(&o->sel) && !m->runtime_ns &&
-		    !m->ndelays && !m->wakeups)
+		    !m->switches && !m->wakeups)
 			continue;
 		rows[k++] = rows[i];
 	}

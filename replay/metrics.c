@@ -411,7 +411,6 @@ int sr_metrics_add_delay(struct sr_task_metrics *m, int64_t start_ns,
 		return SR_EINTERNAL;
 	if (sr_delays_add(m->delays, delay))
 		return SR_EINTERNAL;
-	m->ndelays++;
 	m->switches++;
 	m->sum_delay_ns = sum;
 	if (delay > m->max_delay_ns) {
@@ -440,7 +439,6 @@ int sr_metrics_merge(struct sr_task_metrics *dst,
 	dst->runtime_ns = rt;
 	dst->switches += src->switches;
 	dst->wakeups += src->wakeups;
-	dst->ndelays += src->ndelays;
 	dst->sum_delay_ns = sum;
 	if (src->max_delay_ns > dst->max_delay_ns) {
 		dst->max_delay_ns = src->max_delay_ns;
@@ -453,7 +451,7 @@ int sr_metrics_merge(struct sr_task_metrics *dst,
 
 int64_t sr_metrics_avg_delay(const struct sr_task_metrics *m)
 {
-	return m->ndelays ? m->sum_delay_ns / (int64_t)m->ndelays : 0;
+	return m->switches ? m->sum_delay_ns / (int64_t)m->switches : 0;
 }
 
 void sr_metrics_release(struct sr_task_metrics *m)

@@ -92,15 +92,15 @@ struct sr_task_metrics {
 	const char *comm;       /* "" if unnamed; sr_acct_name() interns it
 				 * (lives as long as the acct) */
 	uint32_t ntasks;        /* tasks merged into this row (1 if one) */
+	bool lost_touched;      /* figures touched by lost events */
 	int64_t runtime_ns;
-	uint64_t switches;      /* waits ended by running (perf's count) */
+	uint64_t switches;      /* waits ended by running (perf's count):
+				   one delay each, so also the delays */
 	uint64_t wakeups;       /* sleeping -> runnable by a wakeup */
-	uint64_t ndelays;       /* == switches */
 	int64_t sum_delay_ns;
 	int64_t max_delay_ns;
 	int64_t max_delay_start; /* ns, trace clock; 0 if no delay > 0 */
 	int64_t max_delay_end;
-	bool lost_touched;      /* figures touched by lost events */
 	struct sr_delays *delays; /* NULL until the first delay */
 };
 

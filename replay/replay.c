@@ -777,7 +777,7 @@ static bool selected(const struct sr_replay *r, const struct sr_task_metrics *m)
 {
 	if (!sr_sel_pid(r->o.sel, m->pid))
 		return false;
-	return !sr_sel_windowed(r->o.sel) || m->runtime_ns || m->ndelays ||
+	return !sr_sel_windowed(r->o.sel) || m->runtime_ns || m->switches ||
 	       m->wakeups;
 }
 

@@ -10,10 +10,15 @@
 const char *const sr_tl_mode_names[] = { "changes", "all", NULL };
 
 /* What a timeline shows of a task; a row is a change if this differs. */
+/* A task's last row written, as compared (12 bytes a task: prio is
+ * 0..140, array and state small enums, cpu < SR_SIM_MAX_CPUS). */
 struct shown {
-	int prio, array, state, cpu;
+	int32_t prio;
+	int16_t cpu;
+	int8_t array, state;
 	bool on_cpu, written;
 };
+_Static_assert(SR_SIM_MAX_CPUS <= INT16_MAX, "struct shown's cpu");
 
 /* A task's row held until its instant ends. */
 struct held {
@@ -63,8 +68,10 @@ void sr_tlfilter_free(struct sr_tlfilter *f)
 
 static struct shown shown_of(const struct sr_tl_row *r)
 {
-	return (struct shown){ r->v->prio, r->v->array, r->v->state, r->cpu,
-			       r->v->on_cpu, true };
+	return (struct shown){ .prio = r->v->prio, .cpu = (int16_t)r->cpu,
+			       .array = (int8_t)r->v->array,
+			       .state = (int8_t)r->v->state,
+			       .on_cpu = r->v->on_cpu, .written = true };
 }
 
 /* Where a task is, as a timeline's reader follows it from event names

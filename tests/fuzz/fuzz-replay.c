@@ -36,8 +36,8 @@ static void check_row(const struct sr_replay_row *w, const char *pol)
 	FZ_ASSERT(m->runtime_ns >= 0 && m->sum_delay_ns >= 0 &&
 		  m->max_delay_ns >= 0, "%s pid %d: negative figures", pol,
 		  (int)m->pid);
-	FZ_ASSERT(m->ndelays == m->switches, "%s pid %d: delays/switches",
-		  pol, (int)m->pid);
+	FZ_ASSERT(sr_delays_count(m->delays) == m->switches, "%s pid %d: "
+		  "delays/switches", pol, (int)m->pid);
 	FZ_ASSERT(sr_metrics_avg_delay(m) <= m->max_delay_ns, "%s pid %d: "
 		  "avg above max", pol, (int)m->pid);
 	FZ_ASSERT(m->max_delay_ns == 0 ||
@@ -54,7 +54,7 @@ static int same_row(const struct sr_replay_row *a,
 
 	return x->pid == y->pid && !strcmp(x->comm, y->comm) &&
 	       x->runtime_ns == y->runtime_ns && x->switches == y->switches &&
-	       x->wakeups == y->wakeups && x->ndelays == y->ndelays &&
+	       x->wakeups == y->wakeups &&
 	       x->sum_delay_ns == y->sum_delay_ns &&
 	       x->max_delay_ns == y->max_delay_ns &&
 	       x->max_delay_start == y->max_delay_start &&

@@ -157,7 +157,7 @@ static void test_cases(void)
 		}
 		CHECK_INT(m->runtime_ns, w->runtime);
 		CHECK_INT(m->switches, w->switches);
-		CHECK_INT(m->ndelays, w->switches);
+		CHECK_INT(sr_delays_count(m->delays), w->switches);
 		CHECK_INT(sr_delays_count(m->delays), w->switches);
 		CHECK_INT(m->wakeups, w->wakeups);
 		CHECK_INT(m->sum_delay_ns, w->sum);
@@ -252,7 +252,7 @@ static void test_window(void)
 	if (m) {
 		CHECK_INT(m->runtime_ns, 150);
 		CHECK_INT(m->switches, 2);
-		CHECK_INT(m->ndelays, 2);
+		CHECK_INT(sr_delays_count(m->delays), 2);
 		CHECK_INT(m->wakeups, 1);
 		CHECK_INT(m->sum_delay_ns, 50 + 400);
 		CHECK_INT(m->max_delay_ns, 400);

@@ -237,7 +237,7 @@ static void test_task_metrics(void)
 	CHECK_INT(sr_metrics_add_delay(&m, 300, 350), SR_OK); /* tie */
 	CHECK_INT(sr_metrics_add_delay(&m, 400, 390), SR_EINTERNAL);
 	CHECK_INT(m.switches, 3);
-	CHECK_INT(m.ndelays, 3);
+	CHECK_INT(sr_delays_count(m.delays), 3);
 	CHECK_INT(m.sum_delay_ns, 100);
 	CHECK_INT(sr_metrics_avg_delay(&m), 33); /* truncated like perf */
 	CHECK_INT(m.max_delay_ns, 50);

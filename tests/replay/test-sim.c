@@ -55,14 +55,14 @@ static void test_d1_absolute(void)
 	}
 	m = sc_metrics(&x, b);
 	CHECK_INT(m->runtime_ns, 4 * MS);
-	CHECK_INT(m->ndelays, 2);
+	CHECK_INT(sr_delays_count(m->delays), 2);
 	CHECK_INT(m->max_delay_ns, 4 * MS);
 	CHECK_INT(m->max_delay_start, 3 * MS);
 	CHECK_INT(m->max_delay_end, 7 * MS);
 	CHECK_INT(m->wakeups, 2);
 	m = sc_metrics(&x, a);
 	CHECK_INT(m->runtime_ns, 6 * MS);
-	CHECK_INT(m->ndelays, 1);
+	CHECK_INT(sr_delays_count(m->delays), 1);
 	CHECK_INT(m->max_delay_ns, 0);
 	CHECK_INT(sr_sim_task(x.sim, b)->late_wakeups, 1);
 	CHECK_INT(sr_sim_task(x.sim, b)->finish_ts, 10 * MS);
@@ -108,7 +108,7 @@ static void test_d1_relative(void)
 	}
 	m = sc_metrics(&x, b);
 	CHECK_INT(m->runtime_ns, 4 * MS);
-	CHECK_INT(m->ndelays, 3);
+	CHECK_INT(sr_delays_count(m->delays), 3);
 	CHECK_INT(m->max_delay_ns, 4 * MS);
 	CHECK_INT(sr_sim_task(x.sim, b)->late_wakeups, 0);
 	CHECK_INT(sr_sim_task(x.sim, b)->finish_ts, 12 * MS);

@@ -356,7 +356,7 @@ static void test_same_instant(void)
 				continue;
 			m = sc_metrics(&x, a);
 			/* its first run at 0, then the waits at `at` */
-			CHECK_INT(m->ndelays, 1 + cases[i].waits);
+			CHECK_INT(sr_delays_count(m->delays), 1 + cases[i].waits);
 			CHECK_INT(m->max_delay_ns, 2 * MS);
 			CHECK_INT(m->max_delay_start, at);
 			CHECK_INT(sc_metrics(&x, b)->max_delay_ns, 0);
