@@ -30,9 +30,9 @@
 #    docs/replay.md, "Missing events"), so its ratio meets the target.  The
 #    synthetic workload keeps pace too, but forks new tasks all along (222
 #    -> 3,530 task records), and each keeps its summary (the reader's
-#    record, the demand's, each policy's figures and delays, each
-#    simulator's 48 bytes: about 1.2 KB over the three policies), while a
-#    reaped task's simulator state is given to the next task.  A cpu of its
+#    record, the demand's, each policy's figures and delays: about 0.9 KB
+#    over the three policies, docs/replay.md "Streaming"), while what a
+#    task needs only while it lives is freed when it is done.  A cpu of its
 #    ten (9, where a second child runs) records an event only every few
 #    seconds, so the reader's merge window fills to its bound (32768
 #    records) where at 1x it held 9216: an eighth of it stays in memory,
