@@ -101,7 +101,7 @@ static int32_t slot_cpu(const struct slot *s)
  * records have left.  When no file can be made, the slots are all kept in
  * memory.
  */
-#define SPILL_BLOCK 64
+#define SPILL_BLOCK 256
 
 struct slots {
 	struct slot *mem;
