@@ -207,6 +207,10 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 		   "events read between simulator steps " batch_help, 1, \
 		   1LL << 30, NULL)
 
+/* What a command writes: its table (or text), or with --tsv or --json
+ * (OPT_SET_INT on one int, so the two exclude each other). */
+enum { OUT_TEXT, OUT_TSV, OUT_JSON };
+
 /* A command that writes one file: its "output" group up to the format
  * flags (bool *quiet, const char **out): diff and explain. */
 #define OPT_OUTPUT_FILE(quiet, out) \

@@ -19,7 +19,8 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 	struct cmp_load_opts o = { .cmd = "diff" };
 	struct sr_progress pg;
 	bool quiet = false;
-	bool tsv = false, json = false, all = false;
+	int format = OUT_TEXT;
+	bool all = false;
 	enum cmp_color color = CMP_COLOR_AUTO;
 	const char *out = "-";
 	const struct po_option opts[] = {
@@ -29,9 +30,9 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 			    "only tasks whose comm matches this pcre2 regex"),
 		OPT_GROUPS(&o),
 		OPT_OUTPUT_FILE(&quiet, &out),
-		OPT_FLAG(0, "tsv", &tsv, "every figure of A and B with change "
-			 "and ratio,\ntab-separated"),
-		OPT_FLAG(0, "json", &json, "the same as JSON"),
+		OPT_SET_INT(0, "tsv", &format, "every figure of A and B with "
+			    "change and ratio,\ntab-separated", OUT_TSV),
+		OPT_SET_INT(0, "json", &format, "the same as JSON", OUT_JSON),
 		OPT_FLAG(0, "all", &all, "every task in the table (default: the "
 			 "first 30\nby change)"),
 		OPT_CHOICE(0, "color", &color, cmp_color_names, "WHEN",
@@ -57,9 +58,6 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 		return rc == PO_HELP ? SR_OK : rc;
 	sr_progress_init(&pg, "diff", quiet);
 	o.progress = &pg;
-	if (tsv && json)
-		return sr_fail(d, SR_EUSAGE, "diff: --tsv and --json exclude "
-			       "each other");
 	rc = cmp_cmd_load(&o, 2, CMP_MAX_RUNS, &src, &set, &re, d);
 	if (rc == SR_OK)
 		rc = cmp_ndiff_build(&nd, &set, re, d);
@@ -70,9 +68,9 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 	if (rc == SR_OK) {
 		FILE *fp = sr_outfile_fp(f);
 
-		if (tsv)
+		if (format == OUT_TSV)
 			rc = cmp_ndiff_write_tsv(&nd, fp);
-		else if (json)
+		else if (format == OUT_JSON)
 			rc = cmp_ndiff_write_json(&nd, fp);
 		else
 			rc = cmp_ndiff_write_table(&nd, fp, all,

@@ -431,7 +431,8 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 {
 	struct cmp_load_opts o = { .cmd = "explain" };
 	struct sr_progress pg;
-	bool quiet = false, tsv = false, json = false;
+	bool quiet = false;
+	int format = OUT_TEXT;
 	int64_t top = EXPLAIN_TOP;
 	const char *out = "-";
 	const struct po_option opts[] = {
@@ -443,10 +444,11 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 		OPT_NUMBER(0, "top", &top, "N", "the N worst waits under each "
 			   "policy (default 5)", 0, 1000, NULL),
 		OPT_OUTPUT_FILE(&quiet, &out),
-		OPT_FLAG(0, "tsv", &tsv, "the wait by reason and by the task "
-			 "waited behind, in ns, tab-separated"),
-		OPT_FLAG(0, "json", &json, "everything, the worst waits' "
-			 "segments too, as JSON"),
+		OPT_SET_INT(0, "tsv", &format, "the wait by reason and by the "
+			    "task waited behind, in ns, tab-separated",
+			    OUT_TSV),
+		OPT_SET_INT(0, "json", &format, "everything, the worst waits' "
+			    "segments too, as JSON", OUT_JSON),
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {
@@ -471,9 +473,6 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 		return sr_fail(d, SR_EUSAGE, "explain: expected --task REGEX or "
 			       "--pid N (or both: the tasks of those pids whose "
 			       "comm matches)");
-	if (tsv && json)
-		return sr_fail(d, SR_EUSAGE, "explain: --tsv and --json exclude "
-			       "each other");
 	sr_progress_init(&pg, "explain", quiet);
 	o.progress = &pg;
 	rc = cmp_cmd_load(&o, 1, CMP_MAX_RUNS, &src, &set, &re, d);
@@ -500,8 +499,9 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 	if (rc == SR_OK) {
 		FILE *fp = sr_outfile_fp(f);
 
-		rc = tsv ? write_tsv(fp, &x) : json ? write_json(fp, &x) :
-			   write_text(fp, &x);
+		rc = format == OUT_TSV ? write_tsv(fp, &x) :
+		     format == OUT_JSON ? write_json(fp, &x) :
+		     write_text(fp, &x);
 		rc = sr_outfile_finish(f, rc, out, d);
 	}
 	for (size_t r = 0; r < CMP_MAX_RUNS; r++)

@@ -22,7 +22,8 @@ struct stats_opts {
 	const char *out;
 	const char *sort;
 	bool by_comm;
-	bool tsv, json, quiet;
+	int format;     /* OUT_TEXT, OUT_TSV, OUT_JSON */
+	bool quiet;
 	struct sr_read_opts read;
 	struct sr_observed_opts obs;
 	const char *task;           /* --task REGEX */
@@ -76,16 +77,16 @@ static int write_rows(const struct stats_opts *o, const struct sr_reader *r,
 	struct sr_outfile *f;
 	struct sr_sort s;
 	const char *spec = o->sort ? o->sort
-			   : o->tsv || o->json ? SR_SORT_DEFAULT_TSV
+			   : o->format != OUT_TEXT ? SR_SORT_DEFAULT_TSV
 			   : SR_SORT_DEFAULT_TABLE;
 
 	if (sr_sort_parse(spec, &s, d) || sr_rows_sort(rows, n, &s, d))
 		return d->code;
 	if (sr_outfile_open(&f, o->out ? o->out : "-", d))
 		return d->code;
-	if (o->tsv)
+	if (o->format == OUT_TSV)
 		sr_write_tsv(sr_outfile_fp(f), rows, n);
-	else if (o->json)
+	else if (o->format == OUT_JSON)
 		sr_write_json(sr_outfile_fp(f), sr_reader_path(r), rows, n);
 	else
 		sr_write_table(sr_outfile_fp(f), rows, n);
@@ -165,11 +166,13 @@ int cmd_stats(int argc, char **argv, struct sr_diag *d)
 	struct stats_opts o = { 0 };
 	const struct po_option opts[] = {
 		OPT_GROUP("output"),
-		OPT_FLAG(0, "tsv", &o.tsv,
-			 "header line and one row per task, tab-separated"),
-		OPT_FLAG(0, "json", &o.json,
-			 "the same figures as JSON: {\"trace\", \"tasks\": "
-			 "[{\"pid\", \"comm\", \"runtime_ms\", ...}]}"),
+		OPT_SET_INT(0, "tsv", &o.format,
+			    "header line and one row per task, tab-separated",
+			    OUT_TSV),
+		OPT_SET_INT(0, "json", &o.format,
+			    "the same figures as JSON: {\"trace\", \"tasks\": "
+			    "[{\"pid\", \"comm\", \"runtime_ms\", ...}]}",
+			    OUT_JSON),
 		OPT_FLAG(0, "by-comm", &o.by_comm,
 			 "one row per command name (perf's default merge)"),
 		OPT_STRING(0, "sort", &o.sort, "KEYS",
@@ -209,9 +212,6 @@ int cmd_stats(int argc, char **argv, struct sr_diag *d)
 
 	if ((rc = po_parse(&cmd, argc, argv, &o.path, &n, d)))
 		return rc == PO_HELP ? SR_OK : rc;
-	if (o.tsv && o.json)
-		return sr_fail(d, SR_EUSAGE, "stats: --tsv and --json exclude "
-			       "each other");
 	if (sr_sel_check(&o.sel, d) ||
 	    (o.task && cmp_taskre_new(&o.re, o.task, NULL, d)))
 		return d->code;

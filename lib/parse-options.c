@@ -29,7 +29,7 @@ const struct po_unit po_time_units_s[] = {
 
 static bool takes_arg(const struct po_option *o)
 {
-	return o->type != PO_FLAG;
+	return o->type != PO_FLAG && o->type != PO_SET;
 }
 
 const char *po_name(const struct po_option *opt, char *buf, size_t len)
@@ -166,6 +166,31 @@ static int bad_choice(const char *what, const char *const *names,
 		       v);
 }
 
+/* o would set *value where another option of c set it already: name the
+ * two in the table's order. */
+static int set_conflict(const struct po_cmd *c, const struct po_option *o,
+			struct sr_diag *d)
+{
+	const struct po_option *p, *first = o, *second = NULL;
+	char a[64], b[64];
+
+	for (p = c->opts; p->type != PO_END; p++) {
+		if (p->type != PO_SET || p->value != o->value ||
+		    p->min != *(int *)o->value)
+			continue;
+		first = p < o ? p : o;
+		second = p < o ? o : p;
+		break;
+	}
+	po_name(first, a, sizeof(a));
+	if (!second)
+		return sr_fail(d, SR_EUSAGE, "%s: %s excludes an option given "
+			       "before", c->name, a);
+	po_name(second, b, sizeof(b));
+	return sr_fail(d, SR_EUSAGE, "%s: %s and %s exclude each other",
+		       c->name, a, b);
+}
+
 static int apply(const struct po_cmd *c, const struct po_option *o,
 		 const char *v, struct sr_diag *d)
 {
@@ -176,6 +201,11 @@ static int apply(const struct po_cmd *c, const struct po_option *o,
 	switch (o->type) {
 	case PO_FLAG:
 		*(bool *)o->value = true;
+		return SR_OK;
+	case PO_SET:
+		if (*(int *)o->value && *(int *)o->value != (int)o->min)
+			return set_conflict(c, o, d);
+		*(int *)o->value = (int)o->min;
 		return SR_OK;
 	case PO_STRING:
 		if (o->min && sr_outpath_check(name, v, d))

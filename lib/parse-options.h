@@ -47,6 +47,9 @@ enum po_type {
 	PO_END = 0,
 	PO_GROUP,    /* a heading in --help; help is its title */
 	PO_FLAG,     /* bool *value set to true */
+	PO_SET,      /* int *value set to min (git's OPT_SET_INT): options
+			that set one variable to different values exclude
+			each other ("--tsv and --json exclude each other") */
 	PO_STRING,   /* const char **value set to the argument (min 1: a
 			path, not empty) */
 	PO_LIST,     /* const char *value[max], *count of them: repeatable */
@@ -102,6 +105,9 @@ struct po_option {
 #define OPT_FLAG(s, l, v, h) \
 	{ .type = PO_FLAG, .short_name = (s), .long_name = (l), \
 	  .value = PO_PTR(bool, v), .help = (h) }
+#define OPT_SET_INT(s, l, v, h, i) \
+	{ .type = PO_SET, .short_name = (s), .long_name = (l), \
+	  .value = PO_PTR(int, v), .help = (h), .min = (i) }
 #define OPT_STRING(s, l, v, a, h) \
 	{ .type = PO_STRING, .short_name = (s), .long_name = (l), \
 	  .value = PO_PTR(const char *, v), .argh = (a), .help = (h) }

@@ -115,7 +115,8 @@ static void desc(FILE *f, const char *help)
 static void complete_one(FILE *f, const char *name, const struct po_option *o)
 {
 	static const char *const kind[] = {
-		[PO_FLAG] = "flag", [PO_STRING] = "arg", [PO_LIST] = "list",
+		[PO_FLAG] = "flag", [PO_SET] = "flag", [PO_STRING] = "arg",
+		[PO_LIST] = "list",
 		[PO_CHOICE] = "choice", [PO_NUMBER] = "arg",
 		[PO_CALLBACK] = "list",
 	};

@@ -19,6 +19,7 @@ struct vals {
 	const char *list[2];
 	size_t nlist;
 	int choice;
+	int format;
 	int small;
 	int64_t ns;
 	size_t big;
@@ -55,6 +56,8 @@ static int run(const char *line, struct vals *v, const char **ops, size_t *n,
 		OPT_NUMBER('n', "big", &v->big, "N", "a size_t", 1,
 			   1LL << 40, NULL),
 		OPT_CALLBACK(0, "cb", v, "ARG", "a callback", cb),
+		OPT_SET_INT(0, "tsv", &v->format, "as TSV", 1),
+		OPT_SET_INT(0, "json", &v->format, "as JSON", 2),
 		OPT_END(),
 	};
 	const struct po_cmd cmd = { "t", "FILE", 1, 2, "About it.", "Foot.",
@@ -133,6 +136,12 @@ static void test_accepted(void)
 	CHECK_INT(v.ns, 1500000);
 	CHECK_INT(v.big, 7);
 	CHECK_STR(v.cb_arg, "yes");
+
+	/* OPT_SET_INT: its value; the same one twice is no conflict */
+	CHECK_INT(run("in --json", &v, ops, &n, &d), SR_OK);
+	CHECK_INT(v.format, 2);
+	CHECK_INT(run("in --tsv --tsv", &v, ops, &n, &d), SR_OK);
+	CHECK_INT(v.format, 1);
 }
 
 static void test_refused(void)
@@ -162,6 +171,10 @@ static void test_refused(void)
 		{ "in --time 0.5ns", "--time: expected a number from 0 to 1s with a unit among ns, us, ms, s (none: ns), got '0.5ns'" },
 		{ "in --time ms", "--time: expected a number from 0 to 1s with a unit among ns, us, ms, s (none: ns), got 'ms'" },
 		{ "in --cb no", "--cb: no" },
+		/* two options setting one variable: named in table order */
+		{ "in --tsv --json", "t: --tsv and --json exclude each other" },
+		{ "in --json --tsv", "t: --tsv and --json exclude each other" },
+		{ "in --json=1", "t: --json takes no value" },
 	};
 	struct vals v;
 	struct sr_diag d;
