@@ -956,8 +956,10 @@ static void timer_pop(struct sr_sim *s)
 
 static void set_op(struct sr_sim *s, uint32_t id, uint64_t idx)
 {
-	tk(s, id)->op = idx;
-	tk(s, id)->off = 0;
+	struct stask *t = tk(s, id);
+
+	t->op = idx;
+	t->off = 0;
 	sr_demand_consumed(s->dm, s->cid, id, idx);
 }
 
@@ -973,6 +975,8 @@ static void task_done(struct sr_sim *s, uint32_t id, int64_t when)
 static void info_of(struct sr_sim *s, const struct sr_dtask *dt,
 		    struct sm_task_info *info)
 {
+	struct stask *t = tk(s, dt->id);
+
 	memset(info, 0, sizeof(*info));
 	info->id = dt->id;
 	info->nice = dt->nice < -20 ? -20 : dt->nice > 19 ? 19 : dt->nice;
@@ -991,14 +995,14 @@ static void info_of(struct sr_sim *s, const struct sr_dtask *dt,
 		info->rt_priority = dt->rt_priority < 1 ? 1 :
 				    dt->rt_priority > 99 ? 99 :
 				    dt->rt_priority;
-	tk(s, dt->id)->rec_policy = (int8_t)info->policy;
-	tk(s, dt->id)->rec_rtprio = (int8_t)info->rt_priority;
-	tk(s, dt->id)->rt_forced = (int8_t)sr_rtrules_match(s->o.rt,
+	t->rec_policy = (int8_t)info->policy;
+	t->rec_rtprio = (int8_t)info->rt_priority;
+	t->rt_forced = (int8_t)sr_rtrules_match(s->o.rt,
 		sr_demand_comm(s->dm, dt->comm));
-	if (tk(s, dt->id)->rt_forced) {
+	if (t->rt_forced) {
 		/* --rt: SCHED_RR from birth */
 		info->policy = SM_SCHED_RR;
-		info->rt_priority = tk(s, dt->id)->rt_forced;
+		info->rt_priority = t->rt_forced;
 	}
 	info->has_mm = dt->has_mm;
 	info->mm = dt->has_mm ? dt->tgid : 0;
@@ -1108,19 +1112,19 @@ static void fork_child(struct sr_sim *s, int c, uint32_t parent,
 {
 	const struct sr_dtask *dt;
 	struct sm_task_info info;
-	struct stask *t = born(s, child, &dt);
+	struct stask *t = born(s, child, &dt), *p = tk(s, parent);
 
 	if (!t)
 		return;
 	info_of(s, dt, &info);
-	t->pt = s->pol->fork(s->cpu[c].rq, tk(s, parent)->pt, &info, 0);
+	t->pt = s->pol->fork(s->cpu[c].rq, p->pt, &info, 0);
 	if (!t->pt) {
 		fail(s, SR_EINTERNAL, "out of memory", child);
 		return;
 	}
 	mark(s, c);
 	/* the policy's fork gave it its parent's class (sched_fork) */
-	apply_rt(s, c, child, tk(s, parent)->rt_forced);
+	apply_rt(s, c, child, p->rt_forced);
 	make_ready(s, child, SR_CAUSE_FORK);
 }
 
@@ -1579,19 +1583,22 @@ static void do_schedule(struct sr_sim *s, int c)
 		}
 	}
 	if (!rc && next != SR_TID_NONE) {
-		if (next >= s->nt || tk(s, next)->state != T_READY) {
+		struct stask *n = next < s->nt && !gone(s, next) ?
+				  tk(s, next) : NULL;
+
+		if (!n || n->state != T_READY) {
 			fail(s, SR_EINTERNAL, "the policy picked a task that "
 			     "is not runnable", next);
 			return;
 		}
 		wait_close(s, next);
 		rc = sr_acct_run(s->acct, next, s->now);
-		tk(s, next)->nsegs = 0;
-		if (tk(s, next)->capsegs > SEGS_KEPT) {
+		n->nsegs = 0;
+		if (n->capsegs > SEGS_KEPT) {
 			/* a long wait's segments: not kept for every task */
-			free(tk(s, next)->segs);
-			tk(s, next)->segs = NULL;
-			tk(s, next)->capsegs = 0;
+			free(n->segs);
+			n->segs = NULL;
+			n->capsegs = 0;
 		}
 		k->busy_until = s->now + s->o.cs_cost_ns;
 	}
@@ -1793,8 +1800,9 @@ static bool wake_due(struct sr_sim *s)
 		uint32_t id = s->heap[0].id;
 
 		timer_pop(s);
-		if (!gone(s, id) && tk(s, id)->state == T_BLOCKED &&
-		    tk(s, id)->blk == SR_BLOCK_EXTERNAL)
+		const struct stask *t = gone(s, id) ? NULL : tk(s, id);
+
+		if (t && t->state == T_BLOCKED && t->blk == SR_BLOCK_EXTERNAL)
 			wake_task(s, id, SM_WAKE_IRQ, -1);
 		return true;
 	}
@@ -1815,17 +1823,18 @@ struct running {
 static void running_on(struct sr_sim *s, int c, struct running *r)
 {
 	uint32_t id = s->cpu[c].cur;
+	const struct stask *t;
 	struct sm_view v;
 
 	r->id = id;
 	r->pid = -1;
 	r->comm = 0;
 	r->prio = -1;
-	if (id == SR_TID_NONE || gone(s, id) || !tk(s, id)->pt)
+	if (id == SR_TID_NONE || gone(s, id) || !(t = tk(s, id))->pt)
 		return;
-	s->pol->view(tk(s, id)->pt, &v);
-	r->pid = tk(s, id)->pid;
-	r->comm = tk(s, id)->comm;
+	s->pol->view(t->pt, &v);
+	r->pid = t->pid;
+	r->comm = t->comm;
 	r->prio = (int16_t)v.prio;
 }
 
@@ -2208,12 +2217,15 @@ void sr_sim_cpu_stats(const struct sr_sim *s, int c, struct sr_cpu_figs *out)
 const struct sr_wait_seg *sr_sim_wait_segs(const struct sr_sim *s,
 					   uint32_t id, size_t *n)
 {
+	const struct stask *t;
+
 	if (id >= s->nt || !s->why_on || gone(s, id)) {
 		*n = 0;
 		return NULL;
 	}
-	*n = tk(s, id)->nsegs;
-	return tk(s, id)->segs;
+	t = tk(s, id);
+	*n = t->nsegs;
+	return t->segs;
 }
 
 const char *sr_sim_name(const struct sr_sim *s, uint32_t comm)
