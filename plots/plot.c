@@ -443,14 +443,15 @@ static FILE *open_dat(struct sr_outfile **o, const struct ctx *x,
 	return f;
 }
 
-/* A .dat header line saying how delays under the floor are written: fmt
-   (a literal) with two %s, the floor in ms both times. */
-static void floor_note(FILE *f, const char *fmt)
+/* A .dat header line saying how delays under the floor are written: the
+   floor in ms after `before` and again after `mid`, then `after`. */
+static void floor_note(FILE *f, const char *before, const char *mid,
+		       const char *after)
 {
 	char a[40];
 
 	sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3);
-	fprintf(f, fmt, a, a);
+	fprintf(f, "%s%s%s%s%s", before, a, mid, a, after);
 }
 
 /* The end of a .dat block of n rows: a row of NaN if it had none, then
@@ -876,7 +877,8 @@ static int write_delay_time_data(struct ctx *x, struct sr_diag *d)
 	if (!f)
 		return d->code;
 	fputs("# time_s: when the wait began (wakeup, preemption or fork), seconds since the\n", f);
-	floor_note(f, "# trace start; delay_ms: until it ran.  Delays under %s ms are written as %s\n");
+	floor_note(f, "# trace start; delay_ms: until it ran.  Delays under ",
+		   " ms are written as ", "\n");
 	if (x->o->panels)
 		fprintf(f, "# (log axis).  Panels: the panel's time in %d bins, a row per bin that\n# had waits with the longest of them (time_s: the bin's start), and one\n# closing the last bin of a run; a blank line where a bin had none.\n",
 			PL_PANEL_BINS);
@@ -1055,7 +1057,8 @@ static int write_delay_cdf_data(struct ctx *x, struct sr_diag *d)
 		     "distribution of scheduling delays, one block per task and policy", d);
 	if (!f)
 		return d->code;
-	floor_note(f, "# delay_ms (under %s ms written as %s, log axis); fraction: share of the\n");
+	floor_note(f, "# delay_ms (under ", " ms written as ",
+		   ", log axis); fraction: share of the\n");
 	fprintf(f, "# task's waits with a delay <= delay_ms.  Above %zu waits, %zu points evenly\n"
 		   "# spaced in rank below p99 and %zu in the top 1%% are kept.\n",
 		2 * body, body, tail);
@@ -1177,7 +1180,8 @@ static int write_bars_data(const struct ctx *x, const long *tasks, size_t n,
 		     "p99 and max scheduling delay per task, one block per policy", d);
 	if (!f)
 		return d->code;
-	floor_note(f, "# x: bar centre (task number + offset of the policy); delays in ms, under\n# %s ms written as %s (log axis)\n");
+	floor_note(f, "# x: bar centre (task number + offset of the policy); delays in ms, under\n# ",
+		   " ms written as ", " (log axis)\n");
 	for (size_t r = 0; r < s->nruns; r++) {
 		fprintf(f, "# index %zu: %s: task_no task x p99_ms max_ms p99_ms_exact max_ms_exact\n",
 			r, s->runs[r].policy);
