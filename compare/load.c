@@ -2,6 +2,7 @@
  * load: the options diff, plot and report share, and loading their run
  * set (see load.h).
  */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,32 +98,44 @@ static int pids_found(const struct cmp_set *s, const struct sr_selection *sel,
 		       "trace", (int)sel->pids[0]);
 }
 
+/* Append ", " (unless first) and a printf'd item to buf[n] at *k; what
+ * does not fit is cut. */
+__attribute__((format(printf, 4, 5)))
+static void say(char *buf, size_t n, size_t *k, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (*k)
+		*k += (size_t)snprintf(buf + *k, n - *k, ", ");
+	if (*k >= n) {
+		*k = n - 1;
+		return;
+	}
+	va_start(ap, fmt);
+	w = vsnprintf(buf + *k, n - *k, fmt, ap);
+	va_end(ap);
+	*k = w < 0 || (size_t)w >= n - *k ? n - 1 : *k + (size_t)w;
+}
+
 /* The replay rules given that are not the defaults, as options. */
 static void rules_said(const struct cmp_load_opts *o, char *buf, size_t n)
 {
 	size_t k = 0;
-	int w;
 
 	buf[0] = '\0';
-#define SAY(...) do { \
-		w = snprintf(buf + k, n - k, "%s", k ? ", " : ""); \
-		if (w > 0 && (size_t)w < n - k) \
-			k += (size_t)w; \
-		w = snprintf(buf + k, n - k, __VA_ARGS__); \
-		if (w > 0 && (size_t)w < n - k) \
-			k += (size_t)w; \
-	} while (0)
 	if (o->causal != SR_CAUSAL_KNOWN)
-		SAY("--causal %s", sr_causal_names[o->causal]);
+		say(buf, n, &k, "--causal %s", sr_causal_names[o->causal]);
 	if (o->external != SR_EXTERNAL_ABSOLUTE)
-		SAY("--external %s", sr_external_names[o->external]);
-	if (o->cs_cost_ns)
-		SAY("--cs-cost %lld%s", (long long)(o->cs_cost_ns % 1000 ?
-			o->cs_cost_ns : o->cs_cost_ns / 1000),
-		    o->cs_cost_ns % 1000 ? "ns" : "us");
+		say(buf, n, &k, "--external %s",
+		    sr_external_names[o->external]);
+	if (o->cs_cost_ns % 1000)
+		say(buf, n, &k, "--cs-cost %lldns", (long long)o->cs_cost_ns);
+	else if (o->cs_cost_ns)
+		say(buf, n, &k, "--cs-cost %lldus",
+		    (long long)(o->cs_cost_ns / 1000));
 	if (o->init_sleep_pct)
-		SAY("--warm %d", o->init_sleep_pct);
-#undef SAY
+		say(buf, n, &k, "--warm %d", o->init_sleep_pct);
 }
 
 int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_policies,
