@@ -51,17 +51,10 @@ const char *sr_tmpdir(void)
 
 int sr_tmpfile(const char *stem)
 {
-	size_t n = strlen(stem);
-	char *name = malloc(n + sizeof(".XXXXXX"));
-	char *path;
-	int fd = -1;
+	/* "DIR/STEM.XXXXXX", the X's mkstemp's */
+	char *path = sr_path_join(sr_tmpdir(), stem, "XXXXXX");
+	int fd;
 
-	if (name) {
-		memcpy(name, stem, n);
-		memcpy(name + n, ".XXXXXX", sizeof(".XXXXXX"));
-	}
-	path = name ? sr_path_join(sr_tmpdir(), name, NULL) : NULL;
-	free(name);
 	if (!path) {
 		errno = ENOMEM;
 		return -1;
