@@ -201,11 +201,8 @@ static int slots_alloc(struct slots *st, uint32_t *idx)
 {
 	int rc;
 
-	if (st->nmfree) {
-		*idx = st->mfree[--st->nmfree];
-		return SR_OK;
-	}
-	if (st->fd < 0 && (rc = spill_open(st)) != SR_OK)
+	/* the first time memory is full: the file, or more memory */
+	if (!st->nmfree && st->fd < 0 && (rc = spill_open(st)) != SR_OK)
 		return rc;
 	if (st->nmfree) {
 		*idx = st->mfree[--st->nmfree];
