@@ -171,6 +171,25 @@ static int hist_add(struct sr_delays *d, uint32_t i, uint32_t count)
 	return SR_OK;
 }
 
+/* The samples of exact src into h's histogram; their extremes in *lo and
+ * *hi (0 if none). */
+static int add_samples(struct sr_delays *h, const struct sr_delays *src,
+		       int64_t *lo, int64_t *hi)
+{
+	*lo = *hi = 0;
+	for (uint64_t k = 0; k < src->n; k++) {
+		int64_t v = sample(src, k);
+
+		if (hist_add(h, bucket_of(v), 1))
+			return SR_EINTERNAL;
+		if (k == 0 || v < *lo)
+			*lo = v;
+		if (k == 0 || v > *hi)
+			*hi = v;
+	}
+	return SR_OK;
+}
+
 /*
  * Leave exact mode: every kept sample into a histogram, the extremes
  * kept (the caller then counts more delays than the exact maximum).
@@ -178,22 +197,13 @@ static int hist_add(struct sr_delays *d, uint32_t i, uint32_t count)
 static int fold(struct sr_delays *d)
 {
 	struct sr_delays h = { .n = 0 };
-	int64_t lo = 0, hi = 0;
+	int64_t lo, hi;
 
-	for (uint64_t k = 0; k < d->n; k++) {
-		int64_t v = sample(d, k);
-
-		if (hist_add(&h, bucket_of(v), 1)) {
-			free(h.hist);
-			return SR_EINTERNAL;
-		}
-		if (k == 0 || v < lo)
-			lo = v;
-		if (k == 0 || v > hi)
-			hi = v;
-	}
-	if (!h.hist && hist_reserve(&h, 0))
+	if (add_samples(&h, d, &lo, &hi) ||
+	    (!h.hist && hist_reserve(&h, 0))) {
+		free(h.hist);
 		return SR_EINTERNAL;
+	}
 	free_samples(d);
 	d->hist = h.hist;
 	d->lo = h.lo;
@@ -279,8 +289,7 @@ int sr_delays_add(struct sr_delays *d, int64_t v)
 int sr_delays_merge(struct sr_delays *dst, const struct sr_delays *src)
 {
 	uint64_t n0 = dst->n;
-
-	int64_t lo = 0, hi = 0;
+	int64_t lo, hi;
 
 	if (!src || src->n == 0)
 		return SR_OK;
@@ -298,17 +307,8 @@ int sr_delays_merge(struct sr_delays *dst, const struct sr_delays *src)
 				return SR_EINTERNAL;
 		lo = src->min;
 		hi = src->max;
-	} else {
-		for (uint64_t k = 0; k < src->n; k++) {
-			int64_t v = sample(src, k);
-
-			if (hist_add(dst, bucket_of(v), 1))
-				return SR_EINTERNAL;
-			if (k == 0 || v < lo)
-				lo = v;
-			if (k == 0 || v > hi)
-				hi = v;
-		}
+	} else if (add_samples(dst, src, &lo, &hi)) {
+		return SR_EINTERNAL;
 	}
 	minmax(dst, lo, hi, n0);
 	dst->n += src->n;
