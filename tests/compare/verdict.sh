@@ -106,6 +106,14 @@ agree() {
 	}' >&2 || fail "verdict against its figure: $1"
 }
 
+# expect_groups FROM TO "NAMES " WHAT: lines FROM..TO of stdout name these
+# groups, in this order
+expect_groups() {
+	nchecks=$((nchecks + 1))
+	[ "$(sed -n "$1,$2s/^  \\([a-z]*\\) .*/\\1/p" "$T/out" | tr '\n' ' ')" = "$3" ] ||
+		fail "$4: $(sed -n "$1,$2p" "$T/out")"
+}
+
 expect_status 0 "$SR" diff "$T/v.txt" --cpus 1
 line 4 >"$T/l"
 nchecks=$((nchecks + 1))
@@ -117,9 +125,7 @@ expect_out '^  audio \(mpv/ao\): (better|worse|unchanged) under o11int, deadline
 expect_out '^  terminal \(bash\): (better|worse|unchanged) under o11int, deadlines met '
 expect_out '^  build \(cc1 x2, make\): (better|worse|unchanged) under o11int, done [0-9.]+ -> [0-9.]+ s after the start'
 expect_out '^  other \(python3, perf-exec\): '
-nchecks=$((nchecks + 1))
-[ "$(sed -n '5,8s/^  \([a-z]*\) .*/\1/p' "$T/out" | tr '\n' ' ')" = "audio terminal build other " ] ||
-	fail "groups out of order: $(sed -n 5,8p "$T/out")"
+expect_groups 5 8 "audio terminal build other " "groups out of order"
 for n in 5 6 7 8; do agree "$(line $n)"; done
 # the audio thread's added wait is named, behind tasks outside the command
 expect_out '^  audio .* behind python3 \(50, outside the recorded command\) \+[0-9.]+ ms'
@@ -138,9 +144,7 @@ expect_out '^  hog \(python3\): '
 expect_out '^  audio \(bash\): '
 expect_out '^  display \(mpv/ao\): '
 expect_out '^  other \(perf-exec\): '
-nchecks=$((nchecks + 1))
-[ "$(sed -n '5,9s/^  \([a-z]*\) .*/\1/p' "$T/out" | tr '\n' ' ')" = "hog audio display build other " ] ||
-	fail "--group order: $(sed -n 5,9p "$T/out")"
+expect_groups 5 9 "hog audio display build other " "--group order"
 expect_status 64 "$SR" diff "$T/v.txt" --cpus 1 --group audio
 expect_err "--group: expected NAME=REGEX"
 expect_status 64 "$SR" diff "$T/v.txt" --cpus 1 --group 'audio=('
