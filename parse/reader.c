@@ -10,6 +10,7 @@
 #include "parse/merge.h"
 #include "lib/grow.h"
 #include "lib/progress.h"
+#include "parse/context.h"
 #include "parse/reader.h"
 #include "parse/tasktab.h"
 
@@ -67,6 +68,7 @@ struct sr_reader {
 	size_t max_tasks;         /* SR_TASKS_LIMIT or less (opts) */
 	uint64_t first_line;      /* line of the first event delivered */
 	struct sr_progress *progress; /* or NULL */
+	struct sr_context *context;   /* the recording's context, or NULL */
 };
 
 static const char *base_name(const char *p)
@@ -215,6 +217,7 @@ void sr_reader_close(struct sr_reader *r)
 	free(r->cpu_lost);
 	free(r->pend);
 	free(r->path);
+	sr_context_free(r->context);
 	free(r);
 }
 
@@ -239,6 +242,11 @@ const struct sr_read_stats *sr_reader_stats(const struct sr_reader *r)
 	}
 	st->lost = r->lost;
 	return st;
+}
+
+const struct sr_context *sr_reader_context(const struct sr_reader *r)
+{
+	return r->context;
 }
 
 const char *sr_reader_format(const struct sr_reader *r)

@@ -25,6 +25,7 @@
 #include "parse/tasks.h"
 
 struct sr_progress;
+struct sr_context;
 
 struct sr_read_opts {
 	const char *format; /* NULL or "auto": detect; else a format name */
@@ -85,6 +86,9 @@ int sr_reader_next(struct sr_reader *r, struct sr_event *ev, struct sr_diag *d);
 const struct sr_tasks *sr_reader_tasks(const struct sr_reader *r);
 const struct sr_read_stats *sr_reader_stats(const struct sr_reader *r);
 const char *sr_reader_format(const struct sr_reader *r); /* detected name */
+/* What the recording machine knew (parse/context.h), NULL if the input
+ * carries no context. */
+const struct sr_context *sr_reader_context(const struct sr_reader *r);
 /* The input's name for messages: its path, or "<stdin>" for "-". */
 const char *sr_reader_path(const struct sr_reader *r);
 void sr_reader_close(struct sr_reader *r);
