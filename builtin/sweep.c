@@ -22,6 +22,7 @@
 #include "lib/outfile.h"
 #include "lib/path.h"
 #include "plots/gnuplot.h"
+#include "replay/rtrules.h"
 #include "sched-model/policy.h"
 
 extern char **environ;
@@ -53,19 +54,45 @@ static char *self_path(const char *argv0)
 	return realpath(argv0, NULL);
 }
 
+/*
+ * Our environment for parallel, with PARALLEL_SHELL=/bin/sh: jobs.txt is
+ * quoted for sh, and parallel would otherwise run each line with the shell
+ * it finds above it (fish, csh: other quoting rules).  NULL if out of
+ * memory; free the array only (its strings are environ's or static).
+ */
+static char **parallel_env(void)
+{
+	static char sh[] = "PARALLEL_SHELL=/bin/sh";
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = malloc((n + 2) * sizeof(*env));
+	if (!env)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "PARALLEL_SHELL=", 15))
+			env[k++] = environ[i];
+	env[k++] = sh;
+	env[k] = NULL;
+	return env;
+}
+
 /* parallel --will-cite [-j N] --joblog DIR/joblog.tsv < DIR/jobs.txt */
 static int run_parallel(const char *outdir, int jobs, int *status,
 			struct sr_diag *d)
 {
 	char *jobfile = sr_path_join(outdir, "jobs", "txt");
 	char *joblog = sr_path_join(outdir, "joblog", "tsv");
+	char **env = parallel_env();
 	char nj[32];
 	char *argv[10];
 	int argc = 0, fd, rc = SR_OK;
 	posix_spawn_file_actions_t fa;
 	pid_t pid;
 
-	if (!jobfile || !joblog) {
+	if (!jobfile || !joblog || !env) {
 		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
 		goto out;
 	}
@@ -86,7 +113,7 @@ static int run_parallel(const char *outdir, int jobs, int *status,
 	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fd, 0);
-	if (posix_spawnp(&pid, "parallel", &fa, NULL, argv, environ)) {
+	if (posix_spawnp(&pid, "parallel", &fa, NULL, argv, env)) {
 		rc = sr_fail(d, SR_ENOGNUPLOT, "sweep: cannot run GNU parallel "
 			     "(%s): install it (apt-get install parallel), or "
 			     "run with --sequential", strerror(errno));
@@ -97,9 +124,21 @@ static int run_parallel(const char *outdir, int jobs, int *status,
 	posix_spawn_file_actions_destroy(&fa);
 	close(fd);
 out:
+	free(env);
 	free(jobfile);
 	free(joblog);
 	return rc;
+}
+
+/* The --rt rules every job will compile. */
+static int check_rt(const char *const *rt, size_t nrt, struct sr_diag *d)
+{
+	struct sr_rtrules *rr;
+
+	if (sr_rtrules_new(&rr, rt, nrt, d))
+		return d->code;
+	sr_rtrules_free(rr);
+	return SR_OK;
 }
 
 /* The jobs one after another, in this process. */
@@ -217,16 +256,24 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 	struct cmp_sweep sw;
 	struct cmp_sweep_opts so;
 	struct cmp_sweep_draw drawer;
+	struct sr_madedirs made = { NULL, 0, 0 };
 	size_t failed[MAX_REPORTED], nfailed = MAX_REPORTED;
-	char *self = NULL;
+	char *self = NULL, *absdir = NULL;
 	int rc, status = 0;
 
 	(void)status; /* the failures are the jobs without figures */
 
+	memset(&sw, 0, sizeof(sw));
 	if ((rc = po_parse(&cmd, argc, argv, traces, &ntraces, d)))
 		return rc == PO_HELP ? SR_OK : rc;
 	if (!outdir)
 		return sr_fail(d, SR_EUSAGE, "sweep: -o DIR is needed");
+	/* the jobs name their directories from anywhere (jobs.txt runs on
+	 * other machines, from other directories): DIR made absolute */
+	absdir = sr_path_absolute(outdir);
+	if (!absdir)
+		return sr_fail(d, SR_EIO, "%s: cannot make it an absolute path: "
+			       "%s", outdir, strerror(errno));
 	if (collect) {
 		if (ntraces || npolicies || nsets)
 			return sr_fail(d, SR_EUSAGE, "sweep --collect: the "
@@ -243,19 +290,31 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 			     *p && npolicies < MAX_SWEEP_POLICIES; p++)
 				policies[npolicies++] = (*p)->name;
 		if ((rc = cmp_sweep_plan(&sw, traces, ntraces, policies,
-					 npolicies, sets, nsets, outdir, d)))
+					 npolicies, sets, nsets, absdir, d)))
 			goto out;
 	}
 	self = self_path(argv[0]);
-	so = (struct cmp_sweep_opts){ outdir, rt, nrt,
+	so = (struct cmp_sweep_opts){ absdir, rt, nrt,
 				      self ? self : "schedreplay", cpus };
+	/* what could fail at the end (the heat map and its gnuplot) or in
+	 * every job (--rt) is checked before the first job runs */
+	if ((rc = cmp_sweep_heat_check(&sw, heat, d)) ||
+	    (rc = check_rt(rt, nrt, d)) ||
+	    (heat && (collect || emit == EMIT_NONE) &&
+	     (rc = pl_gnuplot_check(gnuplot, d))))
+		goto out;
 	if (!collect) {
-		if ((rc = sr_mkdirs(outdir, d)) ||
-		    (rc = cmp_sweep_write_plan(&sw, &so, d)))
+		/* everything checked before the first directory is made */
+		if ((rc = cmp_sweep_check(&sw, &so, emit == EMIT_SLURM, d)))
 			goto out;
-		if (emit == EMIT_SLURM &&
-		    (rc = cmp_sweep_write_sbatch(&sw, &so, d)))
+		/* a failed write leaves no directory it made behind */
+		if ((rc = sr_mkdirs_note(outdir, &made, d)) ||
+		    (rc = cmp_sweep_write_plan(&sw, &so, emit == EMIT_SLURM,
+					       d))) {
+			sr_madedirs_undo(&made);
 			goto out;
+		}
+		sr_madedirs_forget(&made);
 		if (emit != EMIT_NONE) {
 			if (!quiet)
 				printf("wrote %s/jobs.txt (%zu jobs, %zu cells)%s\n"
@@ -286,6 +345,7 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 	rc = report_failed(&sw, &so, failed, nfailed, d);
 out:
 	free(self);
+	free(absdir);
 	cmp_sweep_free(&sw);
 	return rc;
 }

@@ -311,15 +311,62 @@ char *cmp_sweep_cmdline(const struct cmp_sweep *sw, size_t c,
 	return buf;
 }
 
-int cmp_sweep_write_plan(const struct cmp_sweep *sw,
-			 const struct cmp_sweep_opts *o, struct sr_diag *d)
+/*
+ * A byte jobs.txt, manifest.tsv or sweep.sbatch cannot hold in a value: a
+ * control character.  jobs.txt is read a line at a time (GNU parallel runs
+ * each line; the Slurm script picks its line with sed), so a newline inside
+ * a quoted word would end the command there and run the rest as another;
+ * a tab or newline would split a manifest row.  No quoting is right for
+ * every reader at once, so these are refused.
+ */
+static const char *ctl_in(const char *s)
 {
-	struct sr_outfile *m, *j;
-	FILE *f;
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return s;
+	return NULL;
+}
 
-	if (sr_outfile_open_in(&m, o->outdir, "manifest", "tsv", d))
+static int refuse_ctl(const char *what, const char *s, struct sr_diag *d)
+{
+	char q[512];
+
+	if (!ctl_in(s))
+		return SR_OK;
+	return sr_fail(d, SR_EUSAGE, "sweep: %s '%s' holds a control character "
+		       "(a newline, a tab, ...): jobs.txt holds one shell command "
+		       "per line and manifest.tsv one row per cell, so it cannot "
+		       "be written there; rename it", what,
+		       sr_quote(q, sizeof(q), s, strlen(s)));
+}
+
+int cmp_sweep_check(const struct cmp_sweep *sw,
+		    const struct cmp_sweep_opts *o, bool slurm,
+		    struct sr_diag *d)
+{
+	if (refuse_ctl("output directory", o->outdir, d) ||
+	    refuse_ctl("binary path", o->self, d))
 		return d->code;
-	f = sr_outfile_fp(m);
+	for (size_t i = 0; i < o->nrt; i++)
+		if (refuse_ctl("--rt", o->rt[i], d))
+			return d->code;
+	for (size_t i = 0; i < sw->njobs; i++)
+		if (refuse_ctl("trace", sw->jobs[i].trace, d) ||
+		    refuse_ctl("job directory", sw->jobs[i].root, d) ||
+		    refuse_ctl("label", sw->jobs[i].label, d))
+			return d->code;
+	/* Slurm reads a backslash in an output file name as "expand no
+	 * %A, %a": the per-task names would collide */
+	if (slurm && strchr(o->outdir, '\\'))
+		return sr_fail(d, SR_EUSAGE, "sweep --emit slurm: output "
+			       "directory %s holds a backslash, which Slurm's "
+			       "file name patterns cannot hold (it turns %%A and "
+			       "%%a off); choose another -o", o->outdir);
+	return SR_OK;
+}
+
+static void put_manifest(FILE *f, const struct cmp_sweep *sw)
+{
 	fputs("job\tchunk\ttrace\ttkey\tpolicy\tlabel", f);
 	for (size_t a = 0; a < sw->naxes; a++)
 		fprintf(f, "\t%s", sw->axes[a].name);
@@ -337,37 +384,45 @@ int cmp_sweep_write_plan(const struct cmp_sweep *sw,
 		}
 		fprintf(f, "\t%s\n", job->root);
 	}
-	if (sr_outfile_commit(m, d))
-		return d->code;
-	if (sr_outfile_open_in(&j, o->outdir, "jobs", "txt", d))
-		return d->code;
+}
+
+static int put_jobs(FILE *f, const struct cmp_sweep *sw,
+		    const struct cmp_sweep_opts *o, struct sr_diag *d)
+{
 	for (size_t c = 1; c <= sw->nchunks; c++) {
 		char *line = cmp_sweep_cmdline(sw, c, o);
 
-		if (!line) {
-			sr_outfile_abort(j);
+		if (!line)
 			return oom(d);
-		}
-		fprintf(sr_outfile_fp(j), "%s\n", line);
+		fprintf(f, "%s\n", line);
 		free(line);
 	}
-	return sr_outfile_commit(j, d);
+	return SR_OK;
 }
 
-int cmp_sweep_write_sbatch(const struct cmp_sweep *sw,
-			   const struct cmp_sweep_opts *o, struct sr_diag *d)
+/*
+ * s inside a "..." argument of an #SBATCH line.  sbatch splits such a line
+ * at blanks, takes '...' and "..." as quotes, a backslash as escaping the
+ * next byte (inside quotes too) and an unquoted # as the start of a
+ * comment: " and \ escaped.  In a file name Slurm expands %A, %a, ... and
+ * reads %% as %: each % of s doubled.
+ */
+static void put_sbatch_name(FILE *f, const char *s)
 {
-	struct sr_outfile *s;
-	FILE *f;
-	char *abs = realpath(o->outdir, NULL);
-
-	if (!abs)
-		return sr_fail(d, SR_EIO, "%s: %s", o->outdir, strerror(errno));
-	if (sr_outfile_open_in(&s, o->outdir, "sweep", "sbatch", d)) {
-		free(abs);
-		return d->code;
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		if (*s == '%')
+			fputc('%', f);
+		fputc(*s, f);
 	}
-	f = sr_outfile_fp(s);
+}
+
+static void put_sbatch(FILE *f, const struct cmp_sweep *sw,
+		       const struct cmp_sweep_opts *o)
+{
+	const char *abs = o->outdir;	/* absolute (cmp_sweep_opts) */
+
 	fputs("#!/bin/sh\n", f);
 	fputs("# A Slurm array job: one task per line of jobs.txt (written by\n"
 	      "# `schedreplay sweep --emit slurm`).  Submit with\n"
@@ -379,15 +434,49 @@ int cmp_sweep_write_sbatch(const struct cmp_sweep *sw,
 	fputs("#SBATCH --job-name=schedreplay-sweep\n", f);
 	fprintf(f, "#SBATCH --array=1-%zu\n", sw->nchunks);
 	fputs("#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n", f);
-	fputs("#SBATCH --output=", f);
-	fprintf(f, "%s/slurm-%%A_%%a.out\n", abs);
+	/* the directory's % doubled, the pattern's own kept */
+	fputs("#SBATCH --output=\"", f);
+	put_sbatch_name(f, abs);
+	fputs("/slurm-%A_%a.out\"\n", f);
 	fputs("set -eu\njobs=", f);
 	put_quoted(f, abs);
 	fputs("/jobs.txt\n", f);
 	fputs("line=$(sed -n \"${SLURM_ARRAY_TASK_ID}p\" \"$jobs\")\n", f);
 	fputs("eval \"$line\"\n", f);
-	free(abs);
-	return sr_outfile_commit(s, d);
+}
+
+int cmp_sweep_write_plan(const struct cmp_sweep *sw,
+			 const struct cmp_sweep_opts *o, bool slurm,
+			 struct sr_diag *d)
+{
+	/* manifest.tsv, jobs.txt, sweep.sbatch: all written and checked
+	 * before the first is renamed into place, so a full disk leaves the
+	 * previous plan whole (or nothing) */
+	static const char *const names[][2] = {
+		{ "manifest", "tsv" }, { "jobs", "txt" }, { "sweep", "sbatch" },
+	};
+	struct sr_outfile *of[3] = { NULL, NULL, NULL };
+	size_t n = slurm ? 3 : 2, i;
+	int rc = SR_OK;
+
+	for (i = 0; i < n && !rc; i++)
+		rc = sr_outfile_open_in(&of[i], o->outdir, names[i][0],
+					names[i][1], d);
+	if (!rc) {
+		put_manifest(sr_outfile_fp(of[0]), sw);
+		rc = put_jobs(sr_outfile_fp(of[1]), sw, o, d);
+	}
+	if (!rc && slurm)
+		put_sbatch(sr_outfile_fp(of[2]), sw, o);
+	for (i = 0; i < n && !rc; i++)
+		rc = sr_outfile_check(of[i], d);
+	for (i = 0; i < n; i++) {
+		if (!rc)
+			rc = sr_outfile_commit(of[i], d);
+		else
+			sr_outfile_abort(of[i]);
+	}
+	return rc;
 }
 
 /* Split a TSV line in place into at most n fields; returns how many. */
@@ -594,6 +683,7 @@ int cmp_sweep_run_job(const char *trace, const char *root, size_t chunk,
 	struct cmp_source_opts so = { 0 };
 	struct cmp_source src;
 	struct cmp_set set;
+	struct sr_madedirs made = { NULL, 0, 0 };
 	size_t n = 0;
 	int rc = SR_OK;
 
@@ -641,7 +731,7 @@ int cmp_sweep_run_job(const char *trace, const char *root, size_t chunk,
 			goto out;
 		}
 		figures_of(&set, i, &fg);
-		rc = sr_mkdirs(dir, d);
+		rc = sr_mkdirs_note(dir, &made, d);
 		if (!rc)
 			rc = sr_outfile_open_in(&out, dir, "figures", "tsv", d);
 		free(dir);
@@ -652,6 +742,11 @@ int cmp_sweep_run_job(const char *trace, const char *root, size_t chunk,
 			goto out;
 	}
 out:
+	/* a directory made for figures that could not be written goes */
+	if (rc)
+		sr_madedirs_undo(&made);
+	else
+		sr_madedirs_forget(&made);
 	cmp_set_free(&set);
 	cmp_source_close(&src);
 	return rc;
@@ -794,47 +889,80 @@ static void gp_tics(FILE *f, const char *which, const struct cmp_sweep_axis *ax)
 	fputs(")\n", f);
 }
 
+/* --heatmap X,Y[,FIGURE], resolved against the plan. */
+struct heat {
+	char spec[200];
+	const char *x, *y, *fname;     /* into spec */
+	int ax, ay, fi;
+};
+
+static int heat_parse(const struct cmp_sweep *sw, const char *heat,
+		      struct heat *h, struct sr_diag *d)
+{
+	char *y, *fname;
+
+	if (strlen(heat) >= sizeof(h->spec))
+		return sr_fail(d, SR_EUSAGE, "--heatmap: expected KNOB,KNOB"
+			       "[,FIGURE], got %zu bytes", strlen(heat));
+	snprintf(h->spec, sizeof(h->spec), "%s", heat);
+	h->x = h->spec;
+	y = strchr(h->spec, ',');
+	if (!y)
+		return sr_fail(d, SR_EUSAGE, "--heatmap %s: expected "
+			       "KNOB,KNOB[,FIGURE]", heat);
+	*y++ = 0;
+	h->y = y;
+	fname = strchr(y, ',');
+	if (fname)
+		*fname++ = 0;
+	h->fname = fname ? fname : "inter_p99_ms";
+	h->fi = -1;
+	for (int i = 0; cmp_sweep_figure_names[i]; i++)
+		if (!strcmp(cmp_sweep_figure_names[i], h->fname))
+			h->fi = i;
+	h->ax = axis_of(sw, h->x);
+	h->ay = axis_of(sw, h->y);
+	if (h->ax < 0 || h->ay < 0 || h->ax == h->ay)
+		return sr_fail(d, SR_EUSAGE, "--heatmap %s: expected two "
+			       "different knobs the sweep varies (--set "
+			       "NAME=V1,V2,...)", heat);
+	if (h->fi < 0)
+		return sr_fail(d, SR_EUSAGE, "--heatmap %s: no figure '%s' "
+			       "(inter_p99_ms, inter_max_ms, "
+			       "deadlines_met_pct, batch_done_s, end_s, ...)",
+			       heat, h->fname);
+	for (size_t a = 0; a < sw->naxes; a++)
+		if ((int)a != h->ax && (int)a != h->ay &&
+		    sw->axes[a].nvalues > 1)
+			return sr_fail(d, SR_EUSAGE, "--heatmap %s: %s varies "
+				       "too; sweep only the two knobs of the "
+				       "map", heat, sw->axes[a].name);
+	return SR_OK;
+}
+
+int cmp_sweep_heat_check(const struct cmp_sweep *sw, const char *heat,
+			 struct sr_diag *d)
+{
+	struct heat h;
+
+	return heat ? heat_parse(sw, heat, &h, d) : SR_OK;
+}
+
 /* One map per trace and policy that has both knobs. */
 static int write_heatmap(const struct cmp_sweep *sw, const char *outdir,
 			 const char *heat, const struct cmp_sweep_draw *draw,
 			 struct sr_diag *d)
 {
-	char spec[200], *x, *y, *fname;
-	int ax, ay, fi = -1;
+	struct heat h;
+	const char *x, *y, *fname;
+	int ax, ay, fi;
 	char buf[1024];
 	char *fig[NFIGS];
 
-	snprintf(spec, sizeof(spec), "%s", heat);
-	x = spec;
-	y = strchr(x, ',');
-	if (!y)
-		return sr_fail(d, SR_EUSAGE, "--heatmap %s: expected "
-			       "KNOB,KNOB[,FIGURE]", heat);
-	*y++ = 0;
-	fname = strchr(y, ',');
-	if (fname)
-		*fname++ = 0;
-	else
-		fname = "inter_p99_ms";
-	for (int i = 0; cmp_sweep_figure_names[i]; i++)
-		if (!strcmp(cmp_sweep_figure_names[i], fname))
-			fi = i;
-	ax = axis_of(sw, x);
-	ay = axis_of(sw, y);
-	if (ax < 0 || ay < 0 || ax == ay)
-		return sr_fail(d, SR_EUSAGE, "--heatmap %s: expected two "
-			       "different knobs the sweep varies (--set "
-			       "NAME=V1,V2,...)", heat);
-	if (fi < 0)
-		return sr_fail(d, SR_EUSAGE, "--heatmap %s: no figure '%s' "
-			       "(inter_p99_ms, inter_max_ms, "
-			       "deadlines_met_pct, batch_done_s, end_s, ...)",
-			       heat, fname);
-	for (size_t a = 0; a < sw->naxes; a++)
-		if ((int)a != ax && (int)a != ay && sw->axes[a].nvalues > 1)
-			return sr_fail(d, SR_EUSAGE, "--heatmap %s: %s varies "
-				       "too; sweep only the two knobs of the "
-				       "map", heat, sw->axes[a].name);
+	if (heat_parse(sw, heat, &h, d))
+		return d->code;
+	x = h.x, y = h.y, fname = h.fname;
+	ax = h.ax, ay = h.ay, fi = h.fi;
 	for (size_t i = 0; i < sw->njobs; i++) {
 		const struct cmp_sweep_job *j = &sw->jobs[i];
 		char name[200];
@@ -874,11 +1002,19 @@ static int write_heatmap(const struct cmp_sweep *sw, const char *outdir,
 			return d->code;
 		{
 			FILE *f = sr_outfile_fp(gp);
+			char file[240];
 
-			fprintf(f, "# %s: %s over %s and %s, written by "
-				"`schedreplay sweep`\n", name, fname, x, y);
-			fprintf(f, "if (!exists(\"outfile\")) outfile = "
-				"'%s.png'\n", name);
+			/* every name a string literal (a trace's file name
+			 * is the user's): also in the comment, where a
+			 * trailing backslash would continue it */
+			fputs("# ", f);
+			sr_gp_str(f, name);
+			fprintf(f, ": %s over %s and %s, written by "
+				"`schedreplay sweep`\n", fname, x, y);
+			snprintf(file, sizeof(file), "%s.png", name);
+			fputs("if (!exists(\"outfile\")) outfile = ", f);
+			sr_gp_str(f, file);
+			fputc('\n', f);
 			fputs("set terminal pngcairo size 800,600 noenhanced "
 			      "font 'Sans,10' background '#ffffff'\n", f);
 			fputs("set output outfile\nset title ", f);
@@ -900,9 +1036,12 @@ static int write_heatmap(const struct cmp_sweep *sw, const char *outdir,
 			fputs("set palette defined (0 '#2166ac', 1 '#f7f7f7', "
 			      "2 '#b2182b')\nset cblabel ", f);
 			sr_gp_str(f, fname);
-			fprintf(f, "\nplot '%s.dat' using 1:2:3 with image "
-				"notitle, '' using 1:2:(sprintf('%%g', $3)) "
-				"with labels notitle\n", name);
+			snprintf(file, sizeof(file), "%s.dat", name);
+			fputs("\nplot ", f);
+			sr_gp_str(f, file);
+			fputs(" using 1:2:3 with image notitle, '' using "
+			      "1:2:(sprintf('%g', $3)) with labels notitle\n",
+			      f);
 			if (sr_outfile_commit(gp, d))
 				return d->code;
 		}

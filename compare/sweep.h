@@ -45,7 +45,7 @@ struct cmp_sweep_axis {
 
 /* What every job shares: where, which binary, --rt, --cpus. */
 struct cmp_sweep_opts {
-	const char *outdir;           /* DIR */
+	const char *outdir;           /* DIR, absolute (sr_path_absolute) */
 	const char *const *rt;        /* --rt REGEX[:PRIO], each job */
 	size_t nrt;
 	const char *self;             /* the schedreplay binary, absolute */
@@ -100,15 +100,26 @@ int cmp_sweep_plan(struct cmp_sweep *sw, const char *const *traces,
 		   const char *outdir, struct sr_diag *d);
 void cmp_sweep_free(struct cmp_sweep *sw);
 
-/* DIR/manifest.tsv, DIR/jobs.txt; and (emit slurm) DIR/sweep.sbatch. */
+/*
+ * Can the plan be written?  Every value jobs.txt, manifest.tsv and
+ * sweep.sbatch hold (paths, --rt, labels) must be free of control
+ * characters (a newline would end a job's command line early and run the
+ * rest as a command); for Slurm (slurm), DIR must hold no backslash.
+ * SR_EUSAGE naming the value.  Called before anything is made.
+ */
+int cmp_sweep_check(const struct cmp_sweep *sw,
+		    const struct cmp_sweep_opts *o, bool slurm,
+		    struct sr_diag *d);
+/* DIR/manifest.tsv, DIR/jobs.txt and (slurm) DIR/sweep.sbatch, an array
+ * job running jobs.txt's lines: all written, then renamed into place. */
 int cmp_sweep_write_plan(const struct cmp_sweep *sw,
-			 const struct cmp_sweep_opts *o, struct sr_diag *d);
-int cmp_sweep_write_sbatch(const struct cmp_sweep *sw,
-			   const struct cmp_sweep_opts *o, struct sr_diag *d);
+			 const struct cmp_sweep_opts *o, bool slurm,
+			 struct sr_diag *d);
 /* Read DIR/manifest.tsv back (for --collect). */
 int cmp_sweep_read_plan(struct cmp_sweep *sw, const char *outdir,
 			struct sr_diag *d);
-/* Job c's command line (c from 1; malloc'd), as in jobs.txt. */
+/* Job c's command line (c from 1; malloc'd), as in jobs.txt: each word
+ * quoted for sh ('...', ' as '\''); NULL if out of memory. */
 char *cmp_sweep_cmdline(const struct cmp_sweep *sw, size_t c,
 			const struct cmp_sweep_opts *o);
 
@@ -139,6 +150,12 @@ struct cmp_sweep_draw {
 int cmp_sweep_collect(const struct cmp_sweep *sw, const char *outdir,
 		      const char *heat, const struct cmp_sweep_draw *draw,
 		      size_t *failed_idx, size_t *nfailed, struct sr_diag *d);
+
+/* heat ("X,Y[,FIGURE]", NULL: none) names two axes of sw, no other axis
+ * varying, and a figure: SR_EUSAGE saying what is wrong.  Checked before
+ * the jobs run, so a typo costs nothing. */
+int cmp_sweep_heat_check(const struct cmp_sweep *sw, const char *heat,
+			 struct sr_diag *d);
 
 /* Names of the figures, for --heatmap's FIGURE. */
 extern const char *const cmp_sweep_figure_names[];

@@ -271,6 +271,20 @@ int sr_outfile_finish(struct sr_outfile *o, int write_rc, const char *path,
 		       strcmp(path, "-") ? path : "stdout");
 }
 
+int sr_outfile_check(struct sr_outfile *o, struct sr_diag *d)
+{
+	int e = 0;
+
+	if (ferror(o->fp))
+		e = errno ? errno : EIO;
+	else if (fflush(o->fp) != 0)
+		e = errno;
+	if (!e)
+		return SR_OK;
+	return sr_fail(d, SR_EIO, "%s: write failed: %s", o->path,
+		       strerror(e));
+}
+
 int sr_outfile_commit(struct sr_outfile *o, struct sr_diag *d)
 {
 	int err = 0;

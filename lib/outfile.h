@@ -30,6 +30,10 @@ int sr_outfile_open(struct sr_outfile **o, const char *path, struct sr_diag *d);
 FILE *sr_outfile_fp(struct sr_outfile *o);
 /* Flush, fsync-free close, check every write, rename into place. Frees o. */
 int sr_outfile_commit(struct sr_outfile *o, struct sr_diag *d);
+/* Flush and check every write so far, without closing: SR_EIO naming the
+ * file when one failed (a full disk).  Files that must appear together
+ * are all checked before the first is committed. */
+int sr_outfile_check(struct sr_outfile *o, struct sr_diag *d);
 /* sr_outfile_open of DIR/NAME or DIR/NAME.EXT (lib/path.h). */
 int sr_outfile_open_in(struct sr_outfile **o, const char *dir,
 		       const char *name, const char *ext, struct sr_diag *d);

@@ -34,6 +34,22 @@ char *sr_path_join(const char *dir, const char *name, const char *ext)
 	return p;
 }
 
+char *sr_path_absolute(const char *path)
+{
+	char *cwd, *abs;
+
+	if (path[0] == '/')
+		return strdup(path);
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return NULL;
+	abs = sr_path_join(cwd, path, NULL);
+	free(cwd);
+	if (!abs)
+		errno = ENOMEM;
+	return abs;
+}
+
 int sr_outpath_check(const char *opt, const char *path, struct sr_diag *d)
 {
 	if (path && *path)

@@ -15,6 +15,13 @@
  */
 char *sr_path_join(const char *dir, const char *name, const char *ext);
 
+/*
+ * path as an absolute path, malloc'd: itself when it starts with '/', else
+ * the working directory joined with it (the path need not exist yet); NULL
+ * with errno set if the working directory is unknown or memory is out.
+ */
+char *sr_path_absolute(const char *path);
+
 /* Where temporary files go: $TMPDIR, else the system's (P_tmpdir). */
 const char *sr_tmpdir(void);
 

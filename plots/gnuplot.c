@@ -4,10 +4,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -60,6 +62,54 @@ static void last_lines(char *out, size_t outlen, const char *s, int want)
 			out[o++] = *p;
 	}
 	out[o] = '\0';
+}
+
+static bool runnable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       access(path, X_OK) == 0;
+}
+
+int pl_gnuplot_check(const char *gnuplot, struct sr_diag *d)
+{
+	const char *path = getenv("PATH");
+	bool found = false;
+
+	if (!gnuplot || !*gnuplot)
+		gnuplot = "gnuplot";
+	if (strchr(gnuplot, '/')) {
+		found = runnable(gnuplot);
+	} else {
+		/* as execlp looks: each PATH entry, an empty one the
+		 * working directory */
+		if (!path)
+			path = "/bin:/usr/bin";
+		while (!found) {
+			size_t n = strcspn(path, ":");
+			char *dir = strndup(path, n);
+			char *p = dir ? sr_path_join(n ? dir : ".", gnuplot,
+						     NULL) : NULL;
+
+			if (!p) {
+				free(dir);
+				return sr_fail(d, SR_EINTERNAL, "out of memory");
+			}
+			found = runnable(p);
+			free(p);
+			free(dir);
+			if (!path[n])
+				break;
+			path += n + 1;
+		}
+	}
+	if (found)
+		return SR_OK;
+	return sr_fail(d, SR_ENOGNUPLOT, "cannot run %s: %s; install it (%s, "
+		       "as root) or name it with --gnuplot PATH", gnuplot,
+		       strchr(gnuplot, '/') ? "not an executable file" :
+		       "not found on PATH", PL_GNUPLOT_INSTALL);
 }
 
 static int run(const char *gnuplot, const char *dir, const char *script,

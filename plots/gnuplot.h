@@ -24,4 +24,11 @@
 int pl_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
 		   const char *image, struct sr_diag *d);
 
+/*
+ * Can gnuplot (a path, or a name looked up on PATH; NULL: "gnuplot") be
+ * run?  SR_ENOGNUPLOT saying how to install it, for a command that would
+ * otherwise learn it only after its work (sweep --heatmap).
+ */
+int pl_gnuplot_check(const char *gnuplot, struct sr_diag *d);
+
 #endif
