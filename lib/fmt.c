@@ -219,14 +219,11 @@ void sr_html_str(FILE *f, const char *s)
 
 void sr_gp_str(FILE *f, const char *s)
 {
-	fputc('\'', f);
+	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '\'')
-			fputs("''", f);
-		else if (comm_ctl(*p))
-			fputc('?', f);
-		else
-			fputc(*p, f);
+		if (*p == '"' || *p == '\\')
+			fputc('\\', f);
+		fputc(comm_ctl(*p) ? '?' : *p, f);
 	}
-	fputc('\'', f);
+	fputc('"', f);
 }

@@ -48,7 +48,13 @@ void sr_line_put(struct sr_line *l, FILE *f);
 void sr_json_str(FILE *f, const char *s);
 /* HTML text with & < > " ' escaped. */
 void sr_html_str(FILE *f, const char *s);
-/* A gnuplot single-quoted string, quotes included (' doubled). */
+/*
+ * A gnuplot string literal, quotes included: "..." with \ and " escaped
+ * by a backslash (the only escapes a double-quoted string then holds), so
+ * any name reads back as itself.  Not '...' with ' doubled: gnuplot 5.4
+ * reads a single-quoted string that opens with '' ('''x') as the empty
+ * string followed by garbage.  Control bytes become '?'.
+ */
 void sr_gp_str(FILE *f, const char *s);
 
 #endif

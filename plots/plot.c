@@ -347,8 +347,11 @@ static void gp_header(FILE *f, const struct ctx *x, const char *name,
 {
 	const char *ext = pl_format_ext(x->o->format);
 
-	fprintf(f, "# %s: %s\n", name, what);
-	fputs("# Written by `schedreplay plot` from the trace ", f);
+	/* a task's name in `what`: its control bytes shown as '?', so the
+	 * comment stays one line */
+	fprintf(f, "# %s: ", name);
+	sr_put_comm(f, what);
+	fputs("\n# Written by `schedreplay plot` from the trace ", f);
 	sr_gp_str(f, x->s->title);
 	fprintf(f, ";\n# data in %s.dat beside this script.  Edit freely, then re-run in this\n"
 		   "# directory:  gnuplot %s.gp\n\n", name, name);
@@ -417,10 +420,13 @@ static void panel_title(FILE *f, const struct cmp_task *t, const char *extra)
 static void block_comment(FILE *f, size_t index, const struct cmp_task *t,
 			  const char *policy, const char *cols)
 {
-	char lab[128];
+	char lab[128], clean[128];
 
+	/* a comment line of a .dat file: a newline in a name would make the
+	 * rest of it a row */
 	cmp_task_label(t, lab, sizeof(lab));
-	fprintf(f, "# index %zu: %s under %s: %s\n", index, lab, policy, cols);
+	fprintf(f, "# index %zu: %s under %s: %s\n", index,
+		sr_comm_clean(clean, sizeof(clean), lab), policy, cols);
 }
 
 static int open_out(struct sr_outfile **o, const struct ctx *x,
@@ -1149,12 +1155,15 @@ static const struct kind kind_delay_cdf = {
 
 /* ---- p99 and max per task ------------------------------------------------ */
 
-/* A label quoted in a .dat file: no double quote or tab inside. */
+/* A label quoted in a .dat file: no double quote (gnuplot reads no
+ * escape in a data file's "..."), tab or other control byte inside. */
 static void dat_label(char *s)
 {
 	for (; *s; s++)
 		if (*s == '"' || *s == '\t')
 			*s = '\'';
+		else if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
 }
 
 static void bar_label(char *out, size_t len, const struct cmp_task *t)

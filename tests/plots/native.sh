@@ -100,6 +100,6 @@ expect_same "$T/r/index.html" "$T/r2/index.html"
 # the next policy's gives the interactive threshold line
 expect_status 69 "$SR" plot "$N" --policy observed --policy stock -o "$T/p4" --gnuplot /nonexistent/gnuplot
 nchecks=$((nchecks + 1))
-grep -q "title 'interactive: prio <=" "$T/p4/priority.gp" ||
+grep -q 'title "interactive: prio <=' "$T/p4/priority.gp" ||
 	fail "plot --policy observed --policy stock: no interactive threshold"
 done_ok

@@ -63,5 +63,5 @@ expect_status 69 "$SR" plot "$T/r2" -o "$T/m" --policy stock --gnuplot /nonexist
 	--task "^$(printf '%s' "$task" | sed 's/[][\.*^$()+?{}|/]/\\&/g')\$"
 nchecks=$((nchecks + 1))
 grep -q "time_s prio (migrations)" "$T/m/priority.dat" || fail "no migration blocks"
-expect_status 0 grep -Eq "with points pt 6 .* title 'stock: [0-9]+ migrations?'" "$T/m/priority.gp"
+expect_status 0 grep -Eq "with points pt 6 .* title \"stock: [0-9]+ migrations?\"" "$T/m/priority.gp"
 done_ok

@@ -219,11 +219,11 @@ static void test_deterministic(const char *d1, const char *d2)
 			if (a && e == 0) {
 				CHECK(strstr(a, d1) == NULL);
 				CHECK(strstr(a, "set output outfile") != NULL);
-				CHECK(strstr(a, "'hogplayer: ") != NULL); /* title */
+				CHECK(strstr(a, "\"hogplayer: ") != NULL); /* title */
 				CHECK(strstr(a, "set xlabel '") != NULL);
 				CHECK(strstr(a, "set ylabel '") != NULL);
-				CHECK(strstr(a, "title 'stock") != NULL);
-				CHECK(strstr(a, "title 'o11int") != NULL);
+				CHECK(strstr(a, "title \"stock") != NULL);
+				CHECK(strstr(a, "title \"o11int") != NULL);
 			}
 			free(a);
 			free(b);
