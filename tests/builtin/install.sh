@@ -152,5 +152,5 @@ nchecks=$((nchecks + 1))
 [ -z "$left" ] || fail "make uninstall left: $left"
 nchecks=$((nchecks + 1))
 [ ! -d "$root$prefix/share/doc/schedreplay" ] || fail "uninstall left the doc directory"
-command -v zsh >/dev/null 2>&1 || skip "missing package zsh: the rest passed ($nchecks checks)"
+command -v zsh >/dev/null 2>&1 || skip package zsh "the rest passed ($nchecks checks)"
 done_ok

@@ -5,7 +5,7 @@
 # (a full disk: /dev/full) is still 74 with a message.
 . tests/lib/lib.sh
 big=traces/mixed.perf.txt.gz
-[ -f "$big" ] || skip "no $big"
+[ -f "$big" ] || fail "no $big: a bundled sample is missing"
 
 # quiet_pipe CMD...: CMD's stdout into a reader that has gone
 quiet_pipe() {
@@ -28,7 +28,7 @@ nchecks=$((nchecks + 1))
 quiet_pipe "$SR" replay --help
 
 # a full disk is an error
-[ -w /dev/full ] || skip "no /dev/full"
+[ -w /dev/full ] || skip hardware "no writable /dev/full device on this machine"
 expect_status 74 sh -c "exec \"$SR\" convert \"$big\" >/dev/full"
 expect_err 'write failed: No space left on device'
 expect_status 74 sh -c "exec \"$SR\" stats tests/replay/data/stats-small.txt >/dev/full"

@@ -10,10 +10,28 @@ REAL=${SR_REAL_TRACES:-../shared/traces-real}
 nchecks=0
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "$*"; exit 77; }
+# skip package NAME REASON | skip privilege REASON | skip hardware REASON:
+# end the test as skipped (exit 77), its last line saying why in the form
+# tests/run.sh checks.  These three are the only reasons a test may skip:
+# a Debian package missing (CI installed them all, so there the skip is
+# a failure), a privilege this run lacks (root, a capability), a device or
+# CPU feature the machine lacks.  Anything else the test needs (its data,
+# a temporary directory, a command of our own) is there or the test fails.
+skip() {
+	case ${1:-} in
+	package)
+		[ $# -eq 3 ] || fail "skip package: expected NAME and REASON"
+		echo "skip package $2: $3" ;;
+	privilege | hardware)
+		[ $# -eq 2 ] || fail "skip $1: expected one REASON"
+		echo "skip $1: $2" ;;
+	*)	fail "skip: expected package, privilege or hardware, got '${1:-}'" ;;
+	esac
+	exit 77
+}
 # need COMMAND PACKAGE: skip the test unless COMMAND is on PATH (the skip
 # names the Debian package; make check fails it in CI).
-need() { command -v "$1" >/dev/null 2>&1 || skip "missing package $2: no $1 on PATH"; }
+need() { command -v "$1" >/dev/null 2>&1 || skip package "$2" "no $1 on PATH"; }
 
 # expect_status WANT CMD...: run CMD, stdout to $T/out, stderr to $T/err.
 expect_status() {

@@ -22,9 +22,9 @@ int test_done(const char *name)
 	return test_failures ? 1 : 0;
 }
 
-void test_skip(const char *why)
+void test_skip(const char *kind, const char *why)
 {
-	printf("skipped: %s\n", why);
+	printf("skip %s: %s\n", kind, why);
 	exit(77);
 }
 

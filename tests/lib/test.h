@@ -51,8 +51,12 @@ void test_report(const char *file, int line, const char *fmt, ...)
 /* Exit status for main(): prints a summary line. */
 int test_done(const char *name);
 
-/* Skip the whole program (exit 77) with a reason. */
-void test_skip(const char *why) __attribute__((noreturn));
+/*
+ * Skip the whole program (exit 77), saying why in the form tests/run.sh
+ * checks: kind is "package NAME" (a Debian package is missing), "privilege"
+ * or "hardware"; nothing else is a reason to skip (tests/lib/lib.sh skip).
+ */
+void test_skip(const char *kind, const char *why) __attribute__((noreturn));
 
 /*
  * A new temporary file (dir = 0) or directory (dir = 1) named sr-TAG-XXXXXX

@@ -13,8 +13,6 @@ need python3 python3
 need gnuplot gnuplot-nox
 N=tests/compare/data/hogplayer.native
 
-"$SR" help | grep -q '^  replay ' || skip "no replay command in this build"
-
 expect_status 0 "$SR" diff "$N" --tsv
 cp "$T/out" "$T/tsv1"
 col() { # col NAME COMM

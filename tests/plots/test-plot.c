@@ -338,9 +338,11 @@ int main(void)
 	char d1[600], d2[600], d3[600], d4[600], d5[600];
 
 	if (!gnuplot_on_path())
-		test_skip("missing package gnuplot-nox: gnuplot is not on PATH");
-	if (test_mktemp(tmp, sizeof(tmp), "test-plot", 1) < 0)
-		test_skip("cannot make a temporary directory");
+		test_skip("package gnuplot-nox", "gnuplot is not on PATH");
+	if (test_mktemp(tmp, sizeof(tmp), "test-plot", 1) < 0) {
+		perror("test-plot: a temporary directory");
+		return 1;
+	}
 	snprintf(d1, sizeof(d1), "%s/png1", tmp);
 	snprintf(d2, sizeof(d2), "%s/png2", tmp);
 	snprintf(d3, sizeof(d3), "%s/svg", tmp);

@@ -200,13 +200,17 @@ int main(void)
 
 	if (!plt_find_exe("chromium", chrome, sizeof(chrome)) &&
 	    access(strcpy(chrome, "/usr/bin/chromium"), X_OK) != 0)
-		test_skip("missing package chromium: no chromium on PATH");
+		test_skip("package chromium", "no chromium on PATH");
 	if (!plt_find_exe("gnuplot", gp, sizeof(gp)))
-		test_skip("missing package gnuplot-nox: gnuplot is not on PATH");
-	if (!sr)
-		test_skip("SCHEDREPLAY is not set: run through make check");
-	if (test_mktemp(tmp, sizeof(tmp), "test-report", 1) < 0)
-		test_skip("cannot make a temporary directory");
+		test_skip("package gnuplot-nox", "gnuplot is not on PATH");
+	if (!sr) {
+		fprintf(stderr, "test-report: SCHEDREPLAY is not set: run through make check\n");
+		return 1;
+	}
+	if (test_mktemp(tmp, sizeof(tmp), "test-report", 1) < 0) {
+		perror("test-report: a temporary directory");
+		return 1;
+	}
 
 	/* the hand-written replay, three policies */
 	snprintf(dir, sizeof(dir), "%s/hog", tmp);
