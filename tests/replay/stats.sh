@@ -1,6 +1,7 @@
 # stats: the command line, the figures of a hand-made trace under both
 # compat modes, --by-comm, sorting, lost events, --lenient, bad input,
-# -o and determinism.
+# -o and determinism.  Every figure of stats-small.txt below is worked out
+# by hand from the accounting rules in tests/replay/data/README.md.
 . tests/lib/lib.sh
 D=tests/replay/data
 small=$D/stats-small.txt
