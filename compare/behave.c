@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/grow.h"
+#include "lib/rank.h"
 #include "compare/behave.h"
 
 enum run_state { ST_UNKNOWN, ST_RUNNING, ST_RUNNABLE, ST_SLEEPING, ST_DEAD };
@@ -272,13 +273,6 @@ out:
 
 /* ---- classes and periods ----------------------------------------------- */
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 static double regular_share(const int64_t *w, size_t n, int64_t period)
 {
 	int64_t tol = period * CMP_PERIOD_TOL_PCT / 100;
@@ -313,13 +307,14 @@ static size_t period_starts(const int64_t *w, size_t n, int64_t cand,
 	return k;
 }
 
-/* The lower median of the gaps between n sorted times (scratch: n-1). */
+/* The lower median (p50, nearest rank) of the gaps between n sorted
+ * times (scratch: n-1). */
 static int64_t median_gap(const int64_t *w, size_t n, int64_t *scratch)
 {
 	for (size_t i = 0; i + 1 < n; i++)
 		scratch[i] = w[i + 1] - w[i];
-	qsort(scratch, n - 1, sizeof(*scratch), cmp_i64);
-	return scratch[(n - 2) / 2];
+	qsort(scratch, n - 1, sizeof(*scratch), sr_cmp_i64);
+	return sr_percentile_sorted(scratch, n - 1, 50);
 }
 
 int64_t cmp_detect_period(const int64_t *wake_ns, size_t n, double *regular)
@@ -340,7 +335,7 @@ int64_t cmp_detect_period(const int64_t *wake_ns, size_t n, double *regular)
 		goto out;
 	for (size_t i = 0; i < m; i++)
 		g[i] = wake_ns[i + 1] - wake_ns[i];
-	qsort(g, m, sizeof(*g), cmp_i64);
+	qsort(g, m, sizeof(*g), sr_cmp_i64);
 	/*
 	 * Candidates from the gaps' upper half: a task woken by a timer with
 	 * a few quick extra wakeups around each tick (mpv's audio thread, X
@@ -349,7 +344,7 @@ int64_t cmp_detect_period(const int64_t *wake_ns, size_t n, double *regular)
 	 * most regular grouping wins, the shortest period on a tie.
 	 */
 	for (size_t q = 0; q < sizeof(quantiles) / sizeof(quantiles[0]); q++) {
-		int64_t cand = g[(m - 1) * (size_t)quantiles[q] / 100], period;
+		int64_t cand = sr_percentile_sorted(g, m, quantiles[q]), period;
 		size_t k;
 		double r;
 

@@ -12,8 +12,8 @@
 #include "compare/verdict.h"
 #include "compare/why.h"
 #include "lib/fmt.h"
-#include "lib/grow.h"
 #include "lib/parse-options.h"
+#include "replay/metrics.h"
 
 /*
  * The groups, tried in this order on a task's comm (unanchored pcre2;
@@ -164,8 +164,7 @@ static bool under_build(const struct cmp_set *s, const struct table *t,
 /* ---- the figures ------------------------------------------------------------ */
 
 struct pool {
-	int64_t *v;
-	size_t n, cap;
+	struct sr_delays *dist;
 	int group;
 	bool no_batch;          /* leave the batch tasks' waits out */
 	struct cmp_set *s;
@@ -179,41 +178,33 @@ static int pool_row(void *ctx, const struct cmp_lat_row *row, struct sr_diag *d)
 	if (t->group != p->group || !cmp_task_shown(p->s, t) ||
 	    (p->no_batch && t->cls == CMP_CLASS_BATCH))
 		return SR_OK;
-	{
-		int64_t *v = sr_grow(p->v, &p->cap, p->n, sizeof(*v), 1024, 0);
-
-		if (!v)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		p->v = v;
-	}
-	p->v[p->n++] = row->delay_ns;
+	if (sr_delays_add(p->dist, row->delay_ns))
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	return SR_OK;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* p99 (nearest rank) and max of the group's waits under run r. */
+/*
+ * p99 and max of the group's waits under run r, pooled in one delay
+ * distribution: the one the replay keeps per task (replay/metrics.h), so
+ * a group of one task has that task's own p99 (lib/rank.h).
+ */
 static int pooled(struct cmp_set *s, size_t r, int group, bool no_batch,
 		  int64_t *p99, int64_t *max, size_t *n, struct sr_diag *d)
 {
 	struct pool p = { .group = group, .no_batch = no_batch, .s = s };
-	int rc = cmp_latency_pass(s, s->runs[r].res, pool_row, &p, d);
+	int rc;
 
-	*n = p.n;
+	*n = 0;
 	*p99 = *max = 0;
-	if (rc == SR_OK && p.n) {
-		size_t k = (p.n * 99 + 99) / 100;
-
-		qsort(p.v, p.n, sizeof(*p.v), cmp_i64);
-		*p99 = p.v[(k ? k : 1) - 1];
-		*max = p.v[p.n - 1];
+	if (!(p.dist = sr_delays_new()))
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	rc = cmp_latency_pass(s, s->runs[r].res, pool_row, &p, d);
+	if (rc == SR_OK) {
+		*n = (size_t)sr_delays_count(p.dist);
+		*p99 = sr_delays_percentile(p.dist, 99);
+		*max = sr_delays_percentile(p.dist, 100);
 	}
-	free(p.v);
+	sr_delays_free(p.dist);
 	return rc;
 }
 

@@ -11,8 +11,10 @@
 #include "lib/grow.h"
 #include "lib/fmt.h"
 #include "lib/outfile.h"
+#include "lib/rank.h"
 #include "plots/gnuplot.h"
 #include "plots/plot.h"
+#include "replay/metrics.h"
 
 int pl_format_parse(const char *name)
 {
@@ -795,32 +797,22 @@ static const struct kind kind_priority = {
 /* ---- delay over time ----------------------------------------------------- */
 
 /*
- * Thin a scatter series deterministically: every k-th point, and every
- * point at or above the series' p99 so spikes always show.
+ * The p99 of the waits j in [from, to) of series p, as every figure's
+ * (lib/rank.h): pooled in one delay distribution, so a whole series'
+ * p99 is its task's own.  0 when empty or out of memory.
  */
-static int cmp_i64(const void *pa, const void *pb)
+static int64_t series_p99(const struct series *p, size_t from, size_t to)
 {
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+	struct sr_delays *dist = sr_delays_new();
+	int64_t r = 0;
 
-	return (a > b) - (a < b);
-}
-
-static int64_t series_p99(const struct series *p)
-{
-	int64_t *v, r;
-	size_t rank;
-
-	if (!p->n)
+	if (!dist)
 		return 0;
-	v = malloc(p->n * sizeof(*v));
-	if (!v)
-		return 0;
-	for (size_t k = 0; k < p->n; k++)
-		v[k] = p->p[k].v;
-	qsort(v, p->n, sizeof(*v), cmp_i64);
-	rank = (p->n * 99 + 99) / 100; /* nearest rank, 1-based */
-	r = v[rank - 1];
-	free(v);
+	for (size_t k = from; k < to; k++)
+		if (sr_delays_add(dist, p->p[k].v))
+			break;
+	r = sr_delays_percentile(dist, 99);
+	sr_delays_free(dist);
 	return r;
 }
 
@@ -897,7 +889,7 @@ static int write_delay_time_data(struct ctx *x, struct sr_diag *d)
 		for (size_t r = 0; r < s->nruns; r++) {
 			const struct series *p = &x->c->delay[i * s->nruns + r];
 			size_t k = p->n > PL_SCATTER_MAX ? (p->n + PL_SCATTER_MAX - 1) / PL_SCATTER_MAX : 1;
-			int64_t p99 = k > 1 && !x->o->panels ? series_p99(p) : 0;
+			int64_t p99 = k > 1 && !x->o->panels ? series_p99(p, 0, p->n) : 0;
 
 			block_comment(f, i * s->nruns + r, &s->tasks[x->sel[i]],
 				      s->runs[r].policy, "time_s delay_ms");
@@ -1013,7 +1005,7 @@ static int64_t write_cdf(FILE *f, const struct series *p, size_t body,
 	for (size_t k = 0; k < p->n; k++)
 		v[k] = p->p[k].v;
 	if (p->n) {
-		qsort(v, p->n, sizeof(*v), cmp_i64);
+		qsort(v, p->n, sizeof(*v), sr_cmp_i64);
 		/* the rise from 0 at the shortest delay */
 		fprintf(f, "%s\t0\n", sr_fmt_ms(a, sizeof(a), floor_ns(v[0]), 6));
 	}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/grow.h"
+#include "lib/rank.h"
 #include "replay/metrics.h"
 
 /* ---- delay distribution ------------------------------------------------ */
@@ -325,28 +326,6 @@ bool sr_delays_exact(const struct sr_delays *d)
 	return !d || exact(d);
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Nearest rank, 1-based: ceil(p / 100 * n), within [1, n]. */
-static uint64_t rank_of(double p, uint64_t n)
-{
-	double r = p / 100.0 * (double)n;
-	uint64_t k = (uint64_t)r;
-
-	if ((double)k < r)
-		k++;
-	if (k < 1)
-		k = 1;
-	if (k > n)
-		k = n;
-	return k;
-}
-
 void sr_delays_percentiles(const struct sr_delays *d, const double *p,
 			   int64_t *out, size_t np)
 {
@@ -360,13 +339,13 @@ void sr_delays_percentiles(const struct sr_delays *d, const double *p,
 	if (exact(d)) {
 		for (uint64_t k = 0; k < d->n; k++)
 			tmp[k] = sample(d, k);
-		qsort(tmp, d->n, sizeof(*tmp), cmp_i64);
+		qsort(tmp, d->n, sizeof(*tmp), sr_cmp_i64);
 		for (size_t i = 0; i < np; i++)
-			out[i] = tmp[rank_of(p[i], d->n) - 1];
+			out[i] = sr_percentile_sorted(tmp, d->n, p[i]);
 		return;
 	}
 	for (size_t i = 0; i < np; i++) {
-		uint64_t want = rank_of(p[i], d->n), seen = 0;
+		uint64_t want = sr_rank(p[i], d->n), seen = 0;
 		int64_t v = d->max;
 
 		if (want == d->n) {

@@ -78,7 +78,8 @@ int sr_delays_merge(struct sr_delays *dst, const struct sr_delays *src);
 uint64_t sr_delays_count(const struct sr_delays *d);
 /* true while every sample is kept (percentiles exact) */
 bool sr_delays_exact(const struct sr_delays *d);
-/* p in (0,100]; nearest rank; 0 when empty */
+/* p in (0,100]; nearest rank (lib/rank.h, the one definition of every
+ * figure); 0 when empty */
 int64_t sr_delays_percentile(const struct sr_delays *d, double p);
 /* several at once (one sort); out[i] for p[i] */
 void sr_delays_percentiles(const struct sr_delays *d, const double *p,

@@ -4,15 +4,9 @@
  */
 #include <stdint.h>
 
+#include "lib/rank.h"
 #include "replay/metrics.h"
 #include "tests/lib/test.h"
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* nearest rank on a sorted copy: the reference */
 static int64_t ref_pct(const int64_t *sorted, size_t n, double p)
@@ -102,7 +96,7 @@ static void test_wide(void)
 				 (k == cases[i].wide_at ? (1LL << 32) + 5 : 0);
 			CHECK_INT(sr_delays_add(d, all[k]), SR_OK);
 		}
-		qsort(all, n, sizeof(all[0]), cmp_i64);
+		qsort(all, n, sizeof(all[0]), sr_cmp_i64);
 		for (size_t k = 0; k < sizeof(ps) / sizeof(ps[0]); k++) {
 			int64_t want = ref_pct(all, n, ps[k]);
 			int64_t got = sr_delays_percentile(d, ps[k]);
@@ -137,7 +131,7 @@ static void test_histogram(void)
 	}
 	CHECK(!sr_delays_exact(d));
 	CHECK_INT(sr_delays_count(d), N);
-	qsort(all, N, sizeof(all[0]), cmp_i64);
+	qsort(all, N, sizeof(all[0]), sr_cmp_i64);
 	sr_delays_percentiles(d, ps, got, sizeof(ps) / sizeof(ps[0]));
 	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
 		int64_t want = ref_pct(all, N, ps[i]);
