@@ -20,7 +20,7 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 	struct sr_progress pg;
 	bool quiet = false;
 	int format = OUT_TEXT;
-	bool all = false;
+	bool all = false, why = false;
 	enum cmp_color color = CMP_COLOR_AUTO;
 	const char *out = "-";
 	const struct po_option opts[] = {
@@ -33,6 +33,9 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 		OPT_SET_INT(0, "tsv", &format, "every figure of A and B with "
 			    "change and ratio,\ntab-separated", OUT_TSV),
 		OPT_SET_INT(0, "json", &format, "the same as JSON", OUT_JSON),
+		OPT_FLAG('v', "verbose", &why, "under each group of the verdict, "
+			 "why: its tasks, its wait, the reason that changed "
+			 "most and the tasks it waited behind"),
 		OPT_FLAG(0, "all", &all, "every task in the table (default: the "
 			 "first 30\nby change)"),
 		OPT_CHOICE(0, "color", &color, cmp_color_names, "WHEN",
@@ -74,7 +77,8 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 			rc = cmp_ndiff_write_json(&nd, fp);
 		else
 			rc = cmp_ndiff_write_table(&nd, fp, all,
-						   cmp_color_wanted(color, fp));
+						   cmp_color_wanted(color, fp),
+						   why);
 		rc = sr_outfile_finish(f, rc, out, d);
 	}
 	cmp_ndiff_free(&nd);

@@ -114,14 +114,8 @@ static const char *ratio_fmt(char *buf, size_t len, const struct cmp_figs *fa,
 
 enum cmp_verdict cmp_verdict_of(const struct cmp_task *t, size_t a, size_t b)
 {
-	int64_t pa = t->figs[a].p99_ns, pb = t->figs[b].p99_ns;
-	int64_t d = pb - pa;
-	int64_t ad = d < 0 ? -d : d;
-	int64_t base = pa > pb ? pa : pb;
-
-	if (ad < CMP_CHANGE_MIN_NS || ad * 100 < base * CMP_CHANGE_MIN_PCT)
-		return CMP_SAME;
-	return d < 0 ? CMP_BETTER : CMP_WORSE;
+	return cmp_vrule_decide(CMP_VK_LATENCY, t->figs[a].p99_ns,
+				t->figs[b].p99_ns, SIZE_MAX, SIZE_MAX);
 }
 
 struct name_count {
@@ -351,6 +345,47 @@ static void verdict_line(const struct cmp_diff *df, enum cmp_verdict want,
 	fn(ctx, line);
 }
 
+/* The work needs more CPUs than runs[0] had, or (outside a window) a
+ * replay ends more than CMP_LATE_PCT % of the trace's span after it;
+ * ends[k]: the last finish under runs[k]; *needs: the CPUs it needs. */
+static bool behind(const struct cmp_set *s, const size_t *runs,
+		   const int64_t *ends, size_t nr, int64_t demand_ns,
+		   double *needs)
+{
+	int64_t span = s->t1 - s->t0;
+	int cpus = s->runs[runs[0]].cpus;
+	bool late = false;
+
+	*needs = 0;
+	if (!s->have_t || span <= 0)
+		return false;
+	*needs = (double)demand_ns / (double)span;
+	for (size_t k = 0; k < nr; k++)
+		if ((ends[k] - s->t1) * 100 > span * CMP_LATE_PCT)
+			late = true;
+	return (cpus && *needs > (double)cpus) ||
+	       (late && !sr_sel_windowed(s->sel));
+}
+
+bool cmp_replay_behind(const struct cmp_set *s, const size_t *runs, size_t nr)
+{
+	int64_t ends[CMP_MAX_RUNS] = { 0 }, demand = 0;
+	double needs;
+
+	for (size_t i = 0; i < s->ntasks; i++)
+		for (size_t k = 0; k < nr && k < CMP_MAX_RUNS; k++) {
+			const struct cmp_figs *f = &s->tasks[i].figs[runs[k]];
+
+			if (!f->present)
+				continue;
+			if (!k)
+				demand += f->runtime_ns;
+			if (f->finish_ns > ends[k])
+				ends[k] = f->finish_ns;
+		}
+	return behind(s, runs, ends, nr, demand, &needs);
+}
+
 /*
  * What every policy shares: the CPUs replayed, and a note when the work
  * does not fit them or a replay ends well after the recording (runs[0]
@@ -382,16 +417,12 @@ static void headline_common(const struct cmp_set *s, const size_t *runs,
 	}
 	if (s->have_t && s->t1 > s->t0) {
 		int64_t span = s->t1 - s->t0;
-		double needs = (double)demand_ns / (double)span;
-		bool fits = !cpus || needs <= (double)cpus, late = false;
+		double needs;
 		char c[32], sp[32], on[32] = "";
 		size_t o;
 
-		for (size_t k = 0; k < nr; k++)
-			if ((ends[k] - s->t1) * 100 > span * CMP_LATE_PCT)
-				late = true;
 		/* in a window the replay goes on after it: only the fit */
-		if (fits && (!late || windowed))
+		if (!behind(s, runs, ends, nr, demand_ns, &needs))
 			return;
 		if (cpus)
 			snprintf(on, sizeof(on), " on %d CPU%s", cpus,
@@ -431,7 +462,7 @@ static void headline_policy(const struct cmp_diff *df, cmp_line_fn fn,
 			    void *ctx)
 {
 	const struct cmp_set *s = df->s;
-	const char *A = s->runs[df->a].policy, *B = s->runs[df->b].policy;
+	const char *B = s->runs[df->b].policy;
 	char line[1024];
 	size_t nsame = df->ninter - df->nbetter - df->nworse;
 
@@ -455,11 +486,10 @@ static void headline_policy(const struct cmp_diff *df, cmp_line_fn fn,
 		cmp_task_label(t, lab, sizeof(lab));
 		sr_fmt_ms(per, sizeof(per), t->period_ns, 1);
 		snprintf(line, sizeof(line),
-			 "  periodic %s, every %s ms%s: deadlines met %.1f%% under %s, %.1f%% under %s (on the replay's own clock %.1f%% -> %.1f%%); desired CPU %.1f%% -> %.1f%%",
+			 "  periodic %s, every %s ms%s: deadlines met %.1f%% -> %.1f%% (own clock %.1f%% -> %.1f%%)",
 			 lab, per, t->period_forced ? " (--period)" : "",
-			 cmp_deadlines_met_pct(fa), A, cmp_deadlines_met_pct(fb), B,
-			 cmp_deadlines_met_own_pct(fa), cmp_deadlines_met_own_pct(fb),
-			 cmp_desired_cpu_pct(fa), cmp_desired_cpu_pct(fb));
+			 cmp_deadlines_met_pct(fa), cmp_deadlines_met_pct(fb),
+			 cmp_deadlines_met_own_pct(fa), cmp_deadlines_met_own_pct(fb));
 		fn(ctx, line);
 	}
 	if (df->nperiodic > CMP_HEADLINE_PERIODIC) {
@@ -483,11 +513,11 @@ static void headline_policy(const struct cmp_diff *df, cmp_line_fn fn,
 		int64_t d = df->batch_done_b - df->batch_done_a;
 
 		snprintf(line, sizeof(line),
-			 "  batch work: %zu CPU-bound task%s (%s), %s s of CPU: done %s s after the trace start under %s, %s s under %s (%s%s s, %+.1f%%)",
+			 "  batch work: %zu CPU-bound task%s (%s), %s s of CPU: done %s -> %s s (%s%s s, %+.1f%%)",
 			 df->nbatch, df->nbatch == 1 ? "" : "s", df->batch_names,
 			 sr_fmt_s(cpu, sizeof(cpu), df->batch_cpu_ns, 3),
-			 sr_fmt_s(ta, sizeof(ta), df->batch_done_a, 3), A,
-			 sr_fmt_s(tb, sizeof(tb), df->batch_done_b, 3), B,
+			 sr_fmt_s(ta, sizeof(ta), df->batch_done_a, 3),
+			 sr_fmt_s(tb, sizeof(tb), df->batch_done_b, 3),
 			 d >= 0 ? "+" : "", sr_fmt_s(dt, sizeof(dt), d, 3),
 			 df->batch_done_a ? 100.0 * (double)d /
 						    (double)df->batch_done_a
@@ -564,9 +594,32 @@ void cmp_ndiff_headline(const struct cmp_ndiff *nd, cmp_line_fn fn, void *ctx)
 
 /* ---- the human table --------------------------------------------------- */
 
+/* A line of the first screen, wrapped to CMP_SCREEN_COLS. */
 static void print_line(void *ctx, const char *line)
 {
-	fprintf(ctx, "%s\n", line);
+	sr_put_wrapped(ctx, line, CMP_SCREEN_COLS, 0, 0, NULL, NULL);
+}
+
+struct vprint {
+	FILE *f;
+	bool color;
+};
+
+/* A verdict line, wrapped, its word in green (better), red (worse) or
+ * grey (unchanged) when color. */
+static void print_vline(void *ctx, const struct cmp_vline *l)
+{
+	const struct vprint *p = ctx;
+	static const char *const on[] = {
+		[CMP_SAME] = "\033[90m", [CMP_BETTER] = "\033[32m",
+		[CMP_WORSE] = "\033[31m",
+	};
+
+	if (l->kind == CMP_VL_GROUP && p->color)
+		sr_put_wrapped(p->f, l->text, CMP_SCREEN_COLS, l->word,
+			       l->wordlen, on[l->verdict], CMP_ANSI_OFF);
+	else
+		print_line(p->f, l->text);
 }
 
 /* The policy column: as wide as the longest label (10 to 40). */
@@ -647,7 +700,7 @@ static void periodic_table(const struct cmp_ndiff *nd, FILE *f, bool color)
 		free(rows);
 		return;
 	}
-	fprintf(f, "\nperiodic tasks (interbench's figures: deadlines met on the recording's clock and on the replay's own,\n"
+	fprintf(f, "\nperiodic tasks (interbench's figures: deadlines met on the recording's clock and the replay's own,\n"
 		   "desired CPU; SD = true standard deviation, \"ib SD\" = what interbench prints, a root mean square)\n");
 	fprintf(f, "%-26s %9s %-*s %9s %9s %10s %9s %9s %9s %9s\n", "task",
 		"period ms", pw, "policy", "deadlines", "own clock", "desiredCPU",
@@ -681,7 +734,7 @@ static void periodic_table(const struct cmp_ndiff *nd, FILE *f, bool color)
 }
 
 int cmp_ndiff_write_table(const struct cmp_ndiff *nd, FILE *f, bool all,
-			  bool color)
+			  bool color, bool why)
 {
 	const struct cmp_set *s = nd->s;
 	const char *A = s->runs[0].policy;
@@ -706,15 +759,25 @@ int cmp_ndiff_write_table(const struct cmp_ndiff *nd, FILE *f, bool all,
 	fprintf(f, "behaviour (interactive, batch, periodic) from the %s run%s\n",
 		s->ref_policy,
 		strcmp(s->ref_policy, "observed") ? "" : " (the recorded schedule)");
-	if (s->focus)
-		fprintf(f, "only the process tree of the first task matching '%s' (%zu tasks); the others were replayed too\n",
-			s->focus_regex, s->focus_tasks);
+	if (s->focus) {
+		char line[512];
+
+		snprintf(line, sizeof(line), "only the process tree of the first task matching '%s' (%zu tasks); all were replayed",
+			 s->focus_regex, s->focus_tasks);
+		print_line(f, line);
+	}
 	sr_sel_describe(s->sel, sel, sizeof(sel));
-	if (*sel)
-		fprintf(f, "only %s; the replay ran over the whole trace\n", sel);
+	if (*sel) {
+		char line[600];
+
+		snprintf(line, sizeof(line), "only %s; replayed from the start", sel);
+		print_line(f, line);
+	}
 	fputc('\n', f);
 	if (nd->verdicts) {
-		cmp_ndiff_verdict(nd, print_line, f);
+		struct vprint vp = { f, color };
+
+		cmp_ndiff_verdict(nd, why, print_vline, &vp);
 		fputc('\n', f);
 	}
 	cmp_ndiff_headline(nd, print_line, f);
@@ -952,7 +1015,12 @@ static void json_comparison(FILE *f, const struct cmp_diff *df)
 	}
 	fputs("\n     },\n     \"headline_text\": [", f);
 	headline_policy(df, json_line, &jl);
-	fputs("\n     ]}", f);
+	fputs("\n     ],\n     \"verdict\": ", f);
+	if (df->verdict)
+		cmp_verdict_write_json(f, df->verdict);
+	else
+		fputs("null", f);
+	fputc('}', f);
 }
 
 /* {"POLICY": value, ...} over the compared runs (1..), value by fn. */
@@ -1011,9 +1079,21 @@ int cmp_ndiff_write_json(const struct cmp_ndiff *nd, FILE *f)
 	else
 		fputs("null", f);
 	fputs(",\n  \"verdict_text\": [", f);
-	cmp_ndiff_verdict(nd, json_line, &jl);
+	{
+		struct cmp_vtext vt = { json_line, &jl };
+
+		cmp_ndiff_verdict(nd, false, cmp_vline_text, &vt);
+	}
+	fputs("\n  ],\n  \"verdict_rule\": ", f);
+	{
+		unsigned kinds = 0;
+
+		for (size_t k = 0; nd->verdicts && k < nd->npairs; k++)
+			kinds |= cmp_verdict_kinds(&nd->verdicts[k]);
+		cmp_vrule_write_json(f, kinds);
+	}
+	fputs(",\n  \"headline_text\": [", f);
 	jl.first = true;
-	fputs("\n  ],\n  \"headline_text\": [", f);
 	cmp_ndiff_headline(nd, json_line, &jl);
 	fputs("\n  ],\n  \"comparisons\": [", f);
 	for (size_t k = 0; k < nd->npairs; k++) {

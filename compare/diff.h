@@ -21,14 +21,12 @@
 
 /* A replay that ends this much (% of the trace) after the recording: late. */
 #define CMP_LATE_PCT 10
-/* A p99 change counts when it is at least 10% and at least 0.1 ms. */
-#define CMP_CHANGE_MIN_PCT 10
-#define CMP_CHANGE_MIN_NS 100000LL
+/* A p99 change counts by the verdict's rule (verdict-rule.h: at least
+ * CMP_CHANGE_MIN_PCT % and CMP_CHANGE_MIN_NS). */
 #define CMP_HEADLINE_NAMES 5    /* tasks named per headline line */
 #define CMP_HEADLINE_PERIODIC 4 /* periodic tasks in the headline */
 #define CMP_TABLE_ROWS 30       /* rows of the human table without --all */
-
-enum cmp_verdict { CMP_SAME, CMP_BETTER, CMP_WORSE };
+#define CMP_SCREEN_COLS 100     /* the first screen's lines: at most this */
 
 struct cmp_diff {
 	const struct cmp_set *s;
@@ -67,6 +65,10 @@ enum cmp_verdict cmp_verdict_of(const struct cmp_task *t, size_t a, size_t b);
  */
 typedef void (*cmp_line_fn)(void *ctx, const char *line);
 void cmp_diff_headline(const struct cmp_diff *df, cmp_line_fn fn, void *ctx);
+/* The replays of runs[0..nr-1] fall behind the recording's clock (the
+ * headline's note says so): the work needs more CPUs than were replayed,
+ * or a replay ends more than CMP_LATE_PCT % of the trace after it. */
+bool cmp_replay_behind(const struct cmp_set *s, const size_t *runs, size_t nr);
 
 /*
  * Any number of policies: the first run (the baseline) against each of
@@ -101,10 +103,12 @@ void cmp_ndiff_headline_common(const struct cmp_ndiff *nd, cmp_line_fn fn,
 void cmp_diff_headline_policy(const struct cmp_diff *df, cmp_line_fn fn,
 			      void *ctx);
 
-/* Table (policy names coloured when color), TSV (one row per task and
+/* Table (policy names and the verdict's words coloured when color; the
+ * verdict's reasons when why; the lines before the tables wrapped to
+ * CMP_SCREEN_COLS), TSV (one row per task and
  * compared policy: policy_a is the baseline), JSON. */
 int cmp_ndiff_write_table(const struct cmp_ndiff *nd, FILE *f, bool all,
-			  bool color);
+			  bool color, bool why);
 int cmp_ndiff_write_tsv(const struct cmp_ndiff *nd, FILE *f);
 int cmp_ndiff_write_json(const struct cmp_ndiff *nd, FILE *f);
 

@@ -343,9 +343,41 @@ int cmp_timeline_pass(struct cmp_set *s, const struct cmp_result *res,
 
 /* ---- latency rows ------------------------------------------------------- */
 
+/*
+ * The task that holds k's figures under run r: k itself, or, when k has
+ * no summary row there (an earlier name of a task that later exec'd or
+ * renamed itself: mpv's threads start as "mpv"), the next record of its
+ * pid that has one, the name the kernel task ended with.  So a task's
+ * waits are the ones its figures count (docs/plots.md, "Naming a task
+ * across runs").
+ */
+static long figures_of(const struct cmp_set *s, size_t r, long k)
+{
+	const struct cmp_task *t = &s->tasks[k];
+	long best = -1;
+
+	if (t->figs[r].present || !t->in_ref)
+		return k;
+	for (size_t j = 0; j < s->ntasks; j++) {
+		const struct cmp_task *u = &s->tasks[j];
+
+		if (u->pid != t->pid || !u->figs[r].present || !u->in_ref ||
+		    u->first_ns < t->first_ns || (long)j == k)
+			continue;
+		if (best < 0 || u->first_ns < s->tasks[best].first_ns)
+			best = (long)j;
+	}
+	return best >= 0 ? best : k;
+}
+
 int cmp_latency_pass(struct cmp_set *s, const struct cmp_result *res,
 		     cmp_lat_fn fn, void *ctx, struct sr_diag *d)
 {
+	size_t r = s->nruns;
+
+	for (size_t k = 0; k < s->nruns; k++)
+		if (s->runs[k].res == res)
+			r = k;
 	for (size_t i = 0; i < res->nlat; i++) {
 		const struct cmp_lat *x = &res->lat[i];
 		const char *comm = cmp_result_comm(res, x->comm);
@@ -363,7 +395,7 @@ int cmp_latency_pass(struct cmp_set *s, const struct cmp_result *res,
 				break;
 			k = k2;
 		}
-		row.task = k;
+		row.task = r < s->nruns ? figures_of(s, r, k) : k;
 		if (fn(ctx, &row, d))
 			return d->code;
 	}

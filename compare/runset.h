@@ -180,7 +180,10 @@ int cmp_timeline_pass(struct cmp_set *s, const struct cmp_result *res,
 /*
  * Latency rows resolved to task indexes (unknown tasks skipped).
  * The row's task is the latest occurrence of (pid, comm) first seen at or
- * before wake_ns in the reference run.
+ * before wake_ns in the reference run; when that record has no summary
+ * row in the run (an earlier name of a task that exec'd or renamed
+ * itself), the record of its pid that has one, the name the kernel task
+ * ended with: a task's waits are those its figures count.
  */
 struct cmp_lat_row {
 	int64_t wake_ns, delay_ns;

@@ -47,13 +47,6 @@ const struct cmp_group_def cmp_groups_default[] = {
 
 #define BUILD_GROUP "build"
 
-const char *cmp_verdict_name(int verdict)
-{
-	static const char *const names[] = { "unchanged", "better", "worse" };
-
-	return verdict >= 0 && verdict <= 2 ? names[verdict] : "?";
-}
-
 int cmp_opt_group(const struct po_option *opt, const char *arg,
 		  struct sr_diag *d)
 {
@@ -295,46 +288,44 @@ static void group_names(const struct cmp_set *s, int group, size_t a,
 	free(v);
 }
 
-/* The deciding figure, and what it says. */
-static void decide(struct cmp_verdict_group *g)
+void cmp_verdict_decide(struct cmp_verdict_group *g)
 {
 	switch (g->kind) {
 	case CMP_VK_PERIODIC: {
-		/* by the share of deadlines missed: a change of at least
-		   CMP_VERDICT_MISSED_PTS points and CMP_VERDICT_MISSED_PCT % */
-		double ma = 100.0 - g->met[0], mb = 100.0 - g->met[1];
-		double dm = mb - ma, ad = dm < 0 ? -dm : dm;
-		double base = ma > mb ? ma : mb;
+		const int64_t *met = g->own_clock ? g->own_pm : g->met_pm;
 
-		g->verdict = ad < CMP_VERDICT_MISSED_PTS ||
-			     ad * 100 < base * CMP_VERDICT_MISSED_PCT ? CMP_SAME :
-			     dm < 0 ? CMP_BETTER : CMP_WORSE;
+		g->verdict = cmp_vrule_decide(g->kind, 1000 - met[0],
+					      1000 - met[1], SIZE_MAX, SIZE_MAX);
 		break;
 	}
-	case CMP_VK_BATCH: {
-		int64_t dd = g->done[1] - g->done[0], ad = dd < 0 ? -dd : dd;
-
-		g->verdict = ad < CMP_VERDICT_DONE_MIN_NS ||
-			     ad * 100 < g->done[0] * CMP_VERDICT_DONE_PCT ?
-			CMP_SAME : dd < 0 ? CMP_BETTER : CMP_WORSE;
+	case CMP_VK_BATCH:
+		g->verdict = cmp_vrule_decide(g->kind, g->done[0], g->done[1],
+					      SIZE_MAX, SIZE_MAX);
+		break;
+	default:
+		g->verdict = cmp_vrule_decide(g->kind, g->p99[0], g->p99[1],
+					      g->npooled[0], g->npooled[1]);
 		break;
 	}
-	default: {
-		int64_t dp = g->p99[1] - g->p99[0], ad = dp < 0 ? -dp : dp;
+}
 
-		if (g->npooled[0] < CMP_VERDICT_MIN_WAITS ||
-		    g->npooled[1] < CMP_VERDICT_MIN_WAITS) {
-			g->verdict = CMP_SAME; /* too few waits to judge */
-			break;
-		}
-		int64_t base = g->p99[0] > g->p99[1] ? g->p99[0] : g->p99[1];
+/* A delay beside the deciding figure, to 3 digits (0.452, 67.4, 359). */
+static char *ms3(char *buf, size_t len, int64_t ns)
+{
+	return sr_fmt_ms(buf, len, ns, ns >= 99995000 ? 0 :
+				       ns >= 9999500 ? 1 : 2);
+}
 
-		g->verdict = ad < CMP_CHANGE_MIN_NS ||
-			     ad * 100 < base * CMP_CHANGE_MIN_PCT ?
-			CMP_SAME : dp < 0 ? CMP_BETTER : CMP_WORSE;
-		break;
-	}
-	}
+/* A period as the line says it: whole ms from 10 ms, else to 0.1 ms. */
+static char *period_ms(char *buf, size_t len, int64_t ns)
+{
+	return sr_fmt_ms(buf, len, ns, ns >= 10000000 ? 0 : 1);
+}
+
+/* n of d as a share in per mille, rounded half up (0 when d is 0). */
+static int64_t per_mille(uint64_t n, uint64_t d)
+{
+	return d ? (int64_t)((2000 * n + d) / (2 * d)) : 0;
 }
 
 /* What changed most between A and B in the group's waits, and behind
@@ -342,10 +333,9 @@ static void decide(struct cmp_verdict_group *g)
 static void reasons(struct cmp_verdicts *v, struct cmp_verdict_group *g,
 		    const struct cmp_why *wa, const struct cmp_why *wb)
 {
-	/* the sign that explains the verdict: more wait for worse, less for
-	   better; unchanged: the larger way */
-	int sign = g->verdict == CMP_WORSE ? 1 : g->verdict == CMP_BETTER ? -1 :
-		   wb->total_ns >= wa->total_ns ? 1 : -1;
+	/* the way the group's wait changed (the word may follow another
+	   figure: deadlines, the completion time) */
+	int sign = wb->total_ns >= wa->total_ns ? 1 : -1;
 
 	g->main_why = SM_WHY_NONE;
 	g->why_change = 0;
@@ -409,17 +399,20 @@ static void reasons(struct cmp_verdicts *v, struct cmp_verdict_group *g,
 /*
  * The figure that decides a group (docs/why.md, "The verdict"): the
  * completion time when batch tasks used at least half of its CPU; else
- * deadlines met on the replay's own clock when its periodic tasks had at
+ * deadlines met on the recording's clock when its periodic tasks had at
  * least half of its waits; else p99 and max delay, every wait of its
  * tasks that are not batch pooled.
  */
 static int build_group(struct cmp_verdicts *v, struct cmp_set *s, int group,
-		       struct sr_diag *d)
+		       bool own_clock, struct sr_diag *d)
 {
 	struct cmp_verdict_group *g = &v->g[v->ng];
 	struct gpred pred = { s, group };
 	struct cmp_why wa, wb;
-	uint64_t per[2] = { 0 }, met[2] = { 0 }, waits = 0, per_waits = 0;
+	uint64_t per[2] = { 0 }, met[2] = { 0 }, own[2] = { 0 };
+	uint64_t waits = 0, per_waits = 0;
+	bool one_period = true;
+	char a[SR_FMT_NUM], b[SR_FMT_NUM];
 	int64_t batch_cpu = 0, cpu = 0, fin[2] = { 0 };
 	size_t r[2] = { v->a, v->b };
 	int rc;
@@ -444,9 +437,16 @@ static int build_group(struct cmp_verdicts *v, struct cmp_set *s, int group,
 
 			if (t->period_ns > 0 && f->periods) {
 				per[k] += f->periods;
-				met[k] += f->deadlines_met_own;
+				met[k] += f->deadlines_met;
+				own[k] += f->deadlines_met_own;
 				if (k == 0)
 					per_waits += f->ndelays;
+				/* one period for the group, as printed */
+				if (g->period_ns &&
+				    strcmp(period_ms(a, sizeof(a), g->period_ns),
+					   period_ms(b, sizeof(b), t->period_ns)))
+					one_period = false;
+				g->period_ns = t->period_ns;
 			}
 			if (t->cls == CMP_CLASS_BATCH && f->finish_ns > fin[k])
 				fin[k] = f->finish_ns;
@@ -454,6 +454,9 @@ static int build_group(struct cmp_verdicts *v, struct cmp_set *s, int group,
 	}
 	if (!g->ntasks)
 		return SR_OK;
+	if (!one_period)
+		g->period_ns = 0;
+	g->own_clock = own_clock;
 	if (cpu > 0 && batch_cpu * 2 >= cpu && fin[0] && fin[1] && s->have_t)
 		g->kind = CMP_VK_BATCH;
 	else if (per[0] && per[1] && per_waits * 2 >= waits)
@@ -461,13 +464,14 @@ static int build_group(struct cmp_verdicts *v, struct cmp_set *s, int group,
 	else
 		g->kind = CMP_VK_LATENCY;
 	for (int k = 0; k < 2; k++) {
-		g->met[k] = per[k] ? 100.0 * (double)met[k] / (double)per[k] : 0;
+		g->met_pm[k] = per_mille(met[k], per[k]);
+		g->own_pm[k] = per_mille(own[k], per[k]);
 		g->done[k] = s->have_t && fin[k] ? fin[k] - s->origin : 0;
 		if ((rc = pooled(s, r[k], group, g->nbatch < g->ntasks,
 				 &g->p99[k], &g->max[k], &g->npooled[k], d)))
 			return rc;
 	}
-	decide(g);
+	cmp_verdict_decide(g);
 	if ((rc = cmp_why_run(s, v->a, in_group, &pred, 0, &wa, d)))
 		return rc;
 	if ((rc = cmp_why_run(s, v->b, in_group, &pred, 0, &wb, d))) {
@@ -488,6 +492,8 @@ int cmp_verdict_build(struct cmp_verdicts *v, struct cmp_set *s, size_t a,
 		      size_t b, struct sr_diag *d)
 {
 	struct table t;
+	size_t runs[2] = { a, b };
+	bool behind = cmp_replay_behind(s, runs, 2);
 	int rc = SR_OK;
 
 	memset(v, 0, sizeof(*v));
@@ -508,7 +514,7 @@ int cmp_verdict_build(struct cmp_verdicts *v, struct cmp_set *s, size_t a,
 	for (size_t i = 0; i < t.n && rc == SR_OK; i++) {
 		size_t at = v->ng;
 
-		rc = build_group(v, s, (int)i, d);
+		rc = build_group(v, s, (int)i, behind, d);
 		if (rc == SR_OK && v->ng > at) {
 			snprintf(v->g[at].name, sizeof(v->g[at].name), "%s",
 				 t.name[i]);
@@ -565,100 +571,191 @@ static size_t put(char *buf, size_t len, size_t o, const char *fmt, ...)
 	return n < 0 ? o : o + (size_t)n < len ? o + (size_t)n : len - 1;
 }
 
+/* fn(ctx, a line of kind k with this text) */
+static void emit(cmp_vline_fn fn, void *ctx, enum cmp_vline_kind k,
+		 const char *text, const struct cmp_verdict_group *g)
+{
+	struct cmp_vline l = { .kind = k, .text = text, .g = g,
+			       .verdict = g ? g->verdict : CMP_SAME };
+
+	fn(ctx, &l);
+}
+
+/*
+ * "  audio: better under o11int: 10.0 ms deadlines met 97.1% -> 99.6%,
+ * p99 3.15 -> 0.57 ms": the group, its word, and first the figure the
+ * word follows from (verdict-rule.h), as the rule reads it.
+ */
 static void group_line(const struct cmp_verdicts *v,
-		       const struct cmp_verdict_group *g, char *buf, size_t len)
+		       const struct cmp_verdict_group *g, cmp_vline_fn fn,
+		       void *ctx)
 {
 	const char *B = v->s->runs[v->b].policy;
 	char x[SR_FMT_NUM], y[SR_FMT_NUM], z[SR_FMT_NUM], w[SR_FMT_NUM];
-	size_t o = 0;
+	char buf[1024];
+	struct cmp_vline l = { .kind = CMP_VL_GROUP, .text = buf, .g = g,
+			       .verdict = g->verdict };
+	const int64_t *met;
+	size_t o;
 
-	o = put(buf, len, o, "  %s (%s): %s under %s, ", g->name, g->names,
+	o = put(buf, sizeof(buf), 0, "  %s: ", g->name);
+	l.word = o;
+	l.wordlen = strlen(cmp_verdict_name(g->verdict));
+	o = put(buf, sizeof(buf), o, "%s under %s: ",
 		cmp_verdict_name(g->verdict), B);
 	switch (g->kind) {
 	case CMP_VK_PERIODIC:
-		o = put(buf, len, o, "deadlines met %.1f%% -> %.1f%% (the "
-			"replay's own clock); p99 %s -> %s ms",
-			g->met[0], g->met[1],
-			sr_fmt_ms(x, sizeof(x), g->p99[0], 2),
-			sr_fmt_ms(y, sizeof(y), g->p99[1], 2));
+		met = g->own_clock ? g->own_pm : g->met_pm;
+		if (g->period_ns)
+			o = put(buf, sizeof(buf), o, "%s ms ",
+				period_ms(x, sizeof(x), g->period_ns));
+		o = put(buf, sizeof(buf), o, "deadlines met %s%% -> %s%%%s, "
+			"p99 %s -> %s ms",
+			sr_fmt_scaled(x, sizeof(x), met[0], 1, 1),
+			sr_fmt_scaled(y, sizeof(y), met[1], 1, 1),
+			g->own_clock ? " (own clock)" : "",
+			ms3(z, sizeof(z), g->p99[0]), ms3(w, sizeof(w), g->p99[1]));
 		break;
 	case CMP_VK_BATCH:
-		o = put(buf, len, o, "done %s -> %s s after the start",
+		o = put(buf, sizeof(buf), o, "done %s -> %s s after the start",
 			sr_fmt_s(x, sizeof(x), g->done[0], 3),
 			sr_fmt_s(y, sizeof(y), g->done[1], 3));
-		if (g->nbatch < g->ntasks)
-			o = put(buf, len, o, " (its %zu tasks not batch: p99 "
-				"%s -> %s ms)", g->ntasks - g->nbatch,
-				sr_fmt_ms(z, sizeof(z), g->p99[0], 2),
-				sr_fmt_ms(w, sizeof(w), g->p99[1], 2));
 		break;
 	default:
-		o = put(buf, len, o, "p99 %s -> %s ms, max %s -> %s ms",
+		o = put(buf, sizeof(buf), o, "p99 %s -> %s ms, max %s -> %s ms",
 			sr_fmt_ms(x, sizeof(x), g->p99[0], 2),
 			sr_fmt_ms(y, sizeof(y), g->p99[1], 2),
-			sr_fmt_ms(z, sizeof(z), g->max[0], 1),
-			sr_fmt_ms(w, sizeof(w), g->max[1], 1));
+			ms3(z, sizeof(z), g->max[0]), ms3(w, sizeof(w), g->max[1]));
 		if (g->npooled[0] < CMP_VERDICT_MIN_WAITS ||
 		    g->npooled[1] < CMP_VERDICT_MIN_WAITS)
-			o = put(buf, len, o, " (%zu and %zu waits: too few to "
-				"judge)", g->npooled[0], g->npooled[1]);
+			put(buf, sizeof(buf), o, " (%zu and %zu waits: too few)",
+			    g->npooled[0], g->npooled[1]);
 		break;
 	}
+	fn(ctx, &l);
+}
+
+/* The reasons under a group's line (-v, explain, the report). */
+static void why_lines(const struct cmp_verdicts *v,
+		      const struct cmp_verdict_group *g, cmp_vline_fn fn,
+		      void *ctx)
+{
+	char buf[1024], x[SR_FMT_NUM], y[SR_FMT_NUM], z[SR_FMT_NUM];
+	char w[SR_FMT_NUM];
+	size_t o;
+
+	o = put(buf, sizeof(buf), 0, "    %zu task%s", g->ntasks,
+		g->ntasks == 1 ? "" : "s");
+	if (g->nbatch)
+		o = put(buf, sizeof(buf), o, " (%zu batch)", g->nbatch);
+	put(buf, sizeof(buf), o, ": %s", g->names);
+	emit(fn, ctx, CMP_VL_WHY, buf, g);
+	switch (g->kind) {
+	case CMP_VK_PERIODIC:
+		if (g->own_clock)
+			snprintf(buf, sizeof(buf), "    deadlines met on the "
+				 "recording's clock: %s%% -> %s%% (the replay "
+				 "runs behind it: the own clock decides)",
+				 sr_fmt_scaled(x, sizeof(x), g->met_pm[0], 1, 1),
+				 sr_fmt_scaled(y, sizeof(y), g->met_pm[1], 1, 1));
+		else
+			snprintf(buf, sizeof(buf), "    deadlines met on the "
+				 "replay's own clock (periods from its own "
+				 "wakeups): %s%% -> %s%%",
+				 sr_fmt_scaled(x, sizeof(x), g->own_pm[0], 1, 1),
+				 sr_fmt_scaled(y, sizeof(y), g->own_pm[1], 1, 1));
+		emit(fn, ctx, CMP_VL_WHY, buf, g);
+		break;
+	case CMP_VK_BATCH:
+		if (g->nbatch < g->ntasks) {
+			snprintf(buf, sizeof(buf), "    its %zu tasks not batch: "
+				 "p99 %s -> %s ms, max %s -> %s ms",
+				 g->ntasks - g->nbatch,
+				 sr_fmt_ms(x, sizeof(x), g->p99[0], 2),
+				 sr_fmt_ms(y, sizeof(y), g->p99[1], 2),
+				 sr_fmt_ms(z, sizeof(z), g->max[0], 1),
+				 sr_fmt_ms(w, sizeof(w), g->max[1], 1));
+			emit(fn, ctx, CMP_VL_WHY, buf, g);
+		}
+		break;
+	default:
+		snprintf(buf, sizeof(buf), "    waits pooled: %zu -> %zu",
+			 g->npooled[0], g->npooled[1]);
+		emit(fn, ctx, CMP_VL_WHY, buf, g);
+		break;
+	}
+	o = put(buf, sizeof(buf), 0, "    its wait: %s -> %s ms",
+		sr_fmt_ms(x, sizeof(x), g->wait[0], 1),
+		sr_fmt_ms(y, sizeof(y), g->wait[1], 1));
 	/* a change of the wait under diff's least (0.1 ms): nothing to
 	   explain */
 	if (g->main_why == SM_WHY_NONE ||
 	    llabs((long long)(g->wait[1] - g->wait[0])) < CMP_CHANGE_MIN_NS) {
-		o = put(buf, len, o, "; waits %s -> %s ms.",
-			sr_fmt_ms(x, sizeof(x), g->wait[0], 1),
-			sr_fmt_ms(y, sizeof(y), g->wait[1], 1));
+		emit(fn, ctx, CMP_VL_WHY, buf, g);
 		return;
 	}
-	o = put(buf, len, o, "; waits %s -> %s ms",
-		sr_fmt_ms(x, sizeof(x), g->wait[0], 1),
-		sr_fmt_ms(y, sizeof(y), g->wait[1], 1));
+	put(buf, sizeof(buf), o, "; the reason that changed most: %s %s%s ms "
+	    "(%s)", sm_why_name(g->main_why), g->why_change > 0 ? "+" : "",
+	    sr_fmt_ms(x, sizeof(x), g->why_change, 1),
+	    cmp_why_meaning(g->main_why));
+	emit(fn, ctx, CMP_VL_WHY, buf, g);
 	if (g->nbehind && g->behind_total) {
 		int64_t sum = 0;
 		double pct;
 
-		for (size_t i = 0; i < g->nbehind; i++)
+		o = put(buf, sizeof(buf), 0, "    behind ");
+		for (size_t i = 0; i < g->nbehind; i++) {
 			sum += g->behind[i].change;
-		o = put(buf, len, o, "; behind ");
-		for (size_t i = 0; i < g->nbehind; i++)
-			o = put(buf, len, o, "%s%s (%d%s) %s%s ms",
+			o = put(buf, sizeof(buf), o, "%s%s (%d%s) %s%s ms",
 				i ? (i + 1 == g->nbehind ? " and " : ", ") : "",
 				g->behind[i].comm, (int)g->behind[i].pid,
 				g->behind[i].outside ? ", outside the recorded "
 				"command" : "",
 				g->behind[i].change > 0 ? "+" : "",
 				sr_fmt_ms(x, sizeof(x), g->behind[i].change, 1));
+		}
 		/* a share only when they explain part of the change (other
 		   tasks may have moved the other way) */
 		pct = 100.0 * (double)sum / (double)g->behind_total;
 		if (pct > 0 && pct <= 100)
-			o = put(buf, len, o, " (%.0f%% of the %s wait)", pct,
-				g->behind_total > 0 ? "added" : "saved");
+			put(buf, sizeof(buf), o, " (%.0f%% of the %s wait)", pct,
+			    g->behind_total > 0 ? "added" : "saved");
+		emit(fn, ctx, CMP_VL_WHY, buf, g);
 	}
-	put(buf, len, o, "; mostly %s %s (%s)",
-	    sm_why_name(g->main_why), g->why_change > 0 ? "up" : "down",
-	    cmp_why_meaning(g->main_why));
 }
 
-void cmp_verdict_lines(const struct cmp_verdicts *v, cmp_verdict_line_fn fn,
-		       void *ctx)
+void cmp_verdict_lines(const struct cmp_verdicts *v, bool why,
+		       cmp_vline_fn fn, void *ctx)
 {
-	char line[1024];
+	char line[2 * CMP_POLICY_MAX + 32];
 
-	snprintf(line, sizeof(line), "verdict: %s against %s, by what the "
-		 "tasks are for a person", v->s->runs[v->b].policy,
-		 v->s->runs[v->a].policy);
-	fn(ctx, line);
+	snprintf(line, sizeof(line), "verdict: %s against %s",
+		 v->s->runs[v->b].policy, v->s->runs[v->a].policy);
+	emit(fn, ctx, CMP_VL_HEAD, line, NULL);
 	for (size_t i = 0; i < v->ng; i++) {
-		group_line(v, &v->g[i], line, sizeof(line));
-		fn(ctx, line);
+		group_line(v, &v->g[i], fn, ctx);
+		if (why)
+			why_lines(v, &v->g[i], fn, ctx);
 	}
 }
 
-void cmp_verdict_scope(const struct cmp_verdicts *v, cmp_verdict_line_fn fn,
+void cmp_verdict_why(const struct cmp_verdicts *v,
+		     const struct cmp_verdict_group *g, cmp_vline_fn fn,
+		     void *ctx)
+{
+	why_lines(v, g, fn, ctx);
+}
+
+unsigned cmp_verdict_kinds(const struct cmp_verdicts *v)
+{
+	unsigned kinds = 0;
+
+	for (size_t i = 0; i < v->ng; i++)
+		kinds |= 1u << v->g[i].kind;
+	return kinds;
+}
+
+void cmp_verdict_scope(const struct cmp_verdicts *v, cmp_vline_fn fn,
 		       void *ctx)
 {
 	char line[1024], a[SR_FMT_NUM], b[SR_FMT_NUM];
@@ -668,20 +765,19 @@ void cmp_verdict_scope(const struct cmp_verdicts *v, cmp_verdict_line_fn fn,
 		      (v->left_known ? v->left_cpu_ns : 0);
 
 	if (v->cmd_root && (v->out_tasks || !v->left_tasks)) {
-		snprintf(line, sizeof(line), "  outside the recorded command "
-			 "(the tree of %s): %zu tasks, %s s of CPU (%.1f%% of "
-			 "the recording's), replayed with it: they competed for "
-			 "the CPU", v->cmd_root, v->out_tasks,
+		snprintf(line, sizeof(line), "  outside the tree of %s (the "
+			 "recorded command): %zu tasks, CPU %s s (%.1f%%), "
+			 "replayed too", v->cmd_root, v->out_tasks,
 			 sr_fmt_s(a, sizeof(a), v->out_cpu_ns, 3),
 			 all ? 100.0 * (double)v->out_cpu_ns / (double)all : 0);
-		fn(ctx, line);
+		emit(fn, ctx, CMP_VL_SCOPE, line, NULL);
 	}
 	if (!v->left_known && v->left_tasks) {
 		snprintf(line, sizeof(line), "  left out of the replay (--only, "
 			 "--tree, --exclude): %zu tasks (their CPU is known "
 			 "when observed is replayed too); the verdict is "
 			 "without them", v->left_tasks);
-		fn(ctx, line);
+		emit(fn, ctx, CMP_VL_SCOPE, line, NULL);
 	}
 	if (v->left_known && v->left_tasks) {
 		snprintf(line, sizeof(line), "  left out of the replay (--only, "
@@ -690,7 +786,7 @@ void cmp_verdict_scope(const struct cmp_verdicts *v, cmp_verdict_line_fn fn,
 			 v->left_tasks,
 			 sr_fmt_s(b, sizeof(b), v->left_cpu_ns, 3),
 			 all ? 100.0 * (double)v->left_cpu_ns / (double)all : 0);
-		fn(ctx, line);
+		emit(fn, ctx, CMP_VL_SCOPE, line, NULL);
 	}
 }
 
@@ -711,12 +807,133 @@ int cmp_verdict_build_n(struct cmp_ndiff *nd, struct cmp_set *s,
 	return SR_OK;
 }
 
-void cmp_ndiff_verdict(const struct cmp_ndiff *nd, cmp_verdict_line_fn fn,
+void cmp_ndiff_verdict(const struct cmp_ndiff *nd, bool why, cmp_vline_fn fn,
 		       void *ctx)
 {
+	unsigned kinds = 0;
+	char line[256];
+
 	if (!nd->verdicts || !nd->npairs)
 		return;
-	for (size_t k = 0; k < nd->npairs; k++)
-		cmp_verdict_lines(&nd->verdicts[k], fn, ctx);
+	for (size_t k = 0; k < nd->npairs; k++) {
+		cmp_verdict_lines(&nd->verdicts[k], why, fn, ctx);
+		kinds |= cmp_verdict_kinds(&nd->verdicts[k]);
+	}
+	if (kinds) {
+		cmp_vrule_line(kinds, line, sizeof(line));
+		emit(fn, ctx, CMP_VL_RULE, line, NULL);
+	}
 	cmp_verdict_scope(&nd->verdicts[0], fn, ctx);
+}
+
+void cmp_vline_text(void *ctx, const struct cmp_vline *l)
+{
+	const struct cmp_vtext *t = ctx;
+
+	t->fn(t->ctx, l->text);
+}
+
+/* ---- JSON ------------------------------------------------------------------- */
+
+static const char *const kind_names[CMP_VK__COUNT] = {
+	[CMP_VK_LATENCY] = "latency", [CMP_VK_PERIODIC] = "periodic",
+	[CMP_VK_BATCH] = "batch",
+};
+
+/* "KEY": [A, B], v in units of 10^-shift, exact */
+static void json_pair(FILE *f, const char *key, const int64_t *v, int shift,
+		      int decimals)
+{
+	char a[SR_FMT_NUM], b[SR_FMT_NUM];
+
+	fprintf(f, ", \"%s\": [%s, %s]", key,
+		sr_fmt_scaled(a, sizeof(a), v[0], shift, decimals),
+		sr_fmt_scaled(b, sizeof(b), v[1], shift, decimals));
+}
+
+static void json_group(FILE *f, const struct cmp_verdict_group *g)
+{
+	char x[SR_FMT_NUM];
+
+	fputs("{\"group\": ", f);
+	sr_json_str(f, g->name);
+	fprintf(f, ", \"kind\": \"%s\", \"word\": \"%s\", \"figure\": \"%s\", "
+		"\"tasks\": %zu, \"batch_tasks\": %zu, \"names\": ",
+		kind_names[g->kind], cmp_verdict_name(g->verdict),
+		cmp_vrules[g->kind].key, g->ntasks, g->nbatch);
+	sr_json_str(f, g->names);
+	fprintf(f, ",\n       \"waits\": [%zu, %zu]", g->npooled[0],
+		g->npooled[1]);
+	json_pair(f, "p99_ms", g->p99, 6, 6);
+	json_pair(f, "max_ms", g->max, 6, 6);
+	if (g->kind == CMP_VK_PERIODIC) {
+		json_pair(f, "deadlines_met_pct", g->met_pm, 1, 1);
+		json_pair(f, "deadlines_met_own_pct", g->own_pm, 1, 1);
+		fprintf(f, ", \"deadlines_clock\": \"%s\"",
+			g->own_clock ? "replay" : "recording");
+		if (g->period_ns)
+			fprintf(f, ", \"period_ms\": %s",
+				sr_fmt_ms(x, sizeof(x), g->period_ns, 6));
+		else
+			fputs(", \"period_ms\": null", f);
+	} else {
+		fputs(", \"deadlines_met_pct\": null, \"deadlines_met_own_pct\": "
+		      "null, \"deadlines_clock\": null, \"period_ms\": null", f);
+	}
+	if (g->kind == CMP_VK_BATCH)
+		json_pair(f, "done_s", g->done, 9, 9);
+	else
+		fputs(", \"done_s\": null", f);
+	fputs("\n      ", f);
+	json_pair(f, "wait_ms", g->wait, 6, 6);
+	fputs(", \"reason\": ", f);
+	if (g->main_why != SM_WHY_NONE)
+		fprintf(f, "\"%s\", \"reason_change_ms\": %s",
+			sm_why_name(g->main_why),
+			sr_fmt_ms(x, sizeof(x), g->why_change, 6));
+	else
+		fputs("null, \"reason_change_ms\": null", f);
+	fputs(", \"behind\": [", f);
+	for (size_t i = 0; i < g->nbehind; i++) {
+		fprintf(f, "%s{\"pid\": %d, \"comm\": ", i ? ", " : "",
+			(int)g->behind[i].pid);
+		sr_json_str(f, g->behind[i].comm);
+		fprintf(f, ", \"change_ms\": %s, \"outside\": %s}",
+			sr_fmt_ms(x, sizeof(x), g->behind[i].change, 6),
+			g->behind[i].outside ? "true" : "false");
+	}
+	fputs("]}", f);
+}
+
+void cmp_verdict_write_json(FILE *f, const struct cmp_verdicts *v)
+{
+	fputc('[', f);
+	for (size_t i = 0; i < v->ng; i++) {
+		fputs(i ? ",\n      " : "\n      ", f);
+		json_group(f, &v->g[i]);
+	}
+	fputc(']', f);
+}
+
+void cmp_vrule_write_json(FILE *f, unsigned kinds)
+{
+	char line[256], x[SR_FMT_NUM];
+	bool first = true;
+
+	cmp_vrule_line(kinds, line, sizeof(line));
+	fputs("{\"text\": ", f);
+	sr_json_str(f, line + 2);
+	fputs(", \"kinds\": {", f);
+	for (int k = 0; k < CMP_VK__COUNT; k++) {
+		const struct cmp_vrule *r = &cmp_vrules[k];
+
+		fprintf(f, "%s\"%s\": {\"figure\": \"%s\", \"min_pct\": %d, "
+			"\"min_change\": %s, \"min_waits\": %zu}",
+			first ? "" : ", ", kind_names[k], r->key, r->min_pct,
+			sr_fmt_scaled(x, sizeof(x), r->min_abs, r->shift,
+				      r->shift),
+			r->min_waits);
+		first = false;
+	}
+	fputs("}}", f);
 }

@@ -6,20 +6,35 @@
 
 #include "lib/fmt.h"
 
-char *sr_fmt_scaled(char *buf, size_t len, int64_t v, int shift, int decimals)
+/* |v| / 10^(shift - decimals), rounded half away from zero; *unit gets
+ * 10^decimals (decimals at most shift). */
+static uint64_t scaled_mag(int64_t v, int shift, int *decimals, uint64_t *unit)
 {
 	uint64_t mag = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	uint64_t div = 1, unit = 1;
-	uint64_t q;
+	uint64_t div = 1;
 
-	if (decimals > shift)
-		decimals = shift;
-	for (int i = 0; i < shift - decimals; i++)
+	if (*decimals > shift)
+		*decimals = shift;
+	*unit = 1;
+	for (int i = 0; i < shift - *decimals; i++)
 		div *= 10;
-	for (int i = 0; i < decimals; i++)
-		unit *= 10;
+	for (int i = 0; i < *decimals; i++)
+		*unit *= 10;
 	/* round half away from zero at the last kept decimal */
-	q = mag / div + (mag % div >= (div + 1) / 2 && div > 1 ? 1 : 0);
+	return mag / div + (mag % div >= (div + 1) / 2 && div > 1 ? 1 : 0);
+}
+
+int64_t sr_round_scaled(int64_t v, int shift, int decimals)
+{
+	uint64_t unit, q = scaled_mag(v, shift, &decimals, &unit);
+
+	return v < 0 ? -(int64_t)q : (int64_t)q;
+}
+
+char *sr_fmt_scaled(char *buf, size_t len, int64_t v, int shift, int decimals)
+{
+	uint64_t unit, q = scaled_mag(v, shift, &decimals, &unit);
+
 	if (decimals)
 		snprintf(buf, len, "%s%llu.%0*llu", v < 0 && q ? "-" : "",
 			 (unsigned long long)(q / unit), decimals,
@@ -226,4 +241,51 @@ void sr_gp_str(FILE *f, const char *s)
 		fputc(comm_ctl(*p) ? '?' : *p, f);
 	}
 	fputc('"', f);
+}
+
+/* Bytes [from, to) of line to f, with [hl, hl + hl_len) between on and
+ * off. */
+static void put_span(FILE *f, const char *line, size_t from, size_t to,
+		     size_t hl, size_t hl_len, const char *on, const char *off)
+{
+	for (size_t i = from; i < to; i++) {
+		if (on && hl_len && i == hl)
+			fputs(on, f);
+		fputc(line[i], f);
+		if (on && hl_len && i + 1 == hl + hl_len)
+			fputs(off, f);
+	}
+}
+
+void sr_put_wrapped(FILE *f, const char *line, size_t width, size_t hl,
+		    size_t hl_len, const char *on, const char *off)
+{
+	size_t len = strlen(line), indent = 0, at = 0, lead = 0;
+
+	while (line[indent] == ' ')
+		indent++;
+	if (indent + 4 >= width)
+		width = indent + 5 + 20;
+	while (at < len) {
+		size_t room = width - lead, end = at + room, cut;
+
+		if (len - at <= room) {
+			cut = len;
+		} else {
+			/* the last space that keeps the line in width */
+			for (cut = end; cut > at && line[cut] != ' '; cut--)
+				;
+			if (cut == at) /* one long word: break after it */
+				for (cut = end; cut < len && line[cut] != ' '; cut++)
+					;
+		}
+		fprintf(f, "%*s", (int)lead, "");
+		put_span(f, line, at, cut, hl, hl_len, on, off);
+		fputc('\n', f);
+		for (at = cut; at < len && line[at] == ' '; at++)
+			;
+		lead = indent + 4;
+	}
+	if (!len)
+		fputc('\n', f);
 }

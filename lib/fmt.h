@@ -17,9 +17,23 @@
 
 /* v / 10^shift rounded half away from zero to `decimals` places. */
 char *sr_fmt_scaled(char *buf, size_t len, int64_t v, int shift, int decimals);
+/* The number sr_fmt_scaled prints, in units of its last decimal
+ * (1234567 ns with shift 6, decimals 2: 123, for "1.23"): a figure
+ * judged as printed. */
+int64_t sr_round_scaled(int64_t v, int shift, int decimals);
 /* ns as milliseconds / seconds with the given decimals (6 / 9: exact). */
 char *sr_fmt_ms(char *buf, size_t len, int64_t ns, int decimals);
 char *sr_fmt_s(char *buf, size_t len, int64_t ns, int decimals);
+
+/*
+ * line and a newline to f, wrapped at spaces to lines of at most width
+ * columns (a word longer than a line stays whole); the lines after the
+ * first are indented by the line's own leading spaces and 4 more.  The
+ * bytes [hl, hl + hl_len) are written between on and off (terminal
+ * colours; on NULL: none).
+ */
+void sr_put_wrapped(FILE *f, const char *line, size_t width, size_t hl,
+		    size_t hl_len, const char *on, const char *off);
 
 /* A task name for output: bytes below 0x20 and 0x7f become '?'. */
 char *sr_comm_clean(char *buf, size_t len, const char *comm);

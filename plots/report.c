@@ -39,6 +39,13 @@ static const char style[] =
 	"#tasks th[aria-sort=ascending]::after{content:\" \\25B2\"}\n"
 	".d{display:block;font-size:11px;color:#666}\n"
 	".better{color:#1e7a3c;font-weight:600}.worse{color:#b0281b;font-weight:600}\n"
+	".unchanged{color:#555;font-weight:600}\n"
+	"#groups{list-style:none;padding-left:0}#groups li{margin:3px 0}\n"
+	"#groups li.vh{font-weight:600;margin-top:8px}#groups li.vg{padding-left:14px}\n"
+	"#groups li.vr,#groups li.vs{color:#555;font-size:13px;padding-left:14px}\n"
+	"#groups details{display:inline;margin-left:8px;font-size:13px;color:#444}\n"
+	"#groups details[open]{display:block;margin-left:14px}#groups summary{cursor:pointer;color:#1a5a96}\n"
+	"#groups details ul{margin:2px 0 6px;padding-left:18px}\n"
 	".controls{display:flex;flex-wrap:wrap;gap:8px 18px;align-items:center;margin:10px 0;font-size:14px}\n"
 	".controls input[type=search]{width:14em}\n"
 	".wrap{max-height:80vh;overflow:auto;border:1px solid #ddd}\n"
@@ -131,6 +138,68 @@ static void li_line(void *ctx, const char *line)
 	fputs("</li>\n", f);
 }
 
+/* The verdict's lines as list items: a group's word coloured, its
+ * reasons folded under it. */
+struct vhtml {
+	FILE *f;
+	bool open;      /* an <li> of a group is open */
+	bool why;       /* its reasons' list is open */
+};
+
+static void vhtml_close(struct vhtml *h)
+{
+	if (h->why)
+		fputs("</ul></details>", h->f);
+	if (h->open)
+		fputs("</li>\n", h->f);
+	h->open = h->why = false;
+}
+
+static void vhtml_line(void *ctx, const struct cmp_vline *l)
+{
+	static const char *const cls[] = {
+		[CMP_VL_HEAD] = "vh", [CMP_VL_GROUP] = "vg",
+		[CMP_VL_WHY] = "vw", [CMP_VL_RULE] = "vr",
+		[CMP_VL_SCOPE] = "vs",
+	};
+	struct vhtml *h = ctx;
+	const char *t = l->text;
+	size_t skip = 0;
+
+	while (t[skip] == ' ')
+		skip++;
+	if (l->kind == CMP_VL_WHY && h->open) {
+		fputs(h->why ? "<li>" : "<details><summary>why</summary><ul>"
+				      "<li>", h->f);
+		h->why = true;
+		sr_html_str(h->f, t + skip);
+		fputs("</li>", h->f);
+		return;
+	}
+	vhtml_close(h);
+	fprintf(h->f, "<li class=\"%s\">", cls[l->kind]);
+	if (l->kind == CMP_VL_GROUP && l->word >= skip) {
+		char *pre = strndup(t + skip, l->word - skip);
+		char *word = strndup(t + l->word, l->wordlen);
+
+		if (pre && word) {
+			sr_html_str(h->f, pre);
+			fprintf(h->f, "<b class=\"%s\">", cmp_verdict_name(l->verdict));
+			sr_html_str(h->f, word);
+			fputs("</b>", h->f);
+			sr_html_str(h->f, t + l->word + l->wordlen);
+		} else {
+			sr_html_str(h->f, t + skip);
+		}
+		free(pre);
+		free(word);
+		h->open = true;
+		return;
+	}
+	sr_html_str(h->f, t + skip);
+	fputs("</li>\n", h->f);
+}
+
 static void ms_cell(FILE *f, int64_t ns)
 {
 	char b[40];
@@ -205,8 +274,11 @@ static void write_top(FILE *f, const struct cmp_ndiff *nd)
 
 	fputs("<section id=\"verdict\">\n<h2>Verdict</h2>\n", f);
 	if (nd->verdicts) {
+		struct vhtml h = { f, false, false };
+
 		fputs("<ul class=\"head\" id=\"groups\">\n", f);
-		cmp_ndiff_verdict(nd, li_line, f);
+		cmp_ndiff_verdict(nd, true, vhtml_line, &h);
+		vhtml_close(&h);
 		fputs("</ul>\n", f);
 	}
 	if (nd->npairs == 1) {

@@ -101,7 +101,7 @@ nchecks=$((nchecks + 1))
 [ "$(cut -f3,4 "$T/out" | tail -n +2)" = "$(printf '19114\tfuzz-ftrace')" ] ||
 	fail "diff --pid: $(cut -f3,4 "$T/out")"
 expect_status 0 "$SR" diff "$F" --pid 18748 --start 0.5 --end 1.5
-expect_out "^only pid 18748; from 0\.5 s after the trace start to 1\.5 s after the trace start; the replay ran over the whole trace$"
+expect_out "^only pid 18748; from 0\.5 s after the trace start to 1\.5 s after the trace start; replayed"
 expect_out '^fuzz-ftrace \(18748\)'
 expect_status 0 "$SR" diff "$F" --pid 18748 --start 0.5 --end 1.5 --json
 expect_out '"selection": "pid 18748; from 0\.5 s after the trace start to 1\.5 s after the trace start"'
