@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "compare/diff.h"
 #include "compare/load.h"
 #include "compare/select.h"
 #include "compare/source.h"
@@ -46,7 +47,47 @@ struct explain {
 	size_t top;
 	long *tasks;            /* the tasks selected */
 	size_t ntasks;
+	/* the verdict of each policy but the first against it
+	   (compare/verdict.h), for the groups of the tasks selected */
+	struct cmp_verdicts *v;
+	size_t nv;
 };
+
+/* Group g of a verdict holds one of the tasks selected. */
+static bool their_group(const struct explain *x,
+			const struct cmp_verdict_group *g)
+{
+	for (size_t i = 0; i < x->ntasks; i++)
+		if (x->s->tasks[x->tasks[i]].group == g->index)
+			return true;
+	return false;
+}
+
+static void vline_print(void *ctx, const struct cmp_vline *l)
+{
+	sr_put_wrapped(ctx, l->text, CMP_SCREEN_COLS, 0, 0, NULL, NULL);
+}
+
+/* The verdict of their groups, with the reasons, each policy against
+ * the first (docs/why.md, "The verdict"). */
+static void verdict_text(FILE *f, const struct explain *x)
+{
+	unsigned kinds = 0;
+
+	for (size_t k = 0; k < x->nv; k++) {
+		const struct cmp_verdicts *v = &x->v[k];
+
+		fputc('\n', f);
+		cmp_verdict_head(v, vline_print, f);
+		for (size_t i = 0; i < v->ng; i++) {
+			if (!their_group(x, &v->g[i]))
+				continue;
+			cmp_verdict_group_lines(v, &v->g[i], true, vline_print, f);
+			kinds |= 1u << v->g[i].kind;
+		}
+	}
+	cmp_verdict_rule(kinds, vline_print, f);
+}
 
 /* ---- the worst waits, grouped by reason and running task ---------------- */
 
@@ -215,6 +256,7 @@ static int write_text(FILE *f, const struct explain *x)
 	size_t nb;
 
 	heading(f, x);
+	verdict_text(f, x);
 	for (size_t r = 0; r < s->nruns; r++) {
 		const struct cmp_why *w = &x->w[r];
 		char ms[SR_FMT_NUM];
@@ -360,6 +402,23 @@ static int write_json(FILE *f, const struct explain *x)
 		sr_json_str(f, t->comm);
 		fprintf(f, ", \"occ\": %u}", t->occ);
 	}
+	fputs("],\n  \"verdict\": [", f);
+	for (size_t k = 0; k < x->nv; k++) {
+		const struct cmp_verdicts *v = &x->v[k];
+		bool first = true;
+
+		fputs(k ? ",\n    {\"policy\": " : "\n    {\"policy\": ", f);
+		sr_json_str(f, s->runs[v->b].policy);
+		fputs(", \"groups\": [", f);
+		for (size_t i = 0; i < v->ng; i++) {
+			if (!their_group(x, &v->g[i]))
+				continue;
+			fputs(first ? "\n      " : ",\n      ", f);
+			cmp_verdict_group_json(f, &v->g[i]);
+			first = false;
+		}
+		fputs("]}", f);
+	}
 	fputs("],\n  \"runs\": [", f);
 	for (size_t r = 0; r < s->nruns; r++) {
 		const struct cmp_why *w = &x->w[r];
@@ -490,6 +549,13 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 	x.sel = (struct sel){ o.task ? re : NULL, &set };
 	x.what = what;
 	x.top = (size_t)top;
+	if (rc == SR_OK && set.nruns > 1) {
+		x.v = calloc(set.nruns - 1, sizeof(*x.v));
+		if (!x.v)
+			rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		for (size_t r = 1; rc == SR_OK && r < set.nruns; r++, x.nv++)
+			rc = cmp_verdict_build(&x.v[r - 1], &set, 0, r, d);
+	}
 	if (rc == SR_OK)
 		rc = select_tasks(&x, d);
 	for (size_t r = 0; rc == SR_OK && r < set.nruns; r++)
@@ -507,6 +573,7 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 	for (size_t r = 0; r < CMP_MAX_RUNS; r++)
 		cmp_why_free(&x.w[r]);
 	free(x.tasks);
+	free(x.v);
 	cmp_set_free(&set);
 	cmp_source_close(&src);
 	cmp_taskre_free(re);

@@ -516,6 +516,7 @@ int cmp_verdict_build(struct cmp_verdicts *v, struct cmp_set *s, size_t a,
 
 		rc = build_group(v, s, (int)i, behind, d);
 		if (rc == SR_OK && v->ng > at) {
+			v->g[at].index = (int)i;
 			snprintf(v->g[at].name, sizeof(v->g[at].name), "%s",
 				 t.name[i]);
 			v->g[at].what = t.what[i];
@@ -724,26 +725,41 @@ static void why_lines(const struct cmp_verdicts *v,
 	}
 }
 
-void cmp_verdict_lines(const struct cmp_verdicts *v, bool why,
-		       cmp_vline_fn fn, void *ctx)
+void cmp_verdict_head(const struct cmp_verdicts *v, cmp_vline_fn fn,
+		      void *ctx)
 {
 	char line[2 * CMP_POLICY_MAX + 32];
 
 	snprintf(line, sizeof(line), "verdict: %s against %s",
 		 v->s->runs[v->b].policy, v->s->runs[v->a].policy);
 	emit(fn, ctx, CMP_VL_HEAD, line, NULL);
-	for (size_t i = 0; i < v->ng; i++) {
-		group_line(v, &v->g[i], fn, ctx);
-		if (why)
-			why_lines(v, &v->g[i], fn, ctx);
-	}
 }
 
-void cmp_verdict_why(const struct cmp_verdicts *v,
-		     const struct cmp_verdict_group *g, cmp_vline_fn fn,
-		     void *ctx)
+void cmp_verdict_group_lines(const struct cmp_verdicts *v,
+			     const struct cmp_verdict_group *g, bool why,
+			     cmp_vline_fn fn, void *ctx)
 {
-	why_lines(v, g, fn, ctx);
+	group_line(v, g, fn, ctx);
+	if (why)
+		why_lines(v, g, fn, ctx);
+}
+
+void cmp_verdict_lines(const struct cmp_verdicts *v, bool why,
+		       cmp_vline_fn fn, void *ctx)
+{
+	cmp_verdict_head(v, fn, ctx);
+	for (size_t i = 0; i < v->ng; i++)
+		cmp_verdict_group_lines(v, &v->g[i], why, fn, ctx);
+}
+
+void cmp_verdict_rule(unsigned kinds, cmp_vline_fn fn, void *ctx)
+{
+	char line[256];
+
+	if (!kinds)
+		return;
+	cmp_vrule_line(kinds, line, sizeof(line));
+	emit(fn, ctx, CMP_VL_RULE, line, NULL);
 }
 
 unsigned cmp_verdict_kinds(const struct cmp_verdicts *v)
@@ -811,7 +827,6 @@ void cmp_ndiff_verdict(const struct cmp_ndiff *nd, bool why, cmp_vline_fn fn,
 		       void *ctx)
 {
 	unsigned kinds = 0;
-	char line[256];
 
 	if (!nd->verdicts || !nd->npairs)
 		return;
@@ -819,10 +834,7 @@ void cmp_ndiff_verdict(const struct cmp_ndiff *nd, bool why, cmp_vline_fn fn,
 		cmp_verdict_lines(&nd->verdicts[k], why, fn, ctx);
 		kinds |= cmp_verdict_kinds(&nd->verdicts[k]);
 	}
-	if (kinds) {
-		cmp_vrule_line(kinds, line, sizeof(line));
-		emit(fn, ctx, CMP_VL_RULE, line, NULL);
-	}
+	cmp_verdict_rule(kinds, fn, ctx);
 	cmp_verdict_scope(&nd->verdicts[0], fn, ctx);
 }
 
@@ -851,7 +863,7 @@ static void json_pair(FILE *f, const char *key, const int64_t *v, int shift,
 		sr_fmt_scaled(b, sizeof(b), v[1], shift, decimals));
 }
 
-static void json_group(FILE *f, const struct cmp_verdict_group *g)
+void cmp_verdict_group_json(FILE *f, const struct cmp_verdict_group *g)
 {
 	char x[SR_FMT_NUM];
 
@@ -910,7 +922,7 @@ void cmp_verdict_write_json(FILE *f, const struct cmp_verdicts *v)
 	fputc('[', f);
 	for (size_t i = 0; i < v->ng; i++) {
 		fputs(i ? ",\n      " : "\n      ", f);
-		json_group(f, &v->g[i]);
+		cmp_verdict_group_json(f, &v->g[i]);
 	}
 	fputc(']', f);
 }

@@ -64,6 +64,7 @@ int cmp_opt_group(const struct po_option *opt, const char *arg,
 
 struct cmp_verdict_group {
 	char name[CMP_GROUP_NAME_MAX];
+	int index;                /* its tasks' tasks[].group */
 	const char *what;
 	size_t ntasks, nbatch;    /* its tasks, the batch ones */
 	char names[160];          /* "mpv/ao, mpv x2, ..." */
@@ -142,10 +143,14 @@ void cmp_vline_text(void *ctx, const struct cmp_vline *l);
 /* The head and a line per group (why: each with its reasons). */
 void cmp_verdict_lines(const struct cmp_verdicts *v, bool why,
 		       cmp_vline_fn fn, void *ctx);
-/* One group's reasons. */
-void cmp_verdict_why(const struct cmp_verdicts *v,
-		     const struct cmp_verdict_group *g, cmp_vline_fn fn,
-		     void *ctx);
+/* Its parts: "verdict: B against A"; one group's line (and reasons);
+ * the rule line for the kinds (cmp_verdict_kinds) judged. */
+void cmp_verdict_head(const struct cmp_verdicts *v, cmp_vline_fn fn,
+		      void *ctx);
+void cmp_verdict_group_lines(const struct cmp_verdicts *v,
+			     const struct cmp_verdict_group *g, bool why,
+			     cmp_vline_fn fn, void *ctx);
+void cmp_verdict_rule(unsigned kinds, cmp_vline_fn fn, void *ctx);
 /* The kinds its groups were judged as (bit 1 << kind). */
 unsigned cmp_verdict_kinds(const struct cmp_verdicts *v);
 /* What the verdict covers: the CPU outside the recorded command's tree,
@@ -154,8 +159,10 @@ void cmp_verdict_scope(const struct cmp_verdicts *v, cmp_vline_fn fn,
 		       void *ctx);
 void cmp_verdict_free(struct cmp_verdicts *v);
 
-/* The groups as a JSON array (docs/plots.md, "diff": "verdict"). */
+/* The groups as a JSON array (docs/plots.md, "diff": "verdict"); one
+ * group as its object. */
 void cmp_verdict_write_json(FILE *f, const struct cmp_verdicts *v);
+void cmp_verdict_group_json(FILE *f, const struct cmp_verdict_group *g);
 /* The rule as a JSON object: its line's text and each kind's
  * thresholds in the figure's own unit (ms, %, s). */
 void cmp_vrule_write_json(FILE *f, unsigned kinds);

@@ -103,6 +103,14 @@ expect_out '^  1\. sleeper \(300\) waited [0-9.]+ ms from [0-9.]+ s:$'
 expect_out '^       [0-9.]+ ms behind hog[12] \((100|200), prio 125\), [0-9]+ ahead of it: as good a priority, but its wakeup did not preempt \(only a strictly better prio preempts\)$'
 expect_out "its TIMESLICE_GRANULARITY requeue put it there"
 expect_out '^reason +stock +o11int$'
+# the verdict of its group (sleeper is in "other"), with its reasons,
+# and the rule that chose the word (docs/why.md)
+expect_out '^verdict: o11int against stock$'
+expect_out '^  other: (better|worse|unchanged) under o11int: '
+expect_out '^    its wait: [0-9.]+ -> [0-9.]+ ms'
+expect_out '^  rule: the first figure decides: '
+nchecks=$((nchecks + 1))
+! grep -q '^  build: \|^  audio: ' "$T/out" || fail "explain: a group none of its tasks is in"
 expect_out '^no-preempt +[0-9.]+ \([0-9.]+%\) +[0-9.]+ \([0-9.]+%\)$'
 expect_out '^hog1 \(100\) +[0-9.]+ \([0-9.]+%\)'
 
@@ -114,6 +122,8 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 tsv = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
 assert [r["policy"] for r in j["runs"]] == ["stock", "o11int"], j["runs"]
+assert [v["policy"] for v in j["verdict"]] == ["o11int"], j["verdict"]
+assert [g["group"] for g in j["verdict"][0]["groups"]] == ["other"], j["verdict"]
 for i, r in enumerate(j["runs"]):
     want = {row[1]: int(row[4 + i]) for row in tsv[1:] if row[0] == "reason" and int(row[4 + i])}
     assert r["by_reason"] == want, (r["by_reason"], want)
