@@ -21,7 +21,6 @@
 #include "lib/progress.h"
 
 #define EXPLAIN_TOP 5          /* worst waits shown per policy */
-#define EXPLAIN_GROUPS 6       /* lines per worst wait, in words */
 #define EXPLAIN_BEHIND 12      /* rows of the table by task waited behind */
 #define EXPLAIN_NAMES 8        /* tasks named in the heading */
 
@@ -89,49 +88,6 @@ static void verdict_text(FILE *f, const struct explain *x)
 	cmp_verdict_rule(kinds, vline_print, f);
 }
 
-/* ---- the worst waits, grouped by reason and running task ---------------- */
-
-struct group {
-	struct cmp_seg g;       /* the first segment, its duration the sum */
-};
-
-static int by_dur(const void *pa, const void *pb)
-{
-	const struct group *a = pa, *b = pb;
-
-	if (a->g.dur_ns != b->g.dur_ns)
-		return a->g.dur_ns > b->g.dur_ns ? -1 : 1;
-	return (a->g.start_ns > b->g.start_ns) - (a->g.start_ns < b->g.start_ns);
-}
-
-/* The segments of a wait by (reason, running task), most time first. */
-static size_t groups_of(const struct cmp_result *res, const struct cmp_lat *l,
-			struct group **out)
-{
-	struct group *gr = calloc(l->nseg ? l->nseg : 1, sizeof(*gr));
-	size_t n = 0;
-
-	*out = gr;
-	if (!gr)
-		return 0;
-	for (uint32_t k = 0; k < l->nseg; k++) {
-		const struct cmp_seg *g = &res->seg[l->seg0 + k];
-		size_t i;
-
-		for (i = 0; i < n; i++)
-			if (gr[i].g.why.code == g->why.code &&
-			    gr[i].g.running_pid == g->running_pid &&
-			    gr[i].g.running_comm == g->running_comm)
-				break;
-		if (i == n)
-			gr[n++].g = *g;
-		else
-			gr[i].g.dur_ns += g->dur_ns;
-	}
-	qsort(gr, n, sizeof(*gr), by_dur);
-	return n;
-}
-
 /* ---- text --------------------------------------------------------------- */
 
 static void heading(FILE *f, const struct explain *x)
@@ -149,36 +105,36 @@ static void heading(FILE *f, const struct explain *x)
 	fputs(")\n", f);
 }
 
-static void worst_text(FILE *f, const struct explain *x, size_t r)
+struct numbered {
+	FILE *f;
+	size_t i;               /* the wait's number */
+};
+
+static void worst_line(void *ctx, int level, const char *line)
+{
+	const struct numbered *n = ctx;
+
+	if (level)
+		fprintf(n->f, "       %s\n", line);
+	else
+		fprintf(n->f, "  %zu. %s\n", n->i, line);
+}
+
+static int worst_text(FILE *f, const struct explain *x, size_t r)
 {
 	const struct cmp_why *w = &x->w[r];
 	const struct cmp_result *res = x->s->runs[r].res;
 
 	for (size_t i = 0; i < w->nworst; i++) {
-		const struct cmp_lat *l = w->worst[i].lat;
-		char lab[96], ms[SR_FMT_NUM], at[SR_FMT_NUM], words[512];
-		struct group *gr;
-		size_t n = groups_of(res, l, &gr);
+		struct numbered n = { f, i + 1 };
+		char lab[96];
 
 		cmp_task_label(&x->s->tasks[w->worst[i].task], lab, sizeof(lab));
-		fprintf(f, "  %zu. %s waited %s ms from %s s%s\n", i + 1, lab,
-			sr_fmt_ms(ms, sizeof(ms), l->delay_ns, 3),
-			sr_fmt_s(at, sizeof(at), l->wake_ns, 6),
-			l->nseg ? ":" : " (not attributed)");
-		for (size_t k = 0; k < n && k < EXPLAIN_GROUPS; k++)
-			fprintf(f, "       %s\n",
-				cmp_why_words(words, sizeof(words), res, &gr[k].g));
-		if (n > EXPLAIN_GROUPS) {
-			int64_t rest = 0;
-
-			for (size_t k = EXPLAIN_GROUPS; k < n; k++)
-				rest += gr[k].g.dur_ns;
-			fprintf(f, "       and %s ms behind %zu more (task, reason)\n",
-				sr_fmt_ms(ms, sizeof(ms), rest, 3),
-				n - EXPLAIN_GROUPS);
-		}
-		free(gr);
+		if (cmp_why_wait_lines(x->s, res, w->worst[i].lat, lab,
+				       worst_line, &n))
+			return SR_EINTERNAL;
 	}
+	return SR_OK;
 }
 
 static void cell_ms(FILE *f, int64_t ns, int64_t total)
@@ -275,7 +231,8 @@ static int write_text(FILE *f, const struct explain *x)
 			fputc('\n', f);
 		if (w->nworst)
 			fprintf(f, "  the %zu worst:\n", w->nworst);
-		worst_text(f, x, r);
+		if (worst_text(f, x, r))
+			return SR_EINTERNAL;
 	}
 	fprintf(f, "\ntotal wait by reason, ms (share of the wait)\n%-16s", "reason");
 	for (size_t r = 0; r < s->nruns; r++)
@@ -451,12 +408,15 @@ static int write_json(FILE *f, const struct explain *x)
 		for (size_t i = 0; i < w->nworst; i++) {
 			const struct cmp_lat *l = w->worst[i].lat;
 			const struct cmp_task *t = &s->tasks[w->worst[i].task];
+			char at[SR_FMT_NUM];
 
 			fprintf(f, "%s\n      {\"pid\": %d, \"comm\": ", i ? "," : "",
 				t->pid);
 			sr_json_str(f, t->comm);
-			fprintf(f, ", \"wake_ns\": %lld, \"delay_ns\": %lld, "
-				"\"segments\": [", (long long)l->wake_ns,
+			fprintf(f, ", \"wake_ns\": %lld, \"wake_s\": %s, "
+				"\"delay_ns\": %lld, \"segments\": [",
+				(long long)l->wake_ns,
+				sr_fmt_s(at, sizeof(at), l->wake_ns - s->origin, 9),
 				(long long)l->delay_ns);
 			for (uint32_t k = 0; k < l->nseg; k++) {
 				fputs(k ? ",\n        " : "\n        ", f);

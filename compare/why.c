@@ -96,7 +96,8 @@ char *cmp_why_words(char *buf, size_t len, const struct cmp_result *res,
 	} else {
 		snprintf(who, sizeof(who), "nothing");
 	}
-	add(buf, len, &o, "%s ms ", sr_fmt_ms(ms, sizeof(ms), g->dur_ns, 3));
+	add(buf, len, &o, "%s ms [%s] ", sr_fmt_ms(ms, sizeof(ms), g->dur_ns, 3),
+	    w->code == SM_WHY_NONE ? "not attributed" : sm_why_name(w->code));
 	switch (w->code) {
 	case SM_WHY_EXPIRED:
 		add(buf, len, &o, "in the expired array behind %s", who);
@@ -122,7 +123,7 @@ char *cmp_why_words(char *buf, size_t len, const struct cmp_result *res,
 		    "requeue put it there", who);
 		break;
 	case SM_WHY_NONE:
-		add(buf, len, &o, "not attributed");
+		add(buf, len, &o, "no reason recorded");
 		break;
 	default:
 		add(buf, len, &o, "behind %s", who);
@@ -134,6 +135,74 @@ char *cmp_why_words(char *buf, size_t len, const struct cmp_result *res,
 	if (sub)
 		add(buf, len, &o, " (%s)", sub);
 	return buf;
+}
+
+char *cmp_why_when(char *buf, size_t len, const struct cmp_set *s, int64_t ns)
+{
+	char a[SR_FMT_NUM], b[SR_FMT_NUM];
+
+	snprintf(buf, len, "%s s (trace clock @%s)",
+		 sr_fmt_s(a, sizeof(a), ns - s->origin, 6),
+		 sr_fmt_s(b, sizeof(b), ns, 6));
+	return buf;
+}
+
+static int by_dur(const void *pa, const void *pb)
+{
+	const struct cmp_seg *a = pa, *b = pb;
+
+	if (a->dur_ns != b->dur_ns)
+		return a->dur_ns > b->dur_ns ? -1 : 1;
+	return (a->start_ns > b->start_ns) - (a->start_ns < b->start_ns);
+}
+
+int cmp_why_wait_lines(const struct cmp_set *s, const struct cmp_result *res,
+		       const struct cmp_lat *l, const char *who,
+		       cmp_why_line_fn fn, void *ctx)
+{
+	struct cmp_seg *gr = calloc(l->nseg ? l->nseg : 1, sizeof(*gr));
+	char line[768], ms[SR_FMT_NUM], at[96], words[512];
+	size_t n = 0;
+	int64_t rest = 0;
+
+	if (!gr)
+		return SR_EINTERNAL;
+	/* the segments by (reason, running task), each the sum of its time,
+	   first where it first ran */
+	for (uint32_t k = 0; k < l->nseg; k++) {
+		const struct cmp_seg *g = &res->seg[l->seg0 + k];
+		size_t i;
+
+		for (i = 0; i < n; i++)
+			if (gr[i].why.code == g->why.code &&
+			    gr[i].running_pid == g->running_pid &&
+			    gr[i].running_comm == g->running_comm)
+				break;
+		if (i == n)
+			gr[n++] = *g;
+		else
+			gr[i].dur_ns += g->dur_ns;
+	}
+	qsort(gr, n, sizeof(*gr), by_dur);
+	snprintf(line, sizeof(line), "%s%swaited %s ms from %s%s", who ? who : "",
+		 who ? " " : "", sr_fmt_ms(ms, sizeof(ms), l->delay_ns, 3),
+		 cmp_why_when(at, sizeof(at), s, l->wake_ns),
+		 l->nseg ? ":" : " (not attributed)");
+	fn(ctx, 0, line);
+	for (size_t k = 0; k < n; k++) {
+		if (k < CMP_WHY_WAIT_GROUPS)
+			fn(ctx, 1, cmp_why_words(words, sizeof(words), res, &gr[k]));
+		else
+			rest += gr[k].dur_ns;
+	}
+	if (n > CMP_WHY_WAIT_GROUPS) {
+		snprintf(line, sizeof(line), "and %s ms behind %zu more (task, "
+			 "reason)", sr_fmt_ms(ms, sizeof(ms), rest, 3),
+			 n - CMP_WHY_WAIT_GROUPS);
+		fn(ctx, 1, line);
+	}
+	free(gr);
+	return SR_OK;
 }
 
 /* ---- adding up ---------------------------------------------------------- */

@@ -61,8 +61,9 @@ void cmp_why_free(struct cmp_why *w);
 int cmp_why_main(const struct cmp_why *w);
 
 /*
- * A segment in words: "812.000 ms behind python3 (4711, prio 115, credit
- * 87), kept in the active array at its expiry by O11int's credit rule".
+ * A segment in words, its reason by name first: "812.000 ms [credit]
+ * behind python3 (4711, prio 115, credit 87), kept in the active array
+ * at its expiry by O11int's credit rule".
  * res: the run the segment is of (its names).
  */
 char *cmp_why_words(char *buf, size_t len, const struct cmp_result *res,
@@ -70,5 +71,23 @@ char *cmp_why_words(char *buf, size_t len, const struct cmp_result *res,
 
 /* What a reason means, in a few words ("a better priority ran"). */
 const char *cmp_why_meaning(int why);
+
+/* The one clock of explain and the report: "2.345678 s (trace clock
+ * @5012.345678)", seconds after the trace's start, then the trace's own
+ * clock as --start @SECONDS takes it. */
+char *cmp_why_when(char *buf, size_t len, const struct cmp_set *s, int64_t ns);
+
+/*
+ * A wait in words, as explain and the report both say it: a line
+ * "WHO waited 308.000 ms from 0.789000 s (trace clock @...):" (level 0;
+ * who may be NULL), then its segments grouped by reason and running task,
+ * most time first, in words (level 1), at most CMP_WHY_WAIT_GROUPS and a
+ * line for the rest.  SR_EINTERNAL when out of memory.
+ */
+#define CMP_WHY_WAIT_GROUPS 6
+typedef void (*cmp_why_line_fn)(void *ctx, int level, const char *line);
+int cmp_why_wait_lines(const struct cmp_set *s, const struct cmp_result *res,
+		       const struct cmp_lat *l, const char *who,
+		       cmp_why_line_fn fn, void *ctx);
 
 #endif

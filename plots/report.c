@@ -696,25 +696,38 @@ static int write_figure(FILE *f, const char *dir, const struct pl_figure *fig,
 /* ---- a task's worst waits, in words ------------------------------------------ */
 
 #define WORST_WAITS 3           /* per task and policy */
-#define WORST_SEGS 4            /* segments in words per wait */
 
 static bool is_task(const struct cmp_task *t, void *ctx)
 {
 	return t == ctx;
 }
 
-static int by_dur(const void *pa, const void *pb)
-{
-	const struct cmp_seg *a = pa, *b = pb;
+/* A wait's lines as list items: its head, its segments in a list. */
+struct wait_html {
+	FILE *f;
+	bool open;              /* the segments' list is open */
+};
 
-	if (a->dur_ns != b->dur_ns)
-		return a->dur_ns > b->dur_ns ? -1 : 1;
-	return (a->start_ns > b->start_ns) - (a->start_ns < b->start_ns);
+static void wait_line(void *ctx, int level, const char *line)
+{
+	struct wait_html *h = ctx;
+
+	if (!level) {
+		fputs("<li>", h->f);
+		sr_html_str(h->f, line);
+		return;
+	}
+	if (!h->open)
+		fputs("<ul>\n", h->f);
+	h->open = true;
+	fputs("<li>", h->f);
+	sr_html_str(h->f, line);
+	fputs("</li>\n", h->f);
 }
 
-/* Task t's worst waits under each policy, each with its longest
- * segments in words (as explain says them); nothing when no run was
- * attributed. */
+/* Task t's worst waits under each policy, in words as explain says them
+ * (compare/why.h: one clock, segments grouped by reason and task);
+ * nothing when no run was attributed. */
 static int write_worst(FILE *f, const struct cmp_set *cs, long task,
 		       struct sr_diag *d)
 {
@@ -741,31 +754,14 @@ static int write_worst(FILE *f, const struct cmp_set *cs, long task,
 		sr_html_str(f, s->runs[r].policy);
 		fputs(":</p>\n<ol>\n", f);
 		for (size_t i = 0; i < w.nworst; i++) {
-			const struct cmp_lat *l = w.worst[i].lat;
-			struct cmp_seg *g = calloc(l->nseg ? l->nseg : 1, sizeof(*g));
-			char ms[SR_FMT_NUM], at[SR_FMT_NUM], words[512];
+			struct wait_html h = { f, false };
 
-			if (!g) {
+			if (cmp_why_wait_lines(s, res, w.worst[i].lat, NULL,
+					       wait_line, &h)) {
 				cmp_why_free(&w);
 				return sr_fail(d, SR_EINTERNAL, "out of memory");
 			}
-			for (uint32_t k = 0; k < l->nseg; k++)
-				g[k] = res->seg[l->seg0 + k];
-			qsort(g, l->nseg, sizeof(*g), by_dur);
-			fprintf(f, "<li>waited %s ms from %s s",
-				sr_fmt_ms(ms, sizeof(ms), l->delay_ns, 3),
-				sr_fmt_s(at, sizeof(at), l->wake_ns - s->origin, 6));
-			fputs(l->nseg ? ":<ul>\n" : " (not attributed)", f);
-			for (uint32_t k = 0; k < l->nseg && k < WORST_SEGS; k++) {
-				fputs("<li>", f);
-				sr_html_str(f, cmp_why_words(words, sizeof(words), res, &g[k]));
-				fputs("</li>\n", f);
-			}
-			if (l->nseg > WORST_SEGS)
-				fprintf(f, "<li>and %u shorter segments</li>\n",
-					l->nseg - WORST_SEGS);
-			fputs(l->nseg ? "</ul></li>\n" : "</li>\n", f);
-			free(g);
+			fputs(h.open ? "</ul></li>\n" : "</li>\n", f);
 		}
 		fputs("</ol>\n", f);
 		cmp_why_free(&w);

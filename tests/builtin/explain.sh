@@ -99,8 +99,10 @@ expect_status 0 "$SR" explain "$T/s.txt" --task '^sleep' --cpus 1 \
 	--policy stock --policy o11int --top 3
 expect_out "^schedreplay explain: s.txt, 1 task matching '\^sleep' \(sleeper \(300\)\)$"
 expect_out '^stock: 10 waits, [0-9.]+ ms in all; mostly no-preempt'
-expect_out '^  1\. sleeper \(300\) waited [0-9.]+ ms from [0-9.]+ s:$'
-expect_out '^       [0-9.]+ ms behind hog[12] \((100|200), prio 125\), [0-9]+ ahead of it: as good a priority, but its wakeup did not preempt \(only a strictly better prio preempts\)$'
+# one clock: seconds after the trace start, the trace's own beside it
+expect_out '^  1\. sleeper \(300\) waited [0-9.]+ ms from [0-9.]+ s \(trace clock @[0-9.]+\):$'
+# one set of reason names: the segment's reason by name, then in words
+expect_out '^       [0-9.]+ ms \[no-preempt\] behind hog[12] \((100|200), prio 125\), [0-9]+ ahead of it: as good a priority, but its wakeup did not preempt \(only a strictly better prio preempts\)$'
 expect_out "its TIMESLICE_GRANULARITY requeue put it there"
 expect_out '^reason +stock +o11int$'
 # the verdict of its group (sleeper is in "other"), with its reasons,

@@ -286,7 +286,17 @@ if command -v gnuplot >/dev/null 2>&1; then
 	[ "$(grep -c '<figure id="plot-why-[0-9]*">' "$T/rep/index.html")" -eq 7 ] ||
 		fail "report: not a wait-by-reason panel per task"
 	nchecks=$((nchecks + 1))
-	grep -q '<li>waited [0-9.]* ms from [0-9.]* s:<ul>' "$T/rep/index.html" ||
+	grep -q '<li>waited [0-9.]* ms from [0-9.]* s (trace clock @[0-9.]*):<ul>' "$T/rep/index.html" ||
 		fail "report: no worst waits in words"
+	# explain and the report say a wait alike: one clock, the segments
+	# grouped by reason and task, the same reason names (docs/why.md)
+	sed -n '/<h3>mpv\/ao (20)/,/<\/section>/p' "$T/rep/index.html" |
+		sed -n '/<ol>/,/<\/ol>/p' | sed -n '2,/<\/ul>/p' |
+		sed 's/<[^>]*>//g; /^$/d' >"$T/rep-wait"
+	expect_status 0 "$SR" explain "$T/v.txt" --cpus 1 --task '^mpv/ao$' --top 1 --policy stock
+	sed -n '/^  1\. /,/^$/p' "$T/out" | sed 's/^  1\. mpv\/ao (20) //; s/^       //; /^$/d' >"$T/ex-wait"
+	nchecks=$((nchecks + 1))
+	[ -s "$T/rep-wait" ] && cmp -s "$T/rep-wait" "$T/ex-wait" ||
+		fail "report and explain differ on mpv/ao's worst wait: $(cat "$T/rep-wait") / $(cat "$T/ex-wait")"
 fi
 done_ok
