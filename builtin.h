@@ -89,6 +89,15 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 		   "PCT% of MAX_SLEEP_AVG (default 0: cold)", 0, 100, \
 		   NULL)
 
+/* --tree shows one process tree (diff, plot, report, explain); --only
+ * and --only-tree restrict what is replayed, in every command.  --tree
+ * meant the latter in replay and export: it is refused there, so a
+ * command line written for the old meaning cannot answer another
+ * question silently. */
+#define CMP_TREE_MOVED \
+	"shows one process tree in diff, plot, report and explain (every " \
+	"task replayed); to replay only the tree here, say --only-tree REGEX"
+
 /* What is replayed and how (struct sr_replay_opts *o, replay/replay.h;
  * the --policy list in pol[SR_REPLAY_MAX_POLICIES], *npol of them):
  * replay and export. */
@@ -104,10 +113,11 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 	OPT_STRING(0, "only", &(o)->only, "REGEX", \
 		   "replay only the tasks whose name matches (pcre2); " \
 		   "the others' CPU is left out (said after the replay)"), \
-	OPT_STRING(0, "tree", &(o)->tree, "REGEX", \
+	OPT_STRING(0, "only-tree", &(o)->tree, "REGEX", \
 		   "replay only the process tree of the first task whose " \
 		   "name matches (pcre2; e.g. '^perf-exec$', the command " \
 		   "perf sched record ran): it and what it forked"), \
+	OPT_MOVED("tree", CMP_TREE_MOVED), \
 	OPT_REPLAY_RULES(o), \
 	OPT_NUMBER(0, "cpus", &(o)->cpus, "N", \
 		   "CPUs to replay on (default: as many as the " \

@@ -135,7 +135,7 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 		if (in->left_tasks && in->left_known) {
 			char a[SR_FMT_NUM], b[SR_FMT_NUM];
 
-			printf("left out (--exclude, --only, --tree): %zu "
+			printf("left out (--exclude, --only, --only-tree): %zu "
 			       "tasks, %s s of the recording's %s s of CPU "
 			       "(%.1f%%)\n", in->left_tasks,
 			       sr_fmt_s(a, sizeof(a), in->left_cpu_ns, 3),
@@ -144,7 +144,7 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 			       (double)in->left_cpu_ns /
 			       (double)in->total_cpu_ns : 0.0);
 		} else if (in->left_tasks) {
-			printf("left out (--exclude, --only, --tree): %zu "
+			printf("left out (--exclude, --only, --only-tree): %zu "
 			       "tasks (their CPU: replay observed too)\n",
 			       in->left_tasks);
 		}

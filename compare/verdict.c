@@ -790,14 +790,14 @@ void cmp_verdict_scope(const struct cmp_verdicts *v, cmp_vline_fn fn,
 	}
 	if (!v->left_known && v->left_tasks) {
 		snprintf(line, sizeof(line), "  left out of the replay (--only, "
-			 "--tree, --exclude): %zu tasks (their CPU is known "
+			 "--only-tree, --exclude): %zu tasks (their CPU is known "
 			 "when observed is replayed too); the verdict is "
 			 "without them", v->left_tasks);
 		emit(fn, ctx, CMP_VL_SCOPE, line, NULL);
 	}
 	if (v->left_known && v->left_tasks) {
 		snprintf(line, sizeof(line), "  left out of the replay (--only, "
-			 "--tree, --exclude): %zu tasks, %s s of CPU (%.1f%% of "
+			 "--only-tree, --exclude): %zu tasks, %s s of CPU (%.1f%% of "
 			 "the recording's); the verdict is without them",
 			 v->left_tasks,
 			 sr_fmt_s(b, sizeof(b), v->left_cpu_ns, 3),

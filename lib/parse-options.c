@@ -233,6 +233,8 @@ static int apply(const struct po_cmd *c, const struct po_option *o,
 		return SR_OK;
 	case PO_CALLBACK:
 		return o->cb(o, v, d);
+	case PO_MOVED:
+		return sr_fail(d, SR_EUSAGE, "%s: %s %s", c->name, name, o->help);
 	case PO_END:
 	case PO_GROUP:
 		break;
@@ -296,6 +298,8 @@ static int parse_long(const struct po_cmd *c, int argc, char **argv, int *i,
 	if (!o)
 		return sr_fail(d, SR_EUSAGE, "%s: unknown option '--%.*s'",
 			       c->name, (int)len, a);
+	if (o->type == PO_MOVED) /* refused, with or without a value */
+		return apply(c, o, NULL, d);
 	if (!takes_arg(o)) {
 		if (eq)
 			return sr_fail(d, SR_EUSAGE, "%s: --%s takes no value",
@@ -457,7 +461,7 @@ void po_usage(const struct po_cmd *c, FILE *f)
 	for (const struct po_option *o = c->opts; o->type != PO_END; o++) {
 		if (o->type == PO_GROUP)
 			fprintf(f, "\n%s:\n", o->help);
-		else
+		else if (o->type != PO_MOVED)
 			put_option(f, o);
 	}
 	fputc('\n', f);

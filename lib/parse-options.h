@@ -58,6 +58,9 @@ enum po_type {
 	PO_NUMBER,   /* an integer *value (int, int64_t, size_t, ...) in
 			[min, max], with unit suffixes when units is set */
 	PO_CALLBACK, /* cb(opt, arg, d) decides */
+	PO_MOVED,    /* a name that no longer means what it did here: given,
+			it is refused with help as the reason (where its
+			meaning went); in no help, man page or completion */
 };
 
 /*
@@ -131,6 +134,9 @@ struct po_option {
 #define OPT_CALLBACK(s, l, v, a, h, fn) \
 	{ .type = PO_CALLBACK, .short_name = (s), .long_name = (l), \
 	  .value = (v), .argh = (a), .help = (h), .cb = (fn) }
+
+#define OPT_MOVED(l, why) \
+	{ .type = PO_MOVED, .long_name = (l), .help = (why) }
 
 /* A command: its name, operands and options. */
 struct po_cmd {

@@ -82,6 +82,8 @@ void po_man(const struct po_cmd *c, FILE *f)
 			fputs("\"\n", f);
 			continue;
 		}
+		if (o->type == PO_MOVED)
+			continue;
 		man_opt_tag(f, o);
 		if (o->help && *o->help)
 			po_man_text(f, o->help);
@@ -144,7 +146,7 @@ void po_complete(const struct po_cmd *c, FILE *f)
 	for (const struct po_option *o = c->opts;; o++) {
 		const struct po_option *x = o->type == PO_END ? &help : o;
 
-		if (x->type == PO_GROUP)
+		if (x->type == PO_GROUP || x->type == PO_MOVED)
 			continue;
 		if (x->long_name) {
 			snprintf(name, sizeof(name), "--%s", x->long_name);

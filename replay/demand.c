@@ -164,7 +164,7 @@ int sr_demand_new(struct sr_demand **out, const struct sr_demand_opts *o,
 	dm->o = *o;
 	if (regex_new(o->exclude, "--exclude", &dm->re, d) ||
 	    regex_new(o->only, "--only", &dm->only_re, d) ||
-	    regex_new(o->tree, "--tree", &dm->tree_re, d)) {
+	    regex_new(o->tree, "--only-tree", &dm->tree_re, d)) {
 		sr_demand_free(dm);
 		return d->code;
 	}

@@ -195,7 +195,7 @@ struct sr_replay_info {
 					  behind the recording */
 	const struct sr_read_stats *read; /* lost events, skipped lines */
 	long lost_tasks;              /* marked lost in observed, -1: none */
-	/* what the replay left out (--exclude, --only, --tree): tasks, and
+	/* what the replay left out (--exclude, --only, --only-tree): tasks, and
 	   their CPU as the recording ran them and every task's, known
 	   (left_known) when observed was replayed */
 	size_t left_tasks;

@@ -11,8 +11,9 @@
 #  - make, asleep while its compilers run, is batch, not interactive;
 #  - --group NAME=REGEX adds or replaces a group; its errors;
 #  - --only-tree replays only the command's tree and the verdict says what
-#    was left out; replay --only and --tree replay only those tasks and
-#    say how many were left out;
+#    was left out; replay --only and --only-tree replay only those tasks
+#    and say how many were left out; --tree, which meant that in replay
+#    and export, is refused there (it shows a tree elsewhere);
 #  - JSON, N policies, the report page.
 . tests/lib/lib.sh
 
@@ -174,7 +175,7 @@ expect_err "^schedreplay: --group audio=\\(: expected a pcre2 regex, got an erro
 
 # --only-tree: only the command's tree is replayed; the verdict says so
 expect_status 0 "$SR" diff "$T/v.txt" --cpus 1 --only-tree '^perf-exec$'
-expect_out '^  left out of the replay \(--only, --tree, --exclude\): 2 tasks, 2\.[0-9]+ s of CPU'
+expect_out '^  left out of the replay \(--only, --only-tree, --exclude\): 2 tasks, 2\.[0-9]+ s of CPU'
 nchecks=$((nchecks + 1))
 ! grep -q 'python3\|bash\|outside the tree of' "$T/out" ||
 	fail "--only-tree: the tasks outside still there"
@@ -185,20 +186,40 @@ nchecks=$((nchecks + 1))
 expect_status 64 "$SR" diff "$T/v.txt" --only '('
 expect_err "--only '\(': at offset"
 
-# replay --only, --tree: only those tasks in every file, and how many
-# were left out (their CPU when observed is replayed)
+# replay --only, --only-tree: only those tasks in every file, and how
+# many were left out (their CPU when observed is replayed)
 expect_status 0 "$SR" replay "$T/v.txt" --cpus 1 --only '^cc1$' --policy stock --policy observed -o "$T/r1"
-expect_out '^left out \(--exclude, --only, --tree\): 5 tasks, 2\.[0-9]+ s of the recording.s [0-9.]+ s of CPU'
+expect_out '^left out \(--exclude, --only, --only-tree\): 5 tasks, 2\.[0-9]+ s of the recording.s [0-9.]+ s of CPU'
 nchecks=$((nchecks + 1))
 [ "$(cut -f1 "$T/r1/stock/summary.tsv" | tail -n +2 | sort -n | tr '\n' ' ')" = "12 13 " ] ||
 	fail "--only: $(cut -f1,2 "$T/r1/stock/summary.tsv" | tr '\n' ' ')"
-expect_status 0 "$SR" replay "$T/v.txt" --cpus 1 --tree '^make$' --policy o11int -o "$T/r2"
-expect_out '^left out \(--exclude, --only, --tree\): 4 tasks \(their CPU: replay observed too\)'
+expect_status 0 "$SR" replay "$T/v.txt" --cpus 1 --only-tree '^make$' --policy o11int -o "$T/r2"
+expect_out '^left out \(--exclude, --only, --only-tree\): 4 tasks \(their CPU: replay observed too\)'
 nchecks=$((nchecks + 1))
 [ "$(cut -f1 "$T/r2/o11int/summary.tsv" | tail -n +2 | sort -n | tr '\n' ' ')" = "11 12 13 " ] ||
-	fail "--tree: $(cut -f1,2 "$T/r2/o11int/summary.tsv" | tr '\n' ' ')"
-expect_status 64 "$SR" replay "$T/v.txt" --tree '(' -o "$T/r3"
-expect_err "--tree '\(': at offset"
+	fail "--only-tree: $(cut -f1,2 "$T/r2/o11int/summary.tsv" | tr '\n' ' ')"
+expect_status 64 "$SR" replay "$T/v.txt" --only-tree '(' -o "$T/r3"
+expect_err "--only-tree '\(': at offset"
+expect_status 64 "$SR" diff "$T/v.txt" --only-tree '('
+expect_err "--only-tree '\(': at offset"
+# one meaning per name: --tree shows a tree (every task replayed); where
+# it used to restrict the replay (replay, export) it is refused, saying
+# where that meaning went, and neither help nor completion offers it
+for cmd in replay export; do
+	expect_status 64 "$SR" $cmd "$T/v.txt" --tree '^make$' -o "$T/r4"
+	expect_err "^schedreplay: $cmd: --tree shows one process tree in diff, plot, report and explain \(every task replayed\); to replay only the tree here, say --only-tree REGEX$"
+	expect_status 64 "$SR" $cmd "$T/v.txt" --tree='^make$' -o "$T/r4"
+	expect_err "$cmd: --tree shows one process tree"
+	expect_status 0 "$SR" $cmd --help
+	nchecks=$((nchecks + 1))
+	! grep -q -- '--tree' "$T/out" || fail "$cmd --help offers --tree"
+	expect_out '--only-tree REGEX'
+	expect_status 0 "$SR" $cmd --help=complete
+	nchecks=$((nchecks + 1))
+	! grep -q '^--tree	' "$T/out" || fail "$cmd's completion offers --tree"
+done
+nchecks=$((nchecks + 1))
+[ ! -e "$T/r4" ] || fail "a refused --tree wrote $T/r4"
 # on a replay directory: replayed already
 expect_status 64 "$SR" diff "$T/r1" --only x
 expect_err 'needs the trace file'
