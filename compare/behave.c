@@ -52,6 +52,9 @@ struct tstate {
 	size_t nb, capb;
 	int64_t cur_start;         /* when the current burst began */
 	int64_t *cpu_at_deadline;
+	/* reference pass: its last wakeup, and whether every CPU was busy */
+	int64_t woke;
+	bool waking, busy_at_wake;
 };
 
 /* Does this event end a burst (the task sleeps, exits, or skips a sleep)? */
@@ -78,6 +81,7 @@ struct ref_ctx {
 	struct cmp_set *s;
 	struct tstate *st;
 	size_t cap;
+	int nrunning;           /* tasks running now */
 };
 
 static int add_period(struct cmp_task *t, int64_t wake_ns, uint32_t burst,
@@ -120,6 +124,23 @@ static void close_interval(struct cmp_task *t, struct tstate *x, int64_t now)
 	}
 }
 
+/* A wakeup, and the run after it: late when it waited
+ * CMP_STARVED_WAIT_NS or more, every CPU busy when it woke. */
+static void late_wake(struct ref_ctx *c, struct cmp_task *t, struct tstate *x,
+		      const struct cmp_tl_row *r)
+{
+	if (r->ev == CMP_EV_WAKE) {
+		x->woke = r->time_ns;
+		x->waking = true;
+		x->busy_at_wake = c->s->ref_cpus > 0 &&
+				  c->nrunning >= c->s->ref_cpus;
+	} else if (r->ev == CMP_EV_RUN && x->waking) {
+		if (x->busy_at_wake && r->time_ns - x->woke >= CMP_STARVED_WAIT_NS)
+			t->late_wakes++;
+		x->waking = false;
+	}
+}
+
 static int ref_row(void *ctx, const struct cmp_tl_row *r, struct sr_diag *d)
 {
 	struct ref_ctx *c = ctx;
@@ -156,9 +177,12 @@ static int ref_row(void *ctx, const struct cmp_tl_row *r, struct sr_diag *d)
 	}
 	if (ends_burst(r->ev))
 		t->nbursts = ++x->bursts;
+	late_wake(c, t, x, r);
 	ns = next_state(r->ev);
-	if (ns >= 0)
+	if (ns >= 0) {
+		c->nrunning += (ns == ST_RUNNING) - (x->st == ST_RUNNING);
 		x->st = ns;
+	}
 	return SR_OK;
 }
 
@@ -437,6 +461,11 @@ void cmp_behave_classify(struct cmp_set *s)
 				 CMP_BATCH_RUN_SHARE)
 			t->cls = CMP_CLASS_BATCH;
 
+		t->starved = !strcmp(s->ref_policy, "observed") &&
+			     t->cls != CMP_CLASS_BATCH &&
+			     t->wakes >= CMP_PERIOD_MIN_WAKES &&
+			     (uint64_t)t->late_wakes * 100 >=
+				     t->wakes * CMP_STARVED_PCT;
 		t->period_ns = 0;
 		if (t->nper) {
 			int64_t *w = malloc(t->nper * sizeof(*w));

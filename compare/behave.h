@@ -32,6 +32,15 @@
 #define CMP_PERIOD_MIN_TOL_NS 100000LL   /* ... or within 0.1 ms */
 #define CMP_PERIOD_REGULAR 0.6           /* share of gaps that must be */
 #define CMP_PERIOD_MIN_NS 1000000LL      /* periods under 1 ms are noise */
+/* A recording that starved a task: it waited at least
+ * CMP_STARVED_WAIT_NS to run after at least CMP_STARVED_PCT % of its
+ * wakeups (and CMP_PERIOD_MIN_WAKES of them), each time with every CPU
+ * of the recording busy when it woke.  Its period, its class and the
+ * verdict of its group are then the starvation's as much as its own,
+ * and say so (docs/plots.md, "A starved recording").  Judged on the
+ * recording only (the reference run is observed). */
+#define CMP_STARVED_WAIT_NS 1000000LL
+#define CMP_STARVED_PCT 25
 
 /* Behaviour of every task from the reference run's timeline. */
 int cmp_behave_reference(struct cmp_set *s, struct sr_diag *d);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/behave.h"
 #include "compare/diff.h"
 #include "compare/style.h"
 #include "lib/fmt.h"
@@ -391,9 +392,9 @@ bool cmp_replay_behind(const struct cmp_set *s, const size_t *runs, size_t nr)
  * does not fit them or a replay ends well after the recording (runs[0]
  * the baseline, ends[k] the last finish under runs[k]).
  */
-static void headline_common(const struct cmp_set *s, const size_t *runs,
-			    const int64_t *ends, size_t nr, int64_t demand_ns,
-			    cmp_line_fn fn, void *ctx)
+static void headline_replayed(const struct cmp_set *s, const size_t *runs,
+			      const int64_t *ends, size_t nr, int64_t demand_ns,
+			      cmp_line_fn fn, void *ctx)
 {
 	char line[1024];
 	int cpus = s->runs[runs[0]].cpus;
@@ -457,6 +458,53 @@ static void headline_common(const struct cmp_set *s, const size_t *runs,
 	}
 }
 
+/* The tasks shown that the recording starved (compare/behave.h). */
+static void starved_line(const struct cmp_set *s, cmp_line_fn fn, void *ctx)
+{
+	char line[1024], ms[SR_FMT_NUM];
+	size_t o, n = 0, named = 0;
+
+	for (size_t i = 0; i < s->ntasks; i++)
+		n += s->tasks[i].starved && cmp_task_shown(s, &s->tasks[i]);
+	if (!n)
+		return;
+	o = (size_t)snprintf(line, sizeof(line), "  the recording starved %zu "
+			     "task%s (late %s ms or more, every CPU busy, after "
+			     "%d%% of its wakeups or more: its period, class and "
+			     "figures are the starvation's too):", n,
+			     n == 1 ? "" : "s",
+			     sr_fmt_ms(ms, sizeof(ms), CMP_STARVED_WAIT_NS, 0),
+			     CMP_STARVED_PCT);
+	for (size_t i = 0; i < s->ntasks && o < sizeof(line); i++) {
+		const struct cmp_task *t = &s->tasks[i];
+		char lab[96];
+
+		if (!t->starved || !cmp_task_shown(s, t))
+			continue;
+		if (named++ == CMP_HEADLINE_NAMES) {
+			snprintf(line + o, sizeof(line) - o, ", and %zu more",
+				 n - CMP_HEADLINE_NAMES);
+			break;
+		}
+		cmp_task_label(t, lab, sizeof(lab));
+		o += (size_t)snprintf(line + o, sizeof(line) - o,
+				      "%s %s late on %u of %llu", named > 1 ? "," : "",
+				      lab, t->late_wakes,
+				      (unsigned long long)t->wakes);
+	}
+	fn(ctx, line);
+}
+
+/* What every policy shares: how it was replayed, and what the recording
+ * did to the tasks. */
+static void headline_common(const struct cmp_set *s, const size_t *runs,
+			    const int64_t *ends, size_t nr, int64_t demand_ns,
+			    cmp_line_fn fn, void *ctx)
+{
+	headline_replayed(s, runs, ends, nr, demand_ns, fn, ctx);
+	starved_line(s, fn, ctx);
+}
+
 /* What policy B changed for the interactive, periodic and batch tasks. */
 static void headline_policy(const struct cmp_diff *df, cmp_line_fn fn,
 			    void *ctx)
@@ -486,8 +534,9 @@ static void headline_policy(const struct cmp_diff *df, cmp_line_fn fn,
 		cmp_task_label(t, lab, sizeof(lab));
 		sr_fmt_ms(per, sizeof(per), t->period_ns, 1);
 		snprintf(line, sizeof(line),
-			 "  periodic %s, every %s ms%s: deadlines met %.1f%% -> %.1f%% (own clock %.1f%% -> %.1f%%)",
+			 "  periodic %s, every %s ms%s%s: deadlines met %.1f%% -> %.1f%% (own clock %.1f%% -> %.1f%%)",
 			 lab, per, t->period_forced ? " (--period)" : "",
+			 t->starved ? " (starved in the recording)" : "",
 			 cmp_deadlines_met_pct(fa), cmp_deadlines_met_pct(fb),
 			 cmp_deadlines_met_own_pct(fa), cmp_deadlines_met_own_pct(fb));
 		fn(ctx, line);
@@ -659,11 +708,12 @@ static void table_row(FILE *f, const struct cmp_task *t, const struct cmp_figs *
 		      const char *policy, int pw, bool color, bool first,
 		      const char *chg, const char *ratio)
 {
-	char lab[96], v[7][32];
+	char lab[96], v[7][32], cls[24];
 
 	cmp_task_label(t, lab, sizeof(lab));
-	fprintf(f, "%-26.26s %-11s ", first ? lab : "",
-		first ? cmp_class_name(t->cls) : "");
+	snprintf(cls, sizeof(cls), "%s%s", cmp_class_name(t->cls),
+		 t->starved ? "*" : "");
+	fprintf(f, "%-26.26s %-12s ", first ? lab : "", first ? cls : "");
 	put_policy(f, policy, pw, color);
 	if (!fg->present) {
 		fprintf(f, " %s\n", "(not in this run)");
@@ -815,7 +865,7 @@ int cmp_ndiff_write_table(const struct cmp_ndiff *nd, FILE *f, bool all,
 			if (!shown) {
 				if (pass == 1)
 					fprintf(f, "\ntasks with fewer waits (a p99 of a few samples), by change in p99\n");
-				fprintf(f, "%-26s %-11s %-*s %11s %8s %8s %8s %9s %9s %6s %9s %6s\n",
+				fprintf(f, "%-26s %-12s %-*s %11s %8s %8s %8s %9s %9s %6s %9s %6s\n",
 					"task", "class", pw, "policy", "runtime ms", "switches", "avg", "p95",
 					"p99", "max", "cpu%", "p99 chg", "ratio");
 			}
@@ -844,6 +894,12 @@ int cmp_ndiff_write_table(const struct cmp_ndiff *nd, FILE *f, bool all,
 		if (all)
 			break;
 	}
+	for (size_t i = 0; i < nd->nrows; i++)
+		if (s->tasks[nd->rows[i]].starved) {
+			fputs("* class: starved in the recording (the headline "
+			      "says how)\n", f);
+			break;
+		}
 	return ferror(f) ? SR_EIO : SR_OK;
 }
 
@@ -889,7 +945,8 @@ static void tsv_row(FILE *f, const struct cmp_set *s, const struct cmp_task *t,
 	tsv_period(f, t, fb);
 	fprintf(f, "\t%s", fa->finish_ns ? sr_fmt_s(v, sizeof(v), fa->finish_ns, 9) : "-");
 	fprintf(f, "\t%s", fb->finish_ns ? sr_fmt_s(v, sizeof(v), fb->finish_ns, 9) : "-");
-	fprintf(f, "\t%s\n", both ? verdicts[cmp_verdict_of(t, 0, b)] : "-");
+	fprintf(f, "\t%s", both ? verdicts[cmp_verdict_of(t, 0, b)] : "-");
+	fprintf(f, "\t%d\t%u\n", t->starved, t->late_wakes);
 }
 
 int cmp_ndiff_write_tsv(const struct cmp_ndiff *nd, FILE *f)
@@ -900,7 +957,7 @@ int cmp_ndiff_write_tsv(const struct cmp_ndiff *nd, FILE *f)
 	for (size_t m = 0; m < NMETRICS; m++)
 		fprintf(f, "\ta_%s\tb_%s\tchange_%s\tratio_%s", metrics[m].name,
 			metrics[m].name, metrics[m].name, metrics[m].name);
-	fputs("\ta_deadlines_met_pct\ta_deadlines_met_own_pct\ta_desired_cpu_pct\tb_deadlines_met_pct\tb_deadlines_met_own_pct\tb_desired_cpu_pct\ta_finish_s\tb_finish_s\tp99_verdict\n", f);
+	fputs("\ta_deadlines_met_pct\ta_deadlines_met_own_pct\ta_desired_cpu_pct\tb_deadlines_met_pct\tb_deadlines_met_own_pct\tb_desired_cpu_pct\ta_finish_s\tb_finish_s\tp99_verdict\tstarved\tlate_wakes\n", f);
 	/* a task's rows together, one per compared policy; a row only where
 	 * the baseline or that policy has the task */
 	for (size_t i = 0; i < nd->nrows; i++) {
@@ -1106,8 +1163,9 @@ int cmp_ndiff_write_json(const struct cmp_ndiff *nd, FILE *f)
 
 		fprintf(f, "%s\n    {\"pid\": %d, \"comm\": ", i ? "," : "", t->pid);
 		sr_json_str(f, t->comm);
-		fprintf(f, ", \"occ\": %u, \"class\": \"%s\", \"sleep_share\": %.4f, \"wake_rate\": %.3f, \"period_ms\": ",
-			t->occ, cmp_class_name(t->cls), t->sleep_share, t->wake_rate);
+		fprintf(f, ", \"occ\": %u, \"class\": \"%s\", \"sleep_share\": %.4f, \"wake_rate\": %.3f, \"starved\": %s, \"late_wakes\": %u, \"period_ms\": ",
+			t->occ, cmp_class_name(t->cls), t->sleep_share, t->wake_rate,
+			t->starved ? "true" : "false", t->late_wakes);
 		if (t->period_ns > 0)
 			fputs(sr_fmt_ms(v, sizeof(v), t->period_ns, 6), f);
 		else

@@ -71,6 +71,9 @@ struct cmp_task {
 	struct cmp_period *per;
 	size_t nper, perc;
 	uint32_t nbursts;       /* bursts ended in the reference run */
+	uint32_t late_wakes;    /* wakeups it waited CMP_STARVED_WAIT_NS or
+				   more after, every CPU busy (behave.h) */
+	bool starved;           /* the recording starved it (behave.h) */
 	struct cmp_figs *figs;   /* [set->nruns] */
 	bool selected;          /* for plots */
 	bool in_focus;          /* in the --tree focus (compare/tree.h) */

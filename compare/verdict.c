@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare/behave.h"
 #include "compare/diff.h"
 #include "compare/select.h"
 #include "compare/verdict.h"
@@ -426,6 +427,15 @@ static int build_group(struct cmp_verdicts *v, struct cmp_set *s, int group,
 		if (!t->figs[v->a].present && !t->figs[v->b].present)
 			continue;
 		g->ntasks++;
+		if (t->starved && g->nstarved++ < CMP_VERDICT_BEHIND) {
+			size_t k = g->nstarved - 1;
+
+			g->starved[k].pid = t->pid;
+			snprintf(g->starved[k].comm, sizeof(g->starved[k].comm),
+				 "%s", t->comm);
+			g->starved[k].late = t->late_wakes;
+			g->starved[k].wakes = (uint32_t)t->wakes;
+		}
 		cpu += t->figs[v->a].runtime_ns;
 		waits += t->figs[v->a].ndelays;
 		if (t->cls == CMP_CLASS_BATCH) {
@@ -629,10 +639,12 @@ static void group_line(const struct cmp_verdicts *v,
 			ms3(z, sizeof(z), g->max[0]), ms3(w, sizeof(w), g->max[1]));
 		if (g->npooled[0] < CMP_VERDICT_MIN_WAITS ||
 		    g->npooled[1] < CMP_VERDICT_MIN_WAITS)
-			put(buf, sizeof(buf), o, " (%zu and %zu waits: too few)",
-			    g->npooled[0], g->npooled[1]);
+			o = put(buf, sizeof(buf), o, " (%zu and %zu waits: too "
+				"few)", g->npooled[0], g->npooled[1]);
 		break;
 	}
+	if (g->nstarved)
+		put(buf, sizeof(buf), o, "; starved in the recording");
 	fn(ctx, &l);
 }
 
@@ -684,6 +696,22 @@ static void why_lines(const struct cmp_verdicts *v,
 			 g->npooled[0], g->npooled[1]);
 		emit(fn, ctx, CMP_VL_WHY, buf, g);
 		break;
+	}
+	if (g->nstarved) {
+		o = put(buf, sizeof(buf), 0, "    the recording starved ");
+		for (size_t i = 0; i < g->nstarved && i < CMP_VERDICT_BEHIND; i++)
+			o = put(buf, sizeof(buf), o, "%s%s (%d), late on %u of "
+				"%u wakeups", i ? "; " : "", g->starved[i].comm,
+				(int)g->starved[i].pid, g->starved[i].late,
+				g->starved[i].wakes);
+		if (g->nstarved > CMP_VERDICT_BEHIND)
+			o = put(buf, sizeof(buf), o, "; and %zu more",
+				g->nstarved - CMP_VERDICT_BEHIND);
+		put(buf, sizeof(buf), o, " (waited %s ms or more, every CPU "
+		    "busy): the period, class and figures are the "
+		    "starvation's as much as the task's",
+		    sr_fmt_ms(x, sizeof(x), CMP_STARVED_WAIT_NS, 0));
+		emit(fn, ctx, CMP_VL_WHY, buf, g);
 	}
 	o = put(buf, sizeof(buf), 0, "    its wait: %s -> %s ms",
 		sr_fmt_ms(x, sizeof(x), g->wait[0], 1),
@@ -914,7 +942,15 @@ void cmp_verdict_group_json(FILE *f, const struct cmp_verdict_group *g)
 			sr_fmt_ms(x, sizeof(x), g->behind[i].change, 6),
 			g->behind[i].outside ? "true" : "false");
 	}
-	fputs("]}", f);
+	fputs("], \"starved\": [", f);
+	for (size_t i = 0; i < g->nstarved && i < CMP_VERDICT_BEHIND; i++) {
+		fprintf(f, "%s{\"pid\": %d, \"comm\": ", i ? ", " : "",
+			(int)g->starved[i].pid);
+		sr_json_str(f, g->starved[i].comm);
+		fprintf(f, ", \"late_wakes\": %u, \"wakeups\": %u}",
+			g->starved[i].late, g->starved[i].wakes);
+	}
+	fprintf(f, "], \"starved_tasks\": %zu}", g->nstarved);
 }
 
 void cmp_verdict_write_json(FILE *f, const struct cmp_verdicts *v)

@@ -92,6 +92,13 @@ struct cmp_verdict_group {
 	} behind[CMP_VERDICT_BEHIND];
 	size_t nbehind;
 	int64_t behind_total;     /* the change of the whole wait it shares */
+	/* its tasks the recording starved (compare/behave.h): a caveat */
+	size_t nstarved;
+	struct {
+		int32_t pid;
+		char comm[CMP_COMM_MAX];
+		uint32_t late, wakes;
+	} starved[CMP_VERDICT_BEHIND];
 };
 
 struct cmp_verdicts {

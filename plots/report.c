@@ -809,8 +809,9 @@ static int write_plots(FILE *f, const struct cmp_ndiff *nd,
 		cmp_task_label(t, lab, sizeof(lab));
 		fprintf(f, "<section class=\"task\" id=\"task-%zu\">\n<h3>", i + 1);
 		sr_html_str(f, lab);
-		fprintf(f, " <small>%s%s</small></h3>\n<div class=\"figs\">\n",
-			cmp_class_name(t->cls), t->period_ns > 0 ? ", periodic" : "");
+		fprintf(f, " <small>%s%s%s</small></h3>\n<div class=\"figs\">\n",
+			cmp_class_name(t->cls), t->period_ns > 0 ? ", periodic" : "",
+			t->starved ? ", starved in the recording" : "");
 		for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 			char name[48];
 
