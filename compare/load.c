@@ -10,6 +10,7 @@
 
 #include "compare/behave.h"
 #include "compare/load.h"
+#include "compare/verdict.h"
 #include "replay/replay.h"
 #include "compare/select.h"
 #include "compare/source.h"
@@ -236,6 +237,8 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	}
 	if (rc == SR_OK && set->procs)
 		rc = mark_cmd(set, o->tree, d);
+	if (rc == SR_OK)
+		rc = cmp_verdict_assign(set, d);
 	cmp_taskre_free(root);
 	return rc;
 }

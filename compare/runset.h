@@ -81,6 +81,9 @@ struct cmp_task {
 	long parent;            /* the task that forked it, -1 (tree.h) */
 	int64_t desc_busy_ns;   /* asleep while a descendant was busy */
 	int group;              /* compare/verdict.h, -1: none */
+	int notice;             /* the order a person notices tasks in,
+				   lowest first (compare/select.h); 0 for
+				   all until cmp_verdict_assign */
 };
 
 struct cmp_run {

@@ -61,7 +61,8 @@ long long cmp_p99_change(const struct cmp_task *t, size_t a, size_t b)
 
 struct okey {
 	long idx;
-	long long k1, k2;         /* sort descending */
+	int rank;                 /* sort ascending first */
+	long long k1, k2;         /* then descending */
 	const struct cmp_task *t;
 };
 
@@ -75,6 +76,8 @@ static int cmp_okey(const void *pa, const void *pb)
 	const struct okey *a = pa, *b = pb;
 	int c;
 
+	if (a->rank != b->rank)
+		return a->rank < b->rank ? -1 : 1;
 	if (a->k1 != b->k1)
 		return a->k1 > b->k1 ? -1 : 1;
 	if (a->k2 != b->k2)
@@ -115,6 +118,7 @@ static int order(const struct cmp_set *s, size_t a, size_t b,
 			continue;
 		k[m].idx = (long)i;
 		k[m].t = t;
+		k[m].rank = t->notice;
 		k[m].k1 = k[m].k2 = 0;
 		for (size_t r = 0; r < s->nruns; r++) {
 			long long c1, c2;
@@ -167,12 +171,62 @@ bool cmp_enough_waits(const struct cmp_set *s, const struct cmp_task *t,
 	return true;
 }
 
-static bool in_any_run(const struct cmp_set *s, const struct cmp_task *t)
+/* t waited under some run. */
+static bool waited(const struct cmp_set *s, const struct cmp_task *t)
 {
 	for (size_t r = 0; r < s->nruns; r++)
-		if (t->figs[r].present)
+		if (t->figs[r].present && t->figs[r].ndelays)
 			return true;
 	return false;
+}
+
+/* The largest p99 of t under any run. */
+static int64_t worst_p99(const struct cmp_set *s, const struct cmp_task *t)
+{
+	int64_t w = 0;
+
+	for (size_t r = 0; r < s->nruns; r++)
+		if (t->figs[r].present && t->figs[r].p99_ns > w)
+			w = t->figs[r].p99_ns;
+	return w;
+}
+
+/* The worst task of each group, in the groups' order, into sel (room for
+ * max); returns how many. */
+static size_t group_worst(struct cmp_set *s, long *sel, size_t max)
+{
+	size_t m = 0;
+	int top = -1;
+
+	for (size_t i = 0; i < s->ntasks; i++)
+		if (s->tasks[i].group > top)
+			top = s->tasks[i].group;
+	for (int g = 0; g <= top && m < max; g++) {
+		long best = -1;
+		bool best_many = false;
+
+		for (size_t i = 0; i < s->ntasks; i++) {
+			const struct cmp_task *t = &s->tasks[i];
+			bool many;
+
+			if (t->group != g || !cmp_task_shown(s, t) ||
+			    !waited(s, t))
+				continue;
+			many = cmp_enough_waits(s, t, 0, SIZE_MAX,
+						CMP_SELECT_MIN_WAITS);
+			if (best < 0 || (many && !best_many) ||
+			    (many == best_many &&
+			     worst_p99(s, t) > worst_p99(s, &s->tasks[best]))) {
+				best = (long)i;
+				best_many = many;
+			}
+		}
+		if (best >= 0) {
+			s->tasks[best].selected = true;
+			sel[m++] = best;
+		}
+	}
+	return m;
 }
 
 int cmp_select_plot_tasks(struct cmp_set *s, const struct cmp_taskre *re,
@@ -195,37 +249,8 @@ int cmp_select_plot_tasks(struct cmp_set *s, const struct cmp_taskre *re,
 		free(byp99);
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	}
-	if (!re) {
-		/* the most interactive first: most wakeups per second */
-		struct okey *k = malloc((s->ntasks + 1) * sizeof(*k));
-		size_t nk = 0;
-
-		if (!k) {
-			free(sel);
-			free(byp99);
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		}
-		for (size_t i = 0; i < s->ntasks; i++) {
-			const struct cmp_task *t = &s->tasks[i];
-
-			if (t->cls != CMP_CLASS_INTERACTIVE || !in_any_run(s, t) ||
-			    !cmp_task_shown(s, t))
-				continue;
-			k[nk].idx = (long)i;
-			k[nk].t = t;
-			/* the ones doing the most work when they wake:
-			 * the X server, the player, the terminal */
-			k[nk].k1 = t->run_ns;
-			k[nk].k2 = (long long)(t->wake_rate * 1000.0);
-			nk++;
-		}
-		qsort(k, nk, sizeof(*k), cmp_okey);
-		for (size_t i = 0; i < nk && m < CMP_PLOT_MAX_INTERACTIVE && m < max; i++) {
-			s->tasks[k[i].idx].selected = true;
-			sel[m++] = k[i].idx;
-		}
-		free(k);
-	}
+	if (!re)
+		m = group_worst(s, sel, max);
 	if (b == a && !re) {
 		/* one run: the largest p99 delays */
 		struct okey *k = malloc((nby + 1) * sizeof(*k));
@@ -238,6 +263,7 @@ int cmp_select_plot_tasks(struct cmp_set *s, const struct cmp_taskre *re,
 		for (size_t i = 0; i < nby; i++) {
 			k[i].idx = byp99[i];
 			k[i].t = &s->tasks[byp99[i]];
+			k[i].rank = k[i].t->notice;
 			k[i].k1 = k[i].t->figs[a].p99_ns;
 			k[i].k2 = k[i].t->figs[a].max_ns;
 		}

@@ -14,10 +14,20 @@
 #include "lib/diag.h"
 
 #define CMP_PLOT_MAX_TASKS 8      /* tasks in the per-task plots */
-#define CMP_PLOT_MAX_INTERACTIVE 4/* of which, at most, interactive ones */
 #define CMP_BARS_MAX_TASKS 12     /* tasks in the bar chart */
 #define CMP_SELECT_MIN_WAITS 20   /* waits under each policy for a p99
 				    change to pick a task by default */
+
+/*
+ * The order a person notices tasks in (tasks[].notice, set by
+ * cmp_verdict_assign): the tasks of a group of their own kind (audio,
+ * display, terminal, --group's) by the group table's order (0, 1, ...),
+ * then these, the batch work last.  Every table and plot leads with the
+ * lowest.
+ */
+#define CMP_NOTICE_PERIODIC 100  /* periodic or interactive */
+#define CMP_NOTICE_OTHER 101
+#define CMP_NOTICE_BATCH 102
 
 struct cmp_taskre;
 
@@ -33,7 +43,8 @@ void cmp_taskre_free(struct cmp_taskre *re);
 long long cmp_p99_change(const struct cmp_task *t, size_t a, size_t b);
 
 /*
- * Order task indexes for a diff: largest |change in p99| first, then
+ * Order task indexes for a diff: the order a person notices them in
+ * (tasks[].notice, above), then largest |change in p99| first, then
  * largest |change in max|, then pid, comm, occ.  Only tasks present in
  * run a or run b and matching re (NULL: all).  *out is malloc'd.
  */
@@ -52,12 +63,13 @@ bool cmp_enough_waits(const struct cmp_set *s, const struct cmp_task *t,
 
 /*
  * Mark s->tasks[].selected for the per-task plots: with re, the matching
- * tasks (by the diff order, at most max); without, up to
- * CMP_PLOT_MAX_INTERACTIVE interactive tasks (most CPU used first: the
- * X server, the player, the terminal do real work when they wake), then the largest p99 changes from run 0 to any other (or the
- * largest p99 in run 0 when there is one run) among tasks with at least
- * CMP_SELECT_MIN_WAITS waits under every run, then among any that waited, at
- * most max in all.
+ * tasks (by the diff order, at most max); without, the worst task of
+ * each group of the verdict (compare/verdict.h), in the groups' order:
+ * the one with the largest p99 under any run, among its tasks with at
+ * least CMP_SELECT_MIN_WAITS waits under every run, else among any that
+ * waited; then, while there is room, the diff order (the tasks a person
+ * notices first, each by its change in p99; with one run, the largest
+ * p99), those with CMP_SELECT_MIN_WAITS waits first, at most max in all.
  * Returns the number selected; *order receives them in drawing order.
  */
 int cmp_select_plot_tasks(struct cmp_set *s, const struct cmp_taskre *re,

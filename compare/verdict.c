@@ -155,6 +155,45 @@ static bool under_build(const struct cmp_set *s, const struct table *t,
 	return false;
 }
 
+/*
+ * Every task's group, and its rank among the tasks a person notices
+ * (tasks[].notice, lowest first: compare/select.h): a task of a group
+ * of its own kind (audio, display, terminal, --group's), in the table's
+ * order; then the periodic and interactive tasks; then the others; the
+ * batch tasks last.
+ */
+static void assign(struct cmp_set *s, const struct table *t)
+{
+	for (size_t i = 0; i < s->ntasks; i++)
+		s->tasks[i].group = group_by_name(t, s->tasks[i].comm);
+	if (t->build >= 0 && s->procs)
+		for (size_t i = 0; i < s->ntasks; i++)
+			if (s->tasks[i].group != t->build &&
+			    under_build(s, t, &s->tasks[i]))
+				s->tasks[i].group = t->build;
+	for (size_t i = 0; i < s->ntasks; i++) {
+		struct cmp_task *x = &s->tasks[i];
+		bool own = x->group >= 0 && x->group != t->build &&
+			   t->re[x->group];
+
+		x->notice = x->cls == CMP_CLASS_BATCH ? CMP_NOTICE_BATCH :
+			    own ? x->group :
+			    x->period_ns > 0 || x->cls == CMP_CLASS_INTERACTIVE ?
+			    CMP_NOTICE_PERIODIC : CMP_NOTICE_OTHER;
+	}
+}
+
+int cmp_verdict_assign(struct cmp_set *s, struct sr_diag *d)
+{
+	struct table t;
+	int rc = table_of(&t, s->groups, d);
+
+	if (rc == SR_OK)
+		assign(s, &t);
+	table_free(&t);
+	return rc ? d->code : SR_OK;
+}
+
 /* ---- the figures ------------------------------------------------------------ */
 
 struct pool {
@@ -514,13 +553,7 @@ int cmp_verdict_build(struct cmp_verdicts *v, struct cmp_set *s, size_t a,
 		table_free(&t);
 		return d->code;
 	}
-	for (size_t i = 0; i < s->ntasks; i++)
-		s->tasks[i].group = group_by_name(&t, s->tasks[i].comm);
-	if (t.build >= 0 && s->procs)
-		for (size_t i = 0; i < s->ntasks; i++)
-			if (s->tasks[i].group != t.build &&
-			    under_build(s, &t, &s->tasks[i]))
-				s->tasks[i].group = t.build;
+	assign(s, &t);
 	for (size_t i = 0; i < t.n && rc == SR_OK; i++) {
 		size_t at = v->ng;
 

@@ -116,6 +116,11 @@ struct cmp_verdicts {
 	int64_t left_cpu_ns;
 };
 
+/* Every task's group (tasks[].group) and its rank among the tasks a
+ * person notices (tasks[].notice): after loading, before any order or
+ * selection (compare/select.h). */
+int cmp_verdict_assign(struct cmp_set *s, struct sr_diag *d);
+
 /* g->verdict from the figure that leads its line, by its kind (p99 and
  * npooled, met_pm, or done: verdict-rule.h). */
 void cmp_verdict_decide(struct cmp_verdict_group *g);

@@ -161,6 +161,28 @@ nchecks=$((nchecks + 1))
 [ "$(awk -F'\t' '$3 == 11 || $3 == 10 || $3 == 20 { print $3 ":" $6 }' "$T/out" | sort | tr '\n' ' ')" = "10:batch 11:batch 20:interactive " ] ||
 	fail "classes: $(awk -F'\t' '{ print $3 ":" $4 ":" $6 }' "$T/out" | tr '\n' ' ')"
 
+# The tasks a person notices lead (compare/select.h, tasks[].notice): the
+# diff's rows (TSV, in the table's order) start with the tasks of the
+# audio, display and terminal groups in that order (mpv/ao, then bash),
+# then periodic and interactive ones, the others, the batch tasks last.
+expect_status 0 "$SR" diff "$T/v.txt" --cpus 1 --tsv
+nchecks=$((nchecks + 1))
+[ "$(awk -F'\t' 'NR > 1 { print $3 }' "$T/out" | head -n 2 | tr '\n' ' ')" = "20 30 " ] ||
+	fail "rows: not mpv/ao then bash first: $(cut -f3,4 "$T/out" | tr '\n' ' ')"
+nchecks=$((nchecks + 1))
+[ "$(awk -F'\t' 'NR > 3 { print $6 }' "$T/out" | sort -u)" = "batch" ] ||
+	fail "rows: batch not last: $(cut -f3,4,6 "$T/out" | tr '\n' ' ')"
+# the plots draw the worst task of each group, in the groups' order
+# (audio: mpv/ao; terminal: bash; build: the largest p99 among its tasks
+# with 20 waits or more, cc1 (12) or make (11); other: python3, 21 waits
+# where perf-exec had 4), then the diff's order
+expect_status 69 "$SR" plot "$T/v.txt" --cpus 1 -o "$T/order" --gnuplot /nonexistent/gnuplot
+nchecks=$((nchecks + 1))
+sed -n 's/^# index [0-9]*: \(.*\) under stock: time_s prio$/\1/p' "$T/order/priority.dat" |
+	tr '\n' ' ' >"$T/drawn"
+grep -Eq '^mpv/ao \(20\) bash \(30\) (cc1 \(12\)|cc1 \(13\)|make \(11\)) python3 \(50\) ' "$T/drawn" ||
+	fail "plots: not the worst of each group first: $(cat "$T/drawn")"
+
 # --group: a new group is tried first; a default's name replaces it
 expect_status 0 "$SR" diff "$T/v.txt" --cpus 1 --group 'hog=^python3$' --group 'audio=^bash$'
 expect_out '^  hog: '
