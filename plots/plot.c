@@ -1,12 +1,13 @@
 /*
  * plot: gnuplot scripts and data files, and their rendering (see plot.h).
  */
+#include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <stdarg.h>
-
 #include "compare/style.h"
+#include "compare/verdict.h"
 #include "compare/why.h"
 #include "lib/grow.h"
 #include "lib/fmt.h"
@@ -70,12 +71,6 @@ static double line_width(const struct cmp_set *s, size_t r)
 	if (s->nruns < 2)
 		return 1.6;
 	return r == 0 ? 3.2 : 1.6;
-}
-
-/* Point type of run r in scatter plots: its policy's. */
-static int point_type(const struct cmp_set *s, size_t r)
-{
-	return run_style(s, r).point;
 }
 
 /* ---- collecting the selected tasks' series ----------------------------- */
@@ -220,6 +215,7 @@ struct ctx {
 	size_t capfig;
 	int64_t ymax;             /* delay-time: the longest delay drawn */
 	int64_t cdf_xmax;         /* delay-cdf: the longest delay drawn */
+	double cdf_nines;         /* and the highest on its nines axis */
 };
 
 /* A new figure of out (its tips empty); NULL when out of memory. */
@@ -821,42 +817,44 @@ static int64_t floor_ns(int64_t v)
 	return v < PL_DELAY_FLOOR_NS ? PL_DELAY_FLOOR_NS : v;
 }
 
-/* Panels: the longest wait begun in each of PL_PANEL_BINS bins of
- * [lo, hi), as steps (a row per bin, and one closing its last); an empty
- * bin breaks the line.  Returns the largest delay written. */
-static int64_t write_bin_max(FILE *f, const struct ctx *x,
+/* The p99 of the waits begun in each of PL_PANEL_BINS slices of [lo, hi)
+ * (ns since the origin) as steps: a row per slice that had waits (its
+ * start, p99, waits), one closing the last slice of a run of them, and a
+ * blank line where a slice had none.  Returns the largest p99 written. */
+static int64_t write_bin_p99(FILE *f, const struct ctx *x,
 			     const struct series *p, int64_t lo, int64_t hi)
 {
 	char a[40], b[40];
 	int64_t width = (hi - lo) / PL_PANEL_BINS + 1, top = 0;
-	int64_t prev = INT64_MIN, prev_max = 0;
+	int64_t prev = INT64_MIN, prev_p99 = 0;
 	size_t j = 0;
 
 	while (j < p->n) {
-		int64_t bin = (p->p[j].t - x->s->origin - lo) / width, mx = 0;
+		int64_t bin = (p->p[j].t - x->s->origin - lo) / width, p99;
+		size_t from = j;
 
 		while (j < p->n &&
-		       (p->p[j].t - x->s->origin - lo) / width == bin) {
-			if (p->p[j].v > mx)
-				mx = p->p[j].v;
+		       (p->p[j].t - x->s->origin - lo) / width == bin)
 			j++;
-		}
+		p99 = series_p99(p, from, j);
 		if (prev != INT64_MIN && bin != prev + 1) {
 			/* close the last step, break the line */
-			fprintf(f, "%s\t%s\n\n",
+			fprintf(f, "%s\t%s\t0\n\n",
 				sr_fmt_s(a, sizeof(a), lo + (prev + 1) * width, 6),
-				sr_fmt_ms(b, sizeof(b), floor_ns(prev_max), 6));
+				sr_fmt_ms(b, sizeof(b), floor_ns(prev_p99), 6));
 		}
-		fprintf(f, "%s\t%s\n", sr_fmt_s(a, sizeof(a), lo + bin * width, 6),
-			sr_fmt_ms(b, sizeof(b), floor_ns(mx), 6));
-		if (mx > top)
-			top = mx;
+		fprintf(f, "%s\t%s\t%zu\n",
+			sr_fmt_s(a, sizeof(a), lo + bin * width, 6),
+			sr_fmt_ms(b, sizeof(b), floor_ns(p99), 6), j - from);
+		if (p99 > top)
+			top = p99;
 		prev = bin;
-		prev_max = mx;
+		prev_p99 = p99;
 	}
 	if (prev != INT64_MIN)
-		fprintf(f, "%s\t%s\n", sr_fmt_s(a, sizeof(a), lo + (prev + 1) * width, 6),
-			sr_fmt_ms(b, sizeof(b), floor_ns(prev_max), 6));
+		fprintf(f, "%s\t%s\t0\n",
+			sr_fmt_s(a, sizeof(a), lo + (prev + 1) * width, 6),
+			sr_fmt_ms(b, sizeof(b), floor_ns(prev_p99), 6));
 	return top;
 }
 
@@ -865,52 +863,31 @@ static int write_delay_time_data(struct ctx *x, struct sr_diag *d)
 	struct cmp_set *s = x->s;
 	struct sr_outfile *od;
 	FILE *f;
-	char a[40], b[40];
 
-	int64_t *ymax = &x->ymax;
-
-	*ymax = PL_DELAY_FLOOR_NS * 10;
+	x->ymax = PL_DELAY_FLOOR_NS * 10;
 	f = open_dat(&od, x, "delay-time",
-		     "scheduling delay of each wait, one block per task and policy", d);
+		     "p99 scheduling delay per slice of time, one block per task and policy", d);
 	if (!f)
 		return d->code;
-	fputs("# time_s: when the wait began (wakeup, preemption or fork), seconds since the\n", f);
-	floor_note(f, "# trace start; delay_ms: until it ran.  Delays under ",
-		   " ms are written as ", "\n");
-	if (x->o->panels)
-		fprintf(f, "# (log axis).  Panels: the panel's time in %d bins, a row per bin that\n# had waits with the longest of them (time_s: the bin's start), and one\n# closing the last bin of a run; a blank line where a bin had none.\n",
-			PL_PANEL_BINS);
-	else
-		fprintf(f, "# (log axis).  A series of more than %d waits is thinned: every k-th wait and\n# every wait at or above the series' p99 are kept.\n", PL_SCATTER_MAX);
+	fprintf(f, "# The time shown cut in %d slices; a row per slice that had waits:\n"
+		   "# time_s: the slice's start, seconds since the trace start; p99_ms: the\n"
+		   "# 99th percentile (nearest rank, docs/metrics.md) of the delays of the\n"
+		   "# waits begun in it; waits: how many.  A row closes each run of slices,\n"
+		   "# a blank line where a slice had none.\n", PL_PANEL_BINS);
+	floor_note(f, "# Delays under ", " ms are written as ", " (log axis).\n");
 	for (size_t i = 0; i < x->nsel; i++) {
 		int64_t lo, hi;
 
 		panel_xrange(x, i, &lo, &hi);
 		for (size_t r = 0; r < s->nruns; r++) {
 			const struct series *p = &x->c->delay[i * s->nruns + r];
-			size_t k = p->n > PL_SCATTER_MAX ? (p->n + PL_SCATTER_MAX - 1) / PL_SCATTER_MAX : 1;
-			int64_t p99 = k > 1 && !x->o->panels ? series_p99(p, 0, p->n) : 0;
+			int64_t top;
 
 			block_comment(f, i * s->nruns + r, &s->tasks[x->sel[i]],
-				      s->runs[r].policy, "time_s delay_ms");
-			if (x->o->panels) {
-				int64_t top = write_bin_max(f, x, p, lo, hi);
-
-				if (top > *ymax)
-					*ymax = top;
-			} else {
-				if (k > 1)
-					fprintf(f, "# thinned: every %zu-th of %zu waits, and all >= %s ms\n", k, p->n,
-						sr_fmt_ms(a, sizeof(a), p99, 6));
-				for (size_t j = 0; j < p->n; j++) {
-					if (k > 1 && j % k && p->p[j].v < p99)
-						continue;
-					if (p->p[j].v > *ymax)
-						*ymax = p->p[j].v;
-					fprintf(f, "%s\t%s\n", tsec(a, sizeof(a), x, p->p[j].t),
-						sr_fmt_ms(b, sizeof(b), floor_ns(p->p[j].v), 6));
-				}
-			}
+				      s->runs[r].policy, "time_s p99_ms waits");
+			top = write_bin_p99(f, x, p, lo, hi);
+			if (top > x->ymax)
+				x->ymax = top;
 			end_block(f, p->n);
 		}
 	}
@@ -923,8 +900,7 @@ static void delay_time_setup(FILE *f, const struct ctx *x)
 	delay_range(f, 'y', x->ymax * 3);
 	fputs("set format y '%g'\n", f);
 	fputs("set xlabel 'time since trace start (s)'\n", f);
-	fputs(x->o->panels ? "set ylabel 'longest delay (ms, log)'\n"
-			   : "set ylabel 'scheduling delay (ms, log)'\n", f);
+	fputs("set ylabel 'p99 delay per slice (ms, log)'\n", f);
 	fputs("set key invert\n", f);
 }
 
@@ -937,16 +913,11 @@ static void delay_time_body(FILE *f, const struct ctx *x, size_t i,
 
 	cmp_task_label(&s->tasks[x->sel[i]], lab, sizeof(lab));
 	panel_xrange_cmd(f, x, i, &zoomed);
-	if (x->o->panels)
-		panel_title(f, &s->tasks[x->sel[i]],
-			    zoomed ? "longest delay per time bin, zoomed to its life"
-				   : "longest delay per time bin");
-	else
-		panel_title(f, &s->tasks[x->sel[i]],
-			    zoomed ? "delay of each wait, zoomed to its life (under 1 us drawn at 0.001 ms)"
-				   : "delay of each wait (under 1 us drawn at 0.001 ms)");
-	/* the last policy first, so the first (the widest, or open circles)
-	 * lies on top... underneath; `set key invert` keeps the first first */
+	panel_title(f, &s->tasks[x->sel[i]],
+		    zoomed ? "p99 delay per slice of time, zoomed to its life"
+			   : "p99 delay per slice of time");
+	/* the last policy first, so the first (the widest) lies
+	 * underneath; `set key invert` keeps the first first */
 	for (size_t rr = s->nruns; rr-- > 0;) {
 		size_t r = rr;
 		const struct series *p = &x->c->delay[i * s->nruns + r];
@@ -954,46 +925,45 @@ static void delay_time_body(FILE *f, const struct ctx *x, size_t i,
 
 		if (!p->n)
 			continue;
-		if (x->o->panels) {
-			fprintf(f, "%s'delay-time.dat' index %zu using 1:2 with steps lw %.1f lc rgb '%s' dt %s title ",
-				plot_item(pc), i * s->nruns + r, line_width(s, r) * 0.75,
-				run_colour(s, r).rgb, run_dash(s, r));
-			tip(fig, "%s under %s: the longest of its %zu waits in each time bin",
-			    lab, s->runs[r].policy, p->n);
-		} else {
-			/* gnuplot colours: #AARRGGBB, AA = transparency */
-			fprintf(f, "%s'delay-time.dat' index %zu using 1:2 with points pt %d ps %s lc rgb '#%s%s' title ",
-				plot_item(pc), i * s->nruns + r, point_type(s, r),
-				point_type(s, r) == 7 ? "0.4" : "0.7",
-				point_type(s, r) == 7 ? "50" : "20",
-				run_colour(s, r).rgb + 1);
-		}
+		fprintf(f, "%s'delay-time.dat' index %zu using 1:2 with steps lw %.1f lc rgb '%s' dt %s title ",
+			plot_item(pc), i * s->nruns + r, line_width(s, r) * 0.75,
+			run_colour(s, r).rgb, run_dash(s, r));
+		tip(fig, "%s under %s: the p99 of its waits begun in each slice of time (%zu waits in all)",
+		    lab, s->runs[r].policy, p->n);
 		snprintf(t, sizeof(t), "%s (%zu waits)", s->runs[r].policy, p->n);
 		sr_gp_str(f, t);
 	}
 }
 
 static const struct kind kind_delay_time = {
-	"delay-time", "each wait's scheduling delay over time, per task and policy",
-	"scheduling delay of each wait over time",
-	"Scheduling delay of every wait over time (log scale), a colour per policy: spikes are the stalls a user notices.",
-	"no waits", delay_time_setup, delay_time_body, 1, 240,
-};
-
-static const struct kind kind_delay_bins = {
-	"delay-time", "the longest scheduling delay in each time bin, per task and policy",
-	"longest scheduling delay over time",
-	"The longest scheduling delay of the waits begun in each of 200 slices of the time shown (log scale), a line per policy: spikes are the stalls a user notices.",
+	"delay-time", "p99 scheduling delay per slice of time, per task and policy",
+	"p99 scheduling delay over time",
+	"The p99 scheduling delay of the waits begun in each of 200 slices of the time shown (log scale), a line per policy: where a policy's waits grow long, and when.",
 	"no waits", delay_time_setup, delay_time_body, 1, 240,
 };
 
 /* ---- delay distribution ------------------------------------------------- */
 
-/* Series p's CDF as "delay_ms fraction" rows: every wait up to 2 * body
- * of them, else body points evenly spaced in rank below p99 and tail in
- * the top 1%.  Returns the largest delay written, -1 when out of memory. */
+/*
+ * The CDF's height on its "nines" axis: -log10 of the share of waits
+ * longer than the k-th shortest of n (0 for none shorter, 1 at 90 %, 2
+ * at 99 %, 3 at 99.9 %): the tail a person feels is spread out instead
+ * of squashed against the top.  The longest wait (none longer) is drawn
+ * half a wait further up, -log10(0.5 / n).
+ */
+static double nines(size_t k, size_t n)
+{
+	double longer = (double)(n - k) / (double)n;
+
+	return -log10(longer > 0 ? longer : 0.5 / (double)n);
+}
+
+/* Series p's CDF as "delay_ms fraction nines" rows: every wait up to 2 *
+ * body of them, else body points evenly spaced in rank below p99 and tail
+ * in the top 1%.  Returns the largest delay written, -1 when out of
+ * memory; *top_nines gets the highest nines written. */
 static int64_t write_cdf(FILE *f, const struct series *p, size_t body,
-			 size_t tail)
+			 size_t tail, double *top_nines)
 {
 	int64_t *v = p->n ? malloc(p->n * sizeof(*v)) : NULL;
 	size_t last = (size_t)-1;
@@ -1007,7 +977,7 @@ static int64_t write_cdf(FILE *f, const struct series *p, size_t body,
 	if (p->n) {
 		qsort(v, p->n, sizeof(*v), sr_cmp_i64);
 		/* the rise from 0 at the shortest delay */
-		fprintf(f, "%s\t0\n", sr_fmt_ms(a, sizeof(a), floor_ns(v[0]), 6));
+		fprintf(f, "%s\t0\t0\n", sr_fmt_ms(a, sizeof(a), floor_ns(v[0]), 6));
 	}
 	for (size_t j = 0; j < body + tail + 1 && p->n; j++) {
 		/* rank (0-based) of the j-th kept point */
@@ -1035,8 +1005,11 @@ static int64_t write_cdf(FILE *f, const struct series *p, size_t body,
 		last = k;
 		if (v[k] > top)
 			top = v[k];
-		fprintf(f, "%s\t%.6f\n", sr_fmt_ms(a, sizeof(a), floor_ns(v[k]), 6),
-			(double)(k + 1) / (double)p->n);
+		fprintf(f, "%s\t%.6f\t%.6f\n",
+			sr_fmt_ms(a, sizeof(a), floor_ns(v[k]), 6),
+			(double)(k + 1) / (double)p->n, nines(k + 1, p->n));
+		if (nines(k + 1, p->n) > *top_nines)
+			*top_nines = nines(k + 1, p->n);
 	}
 	free(v);
 	return top;
@@ -1051,23 +1024,25 @@ static int write_delay_cdf_data(struct ctx *x, struct sr_diag *d)
 	size_t tail = x->o->panels ? PL_PANEL_CDF_POINTS / 2 : PL_CDF_POINTS;
 
 	x->cdf_xmax = PL_DELAY_FLOOR_NS * 10;
+	x->cdf_nines = 2;
 	f = open_dat(&od, x, "delay-cdf",
 		     "distribution of scheduling delays, one block per task and policy", d);
 	if (!f)
 		return d->code;
 	floor_note(f, "# delay_ms (under ", " ms written as ",
 		   ", log axis); fraction: share of the\n");
-	fprintf(f, "# task's waits with a delay <= delay_ms.  Above %zu waits, %zu points evenly\n"
-		   "# spaced in rank below p99 and %zu in the top 1%% are kept.\n",
-		2 * body, body, tail);
+	fprintf(f, "# task's waits with a delay <= delay_ms; nines: -log10(1 - fraction), the\n"
+		   "# axis drawn (1: 90%%, 2: 99%%, 3: 99.9%%; the longest wait at -log10(0.5/n)).\n"
+		   "# Above %zu waits, %zu points evenly spaced in rank below p99 and %zu in the\n"
+		   "# top 1%% are kept.\n", 2 * body, body, tail);
 	for (size_t i = 0; i < x->nsel; i++) {
 		for (size_t r = 0; r < s->nruns; r++) {
 			const struct series *p = &x->c->delay[i * s->nruns + r];
 			int64_t top;
 
 			block_comment(f, i * s->nruns + r, &s->tasks[x->sel[i]],
-				      s->runs[r].policy, "delay_ms fraction");
-			if ((top = write_cdf(f, p, body, tail)) < 0) {
+				      s->runs[r].policy, "delay_ms fraction nines");
+			if ((top = write_cdf(f, p, body, tail, &x->cdf_nines)) < 0) {
 				sr_outfile_abort(od);
 				return sr_fail(d, SR_EINTERNAL, "out of memory");
 			}
@@ -1081,18 +1056,29 @@ static int write_delay_cdf_data(struct ctx *x, struct sr_diag *d)
 
 static void delay_cdf_setup(FILE *f, const struct ctx *x)
 {
-	fputs("set rmargin 3\nset lmargin 10\n", f);
-	if (x->o->panels)
-		fputs("set key below horizontal Left reverse samplen 2 spacing 1.1 maxrows 3\n", f);
-	else
-		fputs("set key inside right bottom vertical Left reverse samplen 2 opaque box lc rgb '#c0c0c0'\n", f);
+	/* tic labels are gnuplot formats: %% for a % */
+	static const char *const pct[] = {
+		"0", "90%%", "99%%", "99.9%%", "99.99%%", "99.999%%",
+		"99.9999%%", "99.99999%%",
+	};
+	int top = (int)ceil(x->cdf_nines);
+
+	if (top > (int)(sizeof(pct) / sizeof(pct[0])) - 1)
+		top = (int)(sizeof(pct) / sizeof(pct[0])) - 1;
+	/* the key under the data, never over it (a panel's is already) */
+	if (!x->o->panels)
+		fputs("set rmargin 3\nset bmargin 7\n"
+		      "set key below horizontal Left reverse samplen 2 spacing 1.1 maxcols 2\n", f);
 	fputs("set logscale x 10\n", f);
 	delay_range(f, 'x', x->cdf_xmax * 3);
 	fputs("set format x '%g'\n", f);
-	fputs("set yrange [0:1.05]\n", f);
-	fputs(x->o->panels ? "set ytics 0.2\n" : "set ytics 0.1\n", f);
+	fprintf(f, "set yrange [0:%.2f]\n", x->cdf_nines + 0.15);
+	fputs("set ytics (", f);
+	for (int k = 0; k <= top; k++)
+		fprintf(f, "%s'%s' %d", k ? ", " : "", pct[k], k);
+	fputs(")\n", f);
 	fputs("set xlabel 'scheduling delay (ms, log)'\n", f);
-	fputs("set ylabel 'fraction of waits <= delay'\n", f);
+	fputs("set ylabel 'waits at most this long'\n", f);
 }
 
 static void delay_cdf_body(FILE *f, const struct ctx *x, size_t i,
@@ -1111,9 +1097,9 @@ static void delay_cdf_body(FILE *f, const struct ctx *x, size_t i,
 		if (!p->n)
 			continue;
 		sr_fmt_ms(a, sizeof(a), floor_ns(t->figs[r].p99_ns), 6);
-		fprintf(f, "set arrow from %s, graph 0 to %s, first 0.99 nohead dt 3 lw 1.5 lc rgb '%s'\n",
+		fprintf(f, "set arrow from %s, graph 0 to %s, first 2 nohead dt 3 lw 1.5 lc rgb '%s'\n",
 			a, a, run_colour(s, r).rgb);
-		fprintf(f, "set label '' at %s, first 0.99 point pt 7 ps 1.4 lc rgb '%s'\n",
+		fprintf(f, "set label '' at %s, first 2 point pt 7 ps 1.4 lc rgb '%s'\n",
 			a, run_colour(s, r).rgb);
 	}
 	for (size_t r = 0; r < s->nruns; r++) {
@@ -1122,7 +1108,7 @@ static void delay_cdf_body(FILE *f, const struct ctx *x, size_t i,
 
 		if (!p->n)
 			continue;
-		fprintf(f, "%s'delay-cdf.dat' index %zu using 1:2 with steps lw 2 lc rgb '%s' dt %s title ",
+		fprintf(f, "%s'delay-cdf.dat' index %zu using 1:3 with steps lw 2 lc rgb '%s' dt %s title ",
 			plot_item(pc), i * s->nruns + r, run_colour(s, r).rgb,
 			run_dash(s, r));
 		snprintf(ttl, sizeof(ttl), "%s: p99 %s ms", s->runs[r].policy,
@@ -1132,7 +1118,7 @@ static void delay_cdf_body(FILE *f, const struct ctx *x, size_t i,
 		    lab, s->runs[r].policy, p->n, a);
 	}
 	if (pc->n) {
-		fprintf(f, "%s0.99 with lines dt 3 lc rgb '#999999' title 'p99 (0.99)'",
+		fprintf(f, "%s2 with lines dt 3 lc rgb '#999999' title 'p99 (99%%)'",
 			plot_item(pc));
 		tip(fig, "the 99th percentile: 99%% of the waits were no longer");
 	}
@@ -1141,7 +1127,7 @@ static void delay_cdf_body(FILE *f, const struct ctx *x, size_t i,
 static const struct kind kind_delay_cdf = {
 	"delay-cdf", "distribution of scheduling delays per task and policy, p99 marked",
 	"distribution of scheduling delays, p99 marked",
-	"Distribution of scheduling delays (CDF, log scale) per task and policy; the dots and dotted lines mark each policy's p99.",
+	"Distribution of scheduling delays per task and policy (CDF: the share of waits at most each delay, on a log delay axis and a 90 / 99 / 99.9 % axis, so the tail shows); the dots and dotted lines mark each policy's p99.",
 	"no waits", delay_cdf_setup, delay_cdf_body, 2, 300,
 };
 
@@ -1414,28 +1400,48 @@ static int write_diff_bars(struct ctx *x, const long *tasks, size_t n,
 
 /* ---- the wait by reason ------------------------------------------------------ */
 
-/* A colour per reason (enum sm_why_code; NONE: waits not attributed). */
-static const char *const why_rgb[SM_WHY__COUNT] = {
-	[SM_WHY_NONE] = "#bdbdbd",
-	[SM_WHY_LOWER_PRIO] = "#1f77b4",
-	[SM_WHY_SAME_PRIO_QUEUE] = "#ff7f0e",
-	[SM_WHY_NO_PREEMPT] = "#d62728",
-	[SM_WHY_EXPIRED] = "#9467bd",
-	[SM_WHY_STARVING_SWITCH] = "#8c564b",
-	[SM_WHY_GRANULARITY] = "#e377c2",
-	[SM_WHY_CREDIT] = "#2ca02c",
-	[SM_WHY_TICK] = "#bcbd22",
-	[SM_WHY_OTHER_CPU] = "#17becf",
-	[SM_WHY_GOODNESS] = "#aec7e8",
-	[SM_WHY_COUNTER_OUT] = "#ffbb78",
-	[SM_WHY_VRUNTIME] = "#98df8a",
-	[SM_WHY_NOT_ELIGIBLE] = "#ff9896",
-	[SM_WHY_DEADLINE] = "#c5b0d5",
+/*
+ * How a reason is drawn (enum sm_why_code; NONE: waits not attributed):
+ * a grey and a fill pattern, never a hue, since a hue means a policy
+ * everywhere else (compare/style.h): red is stock, not a reason.
+ * Patterns (gnuplot's): 0 solid, 1 crosshatch, 2 dense crosshatch, 4 /,
+ * 5 \, 6 dense /, 7 dense \.
+ */
+static const struct why_look {
+	const char *rgb;
+	int pattern;            /* 0: solid */
+} why_looks[SM_WHY__COUNT] = {
+	[SM_WHY_NONE] = { "#e0e0e0", 0 },
+	[SM_WHY_LOWER_PRIO] = { "#252525", 0 },
+	[SM_WHY_SAME_PRIO_QUEUE] = { "#737373", 0 },
+	[SM_WHY_NO_PREEMPT] = { "#b5b5b5", 0 },
+	[SM_WHY_EXPIRED] = { "#252525", 4 },
+	[SM_WHY_STARVING_SWITCH] = { "#252525", 7 },
+	[SM_WHY_GRANULARITY] = { "#252525", 5 },
+	[SM_WHY_CREDIT] = { "#252525", 6 },
+	[SM_WHY_TICK] = { "#252525", 1 },
+	[SM_WHY_OTHER_CPU] = { "#252525", 2 },
+	/* 2.4's, CFS's and EEVDF's own, told apart from each other */
+	[SM_WHY_GOODNESS] = { "#4d4d4d", 0 },
+	[SM_WHY_COUNTER_OUT] = { "#8c8c8c", 4 },
+	[SM_WHY_VRUNTIME] = { "#4d4d4d", 6 },
+	[SM_WHY_NOT_ELIGIBLE] = { "#8c8c8c", 5 },
+	[SM_WHY_DEADLINE] = { "#8c8c8c", 1 },
 };
 
-static const char *why_colour(int c)
+/* gnuplot's colour and fill of reason c */
+static void why_style(FILE *f, int c)
 {
-	return c >= 0 && c < SM_WHY__COUNT && why_rgb[c] ? why_rgb[c] : "#7f7f7f";
+	const struct why_look *w = c >= 0 && c < SM_WHY__COUNT &&
+				   why_looks[c].rgb ? &why_looks[c] :
+				   &why_looks[SM_WHY_NONE];
+
+	if (w->pattern)
+		fprintf(f, "lc rgb '%s' fs pattern %d border lc rgb '#303030'",
+			w->rgb, w->pattern);
+	else
+		fprintf(f, "lc rgb '%s' fs solid 1.0 border lc rgb '#303030'",
+			w->rgb);
 }
 
 static bool is_task(const struct cmp_task *t, void *ctx)
@@ -1554,7 +1560,8 @@ static int write_why_script(struct ctx *x, const char *name, long task,
 		snprintf(fig->title, sizeof(fig->title), "%s: wait by reason", lab);
 		snprintf(fig->caption, sizeof(fig->caption), "What %s waited for under each policy: its total scheduling delay split by the reason the policy did not run it (docs/why.md).", lab);
 	} else {
-		snprintf(fig->title, sizeof(fig->title), "wait by reason per task and policy");
+		snprintf(fig->title, sizeof(fig->title), "%s: wait by reason per task and policy",
+			 s->title);
 		snprintf(fig->caption, sizeof(fig->caption), "Each task's total scheduling delay under each policy, split by the reason the policy did not run it (docs/why.md).");
 	}
 	if (open_out(&og, x, name, "gp", d))
@@ -1595,9 +1602,11 @@ static int write_why_script(struct ctx *x, const char *name, long task,
 			snprintf(from, sizeof(from), "(0)");
 		else
 			snprintf(from, sizeof(from), "%d", 5 + c - 1);
-		fprintf(f, "%s'why-bars.dat' every ::%zu::%zu using %d:1:%s:%d:($1-0.35):($1+0.35) with boxxyerror lc rgb '%s' title ",
+		fprintf(f, "%s'why-bars.dat' every ::%zu::%zu using %d:1:%s:%d:($1-0.35):($1+0.35) with boxxyerror ",
 			plot_item(&pc), first, first + nrows - 1, 5 + c, from,
-			5 + c, why_colour(code));
+			5 + c);
+		why_style(f, code);
+		fputs(" title ", f);
 		sr_gp_str(f, code ? sm_why_name(code) : "not attributed");
 		tip(fig, "%s: %s", code ? sm_why_name(code) : "not attributed",
 		    code ? cmp_why_meaning(code) : "waits without segments");
@@ -1664,6 +1673,164 @@ static int bar_tasks(struct cmp_set *s, const struct pl_plot_opts *o,
 	*out = order;
 	*n = norder;
 	return SR_OK;
+}
+
+/* ---- the summary: the verdict's groups, A against B ------------------------ */
+
+/* Group g's figure (the one its word follows, verdict-rule.h) under A
+ * and B in the figure's own unit (ns, or per mille missed), its name in
+ * words, and each value as the verdict line prints it. */
+static const char *summary_figure(const struct cmp_verdict_group *g,
+				  int64_t *v, char (*txt)[SR_FMT_NUM])
+{
+	const int64_t *met = g->own_clock ? g->own_pm : g->met_pm;
+
+	for (int k = 0; k < 2; k++) {
+		switch (g->kind) {
+		case CMP_VK_PERIODIC:
+			v[k] = 1000 - met[k];
+			sr_fmt_scaled(txt[k], SR_FMT_NUM, v[k], 1, 1);
+			strcat(txt[k], "%");
+			break;
+		case CMP_VK_BATCH:
+			v[k] = g->done[k];
+			sr_fmt_s(txt[k], SR_FMT_NUM, v[k], 3);
+			strcat(txt[k], " s");
+			break;
+		default:
+			v[k] = g->p99[k];
+			sr_fmt_ms(txt[k], SR_FMT_NUM, v[k], 2);
+			strcat(txt[k], " ms");
+			break;
+		}
+	}
+	return g->kind == CMP_VK_PERIODIC ?
+	       (g->own_clock ? "deadlines missed, own clock (%)"
+			     : "deadlines missed (%)") :
+	       g->kind == CMP_VK_BATCH ? "done, s after the start" :
+	       "p99 scheduling delay (ms)";
+}
+
+/* The value in the axis's unit: ms, %, or s. */
+static const char *summary_axis(char *buf, size_t len,
+				const struct cmp_verdict_group *g, int64_t v)
+{
+	return g->kind == CMP_VK_PERIODIC ? sr_fmt_scaled(buf, len, v, 1, 1) :
+	       g->kind == CMP_VK_BATCH ? sr_fmt_s(buf, len, v, 9) :
+	       sr_fmt_ms(buf, len, v, 6);
+}
+
+/* A panel's title: the group, its word, and the caveat of a starved
+ * recording. */
+static void summary_title(FILE *f, const struct cmp_verdicts *v,
+			  const struct cmp_verdict_group *g)
+{
+	char t[256];
+
+	snprintf(t, sizeof(t), "%s: %s under %s%s", g->name,
+		 cmp_verdict_name(g->verdict), v->s->runs[v->b].policy,
+		 g->nstarved ? " (starved in the recording)" : "");
+	fputs("set title ", f);
+	sr_gp_str(f, t);
+	fputs(" font ',12'\n", f);
+}
+
+/*
+ * summary.png: one image for a mailing list, the verdict of B (run 1)
+ * against A (run 0): a panel per group, the figure its word follows from
+ * as two bars in the policies' colours, each with its value; the rule
+ * line under them.
+ */
+static int write_summary(struct ctx *x, const struct cmp_verdicts *v,
+			 struct sr_diag *d)
+{
+	struct cmp_set *s = x->s;
+	struct sr_outfile *od, *og;
+	struct pl_figure *fig;
+	char rule[256], a[SR_FMT_NUM], title[512];
+	int cols = v->ng > 1 ? 2 : 1, rows = ((int)v->ng + cols - 1) / cols;
+	int height = 170 + 230 * rows;
+	FILE *f;
+
+	if (!v->ng)
+		return SR_OK;
+	f = open_dat(&od, x, "summary",
+		     "the verdict's groups: the figure each word follows, under A and B", d);
+	if (!f)
+		return d->code;
+	fputs("# a block per group, in the verdict's order; row 0: A, row 1: B;\n"
+	      "# value in the axis's unit (ms, %, or s), then as the verdict prints it\n", f);
+	for (size_t i = 0; i < v->ng; i++) {
+		const struct cmp_verdict_group *g = &v->g[i];
+		int64_t val[2];
+		char txt[2][SR_FMT_NUM];
+		const char *what = summary_figure(g, val, txt);
+
+		fprintf(f, "# index %zu: %s, %s: row value text\n", i, g->name, what);
+		for (int k = 0; k < 2; k++)
+			fprintf(f, "%d\t%s\t\"%s\"\n", k,
+				summary_axis(a, sizeof(a), g, val[k]), txt[k]);
+		fputs("\n\n", f);
+	}
+	if (sr_outfile_commit(od, d))
+		return d->code;
+	if (!(fig = fig_add(x, "summary", "summary", -1)))
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	snprintf(fig->title, sizeof(fig->title), "%s: %s against %s, per group of tasks",
+		 s->title, s->runs[v->b].policy, s->runs[v->a].policy);
+	snprintf(fig->caption, sizeof(fig->caption), "The verdict per group of tasks: the figure each word follows from, under each policy (docs/why.md, \"The rule\").");
+	if (open_out(&og, x, "summary", "gp", d))
+		return d->code;
+	f = sr_outfile_fp(og);
+	gp_header(f, x, "summary", "the verdict per group of tasks, A against B",
+		  1000, height);
+	fputs("# the data: summary.dat\n", f);
+	fputs("set key off\nset lmargin 14\nset rmargin 6\nset bmargin 4\n", f);
+	fputs("set grid xtics noytics\nset style fill solid 0.9 border rgb '#303030'\n", f);
+	fputs("set yrange [1.6:-0.6]\n", f);
+	fputs("set ytics nomirror (", f);
+	for (int k = 0; k < 2; k++) {
+		fputs(k ? ", " : "", f);
+		sr_gp_str(f, s->runs[k ? v->b : v->a].policy);
+		fprintf(f, " %d", k);
+	}
+	fputs(")\n", f);
+	cmp_vrule_line(cmp_verdict_kinds(v), rule, sizeof(rule));
+	snprintf(title, sizeof(title), "%s: %s against %s, per group of tasks",
+		 s->title, s->runs[v->b].policy, s->runs[v->a].policy);
+	fputs("set label 1 ", f);
+	sr_gp_str(f, rule + 2);
+	fputs(" at screen 0.5, screen 0.02 center textcolor rgb '#505050'\n", f);
+	fprintf(f, "set multiplot layout %d,%d title ", rows, cols);
+	sr_gp_str(f, title);
+	/* room for the title above and the rule line below, in px */
+	fprintf(f, " font ',14' margins 0.1,0.97,%.3f,%.3f spacing 0.14,%.3f\n",
+		80.0 / height, 1 - 70.0 / height, 70.0 / height);
+	for (size_t i = 0; i < v->ng; i++) {
+		const struct cmp_verdict_group *g = &v->g[i];
+		int64_t val[2];
+		char txt[2][SR_FMT_NUM];
+		const char *what = summary_figure(g, val, txt);
+		int64_t top = val[0] > val[1] ? val[0] : val[1];
+
+		summary_title(f, v, g);
+		fprintf(f, "set xlabel '%s'\n", what);
+		fprintf(f, "set xrange [0:%s]\n",
+			summary_axis(a, sizeof(a), g, top > 0 ? top + top / 3 : 1));
+		for (int k = 0; k < 2; k++) {
+			size_t r = k ? v->b : v->a;
+
+			fprintf(f, "%s'summary.dat' index %zu every ::%d::%d using 2:1:(0):2:($1-0.3):($1+0.3) with boxxyerror lc rgb '%s'",
+				k ? ", \\\n     " : "plot ", i, k, k, run_colour(s, r).rgb);
+			tip(fig, "%s under %s: %s", g->name, s->runs[r].policy, txt[k]);
+		}
+		fprintf(f, ", \\\n     'summary.dat' index %zu using 2:1:3 with labels left offset 0.6,0 textcolor rgb '#202020'\n", i);
+		tip(fig, "%s: the values", g->name);
+		if (i == 0)
+			fputs("unset label 1\n", f);
+	}
+	fputs("unset multiplot\n", f);
+	return sr_outfile_commit(og, d);
 }
 
 /* What the plots show, in ns since the origin: the replay's span (and
@@ -1741,8 +1908,7 @@ static int plot_all(struct cmp_set *s, const struct pl_plot_opts *o,
 	if (rc == SR_OK)
 		rc = write_delay_time_data(&x, d);
 	if (rc == SR_OK)
-		rc = write_scripts(&x, o->panels ? &kind_delay_bins
-						 : &kind_delay_time, d);
+		rc = write_scripts(&x, &kind_delay_time, d);
 	if (rc == SR_OK)
 		rc = write_delay_cdf_data(&x, d);
 	if (rc == SR_OK)
@@ -1751,6 +1917,15 @@ static int plot_all(struct cmp_set *s, const struct pl_plot_opts *o,
 		rc = write_diff_bars(&x, bars, nbars, d);
 	if (rc == SR_OK)
 		rc = write_why_bars(&x, d);
+	if (rc == SR_OK && s->nruns > 1 && !o->panels) {
+		struct cmp_verdicts *v = calloc(1, sizeof(*v));
+
+		rc = v ? cmp_verdict_build(v, s, 0, 1, d) :
+			 sr_fail(d, SR_EINTERNAL, "out of memory");
+		if (rc == SR_OK)
+			rc = write_summary(&x, v, d);
+		free(v);
+	}
 	collect_free(&c);
 	free(bars);
 	if (rc)

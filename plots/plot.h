@@ -5,8 +5,8 @@
  *   priority    priority over time per task, policies overlaid (steps, prio
  *               axis reversed so higher priority is up, interactive
  *               threshold drawn)
- *   delay-time  each wait's scheduling delay over time per task (points,
- *               log y, a colour per policy)
+ *   delay-time  the p99 scheduling delay of the waits begun in each slice
+ *               of time, per task (steps, log y, a line per policy)
  *   delay-cdf   distribution of delays per task and policy (CDF, log x,
  *               p99 marked)
  *   diff-bars   p99 and max delay per task, the policies side by side
@@ -23,7 +23,7 @@
  * and diff-bars-max, horizontal (one row per task); and what each panel
  * draws is bounded, not the events: per series at most PL_PANEL_BINS
  * time bins (a step of priority keeps each bin's extremes, a delay plot
- * draws each bin's longest wait) and PL_PANEL_CDF_POINTS points of a CDF.
+ * draws each bin's p99) and PL_PANEL_CDF_POINTS points of a CDF.
  *
  * Scripts and data are byte-identical for the same input and options; a
  * user can edit them and re-run `gnuplot NAME.gp` in DIR.
@@ -46,7 +46,6 @@ const char *pl_format_ext(enum pl_format f);
 
 #define PL_NPLOTS 4
 #define PL_DELAY_FLOOR_NS 1000    /* log axes: shorter delays drawn here */
-#define PL_SCATTER_MAX 5000       /* points per series before thinning */
 #define PL_CDF_POINTS 1000        /* per half (body, tail) of a CDF */
 #define PL_PANEL_WIDTH 600        /* a panel's size (SVG user units, px) */
 #define PL_PANEL_HEIGHT 330

@@ -457,7 +457,8 @@ static int write_tasks(FILE *f, const struct cmp_ndiff *nd,
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	}
 	fputs("<section id=\"task-table\">\n<h2>Tasks</h2>\n<p>Every task shown, in the diff's order: first those with 20 "
-	      "waits or more under every policy, then the others, each by the largest change in p99 scheduling delay "
+	      "waits or more under every policy, then the others, each time the tasks a person notices first (audio, display, "
+	      "terminal, then periodic and interactive tasks), the batch work last, and by the largest change in p99 scheduling delay "
 	      "against the baseline under any policy; click a heading to sort by it, again for the other way. Under each policy but the baseline, its change against the baseline "
 	      "(green: better, red: worse, for delays that moved by at least 10% and 0.1 ms). "
 	      "A task drawn in the plots links to them.</p>\n", f);
@@ -792,8 +793,8 @@ static int write_plots(FILE *f, const struct cmp_ndiff *nd,
 	}
 	fputs("<p>Hover over a line, a bar or a legend entry to see whose it is. Each task drawn has its panels: "
 	      "its <b>priority</b> over time (higher priority up; dashed: the interactive threshold; circles: a move to another CPU), "
-	      "the <b>longest scheduling delay</b> of the waits begun in each slice of the time shown (log scale: spikes are the stalls a user notices), "
-	      "the <b>distribution</b> of its delays (CDF, each policy's p99 marked), "
+	      "the <b>p99 scheduling delay</b> of the waits begun in each slice of the time shown (log scale: where a policy's waits grow long, and when), "
+	      "the <b>distribution</b> of its delays (CDF on a 90 / 99 / 99.9 % axis, so the tail shows; each policy's p99 marked), "
 	      "and, when the replay attributed the waits, its <b>wait by reason</b> under each policy (a stacked bar: what the policy's rules made it wait for, docs/why.md), "
 	      "with its worst waits in words below. The scripts and data beside this page re-draw each panel: "
 	      "<code>gnuplot NAME.gp</code>.</p>\n", f);

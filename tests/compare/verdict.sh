@@ -304,6 +304,12 @@ expect_status 69 "$SR" plot "$T/v.txt" --cpus 1 -o "$T/pl" --gnuplot /nonexisten
 nchecks=$((nchecks + 1))
 awk -F'\t' '!/^#/ { n++; if ($5 != $NF) bad = bad " " $1 } END { exit !(n == 14 && bad == "") }' "$T/pl/why-bars.dat" ||
 	fail "why-bars.dat: the sums do not end at the total (rows$(awk -F'\t' '!/^#/ && $5 != $NF { printf " %s", $1 }' "$T/pl/why-bars.dat")), or not 14 rows"
+# one colour meaning per figure: a hue is a policy everywhere, so the
+# reasons are greys and patterns (red would read as stock)
+nchecks=$((nchecks + 1))
+grep -o "lc rgb '#[0-9a-f]*'" "$T/pl/why-bars.gp" | sed "s/.*'#\(..\)\(..\)\(..\)'/\1 \2 \3/" |
+	awk '$1 != $2 || $2 != $3 { bad = 1 } END { exit bad || NR < 3 }' ||
+	fail "why-bars: a reason drawn in a hue: $(grep -o "lc rgb '#[0-9a-f]*'" "$T/pl/why-bars.gp" | sort -u | tr '\n' ' ')"
 expect_status 0 "$SR" explain "$T/v.txt" --cpus 1 --task "^mpv/ao$" --tsv
 nchecks=$((nchecks + 1))
 [ "$(awk -F'\t' '$1 == "total" { printf "%.1f %.1f", $5 / 1e6, $6 / 1e6 }' "$T/out")" = \
