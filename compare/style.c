@@ -27,6 +27,7 @@ static const struct {
 	{ "2.4", "#784212", 3 },
 	{ "cfs", "#8e44ad", 9 },
 	{ "eevdf", "#2c3e50", 11 },
+	{ "eevdf-6.18", "#117a65", 13 },
 };
 
 /* For a name the table does not know. */

@@ -29,10 +29,13 @@
 extern const struct sm_policy sm_policy_cfs;
 
 #define K(rq)			((rq)->rules->k)
-#define sysctl_sched_latency	((uint64_t)K(rq).sched_latency_ns)
-#define sysctl_sched_min_granularity ((uint64_t)K(rq).sched_min_granularity_ns)
+#define sysctl_sched_latency \
+	fair_scaled(rq, K(rq).sched_latency_ns, FAIR_SCALE_LATENCY)
+#define sysctl_sched_min_granularity \
+	fair_scaled(rq, K(rq).sched_min_granularity_ns, FAIR_SCALE_MIN_GRAN)
 #define sysctl_sched_wakeup_granularity \
-	((unsigned long)K(rq).sched_wakeup_granularity_ns)
+	((unsigned long)fair_scaled(rq, K(rq).sched_wakeup_granularity_ns, \
+				    FAIR_SCALE_WAKEUP_GRAN))
 #define NICE_0_LOAD		FAIR_NICE_0_LOAD
 
 /* (s64)(a - b): the kernel's wrap-safe comparisons */
@@ -139,7 +142,7 @@ static void enqueue(struct fair_rq *rq, struct fair_task *p, unsigned fl)
 	account_enqueue(rq, p);
 }
 
-static void dequeue(struct fair_rq *rq, struct fair_task *p, unsigned fl)
+static bool dequeue(struct fair_rq *rq, struct fair_task *p, unsigned fl)
 {
 	update_curr(rq);
 	if (p != rq->curr_se)
@@ -148,6 +151,7 @@ static void dequeue(struct fair_rq *rq, struct fair_task *p, unsigned fl)
 	rq->load_inv_weight = 0;
 	rq->cfs_nr_running--;
 	p->on_rq = false;
+	return true;
 }
 
 /* schedule(): put_prev_task, then the leftmost. */
@@ -265,7 +269,9 @@ static const struct fair_class cfs_class = {
 static const struct fair_rules cfs_rules = {
 	.policy = &sm_policy_cfs,
 	.cls = &cfs_class,
+	.scale_limit_ns = 100000000,	/* sched_init_granularity's limit */
 	.k = {
+		.scaled = FAIR_SCALE_ALL,
 		.sched_latency_ns = 20000000,
 		.sched_min_granularity_ns = 4000000,
 		.sched_wakeup_granularity_ns = 10000000,
@@ -301,6 +307,7 @@ static const struct sm_knob cfs_knobs[] = {
 	FAIR_KNOB("WAKEUP_PREEMPT", "0/1", 1, 0, 1, wakeup_preempt, NULL,
 		  "wakeups may preempt (else only the tick does)"),
 	FAIR_KNOB_RR_TIMESLICE("SCHED_RR's slice (DEF_TIMESLICE)"),
+	FAIR_KNOB_HZ,
 	{ 0 },
 };
 

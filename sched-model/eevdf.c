@@ -33,8 +33,9 @@
 extern const struct sm_policy sm_policy_eevdf;
 
 #define K(rq)			((rq)->rules->k)
-#define sysctl_sched_base_slice	((uint64_t)K(rq).sched_base_slice_ns)
-#define TICK_NSEC		SM_NSEC_PER_JIFFY
+#define sysctl_sched_base_slice \
+	fair_scaled(rq, K(rq).sched_base_slice_ns, FAIR_SCALE_BASE_SLICE)
+#define TICK_NSEC		sm_tick_nsec(&rq->base)
 
 static int64_t vdiff(uint64_t a, uint64_t b)
 {
@@ -106,16 +107,23 @@ static void update_min_vruntime(struct fair_rq *rq)
 }
 
 /* The slice is used: a new request, and the CPU to the next deadline. */
-static void update_deadline(struct fair_rq *rq, struct fair_task *p)
+static bool update_deadline(struct fair_rq *rq, struct fair_task *p)
 {
 	if (vdiff(p->vruntime, p->deadline) < 0)
-		return;
+		return false;
 	p->slice = sysctl_sched_base_slice;
 	p->deadline = p->vruntime + calc_delta_fair(p->slice, p);
-	if (rq->cfs_nr_running > 1) {
-		fair_resched(rq);
-		fair_note(p, SM_CH_EXPIRE);
-	}
+	return true;
+}
+
+/* RUN_TO_PARITY's protection of the running entity: 6.6 stashes the
+   deadline it was picked with in vlag; 6.17 keeps vprot, the vruntime it
+   may run to (protect_slice). */
+static bool protect_slice(const struct fair_rq *rq, const struct fair_task *p)
+{
+	if (rq->rules->cls->eevdf_617)
+		return vdiff(p->vprot, p->vruntime) > 0;
+	return p->vlag == (int64_t)p->deadline;
 }
 
 static void update_curr(struct fair_rq *rq)
@@ -123,6 +131,7 @@ static void update_curr(struct fair_rq *rq)
 	struct fair_task *curr = rq->curr_se;
 	uint64_t now = fair_now(rq);
 	int64_t delta_exec;
+	bool resched;
 
 	if (!curr)
 		return;
@@ -132,12 +141,24 @@ static void update_curr(struct fair_rq *rq)
 	curr->exec_start = now;
 	curr->sum_exec_runtime += (uint64_t)delta_exec;
 	curr->vruntime += calc_delta_fair((uint64_t)delta_exec, curr);
-	update_deadline(rq, curr);
+	resched = update_deadline(rq, curr);
 	update_min_vruntime(rq);
+	if (rq->cfs_nr_running < 2)
+		return;
+	/* 6.6: the slice used; 6.17: also the protected run over */
+	if (resched || (rq->rules->cls->eevdf_617 && !protect_slice(rq, curr))) {
+		fair_resched(rq);
+		if (resched)
+			fair_note(curr, SM_CH_EXPIRE);
+	}
 }
 
-/* place_entity: V less the lag kept, scaled for the weight it adds. */
-static void place_entity(struct fair_rq *rq, struct fair_task *p)
+/* place_entity: V less the lag kept, scaled for the weight it adds; a
+   deadline one vslice on (half of one for a new task under
+   PLACE_DEADLINE_INITIAL), or the relative one it kept (PLACE_REL_
+   DEADLINE, a move that was not a sleep). */
+static void place_entity(struct fair_rq *rq, struct fair_task *p,
+			 unsigned fl)
 {
 	uint64_t vslice, vruntime = avg_vruntime(rq);
 	int64_t lag = 0;
@@ -155,14 +176,37 @@ static void place_entity(struct fair_rq *rq, struct fair_task *p)
 		lag /= load;
 	}
 	p->vruntime = vruntime - (uint64_t)lag;
+	if (K(rq).place_rel_deadline && p->rel_deadline) {
+		p->deadline += p->vruntime;
+		p->rel_deadline = false;
+		return;
+	}
+	if (K(rq).place_deadline_initial && (fl & FAIR_INITIAL))
+		vslice /= 2;
 	p->deadline = p->vruntime + vslice;
+}
+
+/* the largest request of the queue and its running entity (6.17's
+   cfs_rq_max_slice) */
+static uint64_t max_slice(const struct fair_rq *rq)
+{
+	uint64_t m = rq->curr_se && rq->curr_se->on_rq ? rq->curr_se->slice : 0;
+
+	for (size_t i = 0; i < rq->nq; i++)
+		if (rq->q[i]->slice > m)
+			m = rq->q[i]->slice;
+	return m;
 }
 
 static void update_entity_lag(struct fair_rq *rq, struct fair_task *p)
 {
 	int64_t lag = vdiff(avg_vruntime(rq), p->vruntime);
 	uint64_t span = 2 * p->slice > TICK_NSEC ? 2 * p->slice : TICK_NSEC;
-	int64_t limit = (int64_t)calc_delta_fair(span, p);
+	int64_t limit;
+
+	if (rq->rules->cls->eevdf_617)
+		span = max_slice(rq) + TICK_NSEC;
+	limit = (int64_t)calc_delta_fair(span, p);
 
 	p->vlag = lag < -limit ? -limit : lag > limit ? limit : lag;
 }
@@ -173,10 +217,10 @@ static void enqueue(struct fair_rq *rq, struct fair_task *p, unsigned fl)
 	bool curr = rq->curr_se == p;
 
 	if (curr)
-		place_entity(rq, p);
+		place_entity(rq, p, fl);
 	update_curr(rq);
 	if (!curr)
-		place_entity(rq, p);
+		place_entity(rq, p, fl);
 	rq->load_weight += p->weight;
 	rq->cfs_nr_running++;
 	if (!curr)
@@ -184,16 +228,69 @@ static void enqueue(struct fair_rq *rq, struct fair_task *p, unsigned fl)
 	p->on_rq = true;
 }
 
-static void dequeue(struct fair_rq *rq, struct fair_task *p, unsigned fl)
+/*
+ * dequeue_entity: a task going to sleep that is not eligible stays queued,
+ * delayed (DELAY_DEQUEUE, 6.12): it keeps competing with its negative lag
+ * until a pick takes it (it leaves then) or a wake requeues it; else it
+ * leaves with its lag (clamped), and a move that is not a sleep keeps its
+ * deadline relative (PLACE_REL_DEADLINE).  A delayed entity leaving at
+ * last loses any positive lag (DELAY_ZERO).
+ */
+static bool dequeue(struct fair_rq *rq, struct fair_task *p, unsigned fl)
 {
+	bool was_delayed = p->delayed;
+
 	update_curr(rq);
+	if (!was_delayed && K(rq).delay_dequeue && (fl & FAIR_SLEEP)) {
+		int64_t avg, load;
+
+		sums(rq, &avg, &load);
+		if (!eligible(rq, avg, load, p)) {
+			p->delayed = true;
+			rq->nr_delayed++;
+			return false;
+		}
+	}
 	update_entity_lag(rq, p);
+	if (K(rq).place_rel_deadline && !(fl & FAIR_SLEEP) && !was_delayed) {
+		p->deadline -= p->vruntime;
+		p->rel_deadline = true;
+	}
 	if (p != rq->curr_se)
 		fair_q_del(rq, p);
 	p->on_rq = false;
 	rq->load_weight -= p->weight;
 	rq->cfs_nr_running--;
 	update_min_vruntime(rq);
+	if (was_delayed) {
+		p->delayed = false;
+		rq->nr_delayed--;
+		if (K(rq).delay_zero && p->vlag > 0)
+			p->vlag = 0;
+	}
+	return true;
+}
+
+/* requeue_delayed_entity: woken while still queued; under DELAY_ZERO an
+   entity that is owed service now is placed again with none. */
+static void requeue(struct fair_rq *rq, struct fair_task *p)
+{
+	update_curr(rq);
+	if (K(rq).delay_zero) {
+		update_entity_lag(rq, p);
+		if (p->vlag > 0) {
+			rq->cfs_nr_running--;
+			if (p != rq->curr_se)
+				fair_q_del(rq, p);
+			p->vlag = 0;
+			place_entity(rq, p, 0);
+			if (p != rq->curr_se)
+				fair_q_add(rq, p);
+			rq->cfs_nr_running++;
+		}
+	}
+	p->delayed = false;
+	rq->nr_delayed--;
 }
 
 static bool deadline_gt(const struct fair_task *a, const struct fair_task *b)
@@ -214,7 +311,9 @@ static struct fair_task *pick_eevdf(const struct fair_rq *rq)
 	sums(rq, &avg, &load);
 	if (curr && (!curr->on_rq || !eligible(rq, avg, load, curr)))
 		curr = NULL;
-	if (K(rq).run_to_parity && curr && curr->vlag == (int64_t)curr->deadline)
+	if (rq->rules->cls->eevdf_617 && rq->cfs_nr_running == 1)
+		return curr ? curr : fair_q_first(rq);
+	if (K(rq).run_to_parity && curr && protect_slice(rq, curr))
 		return curr;
 	for (size_t i = 0; i < rq->nq; i++) {
 		struct fair_task *p = rq->q[i];
@@ -234,24 +333,61 @@ static struct fair_task *pick_eevdf(const struct fair_rq *rq)
 	return best;
 }
 
+/* the smallest request of the queue and its running entity */
+static uint64_t min_slice(const struct fair_rq *rq)
+{
+	uint64_t m = rq->curr_se && rq->curr_se->on_rq ? rq->curr_se->slice
+						       : UINT64_MAX;
+
+	for (size_t i = 0; i < rq->nq; i++)
+		if (rq->q[i]->slice < m)
+			m = rq->q[i]->slice;
+	return m;
+}
+
 static void set_next_entity(struct fair_rq *rq, struct fair_task *p)
 {
-	/* the kernel's HACK: the deadline at the pick, kept in vlag until
-	   the dequeue, is what RUN_TO_PARITY tests */
-	p->vlag = (int64_t)p->deadline;
+	if (rq->rules->cls->eevdf_617) {
+		/* set_protect_slice: to its deadline, or less when a shorter
+		   request waits (RUN_TO_PARITY), or the least quantum */
+		uint64_t s = K(rq).run_to_parity ? min_slice(rq)
+			     : (uint64_t)K(rq).sched_base_slice_ns;
+
+		p->vprot = p->deadline;
+		if (s > p->slice)
+			s = p->slice;
+		if (s != p->slice &&
+		    vdiff(p->vruntime + calc_delta_fair(s, p), p->vprot) < 0)
+			p->vprot = p->vruntime + calc_delta_fair(s, p);
+	} else {
+		/* the kernel's HACK: the deadline at the pick, kept in vlag
+		   until the dequeue, is what RUN_TO_PARITY tests */
+		p->vlag = (int64_t)p->deadline;
+	}
 	fair_set_next(rq, p);
 }
 
 /* pick_next_task_fair with group scheduling built in: the running entity
-   is updated and considered in place. */
+   is updated and considered in place.  A delayed entity picked leaves
+   the queue for good (it is asleep), and the pick is made again. */
 static struct fair_task *pick(struct fair_rq *rq)
 {
-	struct fair_task *curr = rq->curr_se, *p;
+	struct fair_task *p;
 
-	if (curr && curr->on_rq)
-		update_curr(rq);
-	p = pick_eevdf(rq);
-	if (p && p != rq->curr_se) {
+	for (;;) {
+		if (rq->curr_se && rq->curr_se->on_rq)
+			update_curr(rq);
+		p = pick_eevdf(rq);
+		if (!p || !p->delayed)
+			break;
+		dequeue(rq, p, FAIR_SLEEP);
+		fair_delayed_gone(rq);
+	}
+	if (!p) {
+		fair_put_prev(rq);
+		return NULL;
+	}
+	if (p != rq->curr_se) {
 		fair_put_prev(rq);
 		set_next_entity(rq, p);
 	}
@@ -271,26 +407,39 @@ static bool wakeup_preempt(struct fair_rq *rq, struct fair_task *p)
 	return pick_eevdf(rq) == p;
 }
 
-/* task_fork_fair + wake_up_new_task: placed at V with no lag. */
+/* task_fork_fair + wake_up_new_task: placed at V with no lag (6.12: with
+   half a request under PLACE_DEADLINE_INITIAL). */
 static void fork_child(struct fair_rq *rq, struct fair_task *parent,
 		       struct fair_task *p)
 {
 	update_curr(rq);
 	p->vlag = 0;
-	enqueue(rq, p, 0);
+	enqueue(rq, p, FAIR_INITIAL);
 }
 
+/* yield_task_fair: 6.6 pushes the deadline a request on; 6.12 forfeits
+   the rest of the request, if eligible (vruntime to the deadline). */
 static void yield(struct fair_rq *rq, struct fair_task *p)
 {
 	if (rq->nr_running == 1)
 		return;
 	update_curr(rq);
+	if (rq->rules->cls->eevdf_617) {
+		int64_t avg, load;
+
+		sums(rq, &avg, &load);
+		if (eligible(rq, avg, load, p)) {
+			p->vruntime = p->deadline;
+			update_deadline(rq, p);
+		}
+		return;
+	}
 	p->deadline += calc_delta_fair(p->slice, p);
 }
 
 static long view_slice(const struct fair_task *p)
 {
-	return (long)(p->slice / SM_NSEC_PER_JIFFY);
+	return (long)(p->slice / sm_tick_nsec(&p->rq->base));
 }
 
 /* 6.6 on one LLC: the MC domain (fair-balance.c). */
@@ -326,7 +475,8 @@ static void why(const struct fair_rq *rq, const struct fair_task *p,
 		return;
 	}
 	for (size_t i = 0; i < rq->nq; i++)
-		if (rq->q[i] != p && eligible(rq, avg, load, rq->q[i]) &&
+		if (rq->q[i] != p && !rq->q[i]->delayed &&
+		    eligible(rq, avg, load, rq->q[i]) &&
 		    deadline_gt(p, rq->q[i]))
 			n++;
 	if (curr && curr->on_rq && eligible(rq, avg, load, curr) &&
@@ -337,42 +487,57 @@ static void why(const struct fair_rq *rq, const struct fair_task *p,
 
 static const struct fair_class eevdf_class = {
 	FAIR_CLASS_OPS,
+	.requeue = requeue,
 	.migrate = NULL,
 	.view_slice = view_slice,
 	.sync_wake_preempts = true,
 	.balance = &eevdf_balance,
 };
 
+/* base_slice_ns: 6.6's and later kernels' normalized value, scaled by
+   1 + ilog2(min(CPUs, 8)) when left at it (fair_scaled) */
+#define EEVDF_BASE_SLICE 750000
+
 static const struct fair_rules eevdf_rules = {
 	.policy = &sm_policy_eevdf,
 	.cls = &eevdf_class,
+	.scale_cap8 = true,
 	.k = {
-		.sched_base_slice_ns = 3000000,
+		.sched_base_slice_ns = EEVDF_BASE_SLICE,
 		.run_to_parity = 1,
 		.place_lag = 1,
 		.wakeup_preempt = 1,
 		.sched_rr_timeslice_ms = 100,
 		.sched_migration_cost_ns = 500000,
+		.scaled = FAIR_SCALE_ALL,
 	},
 };
 
+#define EEVDF_KNOB_BASE_SLICE \
+	FAIR_KNOB("base_slice_ns", "ns", EEVDF_BASE_SLICE, 100000, \
+		  1000000000, sched_base_slice_ns, \
+		  "when not set: 750000 x (1 + ilog2(min(CPUs, 8))), as the " \
+		  "kernel scales it at boot", \
+		  "the request: each entity's slice (its deadline is this " \
+		  "much weighted time on)")
+#define EEVDF_KNOBS_COMMON \
+	EEVDF_KNOB_BASE_SLICE, \
+	FAIR_KNOB("RUN_TO_PARITY", "0/1", 1, 0, 1, run_to_parity, NULL, \
+		  "the running entity keeps the CPU until its slice is used " \
+		  "(if eligible)"), \
+	FAIR_KNOB("PLACE_LAG", "0/1", 1, 0, 1, place_lag, NULL, \
+		  "an enqueued entity keeps the lag it left with"), \
+	FAIR_KNOB("WAKEUP_PREEMPTION", "0/1", 1, 0, 1, wakeup_preempt, NULL, \
+		  "wakeups may preempt (else only a used-up slice does)"), \
+	FAIR_KNOB_RR_TIMESLICE("SCHED_RR's slice"), \
+	FAIR_KNOB("sched_migration_cost_ns", "ns", 500000, 0, 1000000000, \
+		  sched_migration_cost_ns, NULL, \
+		  "SMP: the balancer leaves a task that ran this recently " \
+		  "(unless its balancing keeps failing)"), \
+	FAIR_KNOB_HZ
+
 static const struct sm_knob eevdf_knobs[] = {
-	FAIR_KNOB("base_slice_ns", "ns", 3000000, 100000, 1000000000,
-		  sched_base_slice_ns, NULL,
-		  "the request: each entity's slice (its deadline is this "
-		  "much weighted time on)"),
-	FAIR_KNOB("RUN_TO_PARITY", "0/1", 1, 0, 1, run_to_parity, NULL,
-		  "the running entity keeps the CPU until its slice is used "
-		  "(if eligible)"),
-	FAIR_KNOB("PLACE_LAG", "0/1", 1, 0, 1, place_lag, NULL,
-		  "an enqueued entity keeps the lag it left with"),
-	FAIR_KNOB("WAKEUP_PREEMPTION", "0/1", 1, 0, 1, wakeup_preempt, NULL,
-		  "wakeups may preempt (else only a used-up slice does)"),
-	FAIR_KNOB_RR_TIMESLICE("SCHED_RR's slice"),
-	FAIR_KNOB("sched_migration_cost_ns", "ns", 500000, 0, 1000000000,
-		  sched_migration_cost_ns, NULL,
-		  "SMP: the balancer leaves a task that ran this recently "
-		  "(unless its balancing keeps failing)"),
+	EEVDF_KNOBS_COMMON,
 	{ 0 },
 };
 
@@ -381,8 +546,8 @@ FAIR_POLICY_GLUE(eevdf, eevdf_rules)
 const struct sm_policy sm_policy_eevdf = {
 	.name = "eevdf",
 	.aliases = { "6.6", "EEVDF", NULL },
-	.summary = "Linux 6.6's EEVDF: lag, virtual deadlines, 3 ms base "
-		   "slice, eligibility (simplified model)",
+	.summary = "Linux 6.6's EEVDF: lag, virtual deadlines, a 0.75 ms "
+		   "base slice scaled by CPUs, eligibility (simplified model)",
 	.confidence = "model",
 	.reconstructed = "a model of the fair class: no group scheduling, no "
 			 "PELT, no buddies; on SMP a simplified balancer "
@@ -391,5 +556,81 @@ const struct sm_policy sm_policy_eevdf = {
 	.rq_new = eevdf_rq_new,
 	.sched_init = eevdf_sched_init,
 	.knobs = eevdf_knobs,
+	FAIR_POLICY_OPS,
+};
+
+/*
+ * The recording kernel's fair class: 6.18 (the machine schedreplay was
+ * calibrated on), from 6.12's text with the 6.17 changes to slice
+ * protection and lag clamping (docs/models.md, "EEVDF 6.18").  Beyond
+ * 6.6: delayed dequeue (DELAY_DEQUEUE, DELAY_ZERO), a new task's half
+ * request (PLACE_DEADLINE_INITIAL), deadlines kept relative across
+ * moves (PLACE_REL_DEADLINE), the lag clamped to the largest request plus
+ * a tick, and a yield that forfeits the rest of the request.
+ */
+extern const struct sm_policy sm_policy_eevdf618;
+
+static const struct fair_class eevdf618_class = {
+	FAIR_CLASS_OPS,
+	.requeue = requeue,
+	.migrate = NULL,
+	.view_slice = view_slice,
+	.sync_wake_preempts = true,
+	.eevdf_617 = true,
+	.balance = &eevdf_balance,
+};
+
+static const struct fair_rules eevdf618_rules = {
+	.policy = &sm_policy_eevdf618,
+	.cls = &eevdf618_class,
+	.scale_cap8 = true,
+	.k = {
+		.sched_base_slice_ns = EEVDF_BASE_SLICE,
+		.run_to_parity = 1,
+		.place_lag = 1,
+		.wakeup_preempt = 1,
+		.sched_rr_timeslice_ms = 100,
+		.sched_migration_cost_ns = 500000,
+		.delay_dequeue = 1,
+		.delay_zero = 1,
+		.place_deadline_initial = 1,
+		.place_rel_deadline = 1,
+		.scaled = FAIR_SCALE_ALL,
+	},
+};
+
+static const struct sm_knob eevdf618_knobs[] = {
+	EEVDF_KNOBS_COMMON,
+	FAIR_KNOB("DELAY_DEQUEUE", "0/1", 1, 0, 1, delay_dequeue, NULL,
+		  "a task that sleeps owing service stays queued until it "
+		  "is picked or woken"),
+	FAIR_KNOB("DELAY_ZERO", "0/1", 1, 0, 1, delay_zero, NULL,
+		  "a delayed task leaves (or is woken) with at most zero "
+		  "lag"),
+	FAIR_KNOB("PLACE_DEADLINE_INITIAL", "0/1", 1, 0, 1,
+		  place_deadline_initial, NULL,
+		  "a new task asks for half a request first"),
+	FAIR_KNOB("PLACE_REL_DEADLINE", "0/1", 1, 0, 1, place_rel_deadline,
+		  NULL, "a task moved (not asleep) keeps its deadline "
+		  "relative to its vruntime"),
+	{ 0 },
+};
+
+FAIR_POLICY_GLUE(eevdf618, eevdf618_rules)
+
+const struct sm_policy sm_policy_eevdf618 = {
+	.name = "eevdf-6.18",
+	.aliases = { "6.18", "linux-6.18", NULL },
+	.summary = "Linux 6.18's EEVDF, the recording kernel: delayed "
+		   "dequeue, relative deadlines, the recording's HZ "
+		   "(simplified model)",
+	.confidence = "model",
+	.reconstructed = "a model of the fair class from 6.12's text and the "
+			 "6.17 slice-protection and lag changes: no PELT, no "
+			 "buddies, no custom slices; on SMP the simplified "
+			 "balancer of eevdf (docs/models.md)",
+	.rq_new = eevdf618_rq_new,
+	.sched_init = eevdf618_sched_init,
+	.knobs = eevdf618_knobs,
 	FAIR_POLICY_OPS,
 };

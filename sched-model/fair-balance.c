@@ -95,7 +95,7 @@ static bool idle_cpu(const struct fair_rq *rq)
 static unsigned long movable(const struct fair_rq *rq)
 {
 	const struct fair_task *curr = (const struct fair_task *)rq->base.curr;
-	unsigned long n = rq->nq;
+	unsigned long n = rq->nq - rq->nr_delayed;
 
 	if (rules(rq)->rt_moves)
 		n += rq->rt_nr_running -
@@ -156,7 +156,8 @@ static void candidates(struct fair_balancer *b, const struct fair_rq *src)
 		size_t first = b->ncand;
 
 		for (size_t i = 0; i < src->nq; i++)
-			add_cand(b, src->q[i]);
+			if (!src->q[i]->delayed) /* asleep: not moved */
+				add_cand(b, src->q[i]);
 		qsort(b->cand + first, b->ncand - first, sizeof(*b->cand),
 		      r->mru_order ? by_mru : by_vruntime);
 	}
@@ -349,10 +350,14 @@ static int fb_tick(void *v, int cpu)
 	struct fair_balancer *b = v;
 	struct fair_rq *rq = b->rq[cpu];
 	const struct fair_balance *r = rules(rq);
+	/* sd->balance_interval is in ms, msecs_to_jiffies at the tick */
 	unsigned long interval = r->interval_by_ncpus ? (unsigned long)b->n : 1;
 
 	if (!idle_cpu(rq))
 		interval *= (unsigned long)r->busy_factor;
+	interval = sm_msecs_to_jiffies(&rq->base, interval);
+	if (!interval)
+		interval = 1;
 	if (rq->base.jiffies - b->last_balance[cpu] < interval)
 		return 0;
 	b->last_balance[cpu] = rq->base.jiffies;
@@ -458,6 +463,6 @@ void fair_balance_walk(struct sm_rq *srq, sm_walk_fn fn, void *ctx)
 			    !fn(ctx, &rq->rt[prio][i]->base))
 				return;
 	for (size_t i = rq->nq; i-- > 0;)
-		if (!fn(ctx, &rq->q[i]->base))
+		if (!rq->q[i]->delayed && !fn(ctx, &rq->q[i]->base))
 			return;
 }

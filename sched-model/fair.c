@@ -117,6 +117,31 @@ uint64_t fair_calc_delta_fair66(uint64_t delta, const struct fair_task *p)
 	return mul_u64_u32_shr(delta, (uint32_t)fact, (unsigned)shift);
 }
 
+unsigned fair_ilog2(unsigned long x)
+{
+	unsigned n = 0;
+
+	while (x >>= 1)
+		n++;
+	return n;
+}
+
+uint64_t fair_scaled(const struct fair_rq *rq, long v, long flag)
+{
+	unsigned long cpus = rq->base.ncpus > 0 ? (unsigned long)rq->base.ncpus
+						: 1;
+	uint64_t x;
+
+	if (!(rq->rules->k.scaled & flag))
+		return (uint64_t)v;
+	if (rq->rules->scale_cap8 && cpus > 8)
+		cpus = 8;
+	x = (uint64_t)v * (1 + fair_ilog2(cpus));
+	if (rq->rules->scale_limit_ns && x > rq->rules->scale_limit_ns)
+		x = rq->rules->scale_limit_ns;
+	return x;
+}
+
 /* ---- the fair queue ---- */
 
 void fair_q_add(struct fair_rq *rq, struct fair_task *p)
@@ -273,7 +298,7 @@ static struct fair_task *rt_pick(const struct fair_rq *rq)
 
 static long rr_timeslice(const struct fair_rq *rq)
 {
-	return K(rq).sched_rr_timeslice_ms * SM_HZ / 1000;
+	return K(rq).sched_rr_timeslice_ms * rq->base.hz / 1000;
 }
 
 /* ---- enqueue / dequeue of either class ---- */
@@ -293,12 +318,14 @@ static void enqueue_task(struct fair_rq *rq, struct fair_task *p, unsigned fl)
 	}
 }
 
-static void dequeue_task(struct fair_rq *rq, struct fair_task *p, unsigned fl)
+/* false: a fair entity left delayed on the queue (it still counts) */
+static bool dequeue_task(struct fair_rq *rq, struct fair_task *p, unsigned fl)
 {
-	if (fair_is_rt(p))
+	if (fair_is_rt(p)) {
 		rt_dequeue(rq, p);
-	else
-		CLS(rq)->dequeue(rq, p, fl);
+		return true;
+	}
+	return CLS(rq)->dequeue(rq, p, fl);
 }
 
 static void activate_task(struct fair_rq *rq, struct fair_task *p,
@@ -311,8 +338,21 @@ static void activate_task(struct fair_rq *rq, struct fair_task *p,
 static void deactivate_task(struct fair_rq *rq, struct fair_task *p,
 			    unsigned fl)
 {
-	dequeue_task(rq, p, fl);
+	if (dequeue_task(rq, p, fl))
+		rq->nr_running--;
+}
+
+void fair_delayed_gone(struct fair_rq *rq)
+{
 	rq->nr_running--;
+}
+
+/* A delayed entity that must leave for real now (a class change, its
+   end): the class's full dequeue. */
+static void undelay(struct fair_task *p)
+{
+	if (p->delayed)
+		deactivate_task(p->rq, p, 0);
 }
 
 static struct fair_task *curr_of(const struct fair_rq *rq)
@@ -362,7 +402,7 @@ static void view_of(const struct fair_task *p, struct sm_view *v)
 	else
 		v->time_slice = CLS(rq)->view_slice ?
 			CLS(rq)->view_slice(p) : -1;
-	v->array = queued(p) ? SM_ARRAY_ACTIVE : SM_ARRAY_NONE;
+	v->array = queued(p) && !p->delayed ? SM_ARRAY_ACTIVE : SM_ARRAY_NONE;
 	v->state = p->state;
 	v->on_cpu = p->base.on_cpu;
 	v->interactive = false;
@@ -501,6 +541,15 @@ void fair_wake(struct sm_rq *srq, struct sm_task *t, unsigned flags)
 
 	if (p->state != SM_STATE_SLEEPING && p->state != SM_STATE_STOPPED)
 		return;
+	if (p->delayed) {
+		/* ttwu_runnable: back in place, on its own queue */
+		CLS(p->rq)->requeue(p->rq, p);
+		p->state = SM_STATE_RUNNABLE;
+		if (!p->base.on_cpu)
+			check_preempt_curr(p->rq, p);
+		fair_note(p, SM_CH_WAKE);
+		return;
+	}
 	if (!queued(p)) {
 		if (p->rq != rq && CLS(rq)->migrate && !fair_is_rt(p))
 			CLS(rq)->migrate(p->rq, rq, p);
@@ -588,8 +637,10 @@ struct sm_task *fair_schedule(struct sm_rq *srq)
 	struct fair_rq *rq = fair_rq_of(srq);
 	struct fair_task *prev = curr_of(rq), *next;
 
-	if (prev && prev->state != SM_STATE_RUNNABLE && queued(prev))
-		deactivate_task(rq, prev, 0);
+	if (prev && prev->state != SM_STATE_RUNNABLE && queued(prev) &&
+	    !prev->delayed)
+		deactivate_task(rq, prev, prev->state == SM_STATE_SLEEPING ?
+				FAIR_SLEEP : 0);
 	/* SMP: idle_balance() (2.6.23), newidle_balance() (6.6) */
 	if (!rq->nr_running && rq->base.idle_balance.fn)
 		rq->base.idle_balance.fn(rq->base.idle_balance.ctx, &rq->base);
@@ -668,6 +719,10 @@ void fair_setscheduler(struct sm_rq *srq, struct sm_task *t, int policy,
 
 	if (!sm_policy_valid(policy, rtp, FAIR_MAX_RT_PRIO - 1))
 		return;
+	if (p->delayed) {
+		undelay(p);
+		was = false;
+	}
 	if (was) {
 		if (running && !fair_is_rt(p))
 			CLS(rq)->update_curr(rq);
@@ -700,7 +755,7 @@ void fair_migrate(struct sm_rq *ssrc, struct sm_rq *sdst, struct sm_task *t)
 	struct fair_task *p = fair_task_of(t);
 	struct fair_rq *src = p->rq, *dst = fair_rq_of(sdst);
 
-	if (!queued(p) || p->base.on_cpu || src == dst)
+	if (!queued(p) || p->base.on_cpu || src == dst || p->delayed)
 		return;
 	deactivate_task(src, p, FAIR_MIGRATED);
 	if (!fair_is_rt(p) && CLS(src)->migrate)
@@ -724,7 +779,7 @@ void fair_why_waiting(const struct sm_rq *srq, const struct sm_task *t,
 	const struct fair_task *p = (const struct fair_task *)t;
 	const struct fair_task *curr = curr_of(rq);
 
-	if (!queued(p) || p->base.on_cpu)
+	if (!queued(p) || p->base.on_cpu || p->delayed)
 		return;
 	if (!curr) {
 		w->code = SM_WHY_TICK;
@@ -751,6 +806,11 @@ void fair_why_waiting(const struct sm_rq *srq, const struct sm_task *t,
 	CLS(rq)->why(rq, p, w);
 }
 
+bool fair_still_queued(const struct sm_task *t)
+{
+	return ((const struct fair_task *)t)->delayed;
+}
+
 void fair_view_sm(const struct sm_task *t, struct sm_view *v)
 {
 	view_of((const struct fair_task *)t, v);
@@ -762,6 +822,7 @@ void fair_task_free(struct sm_rq *srq, struct sm_task *t)
 
 	if (!p)
 		return;
+	undelay(p);
 	if (queued(p)) {
 		if (p->base.on_cpu && p->rq->curr_se == p)
 			p->rq->curr_se = NULL;
@@ -779,7 +840,7 @@ int fair_check(const struct sm_rq *srq, char *why, size_t whylen)
 {
 	const struct fair_rq *rq = (const struct fair_rq *)srq;
 	const struct fair_task *curr = curr_of(rq);
-	unsigned long rt = 0, cfs = 0, load = 0;
+	unsigned long rt = 0, cfs = 0, load = 0, delayed = 0;
 
 	for (int prio = 0; prio < FAIR_MAX_RT_PRIO; prio++)
 		for (size_t i = 0; i < rq->nrt[prio]; i++) {
@@ -805,8 +866,12 @@ int fair_check(const struct sm_rq *srq, char *why, size_t whylen)
 		if (p == rq->curr_se)
 			FAIL("task %u both current and queued",
 			     p->base.info.id);
-		if (p->state != SM_STATE_RUNNABLE && !p->base.on_cpu)
+		if (p->state != SM_STATE_RUNNABLE && !p->base.on_cpu &&
+		    !p->delayed)
 			FAIL("task %u: queued, not runnable", p->base.info.id);
+		if (p->delayed && p->state == SM_STATE_RUNNABLE)
+			FAIL("task %u: delayed, but runnable", p->base.info.id);
+		delayed += p->delayed;
 		cfs++;
 		load += p->weight;
 	}
@@ -814,6 +879,8 @@ int fair_check(const struct sm_rq *srq, char *why, size_t whylen)
 		cfs++;
 		load += rq->curr_se->weight;
 	}
+	if (delayed != rq->nr_delayed)
+		FAIL("nr_delayed %lu, queue holds %lu", rq->nr_delayed, delayed);
 	if (cfs != rq->cfs_nr_running)
 		FAIL("cfs nr_running %lu, queue holds %lu", rq->cfs_nr_running,
 		     cfs);
@@ -840,6 +907,20 @@ int fair_check(const struct sm_rq *srq, char *why, size_t whylen)
 
 int fair_sched_init(struct sm_sched *s, const struct fair_rules *base)
 {
-	return sm_sched_priv_copy(s, base, sizeof(*base),
-				  offsetof(struct fair_rules, k)) ? 0 : -1;
+	static const struct { const char *knob; long flag; } scales[] = {
+		{ "sched_latency_ns", FAIR_SCALE_LATENCY },
+		{ "sched_min_granularity_ns", FAIR_SCALE_MIN_GRAN },
+		{ "sched_wakeup_granularity_ns", FAIR_SCALE_WAKEUP_GRAN },
+		{ "base_slice_ns", FAIR_SCALE_BASE_SLICE },
+	};
+	struct fair_rules *r = sm_sched_priv_copy(s, base, sizeof(*base),
+					offsetof(struct fair_rules, k));
+
+	if (!r)
+		return -1;
+	r->k.scaled = 0;
+	for (size_t i = 0; i < sizeof(scales) / sizeof(scales[0]); i++)
+		if (!sm_tuning_is_set(&s->tuning, scales[i].knob))
+			r->k.scaled |= scales[i].flag;
+	return 0;
 }

@@ -46,6 +46,8 @@ extern const struct fair_prio_weight fair_prio_weights[40];
 #define FAIR_INITIAL	2u	/* a new task (fork) */
 #define FAIR_MIGRATED	4u	/* arriving from another runqueue */
 #define FAIR_RESTORE	8u	/* a change (nice, class): no placement */
+#define FAIR_SLEEP	16u	/* dequeue: the task goes to sleep (it may
+				   stay queued, delayed: DELAY_DEQUEUE) */
 
 struct fair_rq;
 
@@ -91,6 +93,12 @@ struct fair_task {
 	uint64_t deadline;		/* EEVDF */
 	int64_t vlag;			/* EEVDF: lag, or the pick's deadline */
 	uint64_t slice;			/* EEVDF: the request (ns) */
+	uint64_t vprot;			/* EEVDF 6.17+: runs to here when
+					   picked (protect_slice) */
+	bool delayed;			/* EEVDF 6.12+: asleep, still queued
+					   until eligible (sched_delayed) */
+	bool rel_deadline;		/* EEVDF 6.12+: deadline kept relative
+					   while off the queue, not asleep */
 	uint64_t exec_start;
 	uint64_t sum_exec_runtime, prev_sum_exec_runtime;
 	uint64_t mru;			/* its last enqueue or pick (rq->seq) */
@@ -105,7 +113,12 @@ struct fair_class {
 	/* enqueue_entity / dequeue_entity (the core keeps the queue and
 	   nr_running; these do the class's accounting and placement) */
 	void (*enqueue)(struct fair_rq *rq, struct fair_task *p, unsigned fl);
-	void (*dequeue)(struct fair_rq *rq, struct fair_task *p, unsigned fl);
+	/* false: the entity stays queued, delayed (a FAIR_SLEEP dequeue
+	   under DELAY_DEQUEUE); the core then keeps counting it */
+	bool (*dequeue)(struct fair_rq *rq, struct fair_task *p, unsigned fl);
+	/* a delayed entity woken in place (requeue_delayed_entity); NULL
+	   for a class that never delays */
+	void (*requeue)(struct fair_rq *rq, struct fair_task *p);
 	/* pick_next_entity + set_next_entity: the entity to run (the
 	   current one may be among them), made current; the previous
 	   current, if another, goes back into the queue (put_prev) */
@@ -136,6 +149,11 @@ struct fair_class {
 	/* a sync wakeup checks preemption too (6.6: the hint only steers
 	   placement); 2.6.23 does not check on the waker's CPU */
 	bool sync_wake_preempts;
+	/* EEVDF 6.17+: the lag is clamped to the queue's largest slice plus
+	   a tick (6.6: twice the entity's slice, at least a tick); the
+	   slice protection is a vruntime (vprot) set at the pick, and every
+	   update of the running entity past it reschedules */
+	bool eevdf_617;
 	/* SMP (fair-balance.c) */
 	const struct fair_balance *balance;
 };
@@ -154,11 +172,46 @@ struct fair_consts {
 	long place_lag;			/* EEVDF: SCHED_FEAT_PLACE_LAG */
 	long sched_rr_timeslice_ms;	/* RT class */
 	long sched_migration_cost_ns;	/* EEVDF, SMP: task_hot() */
+	long hz;			/* CONFIG_HZ; 0: the recording's */
+	long delay_dequeue;		/* EEVDF 6.12+: DELAY_DEQUEUE */
+	long delay_zero;		/* ... DELAY_ZERO */
+	long place_deadline_initial;	/* ... PLACE_DEADLINE_INITIAL */
+	long place_rel_deadline;	/* ... PLACE_REL_DEADLINE */
+	/* not a knob: which of the tunables the kernel scales by the CPUs
+	   it counts at boot were left at their defaults (FAIR_SCALE_*) */
+	long scaled;
 };
+
+/*
+ * The tunables the kernel scales by the CPUs it counts at boot
+ * (sched_init_granularity, update_sysctl: 2.6.23 by 1 + ilog2(cpus),
+ * capped at 100 ms; 6.x by 1 + ilog2(min(cpus, 8))).  A knob left at its
+ * default (its normalized value) is scaled so; one set explicitly is
+ * taken as given, as a sysctl written after boot is.
+ */
+#define FAIR_SCALE_LATENCY	1L	/* sched_latency_ns */
+#define FAIR_SCALE_MIN_GRAN	2L	/* sched_min_granularity_ns */
+#define FAIR_SCALE_WAKEUP_GRAN	4L	/* sched_wakeup_granularity_ns */
+#define FAIR_SCALE_BASE_SLICE	8L	/* base_slice_ns */
+#define FAIR_SCALE_ALL		15L
+unsigned fair_ilog2(unsigned long x);
+/* the value of knob v (flag: its FAIR_SCALE_* bit) on rq's machine */
+uint64_t fair_scaled(const struct fair_rq *rq, long v, long flag);
+
+/* the HZ knob: the tick's rate, read by the simulator */
+#define FAIR_KNOB_HZ \
+	FAIR_KNOB("HZ", "Hz", 0, 0, 1000, hz, \
+		  "0: the recording's (its context, else the period of its " \
+		  "tick preemptions, else 1000)", \
+		  "the tick: slices end, balancing and RR slices count in " \
+		  "its jiffies")
 
 struct fair_rules {
 	const struct sm_policy *policy;
 	const struct fair_class *cls;
+	/* how the kernel scales its tunables by the CPUs (fair_scaled) */
+	bool scale_cap8;		/* 6.x: at most 8 CPUs count */
+	uint64_t scale_limit_ns;	/* 2.6.23: 100 ms; 0 none */
 	struct fair_consts k;
 };
 
@@ -179,6 +232,7 @@ struct fair_rq {
 	uint32_t load_inv_weight;	/* 2.6.23: lazily (0 = stale) */
 	uint64_t min_vruntime;
 	uint64_t seq;
+	unsigned long nr_delayed;	/* entities queued asleep (delayed) */
 };
 
 /* ---- arithmetic ---- */
@@ -198,6 +252,12 @@ struct fair_task *fair_q_last(const struct fair_rq *rq);
 /* put_prev_entity: the running entity, brought up to date (the class's
    update_curr), back into the tree if still queued; none running */
 void fair_put_prev(struct fair_rq *rq);
+/* a delayed entity the class dequeued at last (picked while asleep): it
+   no longer counts in rq's nr_running */
+void fair_delayed_gone(struct fair_rq *rq);
+/* t asleep but still on its runqueue (delayed): a wake requeues it there
+   (the simulator wakes it on that CPU) */
+bool fair_still_queued(const struct sm_task *t);
 /* set_next_entity: p out of the tree, running from now */
 void fair_set_next(struct fair_rq *rq, struct fair_task *p);
 /* a class's why: N tasks ahead for reason CODE, or none: the tick */
@@ -263,7 +323,8 @@ void fair_why_waiting(const struct sm_rq *rq, const struct sm_task *t,
 	.last_run = fair_last_run, \
 	.balancer = &fair_balancer_ops, \
 	.why_waiting = fair_why_waiting, \
-	.why_at_tick = true
+	.why_at_tick = true, \
+	.still_queued = fair_still_queued
 
 #define FAIR_POLICY_GLUE(prefix, rules) \
 static struct sm_rq *prefix##_rq_new(struct sm_sched *s, int cpu, \

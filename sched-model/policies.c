@@ -24,6 +24,7 @@ extern const struct sm_policy sm_policy_iso;
 extern const struct sm_policy sm_policy_24;
 extern const struct sm_policy sm_policy_cfs;
 extern const struct sm_policy sm_policy_eevdf;
+extern const struct sm_policy sm_policy_eevdf618;
 
 const struct sm_policy *const sm_policies[] = {
 	&sm_policy_stock,
@@ -37,6 +38,7 @@ const struct sm_policy *const sm_policies[] = {
 	&sm_policy_24,
 	&sm_policy_cfs,
 	&sm_policy_eevdf,
+	&sm_policy_eevdf618,
 	NULL,
 };
 
@@ -82,6 +84,8 @@ void sm_rq_init(struct sm_rq *rq, const struct sm_policy *policy, int cpu,
 {
 	rq->policy = policy;
 	rq->cpu = cpu;
+	rq->hz = SM_HZ;
+	rq->ncpus = 1;
 	sm_rq_set_jiffies(rq, j);
 	if (obs)
 		rq->obs = *obs;

@@ -190,6 +190,12 @@ struct sm_rq {
 	struct sm_task *curr; /* NULL = idle */
 	struct sm_observer obs;
 	struct sm_idle_balance idle_balance; /* added for SMP (additive) */
+	/* the machine the policy runs on, as the simulator sets it after
+	   rq_new (sm_rq_init: SM_HZ and one CPU): the tick's rate, and the
+	   CPUs the kernel counted at boot (the fair classes scale their
+	   slices by it) */
+	int hz;
+	int ncpus;
 };
 
 /*
@@ -396,9 +402,28 @@ struct sm_policy {
 	/* its answers move with the clock (counters, vruntimes): ask again
 	   at every tick, not only when something on the CPU changed */
 	bool why_at_tick;
+
+	/* added for delayed dequeue (EEVDF 6.12+; NULL: never): t, asleep,
+	   is still on its runqueue; a wake then requeues it there, on the
+	   CPU it is on, whatever the wakeup placement would choose */
+	bool (*still_queued)(const struct sm_task *t);
 };
 
 #define SM_NSEC_PER_JIFFY (1000000000ULL / SM_HZ)
+
+/* TICK_NSEC at rq's HZ: (NSEC_PER_SEC + HZ/2) / HZ, the kernel's
+   rounding. */
+static inline uint64_t sm_tick_nsec(const struct sm_rq *rq)
+{
+	return (1000000000ULL + (uint64_t)rq->hz / 2) / (uint64_t)rq->hz;
+}
+
+/* msecs_to_jiffies(ms) at rq's HZ: rounded up. */
+static inline unsigned long sm_msecs_to_jiffies(const struct sm_rq *rq,
+						unsigned long ms)
+{
+	return (unsigned long)(((uint64_t)ms * (uint64_t)rq->hz + 999) / 1000);
+}
 
 /* The time of the next call: jiffy j, at ns (within that jiffy). */
 static inline void sm_rq_set_clock(struct sm_rq *rq, unsigned long j,

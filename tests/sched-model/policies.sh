@@ -20,7 +20,7 @@ expect_out '^cfs +model +Linux 2\.6\.23.s CFS'
 expect_out '^eevdf +model +Linux 6\.6.s EEVDF'
 # every policy once, every first line with a known confidence
 names=$(grep -v '^ ' "$T/out" | awk '{print $1}' | sort | tr '\n' ' ')
-want=$(printf '%s\n' stock test2-mm1 o11int o11.1 o11.2 g3 a3 iso 2.4 cfs eevdf |
+want=$(printf '%s\n' stock test2-mm1 o11int o11.1 o11.2 g3 a3 iso 2.4 cfs eevdf eevdf-6.18 |
 	sort |
 	tr '\n' ' ')
 nchecks=$((nchecks + 1))

@@ -6,6 +6,7 @@
  * min_vruntime (M0, the kernel's -2^20); ticks every ms.
  */
 #include "sched-model/fair.h"
+#include "sched-model/knobs.h"
 #include "tests/sched-model/drv.h"
 
 static const struct drv_op hog[] = { RUN(FOREVER), END };
@@ -18,6 +19,50 @@ static const struct sm_policy *pol(const char *name)
 	if (!p)
 		exit(1);
 	return p;
+}
+
+/*
+ * The tables below were worked out with EEVDF's base slice at 3 ms (6.6's
+ * on 8 CPUs or more: 0.75 ms x (1 + ilog2(8))).  A lone runqueue counts
+ * one CPU, where the kernel's (and the model's) default is 0.75 ms
+ * (test_scaling checks that), so EEVDF runs here with base_slice_ns set
+ * to 3 ms, as a sysctl written after boot: taken as given.
+ */
+static struct sm_sched *tuned;
+
+static void fair_init(struct drv *d, const char *name)
+{
+	const struct sm_policy *p = pol(name);
+	struct sm_tuning t;
+	struct sr_diag dg = SR_DIAG_INIT;
+
+	tuned = NULL;
+	if (sm_knob_find(p, "base_slice_ns") >= 0) {
+		sm_tuning_init(&t, p);
+		if (sm_tuning_set(&t, "base_slice_ns", "3000000", &dg) ||
+		    sm_tuning_finish(&t, &dg) || !(tuned = sm_sched_new(p, &t)))
+			exit(2);
+	}
+	drv_init_sched(d, p, tuned);
+}
+
+/* A tuned policy: "POLICY:NAME=VALUE,..." (sched-model/knobs.h). */
+static void tuned_init(struct drv *d, const char *spec)
+{
+	struct sm_tuning t;
+	struct sr_diag dg = SR_DIAG_INIT;
+
+	if (sm_tuning_parse(&t, spec, &dg) || sm_tuning_finish(&t, &dg) ||
+	    !(tuned = sm_sched_new(t.policy, &t)))
+		exit(2);
+	drv_init_sched(d, t.policy, tuned);
+}
+
+static void fair_free(struct drv *d)
+{
+	drv_free(d);
+	sm_sched_free(tuned);
+	tuned = NULL;
 }
 
 static struct fair_task *ft(struct drv *d, int i)
@@ -65,7 +110,7 @@ static void test_two_hogs(void)
 	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
 		struct drv d;
 
-		drv_init(&d, pol(runs[r].policy));
+		fair_init(&d, runs[r].policy);
 		drv_add(&d, 0, true, hog, 0);
 		drv_add(&d, 0, true, hog, 0);
 		drv_run(&d, runs[r].spans[runs[r].n - 1].end * MS);
@@ -81,7 +126,7 @@ static void test_two_hogs(void)
 					  d.task[t].runs[j].start,
 					  runs[r].turn * MS);
 			}
-		drv_free(&d);
+		fair_free(&d);
 	}
 }
 
@@ -106,7 +151,7 @@ static void test_nice(void)
 	struct drv d;
 	uint64_t m0;
 
-	drv_init(&d, pol("cfs"));
+	fair_init(&d, "cfs");
 	m0 = fair_rq_of(d.rq)->min_vruntime;
 	drv_add(&d, 0, true, hog, 0);
 	drv_add(&d, 5, true, hog, 0);
@@ -116,7 +161,7 @@ static void test_nice(void)
 	CHECK_INT(ft(&d, 1)->vruntime - m0, 76417900);
 	drv_run(&d, 105 * MS);
 	check_spans(&d, want, sizeof(want) / sizeof(want[0]));
-	drv_free(&d);
+	fair_free(&d);
 }
 
 /*
@@ -169,7 +214,7 @@ static void test_sleeper(void)
 	struct drv d;
 	struct drv_task *s;
 
-	drv_init(&d, pol("cfs"));
+	fair_init(&d, "cfs");
 	drv_add(&d, 0, true, hog, 0);
 	drv_add(&d, 0, true, sleeper, MS / 2);
 	drv_run(&d, 1000 * MS);
@@ -185,9 +230,9 @@ static void test_sleeper(void)
 		CHECK(s->wakes[m].ran_at_once);
 		CHECK(s->wakes[m].set_resched);
 	}
-	drv_free(&d);
+	fair_free(&d);
 
-	drv_init(&d, pol("eevdf"));
+	fair_init(&d, "eevdf");
 	drv_add(&d, 0, true, hog, 0);
 	drv_add(&d, 0, true, sleeper, MS / 2);
 	drv_run(&d, 87 * MS);
@@ -209,7 +254,7 @@ static void test_sleeper(void)
 		CHECK_INT(s->runs[j].start, eevdf_s[j].start * MS);
 		CHECK_INT(s->runs[j].end, eevdf_s[j].end * MS);
 	}
-	drv_free(&d);
+	fair_free(&d);
 }
 
 /*
@@ -253,12 +298,12 @@ static void test_fork(void)
 	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
 		struct drv d;
 
-		drv_init(&d, pol(runs[r].policy));
+		fair_init(&d, runs[r].policy);
 		d.progs = progs;
 		drv_add(&d, 0, true, parent, 0);
 		drv_run(&d, runs[r].spans[runs[r].n - 1].end * MS);
 		check_spans(&d, runs[r].spans, runs[r].n);
-		drv_free(&d);
+		fair_free(&d);
 	}
 }
 
@@ -288,7 +333,7 @@ static void test_rt(void)
 		struct sm_task_info rr = { 0, 0, SM_SCHED_RR, 10, true, 0, 0 };
 		struct sm_task_info ff = { 0, 0, SM_SCHED_FIFO, 20, true, 0, 0 };
 
-		drv_init(&d, pol(names[r]));
+		fair_init(&d, names[r]);
 		drv_add_info(&d, rr, hog, 0);
 		drv_add_info(&d, rr, hog, 0);
 		drv_add(&d, -20, true, hog, 0);
@@ -298,12 +343,112 @@ static void test_rt(void)
 		CHECK_CTX("%s: the fair hog", names[r]);
 		CHECK_INT(d.task[2].nruns, 0);
 		CHECK_INT(d.task[2].run_start, -1);
+		fair_free(&d);
+	}
+}
+
+/*
+ * EEVDF 6.18's delayed dequeue (base slice 3 ms, ticks every ms): B (4 ms
+ * of CPU, then a 20 ms sleep, then for good) is woken first, hog A second,
+ * both at V = 0 with deadline 3 (a wakeup: a whole request); vruntimes in
+ * ms from the start.
+ *   B[0,3): at 3 its deadline is reached: a new one, 6; V = 1.5, B (3) not
+ *     eligible, A is: A runs to parity (protected to its deadline 3);
+ *   A[3,6): deadline 6 at 6; V = 3: both eligible, both deadlines 6, A's
+ *     protection over: the queued B;
+ *   B[6,7): its burst ends at vruntime 4 with A at 3: V = 3.5, B owes
+ *     nothing (4 > 3.5): DELAY_DEQUEUE keeps it queued, delayed, still
+ *     counted (nr_running 2); a wake would requeue it in place;
+ *   A[7,10): protected to 6 (its deadline at the pick); at 10 it reaches
+ *     it: deadline 9; V = (6 + 4) / 2 = 5: B (4, deadline 6) eligible and
+ *     the pick: it leaves for good, with lag 5 - 4 = 1 ms, which
+ *     DELAY_ZERO drops (positive: 0); nr_running 1.
+ * Woken at 27 (its sleep began at 7) B is placed at V (A's vruntime, alone)
+ * with no lag.  Without DELAY_DEQUEUE it leaves at 7 with lag 3.5 - 4 =
+ * -0.5 ms, placed at 27 that lag scaled for the weight it adds (-0.5 *
+ * (1024 + 1024) / 1024 = -1 ms) behind V: 1 ms after A.
+ */
+static void test_delay_dequeue(void)
+{
+	static const struct drv_op b_prog[] = { RUN(4 * MS), SLEEP(20 * MS),
+						END };
+	struct drv d;
+
+	for (int delay = 1; delay >= 0; delay--) {
+		CHECK_CTX("DELAY_DEQUEUE=%d", delay);
+		tuned_init(&d, delay ? "eevdf-6.18:base_slice_ns=3000000"
+				     : "eevdf-6.18:base_slice_ns=3000000,"
+				       "DELAY_DEQUEUE=0");
+		drv_add(&d, 0, true, b_prog, 0);  /* B, index 0 */
+		drv_add(&d, 0, true, hog, 0);     /* A, index 1 */
+		drv_run(&d, 7 * MS);
+		CHECK_INT(drv_curr(&d), 1);
+		CHECK_INT(ft(&d, 0)->delayed, delay);
+		CHECK_INT(ft(&d, 0)->on_rq, delay);
+		CHECK_INT(d.pol->nr_running(d.rq), delay ? 2 : 1);
+		CHECK_INT(d.pol->still_queued(d.task[0].t), delay);
+		if (!delay)
+			CHECK_INT(ft(&d, 0)->vlag, -500000);
+		drv_run(&d, 9 * MS);
+		CHECK_INT(ft(&d, 0)->delayed, delay);
+		drv_run(&d, 10 * MS);
+		CHECK_INT(ft(&d, 0)->delayed, 0);
+		CHECK_INT(ft(&d, 0)->on_rq, 0);
+		CHECK_INT(d.pol->nr_running(d.rq), 1);
+		if (delay)
+			CHECK_INT(ft(&d, 0)->vlag, 0);
+		drv_run(&d, 27 * MS);
+		CHECK_INT(ft(&d, 0)->on_rq, 1);
+		CHECK_INT((int64_t)(ft(&d, 0)->vruntime - ft(&d, 1)->vruntime),
+			  delay ? 0 : 1000000);
+		fair_free(&d);
+	}
+}
+
+/*
+ * The tunables the kernel scales by the CPUs it counts at boot: 6.x's
+ * base slice 0.75 ms x (1 + ilog2(min(cpus, 8))): 0.75, 1.5, 2.25, 3, 3 ms
+ * on 1, 2, 4, 8 and 16 CPUs; 2.6.23's latency 20 ms x (1 + ilog2(cpus)),
+ * at most 100 ms: 20, 40, 60, 80, 100.  A knob set explicitly is taken as
+ * given (base_slice_ns=1000000: 1 ms on 16 CPUs).  A new entity asks for
+ * the base slice (its slice), so the rq's entity shows it.
+ */
+static void test_scaling(void)
+{
+	static const struct { int cpus; long slice_us, latency_ms; } cases[] = {
+		{ 1, 750, 20 }, { 2, 1500, 40 }, { 4, 2250, 60 },
+		{ 8, 3000, 80 }, { 16, 3000, 100 },
+	};
+	struct drv d;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fair_rq *rq;
+
+		CHECK_CTX("%d cpus", cases[i].cpus);
+		drv_init(&d, pol("eevdf-6.18"));
+		d.rq->ncpus = cases[i].cpus;
+		drv_add(&d, 0, true, hog, 0);
+		CHECK_INT(ft(&d, 0)->slice, cases[i].slice_us * 1000);
+		drv_free(&d);
+		drv_init(&d, pol("cfs"));
+		d.rq->ncpus = cases[i].cpus;
+		rq = (struct fair_rq *)d.rq;
+		CHECK_INT(fair_scaled(rq, rq->rules->k.sched_latency_ns,
+				      FAIR_SCALE_LATENCY),
+			  cases[i].latency_ms * 1000000);
 		drv_free(&d);
 	}
+	tuned_init(&d, "eevdf-6.18:base_slice_ns=1000000");
+	d.rq->ncpus = 16;
+	drv_add(&d, 0, true, hog, 0);
+	CHECK_INT(ft(&d, 0)->slice, 1000000);
+	fair_free(&d);
 }
 
 int main(void)
 {
+	test_scaling();
+	test_delay_dequeue();
 	test_two_hogs();
 	test_nice();
 	test_sleeper();

