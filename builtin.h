@@ -87,7 +87,21 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 	OPT_NUMBER(0, "warm", &(o)->init_sleep_pct, "PCT", \
 		   "tasks alive at the start begin with sleep_avg " \
 		   "PCT% of MAX_SLEEP_AVG (default 0: cold)", 0, 100, \
-		   NULL)
+		   NULL), \
+	OPT_CHOICE(0, "calibrate", &(o)->calibrate, sr_calibrate_names, \
+		   "MODE", "auto (default): wake costs, the tick and pinned " \
+		   "tasks as the recording shows them; none: wakes take " \
+		   "effect at once, no tick or pin read (a pipe then " \
+		   "streams)"), \
+	OPT_CHOICE(0, "affinity", &(o)->affinity, sr_affinity_names, \
+		   "MODE", "auto (default): the recording's context, else " \
+		   "tasks that ran on one CPU only while others idled stay " \
+		   "there; infer: that, whatever the context; none: any " \
+		   "CPU"), \
+	OPT_CHOICE(0, "early-wake", &(o)->early, sr_early_names, "MODE", \
+		   "a wake that reaches its task before the sleep it ends: " \
+		   "requeue (default: the task sleeps and is woken at " \
+		   "once, in the recorded order), skip (it does not sleep)")
 
 /* --tree shows one process tree (diff, plot, report, explain); --only
  * and --only-tree restrict what is replayed, in every command.  --tree

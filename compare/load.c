@@ -137,6 +137,13 @@ static void rules_said(const struct cmp_load_opts *o, char *buf, size_t n)
 		    (long long)(o->cs_cost_ns / 1000));
 	if (o->init_sleep_pct)
 		say(buf, n, &k, "--warm %d", o->init_sleep_pct);
+	if (o->calibrate)
+		say(buf, n, &k, "--calibrate %s",
+		    sr_calibrate_names[o->calibrate]);
+	if (o->affinity)
+		say(buf, n, &k, "--affinity %s", sr_affinity_names[o->affinity]);
+	if (o->early)
+		say(buf, n, &k, "--early-wake %s", sr_early_names[o->early]);
 }
 
 int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_policies,
@@ -192,6 +199,9 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	so.external = o->external;
 	so.cs_cost_ns = o->cs_cost_ns;
 	so.init_sleep_pct = o->init_sleep_pct;
+	so.calibrate = o->calibrate;
+	so.affinity = o->affinity;
+	so.early = o->early;
 	so.title = o->title;
 	so.tree = o->tree != NULL;
 	so.procs = true;

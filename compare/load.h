@@ -41,6 +41,9 @@ struct cmp_load_opts {
 	enum sr_external_mode external;
 	int64_t cs_cost_ns;
 	int init_sleep_pct;
+	enum sr_calibrate_mode calibrate;
+	enum sr_affinity_mode affinity;
+	enum sr_early_mode early;
 	const char *sets[CMP_MAX_TUNE_OPTS];	/* --set NAME=VALUE */
 	size_t nsets;
 	const char *rt[CMP_MAX_TUNE_OPTS];	/* --rt REGEX[:PRIO] */

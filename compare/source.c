@@ -101,6 +101,9 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 	ro.external = o->external;
 	ro.cs_cost_ns = o->cs_cost_ns;
 	ro.init_sleep_pct = o->init_sleep_pct;
+	ro.calibrate = o->calibrate;
+	ro.affinity = o->affinity;
+	ro.early = o->early;
 	ro.sink = &sink;
 	ro.read.progress = o->progress;
 	if (sr_sel_windowed(o->sel)) {
@@ -153,13 +156,16 @@ static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
 
 	if (o->cpus || o->causal != SR_CAUSAL_KNOWN ||
 	    o->external != SR_EXTERNAL_ABSOLUTE || o->cs_cost_ns ||
-	    o->init_sleep_pct)
+	    o->init_sleep_pct || o->calibrate || o->affinity || o->early)
 		return sr_fail(d, SR_EUSAGE, "--%s needs the trace file, not "
 			       "the replay directory %s (replayed already)",
 			       o->cpus ? "cpus" :
 			       o->causal != SR_CAUSAL_KNOWN ? "causal" :
 			       o->external != SR_EXTERNAL_ABSOLUTE ? "external" :
-			       o->cs_cost_ns ? "cs-cost" : "warm", o->trace);
+			       o->cs_cost_ns ? "cs-cost" :
+			       o->init_sleep_pct ? "warm" :
+			       o->calibrate ? "calibrate" :
+			       o->affinity ? "affinity" : "early-wake", o->trace);
 	if (o->only || o->only_tree)
 		return sr_fail(d, SR_EUSAGE, "--%s needs the trace file, not "
 			       "the replay directory %s (replayed already: give "

@@ -35,6 +35,9 @@ struct cmp_source_opts {
 	enum sr_external_mode external;
 	int64_t cs_cost_ns;
 	int init_sleep_pct;
+	enum sr_calibrate_mode calibrate;
+	enum sr_affinity_mode affinity;
+	enum sr_early_mode early;
 	const char *title;             /* NULL: the trace's file name */
 	bool tree;                     /* the trace's tasks are needed */
 	bool procs;                    /* ... wanted when there (a replay

@@ -57,6 +57,9 @@ struct live {
 	uint8_t block_open; /* its last op is a BLOCK not yet resolved */
 	uint8_t shrink_queued; /* in dm->shrink */
 	uint8_t charged;    /* its CPU comes from charges */
+	int16_t prio;       /* its kernel prio as its ops have it (120 +
+			       nice, or 99 - rt priority) */
+	int8_t nice;        /* its nice as its ops have it */
 	uint32_t nblocks;
 	int64_t since;      /* R_RUNNING: run start */
 	int64_t last_change;
@@ -690,6 +693,9 @@ static int birth(struct sr_demand *dm, struct ent *e, int64_t ts,
 	e->t.forked = parent != NULL;
 	e->t.cpu = cpu;
 	e->l->charged = dm->charges && fair(e);
+	e->l->prio = (int16_t)(fair(e) ? 120 + e->t.nice
+				       : 99 - e->t.rt_priority);
+	e->l->nice = (int8_t)e->t.nice;
 	e->state = R_RUNNABLE;
 	/* what it did before is unknown: the caller says if it was asleep */
 	e->l->last_change = INT64_MIN;
@@ -932,6 +938,48 @@ static struct ent *live(struct sr_demand *dm, sr_tid id, int64_t ts,
 
 /* ---- events ------------------------------------------------------------- */
 
+/*
+ * An event shows a task's kernel prio (sched_switch's prev_prio and
+ * next_prio, the wakeups' prio): one that differs from what its program
+ * has says its nice or its class changed since (setpriority, nice(1),
+ * sched_setscheduler); the change becomes an op at this point.  A prio in
+ * 100..139 is a normal task at nice prio - 120; below 100 a realtime one
+ * at rt priority 99 - prio (FIFO unless its record says RR).
+ */
+static int note_prio(struct sr_demand *dm, struct ent *e, int prio,
+		     int64_t ts)
+{
+	struct sr_op op;
+
+	if (!e || !e->l || prio < 0 || prio >= 140 || prio == e->l->prio ||
+	    e->state == R_UNSEEN || e->state == R_DEAD || e->state == R_GONE)
+		return SR_OK;
+	memset(&op, 0, sizeof(op));
+	if (prio >= 100) {
+		if (e->l->prio < 100) {
+			op.kind = SR_OP_SETSCHED;
+			op.a = SR_SCHED_NORMAL;
+			if ((emit_at(dm, e, ts, &op)))
+				return SR_EINTERNAL;
+			memset(&op, 0, sizeof(op));
+		}
+		op.kind = SR_OP_NICE;
+		op.a = prio - 120;
+		e->l->nice = (int8_t)op.a;
+		dm->st.nice_changes++;
+	} else {
+		const struct sr_task *r = rec_of(dm, e->last_rec);
+
+		op.kind = SR_OP_SETSCHED;
+		op.a = r && r->policy == SR_SCHED_RR ? SR_SCHED_RR
+						      : SR_SCHED_FIFO;
+		op.b = 99 - prio;
+		dm->st.policy_changes++;
+	}
+	e->l->prio = (int16_t)prio;
+	return emit_at(dm, e, ts, &op);
+}
+
 static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 {
 	struct cpu *c = cpu_of(dm, ev->cpu);
@@ -952,6 +1000,8 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 		return err;
 	if (p) {
 		if (ensure_running(dm, p, ev->cpu, ev->ts)) {
+			if ((rc = note_prio(dm, p, ev->prio, ev->ts)))
+				return rc;
 			end_run(p, ev->ts);
 			p->l->last_change = ev->ts;
 			/*
@@ -992,6 +1042,8 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 				dm->cpus[n->cpu].switch_ts = ev->ts;
 			}
 		}
+		if ((rc = note_prio(dm, n, ev->other_prio, ev->ts)))
+			return rc;
 		if (n->state != R_DEAD) {
 			start_run(n, ev->cpu, ev->ts);
 			n->l->last_change = ev->ts;
@@ -1076,6 +1128,8 @@ static int on_wake(struct sr_demand *dm, const struct sr_event *ev)
 	if (t->left && t->state == R_RUNNABLE && ev->kind != SR_EV_WAKEUP_NEW &&
 	    (rc = left_asleep(dm, t)))
 		return rc;
+	if ((rc = note_prio(dm, t, ev->prio, ev->ts)))
+		return rc;
 	if (t->state != R_BLOCKED || ev->kind == SR_EV_WAKEUP_NEW)
 		return SR_OK;
 	bop = op_at(t, t->l->block_op);
@@ -1110,6 +1164,9 @@ static int on_wake(struct sr_demand *dm, const struct sr_event *ev)
 	}
 	if ((rc = resolve(dm, t, SR_BLOCK_EXTERNAL, ev->ts, ev->wsrc)))
 		return rc;
+	/* made on another CPU than the task's: the wake's cost class */
+	if (bop && ev->target_cpu >= 0 && ev->cpu >= 0)
+		bop->sync = ev->cpu != ev->target_cpu;
 	t->state = R_RUNNABLE;
 	t->l->last_change = ev->ts;
 	return SR_OK;
@@ -1194,10 +1251,18 @@ static int on_attr(struct sr_demand *dm, const struct sr_event *ev)
 	if (ev->kind == SR_EV_NICE) {
 		op.kind = SR_OP_NICE;
 		op.a = ev->value;
+		e->l->nice = (int8_t)(ev->value < -20 ? -20 :
+				      ev->value > 19 ? 19 : ev->value);
+		if (e->l->prio >= 100)
+			e->l->prio = (int16_t)(120 + e->l->nice);
 	} else {
 		op.kind = SR_OP_SETSCHED;
 		op.a = ev->value;
 		op.b = ev->prio > 0 ? ev->prio : 0;
+		e->l->prio = (int16_t)(op.a == SR_SCHED_FIFO ||
+				       op.a == SR_SCHED_RR ?
+				       99 - (op.b > 99 ? 99 : op.b) :
+				       120 + e->l->nice);
 	}
 	return emit_at(dm, e, ev->ts, &op);
 }

@@ -67,7 +67,9 @@ struct sr_op {
 	uint8_t kind;       /* enum sr_op_kind */
 	uint8_t end;        /* BLOCK: enum sr_block_end */
 	uint8_t wsrc;       /* BLOCK EXTERNAL: enum sr_wake_src */
-	uint8_t sync;       /* WAKE: sync wakeup */
+	uint8_t sync;       /* WAKE: sync wakeup; BLOCK EXTERNAL: the wake
+			       was made on another CPU than its task's
+			       (replay/calib.h: the class of its cost) */
 	uint32_t task;      /* WAKE: target; FORK: child; BLOCK: block number;
 			       COMM: index into the name pool */
 	int64_t a;          /* RUN: ns; BLOCK: recorded sleep start; WAKE:
@@ -201,6 +203,8 @@ struct sr_demand_stats {
 	uint64_t causal_wakes, external_wakes, never_woken;
 	uint64_t task_wakes_external; /* attributed to a task, judged not
 					 caused by it (SR_CAUSAL_KNOWN) */
+	uint64_t nice_changes;        /* NICE ops read from prio fields */
+	uint64_t policy_changes;      /* SETSCHED ops read from them */
 };
 void sr_demand_stats(const struct sr_demand *dm, struct sr_demand_stats *st);
 

@@ -21,6 +21,9 @@
 #include "replay/tlfilter.h"
 #include "replay/writers.h"
 
+const char *const sr_calibrate_names[] = { "auto", "none", NULL };
+const char *const sr_affinity_names[] = { "auto", "infer", "none", NULL };
+
 const char *const sr_replay_default_policies[] = {
 	"stock", "o11int", SR_REPLAY_OBSERVED, NULL
 };
@@ -63,7 +66,11 @@ struct sr_replay {
 	struct sr_replay_seen *seen;
 	size_t nseen, capseen;
 	struct sr_strpool names;
-	bool held;                    /* simulators wait for the cpu count */
+	bool held;                    /* simulators wait for the cpu count
+					 and the calibration (a pipe) */
+	struct sr_calib_builder *cb;  /* while the calibration is read */
+	struct sr_calib calib;        /* replay/calib.h */
+	bool calibrated;
 	int32_t ran;                  /* highest cpu that ran a task + 1 */
 	bool win_known;               /* the window is on the trace's clock */
 	int64_t lo, hi;               /* the window (--start, --end) */
@@ -384,7 +391,10 @@ static void note_ran(int32_t *ran, const struct sr_tasks *tasks,
 		*ran = ev->cpu + 1;
 }
 
-/* A first pass over a file: its highest cpu that ran a task, + 1. */
+static int calib_done(struct sr_replay *r, struct sr_diag *d);
+
+/* A first pass over a file: its highest cpu that ran a task, + 1, and
+ * the calibration when it is wanted (r->cb). */
 static int prescan(struct sr_replay *r, int32_t *ran, struct sr_diag *d)
 {
 	struct sr_reader *rd;
@@ -394,10 +404,31 @@ static int prescan(struct sr_replay *r, int32_t *ran, struct sr_diag *d)
 	*ran = 0;
 	if (sr_reader_open(&rd, r->o.trace, &r->o.read, d))
 		return d->code;
-	while ((rc = sr_reader_next(rd, &ev, d)) == 1)
+	while ((rc = sr_reader_next(rd, &ev, d)) == 1) {
 		note_ran(ran, sr_reader_tasks(rd), &ev);
+		struct sr_calib_tasks ct = { view_get, sr_reader_tasks(rd) };
+
+		if (r->cb && sr_calib_event(r->cb, &ev, &ct, d)) {
+			rc = -1;
+			break;
+		}
+	}
 	sr_reader_close(rd);
-	return rc < 0 ? d->code : SR_OK;
+	if (rc < 0)
+		return d->code;
+	return r->cb ? calib_done(r, d) : SR_OK;
+}
+
+/* The calibration read: the simulators take it. */
+static int calib_done(struct sr_replay *r, struct sr_diag *d)
+{
+	struct sr_calib_builder *b = r->cb;
+
+	r->cb = NULL;
+	if (sr_calib_finish(b, &r->calib, d))
+		return d->code;
+	r->calibrated = true;
+	return SR_OK;
 }
 
 static int check_cpus(int cpus, struct sr_diag *d)
@@ -578,6 +609,9 @@ static int start_sims(struct sr_replay *r, struct sr_diag *d)
 			.check = r->o.check,
 			.rt = r->o.tune.nrt ? r->rt : NULL,
 			.no_why = r->o.no_why,
+			.calib = r->calibrated ? &r->calib : NULL,
+			.infer_affinity = r->o.affinity != SR_AFFINITY_NONE,
+			.early = r->o.early,
 		};
 		struct sr_sim_hooks h = { .row = sim_row, .wait = sim_wait,
 					  .ctx = p };
@@ -618,17 +652,25 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 		return d->code;
 	if (sr_rtrules_new(&r->rt, r->o.tune.rt, r->o.tune.nrt, d))
 		return d->code;
-	if (r->o.cpus == 0 && nsims > 0) {
+	if (nsims > 0 && r->o.calibrate == SR_CALIBRATE_AUTO &&
+	    !(r->cb = sr_calib_builder_new()))
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	if ((r->o.cpus == 0 || r->cb) && nsims > 0) {
 		/*
-		 * The recording's cpu count: a first pass over a file; from
-		 * a pipe, the simulators wait for the end of the input
-		 * (docs/replay.md, "CPUs").
+		 * The recording's cpu count and its calibration: a first pass
+		 * over a file; from a pipe, the simulators wait for the end
+		 * of the input (docs/replay.md, "CPUs", "Calibration").
 		 */
 		if (strcmp(r->o.trace, "-") && !stat(r->o.trace, &st) &&
 		    S_ISREG(st.st_mode)) {
-			if ((rc = prescan(r, &r->ran, d)))
+			int32_t ran;
+
+			if ((rc = prescan(r, &ran, d)))
 				return rc;
-			r->o.cpus = r->ran > 0 ? r->ran : 1;
+			if (r->o.cpus == 0) {
+				r->ran = ran;
+				r->o.cpus = ran > 0 ? ran : 1;
+			}
 			if ((rc = check_cpus(r->o.cpus, d)))
 				return rc;
 		} else {
@@ -700,6 +742,12 @@ static int pass(struct sr_replay *r, struct sr_diag *d)
 		if (event_seen(r, &ev))
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
 		note_ran(&r->ran, r->tasks, &ev);
+		if (r->held && r->cb) {
+			struct sr_calib_tasks ct = { view_get, r->tasks };
+
+			if (sr_calib_event(r->cb, &ev, &ct, d))
+				return d->code;
+		}
 		if (ev.kind == SR_EV_MIGRATE)
 			r->info.migrate_events++;
 		if (sr_demand_event(r->dm, &ev, d))
@@ -951,9 +999,12 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 	if ((rc = sr_demand_finish(r->dm, t1, d)))
 		return rc;
 	if (r->held) {
-		/* from a pipe: the cpu count is known now */
-		r->o.cpus = r->ran > 0 ? r->ran : 1;
+		/* from a pipe: the cpu count and calibration are known now */
+		if (r->o.cpus == 0)
+			r->o.cpus = r->ran > 0 ? r->ran : 1;
 		r->held = false;
+		if (r->cb && (rc = calib_done(r, d)))
+			return rc;
 		if ((rc = check_cpus(r->o.cpus, d)) || (rc = start_sims(r, d)))
 			return rc;
 	}
@@ -1113,6 +1164,8 @@ void sr_replay_free(struct sr_replay *r)
 		free(p->pub.rows);
 		free(p->pub.cpu);
 	}
+	sr_calib_builder_free(r->cb);
+	sr_calib_free(&r->calib);
 	free(r->p);
 	free(r->mark);
 	free(r->seen);

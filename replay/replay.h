@@ -106,6 +106,28 @@ struct sr_replay_tuning {
 	size_t nrt;
 };
 
+/* Whether the replay takes the recording machine's wake costs and pinned
+   tasks (replay/calib.h). */
+enum sr_calibrate_mode {
+	SR_CALIBRATE_AUTO,            /* read them from the recording */
+	SR_CALIBRATE_NONE,            /* wakes at once, pins by name only;
+					 a pipe streams without waiting */
+};
+
+/* "auto", "none"; NULL-terminated, for --calibrate */
+extern const char *const sr_calibrate_names[];
+
+/* Where the replay lets a task run (docs/replay.md, "Where tasks go"). */
+enum sr_affinity_mode {
+	SR_AFFINITY_AUTO,   /* the recording's context says, else inferred
+			       from where tasks ran (replay/calib.h) */
+	SR_AFFINITY_INFER,  /* inferred, whatever the context says */
+	SR_AFFINITY_NONE,   /* every CPU (but per-CPU kernel threads) */
+};
+
+/* "auto", "infer", "none"; NULL-terminated, for --affinity */
+extern const char *const sr_affinity_names[];
+
 struct sr_replay_opts {
 	const char *trace;            /* path, "-" for stdin */
 	struct sr_read_opts read;     /* input format, lenient */
@@ -134,6 +156,9 @@ struct sr_replay_opts {
 	enum sr_external_mode external;
 	int64_t cs_cost_ns;
 	int init_sleep_pct;           /* warm start of tasks alive at start */
+	enum sr_calibrate_mode calibrate;
+	enum sr_early_mode early;     /* --early-wake */
+	enum sr_affinity_mode affinity;
 	enum sr_perf_compat compat;   /* how `observed` counts, as stats */
 	size_t batch;                 /* events between simulator steps;
 					 results do not depend on it */

@@ -57,15 +57,19 @@ struct stask {
 	uint32_t comm;      /* name pool index */
 	int32_t pid;
 	int32_t cpu;        /* its runqueue (task_cpu), -1 before the first */
-	int32_t pin;        /* the CPU its name pins it to, -1: any */
+	int32_t pin;        /* the CPU its name or affinity pins it to,
+			       -1: any */
+	int8_t pin_aff;     /* pin is its affinity (inherited at fork) */
 	int last_prio;
 	int8_t rec_policy;  /* the trace's scheduling class (SM_SCHED_*) */
 	int8_t rec_rtprio;  /* and rt priority, as last recorded */
 	int8_t rt_forced;   /* --rt made it SCHED_RR at this prio (0: no) */
 	int64_t blocked_at; /* sim time it went to sleep */
 	int64_t rec_block;  /* recorded start of that sleep */
-	uint32_t *pend;     /* causal wakes that came before their block */
+	struct pend *pend;  /* causal wakes that came before their block */
 	uint32_t npend, cappend;
+	int16_t early_waker;/* T_BLOCKED in BLK_EARLY: its waker's CPU */
+	uint8_t early_sync; /* ... and whether the wake was sync */
 	/* the attribution of its current wait */
 	bool in_wait;       /* waiting runnable since wait_from */
 	bool wseg;          /* .seg is open */
@@ -76,6 +80,17 @@ struct stask {
 	struct sr_wait_seg *segs;
 	uint32_t nsegs, capsegs;
 };
+
+/* A causal wake kept until its target reaches the block it answers. */
+struct pend {
+	uint32_t block;
+	int16_t waker;      /* the CPU its waker ran on */
+	uint8_t sync;
+};
+
+/* stask.blk beyond enum sr_block_end: asleep in a block whose wake came
+   first (--early-wake requeue): woken at the instant it went to sleep */
+#define BLK_EARLY 0x80
 
 struct timer {
 	int64_t t;
@@ -97,6 +112,8 @@ struct scpu {
 	int64_t key;        /* when its current reaches its next op */
 	uint32_t whead;     /* tasks waiting on it (a list), SR_TID_NONE */
 	uint32_t nwait;
+	int64_t kick_at;    /* a wake asked it to reschedule: it does at
+			       this instant (the wake's cost), 0: none */
 };
 
 struct sr_sim {
@@ -141,6 +158,9 @@ struct sr_sim {
 	int64_t start, now, end_mark;
 	int64_t last_tick;          /* instant of the last tick done */
 	int64_t jbase;              /* jiffies = t / J - jbase */
+	int64_t tick_ns;            /* J: a jiffy at the policy's HZ */
+	int tick_hz;                /* that HZ */
+	enum sr_hz_source hz_from;  /* where it came from */
 	unsigned long jiffies;      /* what every rq->jiffies holds */
 	uint64_t acts;              /* what happened, at instant start */
 	uint64_t pops;              /* timers and arrivals taken */
@@ -152,6 +172,7 @@ struct sr_sim {
 	size_t nh, caph;
 	int64_t hz;                 /* horizon: no instant at or after it */
 	uint64_t nready, live;
+	uint32_t nkick;             /* CPUs with a kick to come */
 	uint32_t *seen;             /* check: walk stamps per task */
 	size_t nseen;
 	uint32_t stamp;
@@ -199,6 +220,10 @@ static const char *comm_of(const struct sr_sim *s, const struct stask *t)
 	return sr_demand_comm(s->dm, t->comm);
 }
 
+const char *const sr_early_names[] = {
+	[SR_EARLY_REQUEUE] = "requeue", [SR_EARLY_SKIP] = "skip", NULL,
+};
+
 const char *const sr_external_names[] = {
 	[SR_EXTERNAL_ABSOLUTE] = "absolute", [SR_EXTERNAL_RELATIVE] = "relative",
 	NULL,
@@ -226,10 +251,11 @@ static int bit_first(const uint64_t *m, size_t nw)
 	return -1;
 }
 
-/* A policy call on CPU c's runqueue may have set its need_resched. */
+/* A policy call on CPU c's runqueue may have set its need_resched (a
+ * wake's, while its cost runs, waits for the kick). */
 static void mark(struct sr_sim *s, int c)
 {
-	if (s->cpu[c].rq->need_resched)
+	if (s->cpu[c].rq->need_resched && s->cpu[c].kick_at <= s->now)
 		bit_set(s->resched, c);
 	bit_set(s->touched, c);
 }
@@ -401,13 +427,13 @@ static void charge(struct sr_sim *s, int c, int64_t to)
 
 static unsigned long jiffies_at(const struct sr_sim *s, int64_t t)
 {
-	return (unsigned long)(floor_div(t, SR_NSEC_PER_JIFFY) - s->jbase);
+	return (unsigned long)(floor_div(t, s->tick_ns) - s->jbase);
 }
 
 /* sched_clock() at t: ns on the same origin as jiffies_at() */
 static uint64_t clock_at(const struct sr_sim *s, int64_t t)
 {
-	return (uint64_t)(t - s->jbase * SR_NSEC_PER_JIFFY);
+	return (uint64_t)(t - s->jbase * s->tick_ns);
 }
 
 /* Every runqueue's jiffies and clock at t. */
@@ -644,6 +670,37 @@ static void bal_kick(void *ctx, int c)
 
 /* ---- setup -------------------------------------------------------------- */
 
+/*
+ * The tick's rate: the policy's HZ knob when it has one and it is set
+ * (or has a default), 0 there meaning the recording's: its context's
+ * CONFIG_HZ, else the period its tick preemptions keep to (calib.h),
+ * else SR_HZ_FALLBACK; a policy without the knob ticks at SM_HZ.
+ */
+static void resolve_hz(struct sr_sim *s)
+{
+	const struct sm_policy *pol = s->pol;
+	int k = sm_knob_find(pol, "HZ");
+	long v = k < 0 ? SM_HZ : s->o.sched ? sm_tuning_get(&s->o.sched->tuning,
+							    "HZ", SM_HZ)
+				       : pol->knobs[k].def;
+
+	s->hz_from = SR_HZ_POLICY;
+	if (v <= 0) {
+		if (s->o.ctx_hz > 0) {
+			v = s->o.ctx_hz;
+			s->hz_from = SR_HZ_CONTEXT;
+		} else if (s->o.calib && s->o.calib->hz > 0) {
+			v = s->o.calib->hz;
+			s->hz_from = SR_HZ_TICKS;
+		} else {
+			v = SR_HZ_FALLBACK;
+			s->hz_from = SR_HZ_DEFAULT;
+		}
+	}
+	s->tick_hz = (int)v;
+	s->tick_ns = (1000000000LL + v / 2) / v;
+}
+
 int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
 	       struct sr_demand *dm, int consumer,
 	       const struct sr_sim_hooks *hooks, struct sr_diag *d)
@@ -682,6 +739,7 @@ int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
 	else
 		s->cache_decay_ticks = o->has_cache_decay ?
 			o->cache_decay_ticks : SM_CACHE_DECAY_TICKS_DEFAULT;
+	resolve_hz(s);
 	if (hooks)
 		s->h = *hooks;
 	s->nw = ((size_t)s->ncpu + 63) / 64;
@@ -856,12 +914,14 @@ static int start(struct sr_sim *s, struct sr_diag *d)
 	s->end_mark = s->start;
 	s->last_tick = INT64_MIN;
 	/* jiffies >= 1 from the start: 0 means "unset" to the models */
-	s->jbase = floor_div(s->start, SR_NSEC_PER_JIFFY) - 1;
+	s->jbase = floor_div(s->start, s->tick_ns) - 1;
 	s->jiffies = jiffies_at(s, s->start);
 	for (int c = 0; c < s->ncpu; c++) {
 		s->cpu[c].rq = s->pol->rq_new(s->o.sched, c, s->jiffies, &obs);
 		if (!s->cpu[c].rq)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		s->cpu[c].rq->hz = s->tick_hz;
+		s->cpu[c].rq->ncpus = s->ncpu;
 		sm_rq_set_clock(s->cpu[c].rq, s->jiffies, clock_at(s, s->start));
 		s->cpu[c].charged_to = s->start;
 		s->cpu[c].busy_until = s->start;
@@ -892,6 +952,9 @@ static int start(struct sr_sim *s, struct sr_diag *d)
 }
 
 /* ---- timers: external wakes, by time then trace order ------------------- */
+
+/* A timer whose id has this bit is CPU (id without it)'s kick. */
+#define KICK_TIMER 0x80000000u
 
 static bool tless(const struct timer *a, const struct timer *b)
 {
@@ -1010,12 +1073,28 @@ static void info_of(struct sr_sim *s, const struct sr_dtask *dt,
 	info->init_sleep_pct = dt->forked ? 0 : s->o.init_sleep_pct;
 }
 
-/* The CPU a name pins a task to on this replay, -1: any. */
-static int32_t pin_of(const struct sr_sim *s, const char *comm)
+/* Where task id may run on this replay: the CPU its name pins it to (a
+ * per-CPU kernel thread), else its affinity, inferred from the recording
+ * (--affinity) or inherited from its parent; -1: any. */
+static void pin_of(struct sr_sim *s, struct stask *t, uint32_t id,
+		   int32_t parent_pin)
 {
-	int32_t c = sr_pinned_cpu(comm);
+	int32_t c = sr_pinned_cpu(comm_of(s, t));
 
-	return c < 0 ? -1 : sr_fold_cpu(c, s->ncpu);
+	t->pin_aff = 0;
+	if (s->ncpu < 2) {
+		t->pin = -1;
+		return;
+	}
+	if (c >= 0) {
+		t->pin = sr_fold_cpu(c, s->ncpu);
+		return;
+	}
+	c = s->o.infer_affinity ? sr_calib_pinned(s->o.calib, id) : -1;
+	if (c < 0)
+		c = parent_pin;
+	t->pin = c < 0 ? -1 : sr_fold_cpu(c, s->ncpu);
+	t->pin_aff = c >= 0;
 }
 
 static struct stask *born(struct sr_sim *s, uint32_t id,
@@ -1038,7 +1117,7 @@ static struct stask *born(struct sr_sim *s, uint32_t id,
 	t->comm = dt->comm;
 	t->op = 0;
 	t->off = 0;
-	t->pin = s->ncpu > 1 ? pin_of(s, comm_of(s, t)) : -1;
+	pin_of(s, t, id, -1);
 	s->live++;
 	*dtp = dt;
 	return t;
@@ -1123,6 +1202,10 @@ static void fork_child(struct sr_sim *s, int c, uint32_t parent,
 		return;
 	}
 	mark(s, c);
+	/* a pinned parent's child is pinned too (dup_task_struct copies
+	   the CPU mask) */
+	if (p->pin_aff && t->pin < 0)
+		pin_of(s, t, child, p->pin);
 	/* the policy's fork gave it its parent's class (sched_fork) */
 	apply_rt(s, c, child, p->rt_forced);
 	make_ready(s, child, SR_CAUSE_FORK);
@@ -1162,26 +1245,75 @@ static int wake_cpu(struct sr_sim *s, const struct stask *t, bool sync,
 	return c;
 }
 
-/* Wake a task asleep in its current block: it passes the BLOCK op. */
+/*
+ * A wake that asked CPU c to reschedule (it found c idle, or preempts its
+ * task) takes effect when the recording says such a wake took effect
+ * (replay/calib.h): c reschedules then, by a kick timer, unless something
+ * else makes it reschedule first.  remote: the wake was made on another
+ * CPU.
+ */
+static void kick_later(struct sr_sim *s, int c, bool idle, bool remote)
+{
+	struct scpu *k = &s->cpu[c];
+	enum sr_wake_class cls;
+	int64_t cost;
+
+	if (!s->o.calib || !k->rq->need_resched || k->kick_at > s->now ||
+	    (s->resched[c / 64] >> (c % 64) & 1))
+		return;
+	cls = idle ? (remote ? SR_WAKE_IDLE_REMOTE : SR_WAKE_IDLE_LOCAL)
+		   : (remote ? SR_WAKE_PREEMPT_REMOTE : SR_WAKE_PREEMPT_LOCAL);
+	cost = sr_calib_wake_cost(s->o.calib, c, cls);
+	if (cost <= 0)
+		return;
+	if (timer_push(s, s->now + cost, 0, KICK_TIMER | (uint32_t)c)) {
+		fail(s, SR_EINTERNAL, "out of memory", SR_TID_NONE);
+		return;
+	}
+	k->kick_at = s->now + cost;
+	s->nkick++;
+}
+
+/* CPU c's kick is due (or moot: it rescheduled). */
+static void kick_done(struct sr_sim *s, int c)
+{
+	if (s->cpu[c].kick_at) {
+		s->cpu[c].kick_at = 0;
+		s->nkick--;
+	}
+}
+
+/* Wake a task asleep in its current block: it passes the BLOCK op.
+ * waker: the waking task's CPU, -1 for an external wake. */
 static void wake_task(struct sr_sim *s, uint32_t id, unsigned flags,
 		      int waker)
 {
 	struct stask *t = tk(s, id);
+	const struct sr_op *bop = sr_demand_op(s->dm, id, t->op);
+	/* an external wake: made on another CPU in the recording? */
+	bool remote = bop && bop->kind == SR_OP_BLOCK && bop->sync;
+	bool idle;
 	int c;
 
 	set_op(s, id, t->op + 1);
 	t->next_block = t->block + 1;
-	c = wake_cpu(s, t, flags & SM_WAKE_SYNC, waker);
+	/* still on its runqueue (a delayed dequeue): woken where it is */
+	if (s->pol->still_queued && s->pol->still_queued(t->pt) && t->cpu >= 0)
+		c = t->cpu;
+	else
+		c = wake_cpu(s, t, flags & SM_WAKE_SYNC, waker);
+	idle = s->cpu[c].cur == SR_TID_NONE;
 	s->pol->wake(s->cpu[c].rq, t->pt, flags);
+	kick_later(s, c, idle, waker >= 0 ? waker != c : remote);
 	mark(s, c);
 	make_ready(s, id, SR_CAUSE_WAKEUP);
 }
 
-static int pend_add(struct stask *t, uint32_t block)
+static int pend_add(struct stask *t, uint32_t block, int waker, bool sync)
 {
 	if (t->npend == t->cappend) {
 		size_t cap = t->cappend;	/* uint32_t in the task */
-		uint32_t *p;
+		struct pend *p;
 
 		if (cap >= UINT32_MAX / 2)
 			return SR_EINTERNAL;
@@ -1191,14 +1323,15 @@ static int pend_add(struct stask *t, uint32_t block)
 		t->pend = p;
 		t->cappend = (uint32_t)cap;
 	}
-	t->pend[t->npend++] = block;
+	t->pend[t->npend++] = (struct pend){ block, (int16_t)waker, sync };
 	return SR_OK;
 }
 
-static bool pend_take(struct stask *t, uint32_t block)
+static bool pend_take(struct stask *t, uint32_t block, struct pend *out)
 {
 	for (uint32_t i = 0; i < t->npend; i++) {
-		if (t->pend[i] == block) {
+		if (t->pend[i].block == block) {
+			*out = t->pend[i];
 			t->pend[i] = t->pend[--t->npend];
 			return true;
 		}
@@ -1228,7 +1361,7 @@ static void causal_wake(struct sr_sim *s, uint32_t id, uint32_t block,
 		wake_task(s, id, sync ? SM_WAKE_SYNC : 0, waker);
 	} else if (t->next_block <= block && t->state != T_DONE) {
 		/* it has not reached that block yet: keep the wake */
-		if (pend_add(t, block))
+		if (pend_add(t, block, waker, sync))
 			fail(s, SR_EINTERNAL, "out of memory", id);
 	} else {
 		fail(s, SR_EINTERNAL, "a causal wake for a block already "
@@ -1272,12 +1405,25 @@ static void reach_block(struct sr_sim *s, int c, uint32_t id,
 			const struct sr_op *op)
 {
 	struct stask *t = tk(s, id);
+	struct pend pe;
 	int64_t w;
 
 	t->block = op->task;
-	if (pend_take(t, op->task)) {
-		/* the wake came before the sleep: no sleep at all */
+	if (pend_take(t, op->task, &pe)) {
 		s->sum[id].early_wakes++;
+		if (s->o.early == SR_EARLY_REQUEUE) {
+			/* the recorded order, the wake after the block: it
+			   sleeps, and is woken at once (a timer now, after
+			   the schedule() its sleep makes) */
+			go_to_sleep(s, c, id, op);
+			t->blk = BLK_EARLY;
+			t->early_waker = pe.waker;
+			t->early_sync = pe.sync;
+			if (timer_push(s, s->now, 0, id))
+				fail(s, SR_EINTERNAL, "out of memory", id);
+			return;
+		}
+		/* the wake came before the sleep: no sleep at all */
 		skipped_row(s, id, "early");
 		t->next_block = op->task + 1;
 		set_op(s, id, t->op + 1);
@@ -1511,7 +1657,7 @@ static void check(struct sr_sim *s)
 {
 	char why[200];
 
-	if (s->nready > 0 && s->nbusy == 0) {
+	if (s->nready > 0 && s->nbusy == 0 && !s->nkick) {
 		fail(s, SR_EINTERNAL, "every CPU is idle while a task is "
 		     "runnable", SR_TID_NONE);
 		return;
@@ -1522,6 +1668,7 @@ static void check(struct sr_sim *s)
 			struct sm_rq *rq = s->cpu[c].rq;
 
 			if (s->cpu[c].cur == SR_TID_NONE && s->pol->nr_running &&
+			    s->cpu[c].kick_at <= s->now &&
 			    s->pol->nr_running(rq)) {
 				snprintf(why, sizeof(why), "cpu %d is idle "
 					 "while its queue holds %lu task(s)",
@@ -1564,6 +1711,7 @@ static void do_schedule(struct sr_sim *s, int c)
 	charge(s, c, s->now);
 	bit_clear(s->resched, c);
 	bit_set(s->touched, c);
+	kick_done(s, c);
 	np = s->pol->schedule(k->rq);
 	next = np ? np->info.id : SR_TID_NONE;
 	s->st.schedules++;
@@ -1642,8 +1790,7 @@ static void exec_op(struct sr_sim *s, int c, uint32_t id,
 		set_op(s, id, t->op + 1);
 		t->comm = op.task;
 		apply_rt(s, c, id, t->rt_forced);
-		if (s->ncpu > 1)
-			t->pin = pin_of(s, comm_of(s, t));
+		pin_of(s, t, id, t->pin_aff ? t->pin : -1);
 		break;
 	case SR_OP_NICE:
 		set_op(s, id, t->op + 1);
@@ -1798,12 +1945,25 @@ static bool wake_due(struct sr_sim *s)
 	if (th && (!ta || s->heap[0].seq < a->seq ||
 		   (s->heap[0].seq == a->seq && s->heap[0].id < a->task))) {
 		uint32_t id = s->heap[0].id;
+		int64_t when = s->heap[0].t;
 
 		timer_pop(s);
+		if (id & KICK_TIMER) {
+			int c = (int)(id & ~KICK_TIMER);
+
+			if (s->cpu[c].kick_at == when) {
+				kick_done(s, c);
+				mark(s, c);
+			}
+			return true;
+		}
 		const struct stask *t = gone(s, id) ? NULL : tk(s, id);
 
 		if (t && t->state == T_BLOCKED && t->blk == SR_BLOCK_EXTERNAL)
 			wake_task(s, id, SM_WAKE_IRQ, -1);
+		else if (t && t->state == T_BLOCKED && t->blk == BLK_EARLY)
+			wake_task(s, id, t->early_sync ? SM_WAKE_SYNC : 0,
+				  t->early_waker);
 		return true;
 	}
 	s->arr++;
@@ -1960,7 +2120,7 @@ static int instant(struct sr_sim *s)
 		s->phase = PH_TICK;
 		/* fall through */
 	case PH_TICK:
-		if (s->now % SR_NSEC_PER_JIFFY == 0 && s->now > s->last_tick) {
+		if (s->now % s->tick_ns == 0 && s->now > s->last_tick) {
 			s->last_tick = s->now;
 			s->tick_instant = true;
 			ticks(s);
@@ -2106,8 +2266,8 @@ int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
 			t = top->key;
 		if (ticking(s)) {
 			/* next tick: the next jiffy boundary after now */
-			int64_t tick = (floor_div(s->now, SR_NSEC_PER_JIFFY) +
-					1) * SR_NSEC_PER_JIFFY;
+			int64_t tick = (floor_div(s->now, s->tick_ns) + 1) *
+				       s->tick_ns;
 
 			if (tick < t)
 				t = tick;
@@ -2189,6 +2349,13 @@ void sr_sim_stats(const struct sr_sim *s, struct sr_sim_stats *st)
 		st->balances += s->bops->stats(s->bal, c)->balances;
 		st->pulls += s->bops->stats(s->bal, c)->pulls;
 	}
+}
+
+int sr_sim_hz(const struct sr_sim *s, enum sr_hz_source *from)
+{
+	if (from)
+		*from = s->hz_from;
+	return s->tick_hz;
 }
 
 int sr_sim_ncpus(const struct sr_sim *s)

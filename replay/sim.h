@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "lib/diag.h"
+#include "replay/calib.h"
 #include "replay/demand.h"
 #include "replay/metrics.h"
 #include "replay/rtrules.h"
@@ -30,6 +31,19 @@
 #include "sched-model/policy.h"
 
 #define SR_NSEC_PER_JIFFY (1000000000LL / SM_HZ)
+
+/* A policy that takes the recording's HZ, when neither its context nor
+   its ticks say it: the models' own (the unit their rule tests are worked
+   out in; a hand-written trace shows no tick). */
+#define SR_HZ_FALLBACK SM_HZ
+
+/* Where a replay's tick rate came from. */
+enum sr_hz_source {
+	SR_HZ_POLICY,    /* the policy's own (2.6.0-era: 1000) or set */
+	SR_HZ_CONTEXT,   /* the recording's context (record) */
+	SR_HZ_TICKS,     /* read from the recording's tick preemptions */
+	SR_HZ_DEFAULT,   /* SR_HZ_FALLBACK: nothing said it */
+};
 #define SR_SIM_MAX_CPUS 1024   /* SM_BALANCE_MAX_CPUS */
 
 /* Largest context-switch cost (--cs-cost): one jiffy. */
@@ -37,6 +51,17 @@
 /* A busy CPU that advances no task's demand for this long is a simulator
  * bug, reported (SR_EINTERNAL) instead of running forever. */
 #define SR_PROGRESS_MAX (1000000000LL)
+
+/* A causal wake that reaches its task before the task reaches the block
+   the wake answers (docs/replay.md, "Wakes"). */
+enum sr_early_mode {
+	SR_EARLY_REQUEUE, /* the recorded order: it sleeps, and is woken at
+			     the instant it went to sleep */
+	SR_EARLY_SKIP,    /* it does not sleep there at all */
+};
+
+/* "requeue", "skip"; NULL-terminated, for --early-wake */
+extern const char *const sr_early_names[];
 
 enum sr_external_mode {
 	SR_EXTERNAL_ABSOLUTE, /* wake at the recorded trace time */
@@ -61,6 +86,13 @@ struct sr_sim_opts {
 				     as % of MAX_SLEEP_AVG (0 = cold) */
 	bool check;               /* run the policy's invariant check after
 				     every instant (tests) */
+	/* the recording's wake costs and pinned tasks (replay/calib.h);
+	   NULL: wakes take effect at once, nothing pinned but by name */
+	const struct sr_calib *calib;
+	bool infer_affinity;      /* pin the tasks calib found pinned */
+	int ctx_hz;               /* the recording context's CONFIG_HZ, 0 */
+	enum sr_early_mode early; /* a causal wake that comes before the
+				     block it answers */
 	struct sr_rtrules *rt;    /* --rt: tasks whose name matches run
 				     SCHED_RR (NULL: none) */
 	bool no_why;              /* no attribution of waits (timing); it
@@ -170,6 +202,8 @@ void sr_wait_main(const struct sr_wait_seg *segs, size_t n, int *why,
 const char *sr_sim_comm(const struct sr_sim *s, uint32_t id);
 int32_t sr_sim_pid(const struct sr_sim *s, uint32_t id);
 int sr_sim_ncpus(const struct sr_sim *s);
+/* The tick rate it replays at, and where that came from. */
+int sr_sim_hz(const struct sr_sim *s, enum sr_hz_source *from);
 /* CPU cpu's figures, up to the end of the replay (after sr_sim_finish). */
 void sr_sim_cpu_stats(const struct sr_sim *s, int cpu, struct sr_cpu_figs *out);
 

@@ -12,7 +12,10 @@
 #     asleep on its cpu's idle or its wake, docs/replay.md "Missing
 #     events": the fixture's tokio-rt-worker threads; waits.tsv's re-made
 #     when its rows went out as each wait ends, not in latency.tsv's
-#     order: the same rows, sorted alike);
+#     order: the same rows, sorted alike; stock's and o11int's re-made
+#     when the replay took the recording's wake costs and kept a wake
+#     that came before its block in the recorded order, docs/replay.md
+#     "Calibration");
 #   - the same bytes whatever the batch (events between simulator steps);
 #   - --memory reports the demand held apart from the rows held, and the
 #     latency rows held past 16384 wait in a temporary file, not memory;

@@ -51,6 +51,15 @@ static const char *prog(struct sr_demand *dm, sr_tid id)
 						      "@%lld",
 						      (long long)op->b);
 			break;
+		case SR_OP_NICE:
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      "nice:%lld", (long long)op->a);
+			break;
+		case SR_OP_SETSCHED:
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      "setsched:%lld/%lld",
+					      (long long)op->a, (long long)op->b);
+			break;
 		default:
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s",
 					      sr_op_kind_name(op->kind));
@@ -518,8 +527,51 @@ static void test_consumers_free(void)
 	sr_demand_free(dm);
 }
 
+/*
+ * Nice and class changes read from the prio fields of later events: h is
+ * first seen at prio 120 (nice 0); at 2 ms it is switched out with
+ * prev_prio 130 (reniced to 10 meanwhile): a NICE 10 op where its first
+ * burst ends; it runs again 3-5 at 130 (no change), sleeps; an irq wakes
+ * it at 6 with prio 95: now SCHED_FIFO at rt priority 99 - 95 = 4 (FIFO:
+ * its record does not say RR), an op after the sleep it ends; it runs 7-8
+ * at 95 (no change).  x (120 throughout) gets none.
+ */
+static void test_prio_changes(void)
+{
+	struct scen sc = { .ntasks = 0 };
+	sr_tid i0 = sc_task(&sc, 0, "swapper/0");
+	sr_tid h = sc_task(&sc, 10, "h"), x = sc_task(&sc, 20, "x");
+	struct sr_demand *dm;
+
+	sc_switch(&sc, 0, 0, i0, 'R', h);
+	sc.ev[sc.nev - 1].other_prio = 120;
+	sc_switch(&sc, 2 * MS, 0, h, 'R', x);
+	sc.ev[sc.nev - 1].prio = 130;
+	sc.ev[sc.nev - 1].other_prio = 120;
+	sc_switch(&sc, 3 * MS, 0, x, 'S', h);
+	sc.ev[sc.nev - 1].prio = 120;
+	sc.ev[sc.nev - 1].other_prio = 130;
+	sc_switch(&sc, 5 * MS, 0, h, 'S', i0);
+	sc.ev[sc.nev - 1].prio = 130;
+	sc_wake(&sc, 6 * MS, 0, h, SR_TID_NONE, SR_WS_HARDIRQ);
+	sc.ev[sc.nev - 1].prio = 95;
+	sc_switch(&sc, 7 * MS, 0, i0, 'R', h);
+	sc.ev[sc.nev - 1].other_prio = 95;
+	sc_switch(&sc, 8 * MS, 0, h, 'S', i0);
+	sc.ev[sc.nev - 1].prio = 95;
+	dm = extract(&sc, NULL, 8 * MS);
+	CHECK(dm != NULL);
+	if (!dm)
+		return;
+	CHECK_STR(prog(dm, h), "run 2000000 nice:10 run 2000000 "
+		  "block0:ext@6000000 setsched:1/4 run 1000000 block1:never");
+	CHECK_STR(prog(dm, x), "run 1000000 block0:never");
+	sr_demand_free(dm);
+}
+
 int main(void)
 {
+	test_prio_changes();
 	test_bursts_and_wakes();
 	test_first_sight_running();
 	test_fork_exec_exit();

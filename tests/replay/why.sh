@@ -163,12 +163,12 @@ X
 # tick at 5; then its deadline 6 is later than b's 4 until b's slice
 # ends at 6.
 expect_status 0 "$SR" replay "$D/why-late.txt" -o "$T/late" -q --check \
-	--cpus 1 --policy eevdf
-want "$T/late/eevdf" 200 <<'X'
+	--cpus 1 --policy eevdf:base_slice_ns=3000000
+want "$T/late/eevdf:base_slice_ns=3000000" 200 <<'X'
 1 2 deadline-later 100 120 0 ahead=1
 2 3 tick 100 120 0 -
 X
-want "$T/late/eevdf" 100 <<'X'
+want "$T/late/eevdf:base_slice_ns=3000000" 100 <<'X'
 3 5 not-eligible 200 120 0 -
 5 6 deadline-later 200 120 0 ahead=1
 X
@@ -186,7 +186,7 @@ X
 # every reason above appears, and the segments tile every wait
 for d in lower/stock lower/cfs fork/stock sleeper/stock sleeper/o11int \
 	 hogs/stock hogs/o11int hogs/2.4 "starving/stock:STARVATION_LIMIT=1" \
-	 credit/o11int three/cfs late/eevdf twoon0/stock; do
+	 credit/o11int three/cfs late/eevdf:base_slice_ns=3000000 twoon0/stock; do
 	nchecks=$((nchecks + 1))
 	awk -f tests/replay/check-waits.awk "$T/$d/latency.tsv" \
 		"$T/$d/waits.tsv" || fail "$d/waits.tsv"

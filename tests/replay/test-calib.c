@@ -1,0 +1,305 @@
+/*
+ * test-calib: what the replay reads of the recording machine
+ * (replay/calib.h) from hand-built event sequences: the wake costs by
+ * class, the tick, the pinned tasks; and what the simulator does with
+ * them: a wake onto an idle CPU runs its task the wake's cost later, and
+ * a wake that comes before the block it answers is kept in the recorded
+ * order (--early-wake requeue) or skips the sleep (skip).  Expected values
+ * worked out by hand beside each case (times in microseconds unless said).
+ */
+#include "replay/calib.h"
+#include "tests/lib/test.h"
+#include "tests/replay/rr.h"
+#include "tests/replay/scen.h"
+
+#define US 1000LL
+
+static void calib_of(const struct scen *sc, struct sr_calib *c)
+{
+	struct sr_calib_builder *b = sr_calib_builder_new();
+	struct sr_calib_tasks ct = { sc_get, sc };
+	struct sr_diag d = SR_DIAG_INIT;
+
+	CHECK(b != NULL);
+	for (size_t i = 0; i < sc->nev; i++)
+		CHECK_INT(sr_calib_event(b, &sc->ev[i], &ct, &d), SR_OK);
+	CHECK_INT(sr_calib_finish(b, c, &d), SR_OK);
+}
+
+/* A wake of task onto target_cpu made on cpu by waker (NONE: an irq). */
+static void wake_on(struct scen *sc, int64_t ts, int cpu, sr_tid task,
+		    sr_tid waker, int target_cpu)
+{
+	sc_wake(sc, ts, cpu, task, waker, SR_WS_HARDIRQ);
+	sc->ev[sc->nev - 1].target_cpu = target_cpu;
+}
+
+/*
+ * Two CPUs.  w runs on cpu 1 throughout; t sleeps on cpu 0.
+ *  - idle, remote: w wakes t at 100, 200, 300 onto idle cpu 0; t runs at
+ *    +20, +30, +25: samples 20, 30, 25, median (nearest rank, 2nd of 3)
+ *    25;
+ *  - idle, local: an irq on cpu 0 wakes t at 400, it runs at 405: 5;
+ *  - preempt, local: h runs on cpu 0 from 500; an irq there wakes t at
+ *    600, h is switched out runnable for t at 603: 3;
+ *  - preempt, remote: w wakes t at 700, h gives way at 712: 12; at 800,
+ *    2 ms later (t waited for a slice, not for the wake): not a sample;
+ *  - a wake whose CPU ran something else before its task (u at 1010):
+ *    not a sample either.
+ * Each class has fewer than SR_CALIB_MIN_SAMPLES on cpu 0: its cost there
+ * is every CPU's.
+ */
+static void test_wake_costs(void)
+{
+	struct scen sc = { .ntasks = 0 };
+	sr_tid i0 = sc_task(&sc, 0, "swapper/0"), i1 = sc_task(&sc, 0,
+								"swapper/1");
+	sr_tid w = sc_task(&sc, 10, "w"), t = sc_task(&sc, 20, "t");
+	sr_tid h = sc_task(&sc, 30, "h"), u = sc_task(&sc, 40, "u");
+	static const int64_t lat[] = { 20, 30, 25 };
+	struct sr_calib c;
+
+	sc_switch(&sc, 0, 1, i1, 'R', w);
+	sc_switch(&sc, 0, 0, i0, 'R', t);
+	sc_switch(&sc, 1 * US, 0, t, 'S', i0);
+	for (int k = 0; k < 3; k++) {
+		int64_t at = (k + 1) * 100 * US;
+
+		wake_on(&sc, at, 1, t, w, 0);
+		sc_switch(&sc, at + lat[k] * US, 0, i0, 'R', t);
+		sc_switch(&sc, at + 50 * US, 0, t, 'S', i0);
+	}
+	wake_on(&sc, 400 * US, 0, t, SR_TID_NONE, 0);
+	sc_switch(&sc, 405 * US, 0, i0, 'R', t);
+	sc_switch(&sc, 410 * US, 0, t, 'S', i0);
+	sc_switch(&sc, 500 * US, 0, i0, 'R', h);
+	wake_on(&sc, 600 * US, 0, t, SR_TID_NONE, 0);
+	sc_switch(&sc, 603 * US, 0, h, 'R', t);
+	sc_switch(&sc, 610 * US, 0, t, 'S', h);
+	wake_on(&sc, 700 * US, 1, t, w, 0);
+	sc_switch(&sc, 712 * US, 0, h, 'R', t);
+	sc_switch(&sc, 720 * US, 0, t, 'S', h);
+	wake_on(&sc, 800 * US, 1, t, w, 0);
+	sc_switch(&sc, 2800 * US, 0, h, 'R', t);
+	sc_switch(&sc, 2810 * US, 0, t, 'S', i0);
+	wake_on(&sc, 3000 * US, 1, t, w, 0);
+	sc_switch(&sc, 3005 * US, 0, i0, 'R', u);
+	sc_switch(&sc, 3010 * US, 0, u, 'S', t);
+	sc_switch(&sc, 3020 * US, 0, t, 'S', i0);
+
+	calib_of(&sc, &c);
+	CHECK_INT(c.ncpus, 2);
+	CHECK_INT(c.all.n[SR_WAKE_IDLE_REMOTE], 3);
+	CHECK_INT(c.all.lat[SR_WAKE_IDLE_REMOTE], 25 * US);
+	CHECK_INT(c.all.n[SR_WAKE_IDLE_LOCAL], 1);
+	CHECK_INT(c.all.lat[SR_WAKE_IDLE_LOCAL], 5 * US);
+	CHECK_INT(c.all.n[SR_WAKE_PREEMPT_LOCAL], 1);
+	CHECK_INT(c.all.lat[SR_WAKE_PREEMPT_LOCAL], 3 * US);
+	CHECK_INT(c.all.n[SR_WAKE_PREEMPT_REMOTE], 1);
+	CHECK_INT(c.all.lat[SR_WAKE_PREEMPT_REMOTE], 12 * US);
+	CHECK_INT(c.cpu[0].n[SR_WAKE_IDLE_REMOTE], 3);
+	CHECK_INT(c.cpu[1].n[SR_WAKE_IDLE_REMOTE], 0);
+	CHECK_INT(sr_calib_wake_cost(&c, 0, SR_WAKE_IDLE_REMOTE), 25 * US);
+	CHECK_INT(sr_calib_wake_cost(&c, 1, SR_WAKE_PREEMPT_LOCAL), 3 * US);
+	CHECK_INT(sr_calib_wake_cost(NULL, 0, SR_WAKE_IDLE_LOCAL), 0);
+	CHECK_INT(c.hz, 0); /* no preemption but by wakes: no tick read */
+	sr_calib_free(&c);
+}
+
+/*
+ * A CPU's own median once it has SR_CALIB_MIN_SAMPLES: 20 idle-local
+ * wakes of 7 us on cpu 0 and one of 40 us on cpu 1: cpu 0 costs 7, cpu 1
+ * (one sample) every CPU's, the median of 21 samples: 7.
+ */
+static void test_own_median(void)
+{
+	struct scen sc = { .ntasks = 0 };
+	sr_tid i0 = sc_task(&sc, 0, "swapper/0"), i1 = sc_task(&sc, 0,
+								"swapper/1");
+	sr_tid t = sc_task(&sc, 20, "t"), v = sc_task(&sc, 21, "v");
+	struct sr_calib c;
+
+	sc_switch(&sc, 0, 0, i0, 'R', t);
+	sc_switch(&sc, 1 * US, 0, t, 'S', i0);
+	sc_switch(&sc, 0, 1, i1, 'R', v);
+	sc_switch(&sc, 1 * US, 1, v, 'S', i1);
+	for (int k = 0; k < 20; k++) {
+		int64_t at = (k + 1) * 100 * US;
+
+		wake_on(&sc, at, 0, t, SR_TID_NONE, 0);
+		sc_switch(&sc, at + 7 * US, 0, i0, 'R', t);
+		sc_switch(&sc, at + 10 * US, 0, t, 'S', i0);
+	}
+	wake_on(&sc, 5000 * US, 1, v, SR_TID_NONE, 1);
+	sc_switch(&sc, 5040 * US, 1, i1, 'R', v);
+	sc_switch(&sc, 5050 * US, 1, v, 'S', i1);
+	calib_of(&sc, &c);
+	CHECK_INT(c.cpu[0].n[SR_WAKE_IDLE_LOCAL], 20);
+	CHECK_INT(c.cpu[1].lat[SR_WAKE_IDLE_LOCAL], 40 * US);
+	CHECK_INT(sr_calib_wake_cost(&c, 0, SR_WAKE_IDLE_LOCAL), 7 * US);
+	CHECK_INT(sr_calib_wake_cost(&c, 1, SR_WAKE_IDLE_LOCAL), 7 * US);
+	sr_calib_free(&c);
+}
+
+/*
+ * The tick: two hogs on one CPU preempting each other, neither woken, at
+ * period * k + 10 us for 40 turns.  Every 4 ms: in phase at 4 ms (and at
+ * 1 ms, which divides it) but spread at 10 ms (4 ms steps: phases 0, 4,
+ * 8, 2, 6 ms) and 3.3 ms: the longest period kept is HZ 250.  Every 1 ms:
+ * HZ 1000.  Twenty turns only: too few to say (SR_CALIB_TICK_MIN 30).
+ */
+static void test_tick(void)
+{
+	static const struct { int64_t period; int turns, hz; } cases[] = {
+		{ 4000 * US, 40, 250 },
+		{ 1000 * US, 40, 1000 },
+		{ 10000 * US, 40, 100 },
+		{ 4000 * US, 20, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct scen sc = { .ntasks = 0 };
+		sr_tid i0 = sc_task(&sc, 0, "swapper/0");
+		sr_tid a = sc_task(&sc, 1, "a"), b = sc_task(&sc, 2, "b");
+		struct sr_calib c;
+
+		CHECK_CTX("period %lld", (long long)cases[i].period);
+		sc_switch(&sc, 0, 0, i0, 'R', a);
+		for (int k = 1; k <= cases[i].turns; k++)
+			sc_switch(&sc, k * cases[i].period + 10 * US, 0,
+				  k % 2 ? a : b, 'R', k % 2 ? b : a);
+		calib_of(&sc, &c);
+		CHECK_INT(c.tick_samples, cases[i].turns);
+		CHECK_INT(c.hz, cases[i].hz);
+		sr_calib_free(&c);
+	}
+}
+
+/*
+ * Pinned tasks: p and h take turns on cpu 0 only (25 turns each, each
+ * waiting 200 us runnable) while cpu 1 idles: both pinned to cpu 0.  The
+ * same with y busy on cpu 1 throughout: nothing says they could have
+ * moved, none pinned.  A task that ran on both CPUs: not pinned.
+ */
+static void test_pins(void)
+{
+	for (int busy = 0; busy < 2; busy++) {
+		struct scen sc = { .ntasks = 0 };
+		sr_tid i0 = sc_task(&sc, 0, "swapper/0");
+		sr_tid i1 = sc_task(&sc, 0, "swapper/1");
+		sr_tid p = sc_task(&sc, 10, "p"), h = sc_task(&sc, 11, "h");
+		sr_tid y = sc_task(&sc, 12, "y");
+		struct sr_calib c;
+
+		CHECK_CTX("cpu 1 %s", busy ? "busy" : "idle");
+		sc_switch(&sc, 0, 1, i1, 'R', y);
+		if (!busy)
+			sc_switch(&sc, 1 * US, 1, y, 'S', i1);
+		sc_switch(&sc, 0, 0, i0, 'R', p);
+		for (int k = 1; k <= 50; k++)
+			sc_switch(&sc, k * 200 * US, 0, k % 2 ? p : h, 'R',
+				  k % 2 ? h : p);
+		calib_of(&sc, &c);
+		CHECK_INT(c.npin, busy ? 0 : 2);
+		CHECK_INT(sr_calib_pinned(&c, p), busy ? -1 : 0);
+		CHECK_INT(sr_calib_pinned(&c, h), busy ? -1 : 0);
+		CHECK_INT(sr_calib_pinned(&c, y), -1);
+		sr_calib_free(&c);
+	}
+}
+
+/*
+ * The simulator with a wake cost: b runs 0-1 ms and sleeps; an irq wakes
+ * it at 3 ms on the idle CPU.  With an idle-local cost of 10 us b runs at
+ * 3.010 ms (a delay of 10 us); without calibration at 3 ms.
+ */
+static void test_kick(void)
+{
+	for (int cost = 0; cost < 2; cost++) {
+		struct scen sc = { .ntasks = 0 };
+		sr_tid i0 = sc_task(&sc, 0, "swapper/0");
+		sr_tid b = sc_task(&sc, 200, "b");
+		struct sr_calib c;
+		struct sr_sim_opts o = { .cpus = 1, .check = true };
+		struct sc_run x;
+
+		CHECK_CTX("cost %d", cost);
+		sr_calib_init(&c);
+		c.all.lat[SR_WAKE_IDLE_LOCAL] = 10 * US;
+		if (cost)
+			o.calib = &c;
+		sc_switch(&sc, 0, 0, i0, 'R', b);
+		sc_switch(&sc, 1 * MS, 0, b, 'S', i0);
+		sc_wake(&sc, 3 * MS, 0, b, SR_TID_NONE, SR_WS_HARDIRQ);
+		sc_switch(&sc, 3 * MS, 0, i0, 'R', b);
+		sc_switch(&sc, 4 * MS, 0, b, 'S', i0);
+		sc_replay(&x, &sc, &rr_policy, &o, 0, NULL, 10 * MS);
+		CHECK_INT(x.rc, SR_OK);
+		if (!x.rc) {
+			CHECK(strstr(x.log, "T 3000000 200 b wake") != NULL);
+			CHECK(strstr(x.log, cost ? "T 3010000 200 b run"
+						 : "T 3000000 200 b run") != NULL);
+			CHECK_INT(sc_metrics(&x, b)->max_delay_ns,
+				  cost ? 10 * US : 0);
+		}
+		sc_done(&x);
+	}
+}
+
+/*
+ * A wake before its block, on one CPU under RR: a runs 0-10 and wakes b
+ * at 6 out of the sleep b began at 5 (cpu 1 in the recording); b reaches
+ * that sleep at 15 (after its first 5 ms, 10-15).  requeue: b sleeps at
+ * 15 and is woken there and then, runs on at 15 (nothing else to run):
+ * a block and a wake row at 15, no delay; skip: no sleep, an "early" row.
+ * Either way b runs its 7 ms and ends at 17.
+ */
+static void test_early(void)
+{
+	static const struct { enum sr_early_mode mode; const char *row; }
+	cases[] = {
+		{ SR_EARLY_REQUEUE, "T 15000000 200 b block" },
+		{ SR_EARLY_SKIP, "T 15000000 200 b early" },
+	};
+
+	for (size_t i = 0; i < 2; i++) {
+		struct scen sc = { .ntasks = 0 };
+		sr_tid i0 = sc_task(&sc, 0, "swapper/0"), i1 = sc_task(
+			&sc, 0, "swapper/1");
+		sr_tid a = sc_task(&sc, 100, "a"), b = sc_task(&sc, 200, "b");
+		struct sr_sim_opts o = { .cpus = 1, .check = true,
+					 .early = cases[i].mode };
+		struct sc_run x;
+
+		CHECK_CTX("%s", sr_early_names[cases[i].mode]);
+		sc_switch(&sc, 0, 0, i0, 'R', a);
+		sc_switch(&sc, 0, 1, i1, 'R', b);
+		sc_switch(&sc, 5 * MS, 1, b, 'S', i1);
+		sc_wake(&sc, 6 * MS, 0, b, a, 0);
+		sc_switch(&sc, 6 * MS, 1, i1, 'R', b);
+		sc_switch(&sc, 8 * MS, 1, b, 'S', i1);
+		sc_switch(&sc, 10 * MS, 0, a, 'S', i0);
+		sc_replay(&x, &sc, &rr_policy, &o, 0, NULL, 10 * MS);
+		CHECK_INT(x.rc, SR_OK);
+		if (!x.rc) {
+			CHECK(strstr(x.log, cases[i].row) != NULL);
+			CHECK((strstr(x.log, "T 15000000 200 b wake") != NULL) ==
+			      (cases[i].mode == SR_EARLY_REQUEUE));
+			CHECK_INT(sr_sim_task(x.sim, b)->early_wakes, 1);
+			CHECK_INT(sr_sim_task(x.sim, b)->cpu_ns, 7 * MS);
+			CHECK_INT(sr_sim_task(x.sim, b)->finish_ts, 17 * MS);
+		}
+		sc_done(&x);
+	}
+}
+
+int main(void)
+{
+	test_wake_costs();
+	test_own_median();
+	test_tick();
+	test_pins();
+	test_kick();
+	test_early();
+	return test_done("test-calib");
+}
