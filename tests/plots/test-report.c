@@ -241,8 +241,8 @@ int main(void)
 		html = plt_slurp(index, NULL);
 		CHECK(html != NULL);
 		if (html) {
-			check_page(html, "<title>mpv (25043) under o11int: priority</title>");
-			check_in_chromium(chrome, tmp, dir, html, "mpv", 25043, true);
+			check_page(html, "<title>mpv/ao (25094) under o11int: priority</title>");
+			check_in_chromium(chrome, tmp, dir, html, "mpv/ao", 25094, true);
 			free(html);
 		}
 	}
