@@ -81,12 +81,17 @@ struct pd_attr {
 	uint64_t at;              /* file offset, for messages */
 	uint16_t time_off;        /* a sample's time and cpu (0: none) */
 	uint16_t cpu_off;
+	uint16_t tid_off;         /* pid and tid (0: none) */
+	uint16_t raw_off;         /* the raw data's size, when every field
+				   * before it has a fixed size (0: not) */
 };
 
 struct pd_id {
 	uint64_t id;
 	uint32_t attr;
 };
+
+#define ID_CACHE 256
 
 struct pd_comm {
 	int32_t tid;              /* -1: empty slot */
@@ -107,6 +112,14 @@ struct pd {
 	int ids_sorted;
 	uint64_t last_id;         /* the last id looked up, and its attr */
 	struct pd_attr *last_attr;
+	/* ids found so far, direct-mapped by hash (attr + 1; 0: none): a
+	 * record's id is mostly one of a few, and a probe is cheaper than
+	 * the binary search it saves; cleared when ids are added */
+	struct { uint64_t id; uint32_t attr1; } idcache[ID_CACHE];
+	int idcache_valid;
+	int ids_first;            /* several attrs, samples led by their id
+				   * (PERF_SAMPLE_IDENTIFIER), the cache
+				   * valid: known_attr() probes it */
 	struct tep_handle *tep;
 	struct sr_tp tp;
 	int have_tp;
@@ -210,10 +223,14 @@ static int add_attr(struct pd *p, const uint8_t *a, size_t size, uint64_t at,
 		unsigned o = 8 + 8 * (!!(st & S_IDENTIFIER) + !!(st & S_IP) +
 				      !!(st & S_TID));
 
+		x->tid_off = st & S_TID ? (uint16_t)(o - 8) : 0;
 		x->time_off = st & S_TIME ? (uint16_t)o : 0;
 		o += 8 * (!!(st & S_TIME) + !!(st & S_ADDR) + !!(st & S_ID) +
 			  !!(st & S_STREAM_ID));
 		x->cpu_off = st & S_CPU ? (uint16_t)o : 0;
+		o += 8 * (!!(st & S_CPU) + !!(st & S_PERIOD));
+		x->raw_off = (st & S_RAW) && !(st & (S_READ | S_CALLCHAIN)) ?
+			     (uint16_t)o : 0;
 	}
 	if (x->sample_type & ~S_KNOWN)
 		return bad(p, at + 24, d, "expected sample_type bits perf.data "
@@ -248,6 +265,8 @@ static int add_id(struct pd *p, uint64_t id, uint32_t attr, uint64_t at,
 	p->nids++;
 	p->ids_sorted = 0;
 	p->last_attr = NULL;
+	p->idcache_valid = 0;
+	p->ids_first = 0;
 	return SR_OK;
 }
 
@@ -258,13 +277,30 @@ static int id_cmp(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* perf numbers the ids of a session from one: the low bits tell them
+ * apart, the next ones fold in */
+static inline size_t id_slot(uint64_t id)
+{
+	return (size_t)(id ^ (id >> 8)) & (ID_CACHE - 1);
+}
+
 /* The attr of a sample id, or NULL. */
 static struct pd_attr *attr_of_id(struct pd *p, uint64_t id)
 {
-	size_t lo = 0, hi = p->nids;
+	size_t lo = 0, hi = p->nids, h = id_slot(id);
 
 	if (p->last_attr && p->last_id == id)
 		return p->last_attr;
+	if (!p->idcache_valid) {
+		memset(p->idcache, 0, sizeof(p->idcache));
+		p->idcache_valid = 1;
+		p->ids_first = p->nattrs > 1 &&
+			       (p->attrs[0].sample_type & S_IDENTIFIER);
+	} else if (p->idcache[h].attr1 && p->idcache[h].id == id) {
+		p->last_id = id;
+		p->last_attr = &p->attrs[p->idcache[h].attr1 - 1];
+		return p->last_attr;
+	}
 	if (!p->ids_sorted) {
 		qsort(p->ids, p->nids, sizeof(*p->ids), id_cmp);
 		p->ids_sorted = 1;
@@ -275,6 +311,8 @@ static struct pd_attr *attr_of_id(struct pd *p, uint64_t id)
 		if (p->ids[mid].id == id) {
 			p->last_id = id;
 			p->last_attr = &p->attrs[p->ids[mid].attr];
+			p->idcache[h].id = id;
+			p->idcache[h].attr1 = p->ids[mid].attr + 1;
 			return p->last_attr;
 		}
 		if (p->ids[mid].id < id)
@@ -868,11 +906,67 @@ static int open_file_mode(struct pd *p, struct sr_diag *d)
 
 /* ---- the record source ---- */
 
-static int pd_next(void *ctx, struct sr_rkey *k, int32_t *kcpu,
-		   struct sr_diag *d)
+/*
+ * The attr of a sample when it is known without a search: the only one,
+ * or an id seen before (the id cache); NULL otherwise.
+ */
+static inline struct pd_attr *known_attr(struct pd *p, const uint8_t *rec,
+					 size_t size)
+{
+	uint64_t id;
+	size_t h;
+
+	if (!p->ids_first || size < 16)
+		return p->nattrs == 1 ? &p->attrs[0] : NULL;
+	id = g64(rec + 8);
+	if (id == p->last_id && p->last_attr)
+		return p->last_attr;
+	h = id_slot(id);
+	if (p->idcache[h].id != id || !p->idcache[h].attr1)
+		return NULL;
+	p->last_id = id;
+	p->last_attr = &p->attrs[p->idcache[h].attr1 - 1];
+	return p->last_attr;
+}
+
+static int pd_next_slow(struct pd *p, struct sr_rkey *k, struct sr_diag *d);
+
+/*
+ * The next record's key.  Most records are samples of a sched event whose
+ * attr was seen before: their key is read here, inline; anything else
+ * (and anything amiss, to be told) goes the whole way, pd_next_slow().
+ */
+static int pd_next(void *ctx, struct sr_rkey *k, struct sr_diag *d)
 {
 	struct pd *p = ctx;
+	uint64_t pos = p->pos;
 
+	if (pos < p->end && p->end - pos >= 8) {
+		const uint8_t *rec = p->map + pos;
+		size_t size = g16(rec + 6);
+		struct pd_attr *a;
+		uint64_t t;
+
+		if (g32(rec) == REC_SAMPLE && size >= 8 &&
+		    size <= p->end - pos && (a = known_attr(p, rec, size)) &&
+		    a->tp && (size_t)a->time_off + 8 <= size &&
+		    (size_t)a->cpu_off + 4 <= size &&
+		    (t = g64(rec + a->time_off)) <= INT64_MAX) {
+			/* a->tp: resolved, with RAW, TIME and CPU (tp_of) */
+			p->pos = pos + size;
+			p->bin.records++;
+			if ((int64_t)t > p->max_ts)
+				p->max_ts = (int64_t)t;
+			k->ts = (int64_t)t;
+			k->seq = pos;
+			return SR_RS_REC;
+		}
+	}
+	return pd_next_slow(p, k, d);
+}
+
+static int pd_next_slow(struct pd *p, struct sr_rkey *k, struct sr_diag *d)
+{
 	for (;;) {
 		const uint8_t *rec;
 		uint32_t type;
@@ -918,8 +1012,6 @@ static int pd_next(void *ctx, struct sr_rkey *k, int32_t *kcpu,
 				return SR_RS_ERR;
 			if (ts > p->max_ts)
 				p->max_ts = ts;
-			if (a->cpu_off && (size_t)a->cpu_off + 4 <= size)
-				*kcpu = (int32_t)g32(rec + a->cpu_off);
 			k->ts = ts;
 			k->seq = at;
 			return SR_RS_REC;
@@ -931,7 +1023,6 @@ static int pd_next(void *ctx, struct sr_rkey *k, int32_t *kcpu,
 			if (!a)
 				return SR_RS_ERR;
 			trailer(a, rec, size, &ts, &cpu);
-			*kcpu = cpu;
 			if (ts == INT64_MIN)
 				ts = p->max_ts; /* no time: where it stands */
 			k->ts = ts < 0 ? 0 : ts;
@@ -953,16 +1044,80 @@ static int pd_next(void *ctx, struct sr_rkey *k, int32_t *kcpu,
 	}
 }
 
+static int pd_decode_slow(struct pd *p, const struct sr_rkey *k,
+			  struct sr_raw *out, struct sr_diag *d);
+
+/* The waker's name of a wakeup: the task in whose context it was
+ * recorded (reader.c), the only use of ctx_comm */
+static void ctx_comm(struct pd *p, struct sr_raw *out)
+{
+	const char *comm;
+
+	if (out->ctx_pid > 0 && (out->kind == SR_EV_WAKING ||
+				 out->kind == SR_EV_WAKEUP ||
+				 out->kind == SR_EV_WAKEUP_NEW)) {
+		comm = comm_get(p, out->ctx_pid);
+		if (comm)
+			sr_copy_comm(out->ctx_comm, comm, strlen(comm));
+		else /* perf's name for a thread it never saw named */
+			snprintf(out->ctx_comm, sizeof(out->ctx_comm), ":%d",
+				 (int)out->ctx_pid);
+	}
+}
+
+/*
+ * A record as it leaves the merge.  The usual one, a sample of a known
+ * attr laid out as perf sched record lays it out, is decoded here; the
+ * others (and anything amiss, to be told) by pd_decode_slow().
+ */
 static int pd_decode(void *ctx, const struct sr_rkey *k, struct sr_raw *out,
 		     struct sr_diag *d)
 {
 	struct pd *p = ctx;
 	const uint8_t *rec = p->map + k->seq;
+	size_t size = g16(rec + 6);
+	struct pd_attr *a;
+
+	if (g32(rec) == REC_SAMPLE && (a = known_attr(p, rec, size)) &&
+	    a->tp && a->raw_off && size >= (size_t)a->raw_off + 4) {
+		uint64_t t = g64(rec + a->time_off);
+		uint32_t c = g32(rec + a->cpu_off), n = g32(rec + a->raw_off);
+		int32_t pid, tid;
+		int rc;
+
+		if (t <= INT64_MAX && c < SR_CPU_MAX &&
+		    (p->ncpus <= 0 || c < (uint32_t)p->ncpus) &&
+		    n <= size - a->raw_off - 4) {
+			out->line = k->seq;
+			out->seq = k->seq;
+			out->ts = (int64_t)t;
+			out->cpu = (int32_t)c;
+			rc = sr_tp_record(&p->tp, a->tp, rec + a->raw_off + 4,
+					  n, k->seq, out, &p->bin.fc, d);
+			if (rc != SR_P_RAW)
+				return rc;
+			pid = a->tid_off ? (int32_t)g32(rec + a->tid_off) : -1;
+			tid = a->tid_off ? (int32_t)g32(rec + a->tid_off + 4)
+					 : -1;
+			out->ctx_pid = tid >= 0 && tid <= SR_PID_MAX ? tid : -1;
+			out->ctx_tgid = pid >= 0 && pid <= SR_PID_MAX && tid > 0 ?
+					pid : -1;
+			ctx_comm(p, out);
+			return SR_P_RAW;
+		}
+	}
+	return pd_decode_slow(p, k, out, d);
+}
+
+static int pd_decode_slow(struct pd *p, const struct sr_rkey *k,
+			  struct sr_raw *out, struct sr_diag *d)
+{
+	const uint8_t *rec = p->map + k->seq;
 	uint32_t type = g32(rec);
 	size_t size = g16(rec + 6);
-	struct pd_attr *a = attr_of(p, rec, size, type == REC_SAMPLE, k->seq, d);
+	struct pd_attr *a = attr_of(p, rec, size, type == REC_SAMPLE, k->seq,
+				    d);
 	struct pd_sample s;
-	const char *comm;
 	int32_t cpu;
 	int64_t ts;
 	int rc, err;
@@ -984,14 +1139,7 @@ static int pd_decode(void *ctx, const struct sr_rkey *k, struct sr_raw *out,
 		out->ctx_pid = s.tid >= 0 && s.tid <= SR_PID_MAX ? s.tid : -1;
 		out->ctx_tgid = s.pid >= 0 && s.pid <= SR_PID_MAX && s.tid > 0 ?
 				s.pid : -1;
-		if (out->ctx_pid > 0) {
-			comm = comm_get(p, out->ctx_pid);
-			if (comm)
-				sr_copy_comm(out->ctx_comm, comm, strlen(comm));
-			else /* perf's name for a thread it never saw named */
-				snprintf(out->ctx_comm, sizeof(out->ctx_comm),
-					 ":%d", (int)out->ctx_pid);
-		}
+		ctx_comm(p, out);
 		return SR_P_RAW;
 	case REC_LOST:
 	case REC_LOST_SAMPLES:

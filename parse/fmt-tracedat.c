@@ -90,8 +90,7 @@ static int td_fail_record(struct td *t, const struct tep_record *r,
 		       (unsigned long long)r->offset, what);
 }
 
-static int td_next(void *ctx, struct sr_rkey *k, int32_t *cpu,
-		   struct sr_diag *d)
+static int td_next(void *ctx, struct sr_rkey *k, struct sr_diag *d)
 {
 	struct td *t = ctx;
 

@@ -13,12 +13,6 @@
 #include "lib/path.h"
 #include "parse/merge.h"
 
-/* A cpu's waiting keys: a ring, oldest at head. */
-struct kqueue {
-	struct sr_rkey *k;
-	size_t head, n, cap;  /* cap: a power of two */
-	size_t pos;           /* its place in qheap, if n */
-};
 
 /* A window entry carries its key, so ordering stays in cache. */
 struct hent {
@@ -359,16 +353,17 @@ struct sr_merge {
 	struct sr_raw *heads;
 	uint32_t *kheap;
 	size_t ncur, kn;
-	/* record-source mode */
+	/* record-source mode: the keys waiting, k[lo, sorted) in (ts, seq)
+	 * order, then k[sorted, n) as read (see records_next) */
 	const struct sr_rsrc_ops *rops;
 	void *rctx;
-	struct kqueue *q;     /* per cpu + 1: its keys in (ts, seq) order */
-	size_t nq;
-	uint32_t *qheap;      /* non-empty queues, min head first */
-	size_t qn;
-	struct sr_rkey *late; /* keys older than their cpu's newest: a heap */
-	size_t nlate, caplate;
-	size_t nkeys;         /* keys waiting, all queues */
+	struct sr_rkey *k, *k2;  /* the keys, and the merge's other buffer */
+	size_t lo, sorted, n, cap;
+	int64_t new_min;      /* the oldest time of k[sorted, n) */
+	uint64_t sorted_seq;  /* the lowest seq of k[.., sorted) at the last
+			       * sort: at most that of any still waiting */
+	size_t *runs;         /* where the runs of k[lo, n) start (scratch) */
+	size_t caprun;
 	int64_t bound;        /* keys at or before it may leave */
 	int bound_set;
 	int rs_eof;
@@ -869,13 +864,21 @@ int sr_merge_next(struct sr_merge *m, const struct sr_raw **out,
 }
 
 
-/* ---- record sources: keys queued per cpu, decoded as they leave ----
+/* ---- record sources: keys sorted by runs, decoded as they leave ----
  *
- * A cpu's records mostly come in time order (perf.data: in chunks of one
- * cpu's ring buffer), so each cpu has a queue that a key is appended to
- * in O(1), and a small heap over the queues' oldest keys picks the next
- * to leave in O(log cpus).  A key older than its cpu's newest goes to a
- * heap of its own ("late"), so input in any order costs O(log n) a key.
+ * The rule (merge.h): a key leaves once nothing older can follow: when its
+ * time is at or before the bound the source last gave (a round), or at
+ * once for a source already in order; and it leaves oldest first.  So
+ * after every record read, the keys waiting at or before the bound leave,
+ * in (ts, seq) order, before the next is read; the others are newer than
+ * the bound.  Keys are kept in one array: those already sorted, then those
+ * read since.  Only a round that lets some key leave (or the end) sorts:
+ * the keys read since are runs in order (a cpu's stretch of records: perf
+ * writes each cpu's ring buffer in turn), merged with the sorted ones run
+ * by run, a few passes of a tight loop, instead of a heap operation a key.
+ * A key read at or before the bound (a late one, or every key of a source
+ * in order) is the oldest waiting (the others are newer than the bound)
+ * and leaves at once.
  */
 
 static inline int key_less(const struct sr_rkey *a, const struct sr_rkey *b)
@@ -883,182 +886,119 @@ static inline int key_less(const struct sr_rkey *a, const struct sr_rkey *b)
 	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
 }
 
-static inline struct sr_rkey *q_at(struct kqueue *q, size_t i)
+/* Merge a[0, na) and b[0, nb), both sorted, into out. */
+static void merge2(const struct sr_rkey *a, size_t na, const struct sr_rkey *b,
+		   size_t nb, struct sr_rkey *out)
 {
-	return &q->k[(q->head + i) & (q->cap - 1)];
-}
+	const struct sr_rkey *ae = a + na, *be = b + nb;
 
-static inline int q_less(struct sr_merge *m, uint32_t a, uint32_t b)
-{
-	return key_less(q_at(&m->q[a], 0), q_at(&m->q[b], 0));
-}
-
-static void qheap_set(struct sr_merge *m, size_t i, uint32_t qi)
-{
-	m->qheap[i] = qi;
-	m->q[qi].pos = i;
-}
-
-static void qheap_up(struct sr_merge *m, size_t i)
-{
-	uint32_t x = m->qheap[i];
-
-	while (i > 0 && q_less(m, x, m->qheap[(i - 1) / 2])) {
-		qheap_set(m, i, m->qheap[(i - 1) / 2]);
-		i = (i - 1) / 2;
+	if (na && nb) {
+		for (;;) {
+			if (key_less(b, a)) {
+				*out++ = *b++;
+				if (b == be)
+					break;
+			} else {
+				*out++ = *a++;
+				if (a == ae)
+					break;
+			}
+		}
 	}
-	qheap_set(m, i, x);
+	while (a < ae)
+		*out++ = *a++;
+	while (b < be)
+		*out++ = *b++;
 }
 
-static void qheap_down(struct sr_merge *m, size_t i)
+/*
+ * Sort k[lo, n): the sorted keys and the runs of those read since, merged
+ * pairwise into the other buffer and back until one run is left.
+ */
+static int sort_keys(struct sr_merge *m, struct sr_diag *d)
 {
-	uint32_t x = m->qheap[i];
+	size_t nr = 0;
 
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= m->qn)
-			break;
-		if (c + 1 < m->qn && q_less(m, m->qheap[c + 1], m->qheap[c]))
-			c++;
-		if (!q_less(m, m->qheap[c], x))
-			break;
-		qheap_set(m, i, m->qheap[c]);
-		i = c;
-	}
-	qheap_set(m, i, x);
-}
-
-static int late_push(struct sr_merge *m, const struct sr_rkey *k,
-		     struct sr_diag *d)
-{
-	size_t i;
-
-	{
-		struct sr_rkey *v = sr_grow(m->late, &m->caplate, m->nlate,
-					    sizeof(*v), 256, 0);
+	if (m->sorted == m->n)
+		return SR_OK;
+	/* the runs: the sorted keys (if any), then each stretch in order */
+	if (m->caprun < 2 || m->n - m->sorted + 2 > m->caprun) {
+		size_t c = m->n - m->sorted + 2;
+		size_t *v = realloc(m->runs, c * sizeof(*v));
 
 		if (!v)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		m->late = v;
+		m->runs = v;
+		m->caprun = c;
 	}
-	i = m->nlate++;
-	while (i > 0 && key_less(k, &m->late[(i - 1) / 2])) {
-		m->late[i] = m->late[(i - 1) / 2];
-		i = (i - 1) / 2;
+	if (m->lo < m->sorted)
+		m->runs[nr++] = m->lo;
+	m->runs[nr++] = m->sorted;
+	for (size_t i = m->sorted + 1; i < m->n; i++)
+		if (key_less(&m->k[i], &m->k[i - 1]))
+			m->runs[nr++] = i;
+	/* the read keys continue the sorted ones: nothing to merge */
+	if (nr == 2 && m->lo < m->sorted &&
+	    !key_less(&m->k[m->sorted], &m->k[m->sorted - 1]))
+		nr = 1;
+	if (nr > 1) {
+		struct sr_rkey *a = m->k, *b = m->k2, *t;
+
+		while (nr > 1) {
+			size_t j = 0, i;
+
+			for (i = 0; i + 1 < nr; i += 2) {
+				size_t s0 = m->runs[i], s1 = m->runs[i + 1];
+				size_t e = i + 2 < nr ? m->runs[i + 2] : m->n;
+
+				merge2(a + s0, s1 - s0, a + s1, e - s1, b + s0);
+				m->runs[j++] = s0;
+			}
+			if (i < nr) {
+				memcpy(b + m->runs[i], a + m->runs[i],
+				       (m->n - m->runs[i]) * sizeof(*a));
+				m->runs[j++] = m->runs[i];
+			}
+			nr = j;
+			t = a, a = b, b = t;
+		}
+		m->k = a;
+		m->k2 = b;
 	}
-	m->late[i] = *k;
-	m->nkeys++;
+	m->sorted = m->n;
+	m->new_min = INT64_MAX;
+	m->sorted_seq = UINT64_MAX;
+	for (size_t i = m->lo; i < m->n; i++)
+		if (m->k[i].seq < m->sorted_seq)
+			m->sorted_seq = m->k[i].seq;
 	return SR_OK;
 }
 
-static struct sr_rkey late_pop(struct sr_merge *m)
+/* Room for one more key: the waiting ones moved to the front, or both
+ * buffers grown. */
+static int key_room(struct sr_merge *m, struct sr_diag *d)
 {
-	struct sr_rkey top = m->late[0], last = m->late[--m->nlate];
-	size_t i = 0, n = m->nlate;
+	size_t c;
+	struct sr_rkey *a, *b;
 
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && key_less(&m->late[c + 1], &m->late[c]))
-			c++;
-		if (!key_less(&m->late[c], &last))
-			break;
-		m->late[i] = m->late[c];
-		i = c;
+	if (m->lo) {
+		memmove(m->k, m->k + m->lo, (m->n - m->lo) * sizeof(*m->k));
+		m->sorted -= m->lo;
+		m->n -= m->lo;
+		m->lo = 0;
+		if (m->n < m->cap)
+			return SR_OK;
 	}
-	if (n)
-		m->late[i] = last;
-	m->nkeys--;
-	return top;
-}
-
-static int key_push(struct sr_merge *m, const struct sr_rkey *k, int32_t cpu,
-		    struct sr_diag *d)
-{
-	size_t qi = (size_t)cpu + 1;
-	struct kqueue *q;
-
-	if (cpu < -1 || cpu >= SR_CPU_MAX)
-		qi = 0;
-	if (m->nkeys >= SR_MERGE_KEYS_MAX)
-		return sr_fail(d, SR_EDATA, "%s:%llu: expected the input to say "
-			       "within %u records that older ones cannot "
-			       "follow (perf.data: a FINISHED_ROUND record), "
-			       "got more records waiting to be merged", m->path,
-			       (unsigned long long)k->seq, SR_MERGE_KEYS_MAX);
-	if (qi >= m->nq) {
-		/* the queues (new ones empty) and their heap, grown alike */
-		size_t c1 = m->nq, c2 = m->nq;
-		struct kqueue *v = sr_grow(m->q, &c1, qi, sizeof(*v), 8, 0);
-		uint32_t *h;
-
-		if (!v)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		m->q = v;
-		h = sr_grow(m->qheap, &c2, qi, sizeof(*h), 8, 0);
-		if (!h)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		m->qheap = h;
-		m->nq = c1 < c2 ? c1 : c2;
-	}
-	q = &m->q[qi];
-	if (q->n && key_less(k, q_at(q, q->n - 1)))
-		return late_push(m, k, d);
-	if (q->n == q->cap) {
-		size_t n = q->cap ? 2 * q->cap : 4096;
-		struct sr_rkey *v = malloc(n * sizeof(*v));
-
-		if (!v)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		for (size_t j = 0; j < q->n; j++)
-			v[j] = *q_at(q, j);
-		free(q->k);
-		q->k = v;
-		q->head = 0;
-		q->cap = n;
-	}
-	*q_at(q, q->n) = *k;
-	q->n++;
-	m->nkeys++;
-	if (q->n == 1) {
-		qheap_set(m, m->qn++, (uint32_t)qi);
-		qheap_up(m, m->qn - 1);
-	}
+	c = m->cap ? 2 * m->cap : 4096;
+	a = realloc(m->k, c * sizeof(*a));
+	if (a)
+		m->k = a;
+	b = a ? realloc(m->k2, c * sizeof(*b)) : NULL;
+	if (!b)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	m->k2 = b;
+	m->cap = c;
 	return SR_OK;
-}
-
-static const struct sr_rkey *key_top(struct sr_merge *m)
-{
-	const struct sr_rkey *a = m->qn ? q_at(&m->q[m->qheap[0]], 0) : NULL;
-
-	if (m->nlate && (!a || key_less(&m->late[0], a)))
-		return &m->late[0];
-	return a;
-}
-
-static struct sr_rkey key_pop(struct sr_merge *m)
-{
-	struct kqueue *q;
-
-	if (m->nlate && key_top(m) == &m->late[0])
-		return late_pop(m);
-	q = &m->q[m->qheap[0]];
-	struct sr_rkey top = *q_at(q, 0);
-
-	q->head = (q->head + 1) & (q->cap - 1);
-	q->n--;
-	m->nkeys--;
-	if (q->n == 0) {
-		if (--m->qn)
-			qheap_set(m, 0, m->qheap[m->qn]);
-		else
-			return top;
-	}
-	qheap_down(m, 0);
-	return top;
 }
 
 int sr_merge_open_records(struct sr_merge **mp, const struct sr_rsrc_ops *ops,
@@ -1079,79 +1019,166 @@ int sr_merge_open_records(struct sr_merge **mp, const struct sr_rsrc_ops *ops,
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	}
 	m->released_ts = INT64_MIN;
+	m->new_min = INT64_MAX;
 	*mp = m;
 	return SR_OK;
 }
 
-/* Every scanned record older than the oldest waiting key was decoded. */
+/*
+ * Every record read before the oldest waiting key (by seq: input order)
+ * was decoded.  The keys read since the last sort are in input order, so
+ * the first of them is their oldest; the sorted ones' lowest was noted
+ * when they were sorted (those gone since only make it lower).
+ */
 static void report_done(struct sr_merge *m)
 {
-	uint64_t low = UINT64_MAX;
+	uint64_t low = m->sorted < m->n ? m->k[m->sorted].seq : UINT64_MAX;
 
 	if (!m->rops->done_below)
 		return;
-	for (size_t i = 0; i < m->nq; i++)
-		for (size_t j = 0; j < m->q[i].n; j++)
-			if (q_at(&m->q[i], j)->seq < low)
-				low = q_at(&m->q[i], j)->seq;
-	for (size_t i = 0; i < m->nlate; i++)
-		if (m->late[i].seq < low)
-			low = m->late[i].seq;
+	if (m->lo < m->sorted && m->sorted_seq < low)
+		low = m->sorted_seq;
 	m->rops->done_below(m->rctx, low);
+}
+
+static int broken_promise(struct sr_merge *m, const struct sr_rkey *k,
+			  struct sr_diag *d)
+{
+	char a[32], b[32];
+
+	sr_fmt_s(a, sizeof(a), k->ts, 9);
+	sr_fmt_s(b, sizeof(b), m->released_ts, 9);
+	return sr_fail(d, SR_EDATA, "%s:%llu: expected records in time order "
+		       "once merged, got one at %s after the record at %s "
+		       "(offset %llu) had been handed out: the input breaks "
+		       "its own ordering promise", m->path,
+		       (unsigned long long)k->seq, a, b,
+		       (unsigned long long)m->released_line), -1;
+}
+
+/* May the oldest sorted key leave? */
+static inline int may_leave(const struct sr_merge *m)
+{
+	return m->lo < m->sorted &&
+	       (m->rs_eof || (m->bound_set && m->k[m->lo].ts <= m->bound));
+}
+
+static int too_many_keys(struct sr_merge *m, const struct sr_rkey *k,
+			 struct sr_diag *d)
+{
+	return sr_fail(d, SR_EDATA, "%s:%llu: expected the input to say within "
+		       "%u records that older ones cannot follow (perf.data: "
+		       "a FINISHED_ROUND record), got more records waiting to "
+		       "be merged", m->path, (unsigned long long)k->seq,
+		       SR_MERGE_KEYS_MAX), -1;
+}
+
+/*
+ * Read records until a key may leave: 1 with *k a key just read that
+ * leaves at once (at or before the bound), 0 when the oldest sorted key
+ * may leave or the input ended (sorted then), -1 on an error.  The loop
+ * keeps the merge's state in locals, written back before anything else
+ * looks at it.
+ */
+static int read_keys(struct sr_merge *m, struct sr_rkey *k, struct sr_diag *d)
+{
+	int (*next)(void *, struct sr_rkey *, struct sr_diag *) = m->rops->next;
+	void *ctx = m->rctx;
+	struct sr_rkey *keys = m->k;
+	size_t n = m->n, lo = m->lo, cap = m->cap;
+	int64_t new_min = m->new_min, bound = m->bound;
+	int64_t rts = m->released_any ? m->released_ts : INT64_MIN;
+	int bset = m->bound_set, ordered = m->rops->ordered, rc;
+
+	for (;;) {
+		rc = next(ctx, k, d);
+		if (rc == SR_RS_REC) {
+			if (k->ts < rts) {
+				rc = broken_promise(m, k, d);
+				break;
+			}
+			if (n - lo >= SR_MERGE_KEYS_MAX) {
+				rc = too_many_keys(m, k, d);
+				break;
+			}
+			if (ordered) {
+				bound = k->ts;
+				bset = 1;
+			}
+			if (bset && k->ts <= bound) {
+				rc = 1; /* the oldest of all: the others are
+					 * newer than the bound */
+				break;
+			}
+			if (n == cap) {
+				m->n = n;
+				if (key_room(m, d)) {
+					rc = -1;
+					break;
+				}
+				keys = m->k;
+				n = m->n;
+				lo = m->lo;
+				cap = m->cap;
+			}
+			keys[n++] = *k;
+			if (k->ts < new_min)
+				new_min = k->ts;
+			continue;
+		}
+		if (rc == SR_RS_ROUND) {
+			if (!bset || k->ts > bound)
+				bound = k->ts;
+			bset = 1;
+			if (new_min <= bound) {
+				rc = 2; /* sort: some key read may leave */
+				break;
+			}
+			if (lo < m->sorted && keys[lo].ts <= bound) {
+				rc = 0;
+				break;
+			}
+			continue;
+		}
+		if (rc == SR_RS_END) {
+			m->rs_eof = 1;
+			rc = 2;
+			break;
+		}
+		if (!d->code)
+			sr_fail(d, SR_EINTERNAL, "record source: status %d", rc);
+		rc = -1;
+		break;
+	}
+	m->n = n;
+	m->new_min = new_min;
+	m->bound = bound;
+	m->bound_set = bset;
+	if (rc == 2)
+		return sort_keys(m, d) ? -1 : 0;
+	return rc;
 }
 
 static int records_next(struct sr_merge *m, const struct sr_raw **out,
 			struct sr_diag *d)
 {
 	for (;;) {
-		const struct sr_rkey *top;
 		struct sr_rkey k;
-		int32_t cpu;
 		int rc;
 
-		while (!m->rs_eof && !((top = key_top(m)) && m->bound_set &&
-				       top->ts <= m->bound)) {
-			cpu = -1;
-			rc = m->rops->next(m->rctx, &k, &cpu, d);
-			if (rc < 0 || rc > SR_RS_ROUND)
-				return d->code ? -1 : (sr_fail(d, SR_EINTERNAL,
-					"record source: status %d", rc), -1);
-			if (rc == SR_RS_END) {
-				m->rs_eof = 1;
-				break;
-			}
-			if (rc == SR_RS_ROUND) {
-				if (!m->bound_set || k.ts > m->bound)
-					m->bound = k.ts;
-				m->bound_set = 1;
-				continue;
-			}
-			if (m->released_any && k.ts < m->released_ts) {
-				char a[32], b[32];
-
-				sr_fmt_s(a, sizeof(a), k.ts, 9);
-				sr_fmt_s(b, sizeof(b), m->released_ts, 9);
-				return sr_fail(d, SR_EDATA, "%s:%llu: expected "
-					       "records in time order once "
-					       "merged, got one at %s after the "
-					       "record at %s (offset %llu) had "
-					       "been handed out: the input "
-					       "breaks its own ordering promise",
-					       m->path,
-					       (unsigned long long)k.seq, a, b,
-					       (unsigned long long)
-					       m->released_line), -1;
-			}
-			if (key_push(m, &k, cpu, d) != SR_OK)
+		/* the sorted keys at or before the bound leave first; the
+		 * keys read since are all newer than it (else sorted) */
+		if (may_leave(m)) {
+			k = m->k[m->lo++];
+		} else if (m->rs_eof) {
+			return 0; /* sorted at the end: none left */
+		} else {
+			rc = read_keys(m, &k, d);
+			if (rc < 0)
 				return -1;
-			if (m->rops->ordered) {
-				m->bound = k.ts;
-				m->bound_set = 1;
-			}
+			if (rc == 0)
+				continue;
 		}
-		if (m->nkeys == 0)
-			return 0;
-		k = key_pop(m);
 		m->released_any = 1;
 		m->released_ts = k.ts;
 		m->released_line = k.seq;
@@ -1209,11 +1236,9 @@ void sr_merge_close(struct sr_merge *m)
 		return;
 	if (m->rops)
 		m->rops->close(m->rctx);
-	for (size_t i = 0; i < m->nq; i++)
-		free(m->q[i].k);
-	free(m->q);
-	free(m->qheap);
-	free(m->late);
+	free(m->k);
+	free(m->k2);
+	free(m->runs);
 	if (m->src.in)
 		sr_source_fini(&m->src);
 	for (size_t i = 0; i < m->ncur; i++)

@@ -23,17 +23,17 @@
  *
  * Binary inputs (perf.data, trace.dat) come as a record source instead
  * (struct sr_rsrc_ops): next() scans the next record in input order and
- * gives only its key; the merge keeps the keys in (time, input order),
- * one queue per cpu with a heap over the queues' oldest, and asks
- * decode() for the record as it leaves, so the window costs a key per
- * record, not a decoded record.  A record
+ * gives only its key; the merge keeps the keys (those read since the last
+ * round that let some leave are sorted, as runs, only then: see merge.c)
+ * and asks decode() for the record as it leaves, so the window costs a
+ * key per record, not a decoded record.  A record
  * leaves once the source has said that nothing older can follow: a round
  * bound (perf.data's PERF_RECORD_FINISHED_ROUND, see fmt-perfdata.c), or
  * at once if the source hands out records already in order (trace.dat's
  * per-cpu streams merged as trace-cmd report merges them).  A cpu's own
  * records may go back in time there (perf takes a sample's time before
  * it reserves ring-buffer space, so an interrupt's event can be written
- * first); the heap sorts them like any others.  A record older than one
+ * first); they are sorted like any others.  A record older than one
  * already handed out is an error.
  *
  * Private to parse/.
@@ -46,7 +46,8 @@
 #define SR_MERGE_WINDOW_DEFAULT 32768
 #define SR_KWAY_MAX_CPUS 128
 
-/* Keys kept at most for a record source (2^24 x 16 bytes: 256 MB). */
+/* Keys kept at most for a record source (2^24 x 16 bytes: 256 MB, and as
+ * much again for the buffer they are merged into). */
 #define SR_MERGE_KEYS_MAX (1u << 24)
 
 struct sr_merge;
@@ -74,9 +75,7 @@ enum sr_rsrc_rc {
 
 struct sr_rsrc_ops {
 	int ordered;     /* records come in (ts, seq) order: none waits */
-	/* *cpu: the record's cpu, if known (-1 as it comes) */
-	int (*next)(void *ctx, struct sr_rkey *k, int32_t *cpu,
-		    struct sr_diag *d);
+	int (*next)(void *ctx, struct sr_rkey *k, struct sr_diag *d);
 	/* SR_P_RAW (*out filled), SR_P_NONE (nothing to deliver), SR_P_ERR */
 	int (*decode)(void *ctx, const struct sr_rkey *k, struct sr_raw *out,
 		      struct sr_diag *d);
