@@ -333,6 +333,28 @@ int sr_state_enc_for_release(const char *rel)
 
 /* ---- the field map ---- */
 
+/*
+ * How a number field is read, one case per size, sign and byte order, so
+ * that a read is one jump (set by sr_tp_init, sr_tp_read_of()).
+ */
+enum {
+	RD_NONE, RD_U8, RD_S8, RD_U16, RD_S16, RD_U32, RD_S32, RD_U64,
+	RD_U16X, RD_S16X, RD_U32X, RD_S32X, RD_U64X,
+};
+
+static uint8_t read_of(const struct sr_tp_field *f, int swap)
+{
+	switch (f->size) {
+	case 1: return f->is_signed ? RD_S8 : RD_U8;
+	case 2: return f->is_signed ? (swap ? RD_S16X : RD_S16) :
+				      (swap ? RD_U16X : RD_U16);
+	case 4: return f->is_signed ? (swap ? RD_S32X : RD_S32) :
+				      (swap ? RD_U32X : RD_U32);
+	case 8: return swap ? RD_U64X : RD_U64;
+	default: return RD_NONE;
+	}
+}
+
 static void map_field(struct tep_event *ev, struct sr_tp_field *f,
 		      const char *name)
 {
@@ -367,6 +389,59 @@ static int field_ok(enum sr_tp_fid id, const struct sr_tp_field *f)
 	}
 }
 
+/* Is field id a fixed number of size bytes (signed or not)? */
+static int has_int(const struct sr_tp_event *e, enum sr_tp_fid id,
+		   uint16_t size, int is_signed)
+{
+	const struct sr_tp_field *f = &e->f[id];
+
+	return f->size == size && !f->dynamic && f->is_signed == is_signed;
+}
+
+/* A comm of char[16], the kernel's TASK_COMM_LEN, or a __data_loc one. */
+static int has_comm(const struct sr_tp_event *e, enum sr_tp_fid id,
+		    int data_loc)
+{
+	const struct sr_tp_field *f = &e->f[id];
+
+	return data_loc && f->dynamic ? f->size == 4 && !f->relative
+				      : !f->dynamic && f->size == 16;
+}
+
+/*
+ * Can decode_fast() read this event: the fields its kind reads have the
+ * sizes the kernel's formats give them (pids and prios int, comms
+ * char[16] or a __data_loc string for sched_stat_runtime's, prev_state
+ * long, runtime u64), and no success field (gone since 4.x)?
+ */
+static int fast_layout(const struct sr_tp_event *e)
+{
+	if (!has_int(e, F_COMMON_FLAGS, 1, 0) ||
+	    !has_int(e, F_COMMON_PID, 4, 1))
+		return 0;
+	switch (e->kind) {
+	case SR_EV_SWITCH:
+		return has_int(e, F_PREV_PID, 4, 1) &&
+		       has_int(e, F_NEXT_PID, 4, 1) &&
+		       has_int(e, F_PREV_PRIO, 4, 1) &&
+		       has_int(e, F_NEXT_PRIO, 4, 1) &&
+		       e->f[F_PREV_STATE].size == 8 &&
+		       !e->f[F_PREV_STATE].dynamic &&
+		       has_comm(e, F_PREV_COMM, 0) && has_comm(e, F_NEXT_COMM, 0);
+	case SR_EV_WAKING:
+	case SR_EV_WAKEUP:
+	case SR_EV_WAKEUP_NEW:
+		return has_int(e, F_PID, 4, 1) && has_int(e, F_PRIO, 4, 1) &&
+		       has_int(e, F_TARGET_CPU, 4, 1) && !e->f[F_SUCCESS].size &&
+		       has_comm(e, F_COMM, 0);
+	case SR_EV_RUNTIME:
+		return has_int(e, F_PID, 4, 1) && has_comm(e, F_COMM, 1) &&
+		       e->f[F_RUNTIME].size == 8 && !e->f[F_RUNTIME].dynamic;
+	default:
+		return 0;
+	}
+}
+
 int sr_tp_init(struct sr_tp *t, struct tep_handle *tep, int state_enc,
 	       struct sr_fmtctx *c)
 {
@@ -386,8 +461,10 @@ int sr_tp_init(struct sr_tp *t, struct tep_handle *tep, int state_enc,
 		e->id = ev->id;
 		e->kind = events[i].kind;
 		e->ev = ev;
-		for (int k = 0; k < F__COUNT; k++)
+		for (int k = 0; k < F__COUNT; k++) {
 			map_field(ev, &e->f[k], field_names[k]);
+			e->f[k].read = read_of(&e->f[k], t->swap);
+		}
 		for (int k = 0; k < F__COUNT; k++) {
 			const struct sr_tp_field *f = &e->f[k];
 
@@ -413,6 +490,7 @@ int sr_tp_init(struct sr_tp *t, struct tep_handle *tep, int state_enc,
 						   "'%s', got none",
 						   events[i].name,
 						   field_names[events[i].need[k]]);
+		e->fast = !t->swap && fast_layout(e);
 		if (e->kind == SR_EV_SWITCH) {
 			uint8_t st, pr;
 
@@ -436,32 +514,29 @@ static inline uint64_t rd(const struct sr_tp *t, const uint8_t *data,
 			  const struct sr_tp_field *f)
 {
 	const uint8_t *p = data + f->offset;
-	uint64_t v = 0;
+	uint16_t h;
+	uint32_t w;
+	uint64_t v;
 
-	switch (f->size) {
-	case 1:
-		return f->is_signed ? (uint64_t)(int64_t)(int8_t)p[0] : p[0];
-	case 2: {
-		uint16_t x;
-
-		memcpy(&x, p, 2);
-		if (t->swap)
-			x = __builtin_bswap16(x);
-		return f->is_signed ? (uint64_t)(int64_t)(int16_t)x : x;
-	}
-	case 4: {
-		uint32_t x;
-
-		memcpy(&x, p, 4);
-		if (t->swap)
-			x = __builtin_bswap32(x);
-		return f->is_signed ? (uint64_t)(int64_t)(int32_t)x : x;
-	}
-	case 8:
-		memcpy(&v, p, 8);
-		return t->swap ? __builtin_bswap64(v) : v;
-	default:
-		return 0;
+	(void)t;
+	switch (f->read) {
+	case RD_U8: return p[0];
+	case RD_S8: return (uint64_t)(int64_t)(int8_t)p[0];
+	case RD_U16: memcpy(&h, p, 2); return h;
+	case RD_S16: memcpy(&h, p, 2); return (uint64_t)(int64_t)(int16_t)h;
+	case RD_U32: memcpy(&w, p, 4); return w;
+	case RD_S32: memcpy(&w, p, 4); return (uint64_t)(int64_t)(int32_t)w;
+	case RD_U64: memcpy(&v, p, 8); return v;
+	case RD_U16X: memcpy(&h, p, 2); return __builtin_bswap16(h);
+	case RD_S16X:
+		memcpy(&h, p, 2);
+		return (uint64_t)(int64_t)(int16_t)__builtin_bswap16(h);
+	case RD_U32X: memcpy(&w, p, 4); return __builtin_bswap32(w);
+	case RD_S32X:
+		memcpy(&w, p, 4);
+		return (uint64_t)(int64_t)(int32_t)__builtin_bswap32(w);
+	case RD_U64X: memcpy(&v, p, 8); return __builtin_bswap64(v);
+	default: return 0;
 	}
 }
 
@@ -490,29 +565,59 @@ static int rd_str(const struct sr_tp *t, const uint8_t *data, size_t size,
 	return 0;
 }
 
-static int rd_comm(struct sr_fmtctx *c, const struct sr_tp *t,
-		   const uint8_t *data, size_t size,
-		   const struct sr_tp_field *f, char *dst)
+static int __attribute__((noinline, cold))
+comm_outside(struct sr_fmtctx *c, size_t size)
 {
-	const char *s;
-	size_t n;
+	return sr_fmt_fail(c, "expected a comm within the record's %zu bytes, "
+			   "got one past its end", size);
+}
 
-	if (rd_str(t, data, size, f, &s, &n) != 0)
-		return sr_fmt_fail(c, "expected a comm within the record's %zu "
-				   "bytes, got one past its end", size);
-	sr_copy_comm(dst, s, n);
+static inline int rd_comm(struct sr_fmtctx *c, const struct sr_tp *t,
+			  const uint8_t *data, size_t size,
+			  const struct sr_tp_field *f, char *dst)
+{
+	size_t off = f->offset, len = f->size;
+
+	if (f->dynamic) {
+		uint32_t v = (uint32_t)rd(t, data, f);
+
+		off = v & 0xffff;
+		len = v >> 16;
+		if (f->relative)
+			off += (size_t)f->offset + f->size;
+		if (off > size || len > size - off)
+			return comm_outside(c, size);
+	}
+	if (len <= 16 && off + 16 <= size) {
+		/* the kernel's TASK_COMM_LEN: 16 bytes copied whole, ended
+		 * at len: the same string as the bytes up to the NUL */
+		memcpy(dst, data + off, 16);
+		dst[len] = '\0';
+	} else if (len < SR_COMM_MAX) {
+		memcpy(dst, data + off, len);
+		dst[len] = '\0';
+	} else {
+		sr_copy_comm(dst, (const char *)data + off,
+			     strnlen((const char *)data + off, len));
+	}
 	return 0;
 }
 
-static int rd_pid(struct sr_fmtctx *c, const struct sr_tp *t,
-		  const uint8_t *data, const struct sr_tp_field *f,
-		  const char *what, int32_t *pid)
+static int __attribute__((noinline, cold))
+pid_range(struct sr_fmtctx *c, const char *what, int64_t v)
+{
+	return sr_fmt_fail(c, "expected %s below 2^30, got %lld", what,
+			   (long long)v);
+}
+
+static inline int rd_pid(struct sr_fmtctx *c, const struct sr_tp *t,
+			 const uint8_t *data, const struct sr_tp_field *f,
+			 const char *what, int32_t *pid)
 {
 	int64_t v = (int64_t)rd(t, data, f);
 
 	if (v < 0 || v > SR_PID_MAX)
-		return sr_fmt_fail(c, "expected %s below 2^30, got %lld", what,
-				   (long long)v);
+		return pid_range(c, what, v);
 	*pid = (int32_t)v;
 	return 0;
 }
@@ -585,6 +690,101 @@ static uint8_t irq_of(uint64_t flags)
 	if (flags & 0x10)
 		return SR_CTX_SOFTIRQ;  /* TRACE_FLAG_SOFTIRQ */
 	return SR_CTX_TASK;
+}
+
+static inline int32_t ld32(const uint8_t *p)
+{
+	int32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t ld64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline int16_t prio_of(int32_t v)
+{
+	return v >= 0 && v <= 999 ? (int16_t)v : -1;
+}
+
+/* char[16] at off, within the record (min_size): dst as rd_comm() */
+static inline void comm16(char *dst, const uint8_t *data, size_t off)
+{
+	memcpy(dst, data + off, 16);
+	dst[16] = '\0';
+}
+
+#define FAST_NO (-2)
+
+/*
+ * sr_tp_decode() of an event with e->fast, each field read as its known
+ * size: the same record, or FAST_NO when anything is amiss (a number out
+ * of range, a string outside the record), for the general decoder to say.
+ */
+static inline int decode_fast(struct sr_tp *t, struct sr_tp_event *e,
+			      const uint8_t *data, size_t size,
+			      struct sr_raw *r)
+{
+	const struct sr_tp_field *f = e->f;
+	int32_t cp = ld32(data + f[F_COMMON_PID].offset), a, b;
+
+	switch (e->kind) {
+	case SR_EV_SWITCH:
+		a = ld32(data + f[F_PREV_PID].offset);
+		b = ld32(data + f[F_NEXT_PID].offset);
+		if ((uint32_t)a > SR_PID_MAX || (uint32_t)b > SR_PID_MAX)
+			return FAST_NO;
+		r->pid = a;
+		r->pid2 = b;
+		comm16(r->comm, data, f[F_PREV_COMM].offset);
+		comm16(r->comm2, data, f[F_NEXT_COMM].offset);
+		r->prio = prio_of(ld32(data + f[F_PREV_PRIO].offset));
+		r->prio2 = prio_of(ld32(data + f[F_NEXT_PRIO].offset));
+		state_of(t, e, ld64(data + f[F_PREV_STATE].offset), r->comm,
+			 r);
+		break;
+	case SR_EV_WAKING:
+	case SR_EV_WAKEUP:
+	case SR_EV_WAKEUP_NEW:
+		a = ld32(data + f[F_PID].offset);
+		b = ld32(data + f[F_TARGET_CPU].offset);
+		if ((uint32_t)a > SR_PID_MAX || (uint32_t)b >= SR_CPU_MAX)
+			return FAST_NO;
+		r->pid = a;
+		comm16(r->comm, data, f[F_COMM].offset);
+		r->prio = prio_of(ld32(data + f[F_PRIO].offset));
+		r->target_cpu = b;
+		break;
+	case SR_EV_RUNTIME: {
+		uint32_t loc = (uint32_t)ld32(data + f[F_COMM].offset);
+		size_t off = f[F_COMM].dynamic ? loc & 0xffff : f[F_COMM].offset;
+		size_t len = f[F_COMM].dynamic ? loc >> 16 : 16;
+		uint64_t rt = ld64(data + f[F_RUNTIME].offset);
+
+		a = ld32(data + f[F_PID].offset);
+		if ((uint32_t)a > SR_PID_MAX || len > 16 || off > size ||
+		    len > size - off || rt >= 1000000000000000000ull)
+			return FAST_NO;
+		r->pid = a;
+		/* a string at the record's end may be shorter than 16 */
+		memcpy(r->comm, data + off, size - off >= 16 ? 16 : len);
+		r->comm[len] = '\0';
+		r->value = (int64_t)rt;
+		break;
+	}
+	default:
+		return FAST_NO;
+	}
+	r->kind = e->kind;
+	r->irq = irq_of(data[f[F_COMMON_FLAGS].offset]);
+	r->ctx_pid = cp >= 0 && cp <= SR_PID_MAX ? cp : -1;
+	return SR_P_RAW;
 }
 
 int sr_tp_decode(struct sr_tp *t, struct sr_tp_event *e, const uint8_t *data,
@@ -697,6 +897,10 @@ int sr_tp_record(struct sr_tp *t, struct sr_tp_event *e, const uint8_t *data,
 {
 	int rc;
 
+	if (e->fast && size >= e->min_size &&
+	    decode_fast(t, e, data, size, out) == SR_P_RAW &&
+	    out->cpu >= 0)
+		return SR_P_RAW; /* sr_raw_check()'s rules hold: no fork */
 	c->line = offset;
 	c->d->code = SR_OK;     /* per record: not the whole 16 KiB message */
 	c->d->msg[0] = '\0';

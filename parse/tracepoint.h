@@ -34,6 +34,8 @@ struct sr_tp_field {
 	uint8_t is_signed;
 	uint8_t dynamic;     /* __data_loc (string) */
 	uint8_t relative;    /* __rel_loc: offset counts from the field's end */
+	uint8_t read;        /* how a number is read: enum in tracepoint.c,
+			      * from size, sign and the file's byte order */
 };
 
 enum sr_tp_fid {
@@ -54,6 +56,10 @@ struct sr_tp_event {
 	uint16_t min_size;           /* bytes the fixed fields need */
 	struct sr_tp_field f[F__COUNT];
 	const struct tep_event *ev;  /* for prev_state's print expression */
+	int fast;                    /* the fields this kind reads have the
+				      * sizes every kernel since 3.x gives
+				      * them, in this machine's byte order:
+				      * read without a case per field */
 	int state_by_format;         /* the print expression decodes it */
 	uint64_t cache_val[SR_TP_STATE_CACHE];
 	uint8_t cache_state[SR_TP_STATE_CACHE];
