@@ -261,14 +261,12 @@ const char *sr_reader_path(const struct sr_reader *r)
 
 /* ---- resolution ---- */
 
-static int64_t *cpu_slot(struct sr_reader *r, int32_t cpu, struct sr_diag *d)
+static int64_t *cpu_grow(struct sr_reader *r, int32_t cpu, struct sr_diag *d)
 {
 	size_t i = (size_t)(cpu + 1), n = r->ncpu_last, c;
 	int64_t *last, *charged;
 	size_t *lost;
 
-	if (i < n)
-		return &r->cpu_last[i];
 	/* three arrays by cpu, grown alike */
 	c = n;
 	if ((last = sr_grow(r->cpu_last, &c, i, sizeof(*last), 8, 0)))
@@ -289,25 +287,39 @@ static int64_t *cpu_slot(struct sr_reader *r, int32_t cpu, struct sr_diag *d)
 	return &last[i];
 }
 
-static struct pending_wake *pend_of(struct sr_reader *r, sr_tid t,
-				    struct sr_diag *d)
+/* The cpu's slot in the per-cpu arrays (grown out of line). */
+static inline int64_t *cpu_slot(struct sr_reader *r, int32_t cpu,
+				struct sr_diag *d)
 {
-	if (t >= r->npend) {
-		struct pending_wake *p = sr_grow(r->pend, &r->npend, t,
-						 sizeof(*p), 64, 0);
+	size_t i = (size_t)(cpu + 1);
 
-		if (!p) {
-			sr_fail(d, SR_EINTERNAL, "out of memory");
-			return NULL;
-		}
-		r->pend = p;
+	return i < r->ncpu_last ? &r->cpu_last[i] : cpu_grow(r, cpu, d);
+}
+
+static struct pending_wake *pend_grow(struct sr_reader *r, sr_tid t,
+				      struct sr_diag *d)
+{
+	struct pending_wake *p = sr_grow(r->pend, &r->npend, t, sizeof(*p),
+					 64, 0);
+
+	if (!p) {
+		sr_fail(d, SR_EINTERNAL, "out of memory");
+		return NULL;
 	}
+	r->pend = p;
 	return &r->pend[t];
 }
 
+static inline struct pending_wake *pend_of(struct sr_reader *r, sr_tid t,
+					   struct sr_diag *d)
+{
+	return t < r->npend ? &r->pend[t] : pend_grow(r, t, d);
+}
+
 /* The task a pid names on this cpu (pid 0 is the cpu's idle task). */
-static sr_tid who(struct sr_reader *r, int32_t pid, const char *comm,
-		  int32_t cpu, int64_t ts, int for_free, struct sr_diag *d)
+static inline sr_tid who(struct sr_reader *r, int32_t pid, const char *comm,
+			 int32_t cpu, int64_t ts, int for_free,
+			 struct sr_diag *d)
 {
 	if (pid == 0)
 		return sr_tasks_idle(r->tasks, cpu, ts, d);
@@ -415,6 +427,77 @@ static int resolve_wake(struct sr_reader *r, const struct sr_raw *x,
 	return 0;
 }
 
+/*
+ * resolve() for the two events most records are, a switch and a runtime
+ * charge, in one straight line: the same steps, the task looked up once.
+ */
+static int resolve_switch(struct sr_reader *r, const struct sr_raw *x,
+			  struct sr_event *ev, struct sr_diag *d)
+{
+	struct sr_tasks *t = r->tasks;
+	struct pending_wake *pw;
+	struct sr_task *k;
+	sr_tid a, b;
+
+	a = who(r, x->pid, x->comm, x->cpu, x->ts, 0, d);
+	if (a == SR_TID_NONE)
+		return -1;
+	b = who(r, x->pid2, x->comm2, x->cpu, x->ts, 0, d);
+	if (b == SR_TID_NONE)
+		return -1;
+	*ev = (struct sr_event){
+		.ts = x->ts, .line = x->line, .cpu = x->cpu, .kind = x->kind,
+		.prev_state = x->state, .wsrc = SR_WS_UNKNOWN,
+		.preempt = x->preempt, .task = a, .other = b,
+		.waker = SR_TID_NONE, .prio = x->prio, .other_prio = x->prio2,
+		.target_cpu = -1, .orig_cpu = -1,
+	};
+	k = sr_tasks_mut(t, a);
+	sr_tasks_touch(t, a, x->ts);
+	if (x->ctx_tgid >= 0 && x->ctx_pid == k->pid && k->pid > 0)
+		sr_tasks_set_tgid(t, a, x->ctx_tgid);
+	k->cpu = x->cpu;
+	if (x->prio >= 0)
+		k->prio = x->prio;
+	if (b != a) {
+		k = sr_tasks_mut(t, b);
+		sr_tasks_touch(t, b, x->ts);
+		k->cpu = x->cpu;
+		if (x->prio2 >= 0)
+			k->prio = x->prio2;
+	}
+	if (!(pw = pend_of(r, b, d)))
+		return -1;
+	pw->set = 0; /* running again: any waking is consumed */
+	if (x->state == SR_STATE_DEAD || x->state == SR_STATE_ZOMBIE)
+		sr_tasks_gone(t, a);
+	return 1;
+}
+
+static int resolve_runtime(struct sr_reader *r, const struct sr_raw *x,
+			   struct sr_event *ev, struct sr_diag *d)
+{
+	struct sr_tasks *t = r->tasks;
+	struct sr_task *k;
+	sr_tid a = who(r, x->pid, x->comm, x->cpu, x->ts, 0, d);
+
+	if (a == SR_TID_NONE)
+		return -1;
+	*ev = (struct sr_event){
+		.ts = x->ts, .line = x->line, .cpu = x->cpu, .kind = x->kind,
+		.wsrc = SR_WS_UNKNOWN, .task = a, .other = SR_TID_NONE,
+		.waker = SR_TID_NONE, .prio = x->prio, .other_prio = -1,
+		.target_cpu = -1, .orig_cpu = -1, .value = x->value,
+	};
+	k = sr_tasks_mut(t, a);
+	sr_tasks_touch(t, a, x->ts);
+	if (x->ctx_tgid >= 0 && x->ctx_pid == k->pid && k->pid > 0)
+		sr_tasks_set_tgid(t, a, x->ctx_tgid);
+	if (x->prio >= 0)
+		k->prio = x->prio;
+	return 1;
+}
+
 /* 1: ev filled; 0: a directive, nothing to deliver; -1: error. */
 static int resolve(struct sr_reader *r, const struct sr_raw *x,
 		   struct sr_event *ev, struct sr_diag *d)
@@ -422,6 +505,11 @@ static int resolve(struct sr_reader *r, const struct sr_raw *x,
 	struct sr_tasks *t = r->tasks;
 	struct sr_task *k;
 	sr_tid id;
+
+	if (x->dir == SR_DIR_EVENT && x->kind == SR_EV_SWITCH)
+		return resolve_switch(r, x, ev, d);
+	if (x->dir == SR_DIR_EVENT && x->kind == SR_EV_RUNTIME)
+		return resolve_runtime(r, x, ev, d);
 
 	memset(ev, 0, sizeof(*ev));
 	ev->ts = x->ts;
@@ -711,7 +799,7 @@ int sr_reader_next(struct sr_reader *r, struct sr_event *ev,
 		rc = resolve(r, x, ev, d);
 		if (rc < 0)
 			return -1;
-		if (sr_tasks_count(r->tasks) > r->max_tasks)
+		if (sr_tasks_n(r->tasks) > r->max_tasks)
 			return sr_fail(d, SR_EDATA, "%s:%llu: expected at most "
 				       "%zu task records, got more (pid reuse "
 				       "and exec make new ones): the trace is "

@@ -7,22 +7,11 @@
 #include "lib/grow.h"
 #include "parse/source.h"
 
-void sr_raw_init(struct sr_raw *r)
-{
-	memset(r, 0, offsetof(struct sr_raw, ctx_comm));
-	r->ctx_comm[0] = r->comm[0] = r->comm2[0] = '\0';
-	r->cpu = -1;
-	r->ctx_pid = -1;
-	r->ctx_tgid = -1;
-	r->pid = -1;
-	r->tgid = -1;
-	r->pid2 = -1;
-	r->prio = -1;
-	r->prio2 = -1;
-	r->target_cpu = -1;
-	r->orig_cpu = -1;
-	r->policy = -1;
-}
+const struct sr_raw sr_raw_blank = {
+	.cpu = -1, .ctx_pid = -1, .ctx_tgid = -1, .pid = -1, .tgid = -1,
+	.pid2 = -1, .prio = -1, .prio2 = -1, .target_cpu = -1, .orig_cpu = -1,
+	.policy = -1,
+};
 
 void sr_source_init(struct sr_source *s, struct sr_input *in,
 		    const struct sr_fmtctx *proto, int32_t only_cpu,

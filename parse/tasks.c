@@ -9,31 +9,6 @@
 #include "lib/grow.h"
 #include "parse/tasktab.h"
 
-struct pidslot {
-	int32_t pid;   /* -1: empty */
-	sr_tid tid;
-};
-
-/*
- * Records live in chunks of CHUNK that never move: growth costs one
- * chunk, not a copy of the table, and leaves at most one chunk unused
- * (doubling an array would leave up to half of it).
- */
-#define CHUNK_BITS 12
-#define CHUNK (1u << CHUNK_BITS)
-
-struct sr_tasks {
-	struct sr_task **ch;   /* chunks */
-	size_t nch, capch;
-	size_t n;              /* records */
-	struct pidslot *map;
-	size_t mcap, mused;
-	sr_tid *idle;  /* per cpu */
-	size_t nidle;
-};
-
-#define V(t, i) ((t)->ch[(i) >> CHUNK_BITS][(i) & (CHUNK - 1)])
-
 /*
  * Kernel-thread names: a comm starting with one of these (or equal, for
  * the exact ones) is a kernel thread.  Kernel threads have no mm; the
@@ -99,24 +74,10 @@ const struct sr_task *sr_tasks_get(const struct sr_tasks *t, sr_tid id)
 	return t && id < t->n ? &V(t, id) : NULL;
 }
 
-struct sr_task *sr_tasks_mut(struct sr_tasks *t, sr_tid id)
-{
-	return id < t->n ? &V(t, id) : NULL;
-}
-
-static size_t slot_of(const struct sr_tasks *t, int32_t pid)
-{
-	size_t h = ((uint32_t)pid * 2654435761u) & (t->mcap - 1);
-
-	while (t->map[h].pid != -1 && t->map[h].pid != pid)
-		h = (h + 1) & (t->mcap - 1);
-	return h;
-}
-
 static int map_grow(struct sr_tasks *t)
 {
 	size_t ocap = t->mcap;
-	struct pidslot *old = t->map;
+	struct sr_pidslot *old = t->map;
 	size_t ncap = ocap ? ocap * 2 : 1024;
 
 	t->map = malloc(ncap * sizeof(*t->map));
@@ -129,18 +90,9 @@ static int map_grow(struct sr_tasks *t)
 	t->mcap = ncap;
 	for (size_t i = 0; i < ocap; i++)
 		if (old[i].pid != -1)
-			t->map[slot_of(t, old[i].pid)] = old[i];
+			t->map[sr_tasks_slot_of(t, old[i].pid)] = old[i];
 	free(old);
 	return 0;
-}
-
-static sr_tid map_get(const struct sr_tasks *t, int32_t pid)
-{
-	if (!t->mcap)
-		return SR_TID_NONE;
-	size_t h = slot_of(t, pid);
-
-	return t->map[h].pid == pid ? t->map[h].tid : SR_TID_NONE;
 }
 
 static int map_set(struct sr_tasks *t, int32_t pid, sr_tid tid)
@@ -149,7 +101,7 @@ static int map_set(struct sr_tasks *t, int32_t pid, sr_tid tid)
 
 	if ((t->mused + 1) * 2 > t->mcap && map_grow(t) != 0)
 		return -1;
-	h = slot_of(t, pid);
+	h = sr_tasks_slot_of(t, pid);
 	if (t->map[h].pid == -1)
 		t->mused++;
 	t->map[h].pid = pid;
@@ -167,12 +119,12 @@ static sr_tid new_record(struct sr_tasks *t, int32_t pid, const char *comm,
 			"beyond the supported size", SR_TASKS_MAX);
 		return SR_TID_NONE;
 	}
-	if ((t->n >> CHUNK_BITS) == t->nch) {
+	if ((t->n >> SR_TASKS_CHUNK_BITS) == t->nch) {
 		struct sr_task **nc = t->ch, *c;
 
 		if (t->nch == t->capch)
 			nc = sr_grow(t->ch, &t->capch, t->nch, sizeof(*nc), 16, 0);
-		c = nc ? malloc(CHUNK * sizeof(*c)) : NULL;
+		c = nc ? malloc(SR_TASKS_CHUNK * sizeof(*c)) : NULL;
 		if (!c) {
 			sr_fail(d, SR_EINTERNAL, "out of memory");
 			return SR_TID_NONE;
@@ -196,7 +148,7 @@ static sr_tid new_record(struct sr_tasks *t, int32_t pid, const char *comm,
 	if (comm)
 		strncpy(k->comm, comm, SR_COMM_MAX - 1);
 	k->kthread = pid == 2 || (comm && sr_comm_is_kthread(comm));
-	k->pidprev = pid > 0 ? map_get(t, pid) : SR_TID_NONE;
+	k->pidprev = pid > 0 ? sr_tasks_map_get(t, pid) : SR_TID_NONE;
 	if (pid > 0 && map_set(t, pid, k->id) != 0) {
 		sr_fail(d, SR_EINTERNAL, "out of memory");
 		return SR_TID_NONE;
@@ -204,10 +156,11 @@ static sr_tid new_record(struct sr_tasks *t, int32_t pid, const char *comm,
 	return (sr_tid)t->n++;
 }
 
-sr_tid sr_tasks_pid(struct sr_tasks *t, int32_t pid, const char *comm,
-		    int comm_auth, int for_free, int64_t ts, struct sr_diag *d)
+sr_tid sr_tasks_pid_slow(struct sr_tasks *t, int32_t pid, const char *comm,
+			 int comm_auth, int for_free, int64_t ts,
+			 struct sr_diag *d)
 {
-	sr_tid id = map_get(t, pid);
+	sr_tid id = sr_tasks_map_get(t, pid);
 	struct sr_task *k;
 
 	if (for_free && id != SR_TID_NONE && !V(t, id).exited) {
@@ -232,15 +185,15 @@ sr_tid sr_tasks_pid(struct sr_tasks *t, int32_t pid, const char *comm,
 sr_tid sr_tasks_ref(struct sr_tasks *t, int32_t pid, int64_t ts,
 		    struct sr_diag *d)
 {
-	sr_tid id = map_get(t, pid);
+	sr_tid id = sr_tasks_map_get(t, pid);
 
 	if (id != SR_TID_NONE)
 		return id;
 	return new_record(t, pid, "", ts, d);
 }
 
-sr_tid sr_tasks_idle(struct sr_tasks *t, int32_t cpu, int64_t ts,
-		     struct sr_diag *d)
+sr_tid sr_tasks_idle_slow(struct sr_tasks *t, int32_t cpu, int64_t ts,
+			  struct sr_diag *d)
 {
 	char comm[32];
 	sr_tid id;
@@ -284,7 +237,7 @@ sr_tid sr_tasks_declare(struct sr_tasks *t, int32_t pid, const char *comm,
 sr_tid sr_tasks_fork(struct sr_tasks *t, sr_tid parent, int32_t child_pid,
 		     const char *comm, int64_t ts, struct sr_diag *d)
 {
-	sr_tid id = map_get(t, child_pid);
+	sr_tid id = sr_tasks_map_get(t, child_pid);
 
 	/* A live record without a parent: the child showed up before the
 	 * fork event (clock skew between cpus).  Otherwise a new task. */
@@ -310,7 +263,7 @@ sr_tid sr_tasks_fork(struct sr_tasks *t, sr_tid parent, int32_t child_pid,
 sr_tid sr_tasks_exec(struct sr_tasks *t, sr_tid old, int32_t pid,
 		     const char *comm, int64_t ts, struct sr_diag *d)
 {
-	sr_tid id, prev = map_get(t, pid);
+	sr_tid id, prev = sr_tasks_map_get(t, pid);
 
 	/* a non-leader thread exec'd: it takes the leader's pid */
 	if (prev != SR_TID_NONE && prev != old)
@@ -357,14 +310,6 @@ void sr_tasks_freed(struct sr_tasks *t, sr_tid id)
 	}
 }
 
-void sr_tasks_set_tgid(struct sr_tasks *t, sr_tid id, int32_t tgid)
-{
-	if (id < t->n && tgid >= 0 && V(t, id).tgid != tgid) {
-		V(t, id).tgid = tgid;
-		V(t, id).attr_gen++;
-	}
-}
-
 void sr_tasks_set_comm(struct sr_tasks *t, sr_tid id, const char *comm)
 {
 	struct sr_task *k;
@@ -395,18 +340,3 @@ void sr_tasks_mark_declared(struct sr_tasks *t, sr_tid id)
 	V(t, id).untouched = 1;
 }
 
-void sr_tasks_touch(struct sr_tasks *t, sr_tid id, int64_t ts)
-{
-	if (id >= t->n)
-		return;
-	if (V(t, id).untouched) {
-		/* first_ts/last_ts count events, not the declaration */
-		V(t, id).untouched = 0;
-		V(t, id).first_ts = V(t, id).last_ts = ts;
-		return;
-	}
-	if (ts < V(t, id).first_ts)
-		V(t, id).first_ts = ts;
-	if (ts > V(t, id).last_ts)
-		V(t, id).last_ts = ts;
-}
