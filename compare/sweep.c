@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "compare/load.h"
@@ -229,11 +230,19 @@ int cmp_sweep_plan(struct cmp_sweep *sw, const char *const *traces,
 		return d->code;
 	for (size_t t = 0; t < ntraces; t++) {
 		char tkey[80];
-		char *abs = realpath(traces[t], NULL);
+		struct stat st;
+		char *abs;
 
-		if (!abs)
+		/* named as given (a link kept: the nodes may see the file
+		 * only that way), made absolute */
+		if (stat(traces[t], &st))
 			return sr_fail(d, SR_ENOINPUT, "%s: cannot open: %s",
 				       traces[t], strerror(errno));
+		abs = sr_path_absolute(traces[t]);
+		if (!abs)
+			return sr_fail(d, SR_EIO, "%s: cannot make it an "
+				       "absolute path: %s", traces[t],
+				       strerror(errno));
 		snprintf(tkey, sizeof(tkey), "t%zu-%s", t + 1,
 			 base_name(abs));
 		for (size_t p = 0; p < npolicies; p++) {

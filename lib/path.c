@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lib/path.h"
@@ -34,16 +35,52 @@ char *sr_path_join(const char *dir, const char *name, const char *ext)
 	return p;
 }
 
+/* path has a component "." or ".." */
+static int has_dot_component(const char *path)
+{
+	for (const char *p = path; *p; p++) {
+		if (p != path && p[-1] != '/')
+			continue;
+		if (p[0] == '.' && (p[1] == '/' || !p[1] ||
+				    (p[1] == '.' && (p[2] == '/' || !p[2]))))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The working directory as the user named it: $PWD when it is an absolute
+ * path, without "." or "..", to this very directory (the shell keeps it
+ * through symbolic links, as `pwd -L` prints it), else the physical one.
+ */
+static char *working_dir(void)
+{
+	const char *pwd = getenv("PWD");
+	struct stat a, b;
+
+	if (pwd && pwd[0] == '/' && !has_dot_component(pwd) &&
+	    stat(pwd, &a) == 0 && stat(".", &b) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return strdup(pwd);
+	return getcwd(NULL, 0);
+}
+
 char *sr_path_absolute(const char *path)
 {
 	char *cwd, *abs;
 
 	if (path[0] == '/')
 		return strdup(path);
-	cwd = getcwd(NULL, 0);
+	while (path[0] == '.' && path[1] == '/') {
+		path += 2;
+		while (*path == '/')
+			path++;
+	}
+	cwd = working_dir();
 	if (!cwd)
 		return NULL;
-	abs = sr_path_join(cwd, path, NULL);
+	abs = !*path || !strcmp(path, ".") ? strdup(cwd) :
+		sr_path_join(cwd, path, NULL);
 	free(cwd);
 	if (!abs)
 		errno = ENOMEM;

@@ -17,7 +17,11 @@ char *sr_path_join(const char *dir, const char *name, const char *ext);
 
 /*
  * path as an absolute path, malloc'd: itself when it starts with '/', else
- * the working directory joined with it (the path need not exist yet); NULL
+ * the working directory joined with it (the path need not exist yet;
+ * leading "./" dropped).  The working directory is named as the user's
+ * shell names it, symbolic links kept ($PWD, when it is this directory,
+ * as `pwd -L`), else getcwd's physical path: a path given through a link
+ * stays as given, for the machines that see the files only that way.  NULL
  * with errno set if the working directory is unknown or memory is out.
  */
 char *sr_path_absolute(const char *path);

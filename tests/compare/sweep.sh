@@ -90,6 +90,22 @@ expect_status 0 sh -c "SLURM_ARRAY_TASK_ID=2 sh '$T/e/sweep.sbatch' && SLURM_ARR
 expect_status 0 "$SR" sweep --collect -o "$T/e"
 expect_same "$T/p/results.tsv" "$T/e/results.tsv"
 
+# paths as the user gives them, links kept: from a directory reached
+# through a link, jobs.txt names the files by the link (the machines that
+# run the jobs may see them only so); with a $PWD that is not the working
+# directory, by the physical path
+mkdir "$T/real"
+ln -s "$T/real" "$T/link"
+cp "$H" "$T/real/"
+expect_status 0 sh -c 'cd "$1" && "$2" sweep hogplayer.txt --policy stock \
+	-o out --emit jobs -q' sh "$T/link" "$SR"
+expect_status 0 cat "$T/real/out/jobs.txt"
+expect_out " sweep-job --chunk 1 '$T/link/hogplayer\.txt' '$T/link/out/jobs/t1-hogplayer\.txt' 'stock'\$"
+expect_status 0 sh -c 'cd "$1" && PWD=/ "$2" sweep ./hogplayer.txt \
+	--policy stock -o ./out2 --emit jobs -q' sh "$T/link" "$SR"
+expect_status 0 cat "$T/real/out2/jobs.txt"
+expect_out " sweep-job --chunk 1 '$T/real/hogplayer\.txt' '$T/real/out2/jobs/t1-hogplayer\.txt' 'stock'\$"
+
 # a heat map over two knobs
 if command -v gnuplot >/dev/null 2>&1; then
 	expect_status 0 "$SR" sweep "$H" --policy o11int \
