@@ -19,6 +19,8 @@
 
 #include "builtin.h"
 #include "compare/sweep.h"
+#include "compare/sweep-slurm.h"
+#include "lib/progress.h"
 #include "lib/outfile.h"
 #include "lib/path.h"
 #include "plots/gnuplot.h"
@@ -165,10 +167,47 @@ static void run_sequential(const struct cmp_sweep *sw,
 	}
 }
 
+/*
+ * DIR/sweep.sbatch rewritten to run the jobs of the failed cells only
+ * (*run, malloc'd: the jobs it holds); nothing to write when none failed.
+ */
+static int write_rerun(const struct cmp_sweep *sw,
+		       const struct cmp_sweep_opts *o, const size_t *failed,
+		       size_t nfailed, bool quiet, bool **run,
+		       struct sr_diag *d)
+{
+	struct cmp_sweep_slurm sl;
+	struct sr_progress pg;
+	int rc;
+
+	if (!nfailed) {
+		if (!quiet)
+			printf("every cell has its figures: nothing to run\n");
+		return SR_OK;
+	}
+	*run = calloc(sw->nchunks, sizeof(**run));
+	if (!*run)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	for (size_t i = 0; i < nfailed; i++)
+		(*run)[sw->jobs[failed[i]].chunk - 1] = true;
+	sr_progress_init(&pg, "sweep", quiet);
+	rc = cmp_sweep_slurm_plan(&sl, sw, *run, &pg, d);
+	sr_progress_end(&pg);
+	if (rc || (rc = cmp_sweep_write_sbatch(sw, o, &sl, d)))
+		return rc;
+	printf("wrote %s/sweep.sbatch: the %zu job%s with cells to run (", o->outdir,
+	       sl.njobs, sl.njobs == 1 ? "" : "s");
+	for (size_t c = 0, n = 0; c < sw->nchunks; c++)
+		if ((*run)[c])
+			printf("%s%zu", n++ ? ", " : "", c + 1);
+	printf("); submit it: sbatch %s/sweep.sbatch\n", o->outdir);
+	return SR_OK;
+}
+
 /* Name the jobs without figures, with their command lines. */
 static int report_failed(const struct cmp_sweep *sw,
 			 const struct cmp_sweep_opts *o, const size_t *failed,
-			 size_t nfailed, struct sr_diag *d)
+			 size_t nfailed, bool rerun, struct sr_diag *d)
 {
 	if (!nfailed)
 		return SR_OK;
@@ -188,9 +227,15 @@ static int report_failed(const struct cmp_sweep *sw,
 	if (nfailed > MAX_REPORTED)
 		fprintf(stderr, "schedreplay: sweep: and %zu more (results.tsv "
 			"says which)\n", nfailed - MAX_REPORTED);
+	if (rerun)
+		return sr_fail(d, SR_EDATA, "sweep: %zu of %zu cells have no "
+			       "figures (sweep.sbatch now runs only their "
+			       "jobs)", nfailed, sw->njobs);
 	return sr_fail(d, SR_EDATA, "sweep: %zu of %zu cells have no figures "
-		       "(run the sweep again to retry them; finished cells are "
-		       "kept)", nfailed, sw->njobs);
+		       "(to retry only them, run the sweep again; on Slurm, "
+		       "schedreplay sweep --collect --emit slurm -o %s, then "
+		       "sbatch %s/sweep.sbatch)", nfailed, sw->njobs,
+		       o->outdir, o->outdir);
 }
 
 int cmd_sweep(int argc, char **argv, struct sr_diag *d)
@@ -229,7 +274,9 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 		OPT_CHOICE(0, "emit", &emit, emit_names, "WHAT",
 			   "only write the plan: jobs (DIR/jobs.txt, for "
 			   "parallel --sshlogin) or slurm (also DIR/"
-			   "sweep.sbatch, an array job); then --collect"),
+			   "sweep.sbatch, an array job); then --collect.  "
+			   "With --collect, slurm: DIR/sweep.sbatch rewritten "
+			   "to run only the jobs with cells left"),
 		OPT_FLAG(0, "collect", &collect,
 			 "only build DIR/results.tsv, .json (and --heatmap) "
 			 "from the jobs' figures"),
@@ -256,8 +303,11 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 	struct cmp_sweep sw;
 	struct cmp_sweep_opts so;
 	struct cmp_sweep_draw drawer;
+	struct cmp_sweep_slurm sl;
+	struct sr_progress pg;
 	struct sr_madedirs made = { NULL, 0, 0 };
-	size_t failed[MAX_REPORTED], nfailed = MAX_REPORTED;
+	size_t *failed = NULL, nfailed;
+	bool *rerun = NULL;
 	char *self = NULL, *absdir = NULL;
 	int rc, status = 0;
 
@@ -279,6 +329,12 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 			return sr_fail(d, SR_EUSAGE, "sweep --collect: the "
 				       "grid is DIR's manifest: no TRACE, "
 				       "--policy or --set");
+		if (emit == EMIT_JOBS)
+			return sr_fail(d, SR_EUSAGE, "sweep --collect: --emit "
+				       "slurm only (the array of the jobs with "
+				       "cells left); with GNU parallel, run "
+				       "jobs.txt again: a job skips its cells "
+				       "with figures");
 		if ((rc = cmp_sweep_read_plan(&sw, outdir, d)))
 			goto out;
 	} else {
@@ -303,31 +359,40 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 	    (heat && (collect || emit == EMIT_NONE) &&
 	     (rc = pl_gnuplot_check(gnuplot, d))))
 		goto out;
+	/* everything checked before the first directory is made */
+	if ((rc = cmp_sweep_check(&sw, &so, emit == EMIT_SLURM, d)))
+		goto out;
 	if (!collect) {
-		/* everything checked before the first directory is made */
-		if ((rc = cmp_sweep_check(&sw, &so, emit == EMIT_SLURM, d)))
-			goto out;
+		/* the array's estimate: every trace read once */
+		if (emit == EMIT_SLURM) {
+			sr_progress_init(&pg, "sweep", quiet);
+			rc = cmp_sweep_slurm_plan(&sl, &sw, NULL, &pg, d);
+			sr_progress_end(&pg);
+			if (rc)
+				goto out;
+		}
 		/* a failed write leaves no directory it made behind */
 		if ((rc = sr_mkdirs_note(outdir, &made, d)) ||
-		    (rc = cmp_sweep_write_plan(&sw, &so, emit == EMIT_SLURM,
-					       d))) {
+		    (rc = cmp_sweep_write_plan(&sw, &so, emit == EMIT_SLURM ?
+					       &sl : NULL, d))) {
 			sr_madedirs_undo(&made);
 			goto out;
 		}
 		sr_madedirs_forget(&made);
-		if (emit != EMIT_NONE) {
-			if (!quiet)
-				printf("wrote %s/jobs.txt (%zu jobs, %zu cells)%s\n"
-				       "run them (parallel --sshlogin ... < "
-				       "jobs.txt%s), then: schedreplay sweep "
-				       "--collect -o %s\n", outdir, sw.nchunks,
-				       sw.njobs,
-				       emit == EMIT_SLURM ? " and sweep.sbatch"
-				       : "", emit == EMIT_SLURM ?
-				       ", or sbatch sweep.sbatch" : "",
-				       outdir);
+		if (emit == EMIT_JOBS && !quiet)
+			printf("wrote %s/jobs.txt (%zu jobs, %zu cells)\n"
+			       "run them (parallel --sshlogin ... < jobs.txt), "
+			       "then: schedreplay sweep --collect -o %s\n",
+			       outdir, sw.nchunks, sw.njobs, outdir);
+		if (emit == EMIT_SLURM && !quiet)
+			printf("wrote %s/jobs.txt (%zu jobs, %zu cells) and "
+			       "sweep.sbatch (each task: %lu min, %lu MB)\n"
+			       "run them (sbatch sweep.sbatch, or parallel "
+			       "--sshlogin ... < jobs.txt), then: schedreplay "
+			       "sweep --collect -o %s\n", outdir, sw.nchunks,
+			       sw.njobs, sl.minutes, sl.mb, outdir);
+		if (emit != EMIT_NONE)
 			goto out;
-		}
 		if (sequential) {
 			run_sequential(&sw, &so, quiet);
 		} else {
@@ -336,14 +401,26 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 		}
 	}
 	drawer = (struct cmp_sweep_draw){ draw, (void *)gnuplot };
+	nfailed = sw.njobs;
+	failed = malloc((sw.njobs ? sw.njobs : 1) * sizeof(*failed));
+	if (!failed) {
+		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		goto out;
+	}
 	if ((rc = cmp_sweep_collect(&sw, outdir, heat, &drawer, failed,
 				    &nfailed, d)))
 		goto out;
 	if (!quiet && !nfailed)
 		printf("wrote %s/results.tsv and results.json (%zu cells in "
 		       "%zu jobs)\n", outdir, sw.njobs, sw.nchunks);
-	rc = report_failed(&sw, &so, failed, nfailed, d);
+	/* --collect --emit slurm: the array of the jobs with cells left */
+	if (collect && emit == EMIT_SLURM &&
+	    (rc = write_rerun(&sw, &so, failed, nfailed, quiet, &rerun, d)))
+		goto out;
+	rc = report_failed(&sw, &so, failed, nfailed, rerun != NULL, d);
 out:
+	free(rerun);
+	free(failed);
 	free(self);
 	free(absdir);
 	cmp_sweep_free(&sw);

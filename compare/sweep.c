@@ -14,6 +14,7 @@
 #include "compare/runset.h"
 #include "compare/source.h"
 #include "compare/sweep.h"
+#include "compare/sweep-slurm.h"
 #include "lib/fmt.h"
 #include "lib/grow.h"
 #include "lib/outfile.h"
@@ -270,19 +271,6 @@ void cmp_sweep_free(struct cmp_sweep *sw)
 
 /* ---- jobs.txt and the manifest ---- */
 
-/* s quoted for sh: '...' with each ' as '\'' */
-static void put_quoted(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	}
-	fputc('\'', f);
-}
-
 char *cmp_sweep_cmdline(const struct cmp_sweep *sw, size_t c,
 			const struct cmp_sweep_opts *o)
 {
@@ -297,21 +285,21 @@ char *cmp_sweep_cmdline(const struct cmp_sweep *sw, size_t c,
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return NULL;
-	put_quoted(f, o->self);
+	sr_sh_str(f, o->self);
 	fprintf(f, " sweep-job --chunk %zu", c);
 	if (o->cpus > 0)
 		fprintf(f, " --cpus %d", o->cpus);
 	for (size_t i = 0; i < o->nrt; i++) {
 		fputs(" --rt ", f);
-		put_quoted(f, o->rt[i]);
+		sr_sh_str(f, o->rt[i]);
 	}
 	fputc(' ', f);
-	put_quoted(f, sw->jobs[first].trace);
+	sr_sh_str(f, sw->jobs[first].trace);
 	fputc(' ', f);
-	put_quoted(f, sw->jobs[first].root);
+	sr_sh_str(f, sw->jobs[first].root);
 	for (size_t i = first; i < sw->njobs && sw->jobs[i].chunk == c; i++) {
 		fputc(' ', f);
-		put_quoted(f, sw->jobs[i].label);
+		sr_sh_str(f, sw->jobs[i].label);
 	}
 	if (fclose(f)) {
 		free(buf);
@@ -409,54 +397,9 @@ static int put_jobs(FILE *f, const struct cmp_sweep *sw,
 	return SR_OK;
 }
 
-/*
- * s inside a "..." argument of an #SBATCH line.  sbatch splits such a line
- * at blanks, takes '...' and "..." as quotes, a backslash as escaping the
- * next byte (inside quotes too) and an unquoted # as the start of a
- * comment: " and \ escaped.  In a file name Slurm expands %A, %a, ... and
- * reads %% as %: each % of s doubled.
- */
-static void put_sbatch_name(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		if (*s == '%')
-			fputc('%', f);
-		fputc(*s, f);
-	}
-}
-
-static void put_sbatch(FILE *f, const struct cmp_sweep *sw,
-		       const struct cmp_sweep_opts *o)
-{
-	const char *abs = o->outdir;	/* absolute (cmp_sweep_opts) */
-
-	fputs("#!/bin/sh\n", f);
-	fputs("# A Slurm array job: one task per line of jobs.txt (written by\n"
-	      "# `schedreplay sweep --emit slurm`).  Submit with\n"
-	      "#     sbatch sweep.sbatch\n"
-	      "# then, when every task has ended, build the table with\n"
-	      "#     schedreplay sweep --collect -o DIR\n"
-	      "# A finished job is kept: submitting again reruns only the "
-	      "others.\n", f);
-	fputs("#SBATCH --job-name=schedreplay-sweep\n", f);
-	fprintf(f, "#SBATCH --array=1-%zu\n", sw->nchunks);
-	fputs("#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n", f);
-	/* the directory's % doubled, the pattern's own kept */
-	fputs("#SBATCH --output=\"", f);
-	put_sbatch_name(f, abs);
-	fputs("/slurm-%A_%a.out\"\n", f);
-	fputs("set -eu\njobs=", f);
-	put_quoted(f, abs);
-	fputs("/jobs.txt\n", f);
-	fputs("line=$(sed -n \"${SLURM_ARRAY_TASK_ID}p\" \"$jobs\")\n", f);
-	fputs("eval \"$line\"\n", f);
-}
-
 int cmp_sweep_write_plan(const struct cmp_sweep *sw,
-			 const struct cmp_sweep_opts *o, bool slurm,
-			 struct sr_diag *d)
+			 const struct cmp_sweep_opts *o,
+			 const struct cmp_sweep_slurm *slurm, struct sr_diag *d)
 {
 	/* manifest.tsv, jobs.txt, sweep.sbatch: all written and checked
 	 * before the first is renamed into place, so a full disk leaves the
@@ -476,7 +419,7 @@ int cmp_sweep_write_plan(const struct cmp_sweep *sw,
 		rc = put_jobs(sr_outfile_fp(of[1]), sw, o, d);
 	}
 	if (!rc && slurm)
-		put_sbatch(sr_outfile_fp(of[2]), sw, o);
+		cmp_sweep_put_sbatch(sr_outfile_fp(of[2]), sw, o, slurm);
 	for (i = 0; i < n && !rc; i++)
 		rc = sr_outfile_check(of[i], d);
 	for (i = 0; i < n; i++) {

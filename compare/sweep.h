@@ -110,11 +110,13 @@ void cmp_sweep_free(struct cmp_sweep *sw);
 int cmp_sweep_check(const struct cmp_sweep *sw,
 		    const struct cmp_sweep_opts *o, bool slurm,
 		    struct sr_diag *d);
-/* DIR/manifest.tsv, DIR/jobs.txt and (slurm) DIR/sweep.sbatch, an array
- * job running jobs.txt's lines: all written, then renamed into place. */
+struct cmp_sweep_slurm;
+/* DIR/manifest.tsv, DIR/jobs.txt and (slurm, not NULL) DIR/sweep.sbatch,
+ * an array job running jobs.txt's lines (compare/sweep-slurm.h): all
+ * written, then renamed into place. */
 int cmp_sweep_write_plan(const struct cmp_sweep *sw,
-			 const struct cmp_sweep_opts *o, bool slurm,
-			 struct sr_diag *d);
+			 const struct cmp_sweep_opts *o,
+			 const struct cmp_sweep_slurm *slurm, struct sr_diag *d);
 /* Read DIR/manifest.tsv back (for --collect). */
 int cmp_sweep_read_plan(struct cmp_sweep *sw, const char *outdir,
 			struct sr_diag *d);

@@ -289,3 +289,15 @@ void sr_put_wrapped(FILE *f, const char *line, size_t width, size_t hl,
 	if (!len)
 		fputc('\n', f);
 }
+
+void sr_sh_str(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}

@@ -3,7 +3,7 @@
  * Nanoseconds as ms or s with exact decimals (integer arithmetic only, so
  * the same input gives the same bytes everywhere); task names with control
  * bytes shown as '?' (a TSV cell or a table column stays one cell); and
- * escaping for JSON, HTML and gnuplot strings.
+ * escaping for JSON, HTML, gnuplot strings and sh words.
  */
 #ifndef SR_FMT_H
 #define SR_FMT_H
@@ -70,5 +70,12 @@ void sr_html_str(FILE *f, const char *s);
  * string followed by garbage.  Control bytes become '?'.
  */
 void sr_gp_str(FILE *f, const char *s);
+/*
+ * A word for sh, quotes included: '...' with each ' as '\'' (inside
+ * single quotes sh reads every other byte as itself).  Bytes are kept as
+ * they are: a caller writing a line-oriented file refuses control bytes
+ * first (a newline would end the line there).
+ */
+void sr_sh_str(FILE *f, const char *s);
 
 #endif

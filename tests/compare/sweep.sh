@@ -84,11 +84,56 @@ expect_out '^2$'
 expect_status 0 cat "$T/e/sweep.sbatch"
 expect_out '^#SBATCH --array=1-2$'
 expect_out '^line=\$\(sed -n "\$\{SLURM_ARRAY_TASK_ID\}p" "\$jobs"\)$'
+# what a task asks for: the estimate of the biggest job, perf-mix's 3 cells
+# (12900 events: its lines of sched: events, zcat M | grep -c ' sched:'),
+# under both floors (test-sweep-slurm works the rule out)
+expect_out "^# --time and --mem: the sweep's estimate for its biggest job, 12900 events\$"
+expect_out '^# and 3 cells '
+expect_out '^#SBATCH --time=5$'
+expect_out '^#SBATCH --mem=256M$'
+# the job's directory, its output and error per task; the binary, named
+# on a line of its own to edit, runs the task's line of jobs.txt
+expect_out "^#SBATCH --chdir=\"$T/e\"\$"
+expect_out "^#SBATCH --output=\"$T/e/slurm-%A_%a\\.out\"\$"
+expect_out "^#SBATCH --error=\"$T/e/slurm-%A_%a\\.err\"\$"
+expect_out "^schedreplay='.*/schedreplay'\$"
+expect_out '^exec "\$schedreplay" "\$@"$'
 nchecks=$((nchecks + 1))
 [ ! -e "$T/e/results.tsv" ] || fail "--emit ran the jobs"
 expect_status 0 sh -c "SLURM_ARRAY_TASK_ID=2 sh '$T/e/sweep.sbatch' && SLURM_ARRAY_TASK_ID=1 sh '$T/e/sweep.sbatch'"
 expect_status 0 "$SR" sweep --collect -o "$T/e"
 expect_same "$T/p/results.tsv" "$T/e/results.tsv"
+# the binary the script names is the one it runs: another one there
+# (here, a wrapper that says so) runs every task
+printf '#!/bin/sh\necho "wrapper: $1 $2 $3" >>"%s/wrapped"\nexec "%s" "$@"\n' \
+	"$T" "$SR" >"$T/wrapper"
+chmod +x "$T/wrapper"
+rm "$T/e/jobs/t1-hogplayer.txt/cfs/figures.tsv"
+sed "s|^schedreplay=.*|schedreplay='$T/wrapper'|" "$T/e/sweep.sbatch" \
+	>"$T/e/wrapped.sbatch"
+expect_status 0 env SLURM_ARRAY_TASK_ID=1 sh "$T/e/wrapped.sbatch"
+expect_status 0 cat "$T/wrapped"
+expect_out '^wrapper: sweep-job --chunk 1$'
+expect_status 0 "$SR" sweep --collect -o "$T/e"
+expect_same "$T/p/results.tsv" "$T/e/results.tsv"
+# a task past jobs.txt's end says so
+expect_status 66 env SLURM_ARRAY_TASK_ID=3 sh "$T/e/sweep.sbatch"
+expect_err 'no line 3 in .*/jobs\.txt'
+
+# --collect --emit slurm: the array of the jobs with cells left, and only
+# those; nothing to write when none is left
+rm "$T/e/jobs/t2-perf-mix.perf.txt.gz/cfs/figures.tsv"
+expect_status 65 "$SR" sweep --collect --emit slurm -o "$T/e"
+expect_out "^wrote $T/e/sweep\\.sbatch: the 1 job with cells to run \\(2\\); submit it: sbatch $T/e/sweep\\.sbatch\$"
+expect_err 'sweep: 1 of 6 cells have no figures \(sweep\.sbatch now runs only their jobs\)'
+expect_status 0 grep '^#SBATCH --array=' "$T/e/sweep.sbatch"
+expect_out '^#SBATCH --array=2$'
+expect_status 0 env SLURM_ARRAY_TASK_ID=2 sh "$T/e/sweep.sbatch"
+expect_status 0 "$SR" sweep --collect --emit slurm -o "$T/e"
+expect_out '^every cell has its figures: nothing to run$'
+expect_same "$T/p/results.tsv" "$T/e/results.tsv"
+expect_status 64 "$SR" sweep --collect --emit jobs -o "$T/e"
+expect_err 'sweep --collect: --emit slurm only'
 
 # paths as the user gives them, links kept: from a directory reached
 # through a link, jobs.txt names the files by the link (the machines that
