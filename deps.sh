@@ -14,7 +14,11 @@
 # Groups (a row may name several, comma-separated): build (compile ./schedreplay), run (plots at run time), test (make
 # check: the sanitizer, valgrind and clang builds, the report in Chromium,
 # the man page rendered by man and groff, the zsh completion),
-# fuzz (make fuzz: libFuzzer's runtime), all.  Each row: group, package, and how to tell it is there: cmd:NAME (a
+# fuzz (make fuzz: libFuzzer's runtime), cluster (the tests of sweeps on
+# a real Slurm cluster and on GNU parallel across hosts: Slurm, munge, sshd;
+# their packages set up system services, so make check does not install
+# them itself and those tests skip without them: `make deps` or
+# `sh deps.sh install cluster`; CI installs every group), all.  Each row: group, package, and how to tell it is there: cmd:NAME (a
 # command on PATH), hdr:FILE:SYMBOL (the C compiler finds
 # the header, and it defines SYMBOL), pc:NAME
 # (pkg-config knows the library), deb:NAME (dpkg has it installed: a
@@ -42,6 +46,13 @@ test  trace-cmd       cmd:trace-cmd
 test  man-db          cmd:man
 test  groff-base      cmd:groff
 test  zsh             cmd:zsh
+cluster slurmctld     deb:slurmctld
+cluster slurmd        deb:slurmd
+cluster slurm-client  cmd:sbatch
+cluster munge         deb:munge
+cluster openssh-server deb:openssh-server
+cluster openssh-client cmd:ssh
+cluster iproute2      deb:iproute2
 '
 
 has_header() { # has_header FILE SYMBOL: the header is there and defines it
@@ -134,7 +145,7 @@ ensure|install)
 	fi
 	;;
 *)
-	echo "usage: sh deps.sh missing|ensure|install|list [build|run|test|fuzz|all]..." >&2
+	echo "usage: sh deps.sh missing|ensure|install|list [build|run|test|fuzz|cluster|all]..." >&2
 	exit 64
 	;;
 esac
