@@ -172,9 +172,9 @@ static void run_sequential(const struct cmp_sweep *sw,
  * (*run, malloc'd: the jobs it holds); nothing to write when none failed.
  */
 static int write_rerun(const struct cmp_sweep *sw,
-		       const struct cmp_sweep_opts *o, const size_t *failed,
-		       size_t nfailed, bool quiet, bool **run,
-		       struct sr_diag *d)
+		       const struct cmp_sweep_opts *o, const char *outdir,
+		       const size_t *failed, size_t nfailed, bool quiet,
+		       bool **run, struct sr_diag *d)
 {
 	struct cmp_sweep_slurm sl;
 	struct sr_progress pg;
@@ -195,12 +195,12 @@ static int write_rerun(const struct cmp_sweep *sw,
 	sr_progress_end(&pg);
 	if (rc || (rc = cmp_sweep_write_sbatch(sw, o, &sl, d)))
 		return rc;
-	printf("wrote %s/sweep.sbatch: the %zu job%s with cells to run (", o->outdir,
-	       sl.njobs, sl.njobs == 1 ? "" : "s");
+	printf("wrote %s/sweep.sbatch: the %zu job%s with cells to run (",
+	       outdir, sl.njobs, sl.njobs == 1 ? "" : "s");
 	for (size_t c = 0, n = 0; c < sw->nchunks; c++)
 		if ((*run)[c])
 			printf("%s%zu", n++ ? ", " : "", c + 1);
-	printf("); submit it: sbatch %s/sweep.sbatch\n", o->outdir);
+	printf("); submit it: sbatch %s/sweep.sbatch\n", outdir);
 	return SR_OK;
 }
 
@@ -318,6 +318,17 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 		return rc == PO_HELP ? SR_OK : rc;
 	if (!outdir)
 		return sr_fail(d, SR_EUSAGE, "sweep: -o DIR is needed");
+	if (collect && (ntraces || npolicies || nsets))
+		return sr_fail(d, SR_EUSAGE, "sweep --collect: the grid is "
+			       "DIR's manifest: no TRACE, --policy or --set");
+	if (collect && emit == EMIT_JOBS)
+		return sr_fail(d, SR_EUSAGE, "sweep --collect: --emit slurm "
+			       "only (the array of the jobs with cells left); "
+			       "with GNU parallel, run jobs.txt again: a job "
+			       "skips its cells with figures");
+	if (!collect && !ntraces)
+		return sr_fail(d, SR_EUSAGE, "sweep: expected a TRACE at "
+			       "least");
 	/* the jobs name their directories from anywhere (jobs.txt runs on
 	 * other machines, from other directories): DIR made absolute */
 	absdir = sr_path_absolute(outdir);
@@ -325,22 +336,9 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 		return sr_fail(d, SR_EIO, "%s: cannot make it an absolute path: "
 			       "%s", outdir, strerror(errno));
 	if (collect) {
-		if (ntraces || npolicies || nsets)
-			return sr_fail(d, SR_EUSAGE, "sweep --collect: the "
-				       "grid is DIR's manifest: no TRACE, "
-				       "--policy or --set");
-		if (emit == EMIT_JOBS)
-			return sr_fail(d, SR_EUSAGE, "sweep --collect: --emit "
-				       "slurm only (the array of the jobs with "
-				       "cells left); with GNU parallel, run "
-				       "jobs.txt again: a job skips its cells "
-				       "with figures");
 		if ((rc = cmp_sweep_read_plan(&sw, outdir, d)))
 			goto out;
 	} else {
-		if (!ntraces)
-			return sr_fail(d, SR_EUSAGE, "sweep: expected a "
-				       "TRACE at least");
 		if (!npolicies)
 			for (const struct sm_policy *const *p = sm_policies;
 			     *p && npolicies < MAX_SWEEP_POLICIES; p++)
@@ -415,7 +413,8 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 		       "%zu jobs)\n", outdir, sw.njobs, sw.nchunks);
 	/* --collect --emit slurm: the array of the jobs with cells left */
 	if (collect && emit == EMIT_SLURM &&
-	    (rc = write_rerun(&sw, &so, failed, nfailed, quiet, &rerun, d)))
+	    (rc = write_rerun(&sw, &so, outdir, failed, nfailed, quiet,
+			       &rerun, d)))
 		goto out;
 	rc = report_failed(&sw, &so, failed, nfailed, rerun != NULL, d);
 out:

@@ -134,6 +134,8 @@ expect_out '^every cell has its figures: nothing to run$'
 expect_same "$T/p/results.tsv" "$T/e/results.tsv"
 expect_status 64 "$SR" sweep --collect --emit jobs -o "$T/e"
 expect_err 'sweep --collect: --emit slurm only'
+expect_status 64 "$SR" sweep --collect "$H" -o "$T/e"
+expect_err 'sweep --collect: the grid is DIR.s manifest: no TRACE'
 
 # paths as the user gives them, links kept: from a directory reached
 # through a link, jobs.txt names the files by the link (the machines that
