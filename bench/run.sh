@@ -30,5 +30,6 @@ section "scheduler models (sched-model/)" sh bench/models.sh
 section "replay: simulated events per second and peak RSS per policy (replay/)" sh bench/replay.sh
 section "why it waited: the attribution's cost (replay/, issue 12)" sh bench/why.sh
 section "export: the Chrome JSON trace, time, memory and size (replay/trace-event)" sh bench/export.sh
+section "sweep: a Slurm task's time and memory against what sweep.sbatch asks (compare/sweep-slurm)" sh bench/sweep.sh
 
 exit $failed
