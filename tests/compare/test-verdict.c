@@ -27,153 +27,132 @@
 
 enum { SAME = CMP_SAME, BETTER = CMP_BETTER, WORSE = CMP_WORSE };
 
-static void test_latency(void)
+/*
+ * Each case: its kind, why (worked out by the rule above), A's and B's
+ * figure (p99 and done in ns, deadlines met in per mille) and pooled
+ * waits (0: not counted for the kind), and the word.  The group's other
+ * figures are set to words of their own, so only the kind's may decide.
+ */
+enum { LAT = CMP_VK_LATENCY, PER = CMP_VK_PERIODIC, BAT = CMP_VK_BATCH };
+
+static const struct rule_case {
+	int kind;
+	const char *why;
+	int64_t a, b;
+	size_t na, nb;
+	int want;
+} cases[] = {
+	/* waits: exactly the least number counts, one less does not */
+	{ LAT, "20 waits each: 10.00 -> 5.00 ms, d = -500 units, 50 %",
+	  10 * MS, 5 * MS, 20, 20, BETTER },
+	{ LAT, "19 waits under A: too few, whatever p99 did",
+	  10 * MS, 5 * MS, 19, 20, SAME },
+	{ LAT, "19 waits under B", 10 * MS, 5 * MS, 20, 19, SAME },
+	{ LAT, "20 waits each, worse: 5.00 -> 10.00 ms",
+	  5 * MS, 10 * MS, 20, 20, WORSE },
+	/* the share of the larger, A the larger */
+	{ LAT, "10.00 -> 9.00: |d| 100, 100 * 100 >= 1000 * 10: exactly 10 %",
+	  10 * MS, 9 * MS, 20, 20, BETTER },
+	{ LAT, "10.00 -> 9.01: 99 * 100 = 9900 < 10000: just under 10 %",
+	  10 * MS, 9010 * US, 20, 20, SAME },
+	/* B the larger */
+	{ LAT, "9.00 -> 10.00: exactly 10 % of B", 9 * MS, 10 * MS, 20, 20,
+	  WORSE },
+	{ LAT, "9.01 -> 10.00: just under 10 % of B", 9010 * US, 10 * MS, 20,
+	  20, SAME },
+	/* the least change */
+	{ LAT, "0.50 -> 0.40: |d| 10 units = 0.1 ms exactly, 20 %",
+	  500 * US, 400 * US, 20, 20, BETTER },
+	{ LAT, "0.50 -> 0.41: 9 units < 10", 500 * US, 410 * US, 20, 20,
+	  SAME },
+	{ LAT, "0.40 -> 0.50: 0.1 ms exactly, worse", 400 * US, 500 * US, 20,
+	  20, WORSE },
+	/* as printed: 0.505 ms prints 0.51 (half away from zero),
+	   0.4051 prints 0.41: d = 10 units although the exact change,
+	   0.0999 ms, is under 0.1 */
+	{ LAT, "0.505 -> 0.4051 ms print 0.51 -> 0.41: judged as printed",
+	  505 * US, 405100, 20, 20, BETTER },
+	{ LAT, "0.50499 -> 0.4051 print 0.50 -> 0.41: 9 units", 504990,
+	  405100, 20, 20, SAME },
+	{ LAT, "equal", 3 * MS, 3 * MS, 500, 500, SAME },
+	{ LAT, "0 -> 0.10 ms: 10 units, 100 % of the larger", 0, 100 * US,
+	  20, 20, WORSE },
+	/* missed 2.0 -> 1.5 %: |d| 5 = 0.5 point exactly; 5 * 100 =
+	   500 >= 20 * 25 = 500: 25 % of the larger exactly */
+	{ PER, "met 98.0 -> 98.5 %: both least changes exactly", 980, 985, 0, 0,
+	  BETTER },
+	{ PER, "met 98.0 -> 98.4 %: 0.4 point", 980, 984, 0, 0, SAME },
+	{ PER, "met 98.5 -> 98.0 %: worse, both exactly", 985, 980, 0, 0, WORSE },
+	/* missed 4.0 -> 3.0: 10 * 100 >= 40 * 25 */
+	{ PER, "met 96.0 -> 97.0 %: 25 % of A's missed exactly", 960, 970, 0, 0,
+	  BETTER },
+	/* missed 4.0 -> 3.1: 9 * 100 = 900 < 1000 */
+	{ PER, "met 96.0 -> 96.9 %: just under 25 % of A's", 960, 969, 0, 0, SAME },
+	{ PER, "met 97.0 -> 96.0 %: 25 % of B's missed exactly", 970, 960, 0, 0,
+	  WORSE },
+	{ PER, "met 96.9 -> 96.0 %: just under 25 % of B's", 969, 960, 0, 0, SAME },
+	{ PER, "all met under both", 1000, 1000, 0, 0, SAME },
+	{ PER, "none met -> all met", 0, 1000, 0, 0, BETTER },
+	/* missed 0.3 -> 0.8: 5 >= 5, 500 >= 8 * 25 = 200 */
+	{ PER, "met 99.7 -> 99.2 %: two in 400 periods more missed", 997,
+	  992, 0, 0, WORSE },
+	/* 0.990 -> 1.000 s: |d| 10 ms exactly; 10 * 100 = 1000 >=
+	   1000 * 1: 1 % of the larger exactly */
+	{ BAT, "0.990 -> 1.000 s: 10 ms and 1 % exactly", 990 * MS,
+	  1000 * MS, 0, 0, WORSE },
+	{ BAT, "1.000 -> 0.990 s: the same, better", 1000 * MS, 990 * MS, 0, 0,
+	  BETTER },
+	{ BAT, "0.990 -> 0.999 s: 9 ms", 990 * MS, 999 * MS, 0, 0, SAME },
+	/* 2.000 -> 2.020: 20 * 100 = 2000 < 2020: just under 1 % of
+	   B, the larger (2000 >= 2000, A: 1 % of the smaller) */
+	{ BAT, "2.000 -> 2.020 s: just under 1 % of B", 2000 * MS,
+	  2020 * MS, 0, 0, SAME },
+	{ BAT, "2.020 -> 2.000 s: just under 1 % of A", 2020 * MS,
+	  2000 * MS, 0, 0, SAME },
+	{ BAT, "2.000 -> 2.021 s: 2100 >= 2021", 2000 * MS, 2021 * MS, 0, 0,
+	  WORSE },
+	/* 21.541 -> 21.580 (the demo): 39 * 100 = 3900 < 21580 */
+	{ BAT, "21.541 -> 21.580 s: 0.2 %", 21541 * MS, 21580 * MS, 0, 0, SAME },
+	/* as printed: 0.9904 s prints 0.990, 1.0005 prints 1.001 */
+	{ BAT, "0.9904 -> 0.9995 s print 0.990 -> 1.000", 990400 * US,
+	  999500 * US, 0, 0, WORSE },
+};
+
+static void test_rule(void)
 {
-	static const struct {
-		const char *why;
-		int64_t a, b;          /* p99, ns */
-		size_t na, nb;         /* pooled waits */
-		int want;
-	} cases[] = {
-		/* waits: exactly the least number counts, one less does not */
-		{ "20 waits each: 10.00 -> 5.00 ms, d = -500 units, 50 %",
-		  10 * MS, 5 * MS, 20, 20, BETTER },
-		{ "19 waits under A: too few, whatever p99 did",
-		  10 * MS, 5 * MS, 19, 20, SAME },
-		{ "19 waits under B", 10 * MS, 5 * MS, 20, 19, SAME },
-		{ "20 waits each, worse: 5.00 -> 10.00 ms",
-		  5 * MS, 10 * MS, 20, 20, WORSE },
-		/* the share of the larger, A the larger */
-		{ "10.00 -> 9.00: |d| 100, 100 * 100 >= 1000 * 10: exactly 10 %",
-		  10 * MS, 9 * MS, 20, 20, BETTER },
-		{ "10.00 -> 9.01: 99 * 100 = 9900 < 10000: just under 10 %",
-		  10 * MS, 9010 * US, 20, 20, SAME },
-		/* B the larger */
-		{ "9.00 -> 10.00: exactly 10 % of B", 9 * MS, 10 * MS, 20, 20,
-		  WORSE },
-		{ "9.01 -> 10.00: just under 10 % of B", 9010 * US, 10 * MS, 20,
-		  20, SAME },
-		/* the least change */
-		{ "0.50 -> 0.40: |d| 10 units = 0.1 ms exactly, 20 %",
-		  500 * US, 400 * US, 20, 20, BETTER },
-		{ "0.50 -> 0.41: 9 units < 10", 500 * US, 410 * US, 20, 20,
-		  SAME },
-		{ "0.40 -> 0.50: 0.1 ms exactly, worse", 400 * US, 500 * US, 20,
-		  20, WORSE },
-		/* as printed: 0.505 ms prints 0.51 (half away from zero),
-		   0.4051 prints 0.41: d = 10 units although the exact change,
-		   0.0999 ms, is under 0.1 */
-		{ "0.505 -> 0.4051 ms print 0.51 -> 0.41: judged as printed",
-		  505 * US, 405100, 20, 20, BETTER },
-		{ "0.50499 -> 0.4051 print 0.50 -> 0.41: 9 units", 504990,
-		  405100, 20, 20, SAME },
-		{ "equal", 3 * MS, 3 * MS, 500, 500, SAME },
-		{ "0 -> 0.10 ms: 10 units, 100 % of the larger", 0, 100 * US,
-		  20, 20, WORSE },
-	};
-
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct cmp_verdict_group g = { .kind = CMP_VK_LATENCY };
+		const struct rule_case *c = &cases[i];
+		struct cmp_verdict_group g = { .kind = c->kind };
 
-		g.p99[0] = cases[i].a;
-		g.p99[1] = cases[i].b;
-		g.npooled[0] = cases[i].na;
-		g.npooled[1] = cases[i].nb;
-		/* the other kinds' figures say the opposite: only p99 may
-		   decide */
-		g.met_pm[0] = 1000;
-		g.done[1] = 1;
-		CHECK_CTX("latency: %s", cases[i].why);
-		cmp_verdict_decide(&g);
-		CHECK_INT(g.verdict, cases[i].want);
-	}
-	test_ctx[0] = '\0';
-}
-
-static void test_periodic(void)
-{
-	static const struct {
-		const char *why;
-		int64_t a, b;          /* deadlines met, per mille */
-		int want;
-	} cases[] = {
-		/* missed 2.0 -> 1.5 %: |d| 5 = 0.5 point exactly; 5 * 100 =
-		   500 >= 20 * 25 = 500: 25 % of the larger exactly */
-		{ "met 98.0 -> 98.5 %: both least changes exactly", 980, 985,
-		  BETTER },
-		{ "met 98.0 -> 98.4 %: 0.4 point", 980, 984, SAME },
-		{ "met 98.5 -> 98.0 %: worse, both exactly", 985, 980, WORSE },
-		/* missed 4.0 -> 3.0: 10 * 100 >= 40 * 25 */
-		{ "met 96.0 -> 97.0 %: 25 % of A's missed exactly", 960, 970,
-		  BETTER },
-		/* missed 4.0 -> 3.1: 9 * 100 = 900 < 1000 */
-		{ "met 96.0 -> 96.9 %: just under 25 % of A's", 960, 969, SAME },
-		{ "met 97.0 -> 96.0 %: 25 % of B's missed exactly", 970, 960,
-		  WORSE },
-		{ "met 96.9 -> 96.0 %: just under 25 % of B's", 969, 960, SAME },
-		{ "all met under both", 1000, 1000, SAME },
-		{ "none met -> all met", 0, 1000, BETTER },
-		/* missed 0.3 -> 0.8: 5 >= 5, 500 >= 8 * 25 = 200 */
-		{ "met 99.7 -> 99.2 %: two in 400 periods more missed", 997,
-		  992, WORSE },
-	};
-
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct cmp_verdict_group g = { .kind = CMP_VK_PERIODIC };
-
-		g.met_pm[0] = cases[i].a;
-		g.met_pm[1] = cases[i].b;
-		/* p99 halves and its waits are too few: neither may decide */
-		g.p99[0] = 10 * MS;
-		g.p99[1] = 5 * MS;
-		g.npooled[0] = g.npooled[1] = 3;
-		CHECK_CTX("periodic: %s", cases[i].why);
-		cmp_verdict_decide(&g);
-		CHECK_INT(g.verdict, cases[i].want);
-	}
-	test_ctx[0] = '\0';
-}
-
-static void test_batch(void)
-{
-	static const struct {
-		const char *why;
-		int64_t a, b;          /* done, ns after the start */
-		int want;
-	} cases[] = {
-		/* 0.990 -> 1.000 s: |d| 10 ms exactly; 10 * 100 = 1000 >=
-		   1000 * 1: 1 % of the larger exactly */
-		{ "0.990 -> 1.000 s: 10 ms and 1 % exactly", 990 * MS,
-		  1000 * MS, WORSE },
-		{ "1.000 -> 0.990 s: the same, better", 1000 * MS, 990 * MS,
-		  BETTER },
-		{ "0.990 -> 0.999 s: 9 ms", 990 * MS, 999 * MS, SAME },
-		/* 2.000 -> 2.020: 20 * 100 = 2000 < 2020: just under 1 % of
-		   B, the larger (2000 >= 2000, A: 1 % of the smaller) */
-		{ "2.000 -> 2.020 s: just under 1 % of B", 2000 * MS,
-		  2020 * MS, SAME },
-		{ "2.020 -> 2.000 s: just under 1 % of A", 2020 * MS,
-		  2000 * MS, SAME },
-		{ "2.000 -> 2.021 s: 2100 >= 2021", 2000 * MS, 2021 * MS,
-		  WORSE },
-		/* 21.541 -> 21.580 (the demo): 39 * 100 = 3900 < 21580 */
-		{ "21.541 -> 21.580 s: 0.2 %", 21541 * MS, 21580 * MS, SAME },
-		/* as printed: 0.9904 s prints 0.990, 1.0005 prints 1.001 */
-		{ "0.9904 -> 0.9995 s print 0.990 -> 1.000", 990400 * US,
-		  999500 * US, WORSE },
-	};
-
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct cmp_verdict_group g = { .kind = CMP_VK_BATCH };
-
-		g.done[0] = cases[i].a;
-		g.done[1] = cases[i].b;
+		/* the other kinds' figures, each with a word of its own: a
+		   p99 halved (better), every deadline met then none (worse),
+		   done a second later (worse) */
 		g.p99[0] = 10 * MS;
 		g.p99[1] = 5 * MS;
 		g.npooled[0] = g.npooled[1] = 1000;
-		CHECK_CTX("batch: %s", cases[i].why);
+		g.met_pm[0] = 1000;
+		g.met_pm[1] = 0;
+		g.done[0] = 1000 * MS;
+		g.done[1] = 2000 * MS;
+		switch (c->kind) {
+		case LAT:
+			g.p99[0] = c->a;
+			g.p99[1] = c->b;
+			g.npooled[0] = c->na;
+			g.npooled[1] = c->nb;
+			break;
+		case PER:
+			g.met_pm[0] = c->a;
+			g.met_pm[1] = c->b;
+			break;
+		default:
+			g.done[0] = c->a;
+			g.done[1] = c->b;
+			break;
+		}
+		CHECK_CTX("kind %d: %s", c->kind, c->why);
 		cmp_verdict_decide(&g);
-		CHECK_INT(g.verdict, cases[i].want);
+		CHECK_INT(g.verdict, c->want);
 	}
 	test_ctx[0] = '\0';
 }
@@ -219,9 +198,7 @@ static void test_rule_line(void)
 
 int main(void)
 {
-	test_latency();
-	test_periodic();
-	test_batch();
+	test_rule();
 	test_symmetry();
 	test_rule_line();
 	return test_done("test-verdict");
