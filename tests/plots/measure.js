@@ -5,6 +5,8 @@
  * "FAIL what: why"; "INFO ..." for figures), which --dump-dom prints:
  *
  *   - the page does not scroll sideways;
+ *   - the verdict's group lines end above the fold (900 px), each word
+ *     in its colour: green better, red worse, grey unchanged;
  *   - every text of every plot lies inside its SVG's box, overlaps no
  *     other text of that plot, and is drawn at least 10 px tall;
  *   - the task table: a click on the baseline's heading sorts it by that
@@ -46,6 +48,31 @@ window.addEventListener("load", function () {
 	check(sw <= w, "no horizontal scroll",
 	      "the page is " + sw + " px wide in a " + w + " px window");
 	out.push("INFO width " + w);
+
+	/* the verdict: every group's line above the fold (900 px, a
+	   laptop's window), its word in its colour (green better, red
+	   worse, grey unchanged), not the line's */
+	var FOLD = 900;
+	var groups = document.querySelectorAll("#groups li.vg");
+	var low = 0, plain = 0;
+	Array.prototype.forEach.call(groups, function (li) {
+		var b = li.querySelector("b"), want = { better: "g", worse: "r", unchanged: "k" };
+		var c = b ? getComputedStyle(b).color.match(/\d+/g).map(Number) : null;
+		var hue = !c ? "?" : c[1] > c[0] + 40 && c[1] > c[2] + 40 ? "g" :
+			  c[0] > c[1] + 80 && c[0] > c[2] + 80 ? "r" :
+			  Math.max(c[0], c[1], c[2]) - Math.min(c[0], c[1], c[2]) < 20 ? "k" : "?";
+
+		if (li.getBoundingClientRect().bottom > FOLD)
+			low++;
+		if (!b || want[b.className] !== hue ||
+		    getComputedStyle(b).color === getComputedStyle(li).color)
+			plain++;
+	});
+	out.push("INFO verdict groups " + groups.length);
+	check(groups.length > 0 && !low, "verdict above the fold",
+	      low + " of " + groups.length + " group lines below " + FOLD + " px");
+	check(groups.length > 0 && !plain, "verdict words coloured",
+	      plain + " of " + groups.length + " words not in their colour");
 
 	/* the plots' texts */
 	var svgs = document.querySelectorAll("figure svg"), ntext = 0, minh = 1e9;

@@ -39,6 +39,7 @@ static const char *const expect_pass[] = {
 	"PASS sorted by a second click, smallest first", "PASS filtered by comm",
 	"PASS filtered by pid", "PASS filtered by class",
 	"PASS filtered by waits", "PASS filters undone", "PASS count",
+	"PASS verdict above the fold", "PASS verdict words coloured",
 };
 
 static size_t count(const char *s, const char *pat)
