@@ -119,6 +119,55 @@ enum cmp_verdict cmp_verdict_of(const struct cmp_task *t, size_t a, size_t b)
 				t->figs[b].p99_ns, SIZE_MAX, SIZE_MAX);
 }
 
+/* Deadlines met by f, per mille (own: on the run's own clock). */
+static int64_t met_pm(const struct cmp_figs *f, bool own)
+{
+	uint64_t met = own ? f->deadlines_met_own : f->deadlines_met;
+
+	return f->periods ? (int64_t)((2000 * met + f->periods) /
+				      (2 * f->periods)) : 0;
+}
+
+/* The task's figure leads: deadlines for a periodic task, else p99. */
+static bool by_deadlines(const struct cmp_task *t, const struct cmp_figs *fa,
+			 const struct cmp_figs *fb)
+{
+	return t->period_ns > 0 && fa->periods && fb->periods;
+}
+
+enum cmp_verdict cmp_task_verdict(const struct cmp_diff *df,
+				  const struct cmp_task *t)
+{
+	const struct cmp_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
+
+	if (by_deadlines(t, fa, fb))
+		return cmp_vrule_decide(CMP_VK_PERIODIC,
+					1000 - met_pm(fa, df->behind),
+					1000 - met_pm(fb, df->behind),
+					SIZE_MAX, SIZE_MAX);
+	return cmp_vrule_decide(CMP_VK_LATENCY, fa->p99_ns, fb->p99_ns,
+				fa->ndelays, fb->ndelays);
+}
+
+/* The figure the task's word follows, as the headline names it. */
+static int task_figure(char *buf, size_t len, const struct cmp_diff *df,
+		       const struct cmp_task *t)
+{
+	const struct cmp_figs *fa = &t->figs[df->a], *fb = &t->figs[df->b];
+	char x[SR_FMT_NUM], y[SR_FMT_NUM];
+
+	if (by_deadlines(t, fa, fb))
+		return snprintf(buf, len, "deadlines met %s%% -> %s%%%s",
+				sr_fmt_scaled(x, sizeof(x), met_pm(fa, df->behind), 1, 1),
+				sr_fmt_scaled(y, sizeof(y), met_pm(fb, df->behind), 1, 1),
+				df->behind ? " (own clock)" : "");
+	return snprintf(buf, len, "p99 %s -> %s ms%s",
+			sr_fmt_ms(x, sizeof(x), fa->p99_ns, 2),
+			sr_fmt_ms(y, sizeof(y), fb->p99_ns, 2),
+			fa->ndelays < CMP_VERDICT_MIN_WAITS ||
+			fb->ndelays < CMP_VERDICT_MIN_WAITS ? " (too few waits)" : "");
+}
+
 struct name_count {
 	const char *comm;
 	size_t n;
@@ -223,6 +272,11 @@ int cmp_diff_build(struct cmp_diff *df, const struct cmp_set *s, size_t a,
 	df->b = b;
 	if (cmp_diff_order(s, a, b, re, &df->rows, &df->nrows, d))
 		return d->code;
+	{
+		size_t runs[2] = { a, b };
+
+		df->behind = cmp_replay_behind(s, runs, 2);
+	}
 	df->inter = malloc((df->nrows + 1) * sizeof(long));
 	df->periodic = malloc((df->nrows + 1) * sizeof(long));
 	if (!df->inter || !df->periodic)
@@ -234,7 +288,7 @@ int cmp_diff_build(struct cmp_diff *df, const struct cmp_set *s, size_t a,
 		if (!both)
 			continue;
 		if (t->cls == CMP_CLASS_INTERACTIVE) {
-			enum cmp_verdict v = cmp_verdict_of(t, a, b);
+			enum cmp_verdict v = cmp_task_verdict(df, t);
 
 			df->inter[df->ninter++] = df->rows[i];
 			df->nbetter += v == CMP_BETTER;
@@ -321,19 +375,18 @@ static void verdict_line(const struct cmp_diff *df, enum cmp_verdict want,
 			     s->runs[df->b].policy);
 	for (size_t i = 0; i < df->ninter; i++) {
 		const struct cmp_task *t = &s->tasks[df->inter[i]];
-		char lab[96], x[32], y[32];
+		char lab[96], fig[96];
 		int w;
 
-		if (cmp_verdict_of(t, df->a, df->b) != want)
+		if (cmp_task_verdict(df, t) != want)
 			continue;
 		n++;
 		if (shown == CMP_HEADLINE_NAMES)
 			continue;
 		cmp_task_label(t, lab, sizeof(lab));
-		sr_fmt_ms(x, sizeof(x), t->figs[df->a].p99_ns, 2);
-		sr_fmt_ms(y, sizeof(y), t->figs[df->b].p99_ns, 2);
-		w = snprintf(line + o, sizeof(line) - o, "%s %s p99 %s -> %s ms",
-			     shown ? "," : "", lab, x, y);
+		task_figure(fig, sizeof(fig), df, t);
+		w = snprintf(line + o, sizeof(line) - o, "%s %s %s",
+			     shown ? "," : "", lab, fig);
 		if (w < 0 || (size_t)w >= sizeof(line) - o)
 			break;
 		o += (size_t)w;
@@ -432,7 +485,7 @@ static void headline_replayed(const struct cmp_set *s, const size_t *runs,
 		sr_fmt_s(sp, sizeof(sp), span, 1);
 		if (windowed) {
 			snprintf(line, sizeof(line),
-				 "  note: the work in the window needs %.2f CPUs (%s s of CPU in %s s); replayed%s it falls behind the recording's clock: periodic deadlines (judged on that clock) suffer under every policy",
+				 "  note: the work in the window needs %.2f CPUs (%s s of CPU in %s s); replayed%s it falls behind the recording's clock: deadlines on it suffer under every policy (the verdict judges them on the replay's own)",
 				 needs, c, sp, on);
 			fn(ctx, line);
 			return;
@@ -453,7 +506,7 @@ static void headline_replayed(const struct cmp_set *s, const size_t *runs,
 		}
 		if (o < sizeof(line))
 			snprintf(line + o, sizeof(line) - o,
-				 ", so it runs behind the recording's clock: periodic deadlines (judged on that clock) suffer under every policy");
+				 ", so it runs behind the recording's clock: deadlines on it suffer under every policy (the verdict judges them on the replay's own)");
 		fn(ctx, line);
 	}
 }
@@ -518,7 +571,7 @@ static void headline_policy(const struct cmp_diff *df, cmp_line_fn fn,
 		fn(ctx, "  no interactive tasks: none sleeps at least half of its life and wakes at least once a second");
 	} else {
 		snprintf(line, sizeof(line),
-			 "  %zu interactive task%s (asleep most of their life, waking often): %zu better, %zu worse, %zu unchanged under %s (p99 delay, change of at least 10%% and 0.1 ms)",
+			 "  %zu interactive task%s (asleep most of their life, waking often): %zu better, %zu worse, %zu unchanged under %s (the verdict's rule: deadlines met for a periodic one, else p99)",
 			 df->ninter, df->ninter == 1 ? "" : "s", df->nbetter,
 			 df->nworse, nsame, B);
 		fn(ctx, line);
@@ -1038,7 +1091,7 @@ static void json_names(FILE *f, const struct cmp_diff *df, enum cmp_verdict want
 	for (size_t i = 0; i < df->ninter; i++) {
 		const struct cmp_task *t = &df->s->tasks[df->inter[i]];
 
-		if (cmp_verdict_of(t, df->a, df->b) != want)
+		if (cmp_task_verdict(df, t) != want)
 			continue;
 		fprintf(f, "%s{\"pid\": %d, \"comm\": ", first ? "" : ", ", t->pid);
 		sr_json_str(f, t->comm);

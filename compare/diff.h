@@ -48,6 +48,8 @@ struct cmp_diff {
 	/* how much CPU the whole trace asks for, and when each run ended */
 	int64_t demand_ns;        /* every task's runtime under A */
 	int64_t end_a, end_b;     /* last finish under A, B (trace clock) */
+	bool behind;              /* the replays run behind the recording:
+				     deadlines on their own clock */
 	/* the verdict per group (compare/verdict.h), written first; NULL:
 	   none (set by the caller) */
 	const struct cmp_verdicts *verdict;
@@ -57,7 +59,13 @@ int cmp_diff_build(struct cmp_diff *df, const struct cmp_set *s, size_t a,
 		  size_t b, const struct cmp_taskre *re, struct sr_diag *d);
 void cmp_diff_free(struct cmp_diff *df);
 
+/* The word of task t's p99 (TSV's and JSON's p99_verdict). */
 enum cmp_verdict cmp_verdict_of(const struct cmp_task *t, size_t a, size_t b);
+/* Task t's word in the headline, by the verdict's rule on the figure
+ * that leads for it (verdict-rule.h): deadlines met for a periodic task
+ * (the replay's own clock when it runs behind), else p99 (20 waits). */
+enum cmp_verdict cmp_task_verdict(const struct cmp_diff *df,
+				  const struct cmp_task *t);
 
 /*
  * The headline as lines of text (no newline), one call per line:

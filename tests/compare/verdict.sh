@@ -134,6 +134,12 @@ for n in 5 6 7 8; do agree "$(line $n)"; done
 # the rule line, from the constants, for the kinds judged here
 expect_out '^  rule: the first figure decides: missed 25% & 0\.5 pt, done 1% & 10 ms$'
 expect_out '^  outside the tree of perf-exec \(the recorded command\): 2 tasks, CPU 2\.[0-9]+ s \([0-9.]+%\), replayed too$'
+# the headline names each interactive task under the word of the same
+# rule, on the same figure: mpv/ao, alone in audio, under its group's
+nchecks=$((nchecks + 1))
+w=$(sed -n 's/^  audio: \([a-z]*\) under o11int: .*/\1/p' "$T/text")
+grep -q "^  $w under o11int: .*mpv/ao (20) deadlines met [0-9.]*% -> [0-9.]*% (own clock)" "$T/text" ||
+	fail "the headline's word for mpv/ao is not its group's ($w)"
 # every line of the verdict fits 100 columns
 nchecks=$((nchecks + 1))
 awk 'NR >= 4 && NR <= 10 && length($0) > 100 { print; bad = 1 } END { exit bad }' "$T/out" ||
