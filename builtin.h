@@ -61,8 +61,7 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 /* How a trace is read (struct sr_read_opts *r, parse/reader.h). */
 #define OPT_READ(r) \
 	OPT_STRING(0, "input-format", &(r)->format, "NAME", \
-		   "perf, ftrace, trace-cmd, systrace, native " \
-		   "(default: detect)"), \
+		   sr_input_formats_help()), \
 	OPT_FLAG(0, "lenient", &(r)->lenient, \
 		 "skip malformed lines and report how many")
 

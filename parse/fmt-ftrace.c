@@ -316,23 +316,30 @@ static int systrace_parse(struct sr_fmtctx *c, char *line, size_t len,
 	return ftrace_parse(c, line, len, out);
 }
 
+/* tracefs trace / trace_pipe text */
 const struct sr_fmt_ops sr_fmt_ftrace = {
-	"ftrace", "tracefs trace / trace_pipe text",
-	ftrace_detect, ftrace_parse, ftrace_peek,
-	"ftrace lines such as 'TASK-PID [CPU] TIME: sched_switch: ...'",
+	.detect = ftrace_detect,
+	.parse = ftrace_parse,
+	.peek = ftrace_peek,
+	.expect = "ftrace lines such as 'TASK-PID [CPU] TIME: sched_switch: ...'",
 };
 
+/* trace-cmd report text */
 const struct sr_fmt_ops sr_fmt_tracecmd = {
-	"trace-cmd", "trace-cmd report text",
-	tracecmd_detect, ftrace_parse, ftrace_peek,
-	"trace-cmd report lines such as 'TASK-PID [CPU] TIME: sched_switch: ...'",
+	.detect = tracecmd_detect,
+	.parse = ftrace_parse,
+	.peek = ftrace_peek,
+	.expect = "trace-cmd report lines such as 'TASK-PID [CPU] TIME: "
+		  "sched_switch: ...'",
 };
 
+/* systrace / atrace HTML (legacy and trace-data blocks) */
 const struct sr_fmt_ops sr_fmt_systrace = {
-	"systrace", "systrace / atrace HTML (legacy and trace-data blocks)",
-	systrace_detect, systrace_parse, NULL,
-	"an HTML document with a <script class=\"trace-data\"> block or "
-	"var linuxPerfData = \"...\" holding ftrace lines",
+	.detect = systrace_detect,
+	.parse = systrace_parse,
+	.peek = NULL,
+	.expect = "an HTML document with a <script class=\"trace-data\"> "
+		  "block or var linuxPerfData = \"...\" holding ftrace lines",
 };
 
 int sr_fmt_long_line_ok(const struct sr_fmtctx *c)

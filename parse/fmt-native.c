@@ -497,8 +497,11 @@ static int native_detect(struct sr_fmtctx *c, const char *head, size_t n)
 	return 0;
 }
 
+/* schedreplay native text (docs/trace-format.md) */
 const struct sr_fmt_ops sr_fmt_native = {
-	"native", "schedreplay native text (docs/trace-format.md)",
-	native_detect, native_parse, native_peek,
-	"native event lines such as '0.001 0 switch prev=PID state=S next=PID'",
+	.detect = native_detect,
+	.parse = native_parse,
+	.peek = native_peek,
+	.expect = "native event lines such as '0.001 0 switch prev=PID "
+		  "state=S next=PID'",
 };

@@ -106,8 +106,11 @@ static int perf_detect(struct sr_fmtctx *c, const char *head, size_t n)
 	return score;
 }
 
+/* perf script text (perf sched record) */
 const struct sr_fmt_ops sr_fmt_perf = {
-	"perf", "perf script text (perf sched record)",
-	perf_detect, perf_parse, perf_peek,
-	"perf script lines such as 'COMM PID [CPU] TIME: sched:sched_switch: ...'",
+	.detect = perf_detect,
+	.parse = perf_parse,
+	.peek = perf_peek,
+	.expect = "perf script lines such as 'COMM PID [CPU] TIME: "
+		  "sched:sched_switch: ...'",
 };

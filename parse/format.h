@@ -1,7 +1,8 @@
 /*
- * format: the per-format line decoders behind the reader.  Each input
- * format is one struct sr_fmt_ops row in the format table (reader.c);
- * its parse() turns one line into at most one struct sr_raw.
+ * format: the per-format line decoders behind the reader.  Each text
+ * input format is a struct sr_fmt_ops named by one row of the format
+ * table (reader.c); its parse() turns one line into at most one struct
+ * sr_raw.
  *
  * Private to parse/.
  */
@@ -57,8 +58,6 @@ struct sr_fmtctx {
 };
 
 struct sr_fmt_ops {
-	const char *name;          /* --input-format NAME */
-	const char *desc;
 	/* Score how well the head of the input looks like this format. */
 	int (*detect)(struct sr_fmtctx *c, const char *head, size_t n);
 	int (*parse)(struct sr_fmtctx *c, char *line, size_t len,

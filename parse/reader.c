@@ -3,6 +3,7 @@
  * resolution of the merged raw records into struct sr_event: task ids
  * (parse/tasks.c), wake sources, lost-event ranges and the counts.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,27 +20,74 @@
  * added to its last range, so memory stays bounded. */
 #define LOST_RANGES_MAX 65536
 
-/* Detection order breaks ties: the more specific formats first. */
-static const struct sr_fmt_ops *const formats[] = {
-	&sr_fmt_native, &sr_fmt_systrace, &sr_fmt_perf, &sr_fmt_tracecmd,
-	&sr_fmt_ftrace, NULL,
-};
-
-const char *const sr_input_formats[] = {
-	"perf", "ftrace", "trace-cmd", "systrace", "native", "perf.data",
-	"trace.dat", NULL,
-};
-
-/* The binary formats: recognised by their magic bytes, read from bytes. */
-static const struct {
-	const char *name;
-	int (*is)(const char *head, size_t n);
+/*
+ * The input formats, one row each, in the order detection tries them: a
+ * binary format by its magic bytes (then read from bytes), a text format
+ * by the score its line decoder gives the input's head, ties going to the
+ * earlier row (the more specific first).  --input-format, its help line
+ * and every message that names the formats are made from this table: a
+ * new format is its reader plus one row here.
+ */
+static const struct input_format {
+	const char *name;   /* --input-format NAME */
+	const char *what;   /* in "expected a scheduler trace (WHAT, ...)" */
+	const struct sr_fmt_ops *text;          /* a text format's decoder */
+	int (*is)(const char *head, size_t n);  /* a binary format's magic */
 	int (*open)(struct sr_merge **m, struct sr_input *in,
 		    const char *name, struct sr_diag *d);
-} binaries[] = {
-	{ "perf.data", sr_is_perfdata, sr_perfdata_open },
-	{ "trace.dat", sr_is_tracedat, sr_tracedat_open },
+} formats[] = {
+	{ .name = "perf.data", .what = "perf.data",
+	  .is = sr_is_perfdata, .open = sr_perfdata_open },
+	{ .name = "trace.dat", .what = "trace.dat",
+	  .is = sr_is_tracedat, .open = sr_tracedat_open },
+	{ .name = "native", .what = "schedreplay native",
+	  .text = &sr_fmt_native },
+	{ .name = "systrace", .what = "systrace HTML",
+	  .text = &sr_fmt_systrace },
+	{ .name = "perf", .what = "perf script", .text = &sr_fmt_perf },
+	{ .name = "trace-cmd", .what = "trace-cmd report",
+	  .text = &sr_fmt_tracecmd },
+	{ .name = "ftrace", .what = "ftrace", .text = &sr_fmt_ftrace },
 };
+
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+
+const char *sr_input_format_name(size_t i)
+{
+	return i < NFORMATS ? formats[i].name : NULL;
+}
+
+/* The formats' names or whats, text formats only if text_only, as "a, b
+ * or c" into buf. */
+static void format_list(char *buf, size_t len, bool whats, bool text_only)
+{
+	size_t n = 0, k = 0, last = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < NFORMATS; i++)
+		if (!text_only || formats[i].text)
+			last = i;
+	for (size_t i = 0; i < NFORMATS && n < len; i++) {
+		if (text_only && !formats[i].text)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s",
+				      !k++ ? "" : i == last ? " or " : ", ",
+				      whats ? formats[i].what : formats[i].name);
+	}
+}
+
+const char *sr_input_formats_help(void)
+{
+	static char help[256];
+
+	if (!help[0]) {
+		char list[200];
+
+		format_list(list, sizeof(list), false, false);
+		snprintf(help, sizeof(help), "%s (default: detect)", list);
+	}
+	return help;
+}
 
 struct pending_wake {
 	uint8_t set;
@@ -80,7 +128,7 @@ static int detect(struct sr_reader *r, struct sr_fmtctx *fc,
 		  const char *head, size_t n, struct sr_diag *d)
 {
 	int best = 0;
-	const struct sr_fmt_ops *pick = NULL;
+	const struct input_format *pick = NULL;
 	size_t k = 0;
 
 	while (k < n && (head[k] == ' ' || head[k] == '\t' || head[k] == '\n' ||
@@ -89,30 +137,32 @@ static int detect(struct sr_reader *r, struct sr_fmtctx *fc,
 	if (k == n)
 		return sr_fail(d, SR_EDATA, "%s: empty input: no trace lines",
 			       base_name(r->path));
-	for (int i = 0; formats[i]; i++) {
+	for (size_t i = 0; i < NFORMATS; i++) {
 		struct sr_fmtctx probe = *fc;
 		int s;
 
-		probe.ops = formats[i];
-		s = formats[i]->detect(&probe, head, n);
+		if (!formats[i].text)
+			continue;
+		probe.ops = formats[i].text;
+		s = formats[i].text->detect(&probe, head, n);
 		if (s > best) {
 			best = s;
-			pick = formats[i];
+			pick = &formats[i];
 			fc->html = probe.html;
 		}
 	}
 	if (!pick) {
-		char q[120];
+		char q[120], whats[200];
 		const char *nl = memchr(head + k, '\n', n - k);
 
 		sr_quote(q, sizeof(q), head + k, nl ? (size_t)(nl - head - k)
 						    : n - k);
+		format_list(whats, sizeof(whats), true, true);
 		return sr_fail(d, SR_EDATA, "%s:1: expected a scheduler trace "
-			       "(perf script, ftrace, trace-cmd report, "
-			       "systrace HTML or schedreplay native), got '%s'",
-			       base_name(r->path), q);
+			       "(%s), got '%s'", base_name(r->path), whats, q);
 	}
-	fc->ops = pick;
+	fc->ops = pick->text;
+	r->fmt_name = pick->name;
 	return SR_OK;
 }
 
@@ -139,16 +189,17 @@ int sr_reader_open(struct sr_reader **rp, const char *path,
 		goto fail;
 	if (sr_input_peek(in, DETECT_BYTES, &head, &n, d) != SR_OK)
 		goto fail;
-	for (size_t i = 0; i < sizeof(binaries) / sizeof(binaries[0]); i++) {
+	for (size_t i = 0; i < NFORMATS; i++) {
+		const struct input_format *f = &formats[i];
 		int asked = opts && opts->format && !strcmp(opts->format,
-							     binaries[i].name);
+							     f->name);
 
-		if (!asked && ((opts && opts->format &&
-				strcmp(opts->format, "auto")) ||
-			       !binaries[i].is(head, n)))
+		if (!f->is || (!asked && ((opts && opts->format &&
+					   strcmp(opts->format, "auto")) ||
+					  !f->is(head, n))))
 			continue;
-		r->fmt_name = binaries[i].name;
-		if (binaries[i].open(&r->merge, in, base_name(path), d) != SR_OK) {
+		r->fmt_name = f->name;
+		if (f->open(&r->merge, in, base_name(path), d) != SR_OK) {
 			in = NULL;
 			goto fail;
 		}
@@ -165,14 +216,18 @@ int sr_reader_open(struct sr_reader **rp, const char *path,
 	fc.file = sr_input_name(in);
 	fc.d = d;
 	if (opts && opts->format && strcmp(opts->format, "auto") != 0) {
-		for (int i = 0; formats[i]; i++)
-			if (!strcmp(formats[i]->name, opts->format))
-				fc.ops = formats[i];
+		for (size_t i = 0; i < NFORMATS; i++)
+			if (formats[i].text &&
+			    !strcmp(formats[i].name, opts->format)) {
+				fc.ops = formats[i].text;
+				r->fmt_name = formats[i].name;
+			}
 		if (!fc.ops) {
-			sr_fail(d, SR_EUSAGE, "unknown input format '%s' (known: "
-				"perf ftrace trace-cmd systrace native "
-				"perf.data trace.dat)",
-				opts->format);
+			char names[200];
+
+			format_list(names, sizeof(names), false, false);
+			sr_fail(d, SR_EUSAGE, "unknown input format '%s' "
+				"(known: %s)", opts->format, names);
 			goto fail;
 		}
 		if (n == 0) {
@@ -185,7 +240,6 @@ int sr_reader_open(struct sr_reader **rp, const char *path,
 	}
 	sr_state_enc_guess(&fc, head, n);
 	r->ops = fc.ops;
-	r->fmt_name = fc.ops->name;
 	if (sr_merge_open(&r->merge, in, path, &fc, opts && opts->lenient,
 			  opts ? opts->reorder_window : 0, d) != SR_OK) {
 		in = NULL;
@@ -758,7 +812,7 @@ static int no_events(struct sr_reader *r, struct sr_diag *d)
 	return sr_fail(d, SR_EDATA, "%s: no scheduler events in %llu line%s "
 		       "read as %s%s%s: expected %s", base_name(r->path),
 		       (unsigned long long)st->lines, st->lines == 1 ? "" : "s",
-		       r->ops->name,
+		       r->fmt_name,
 		       st->bad_lines ? ", all malformed and skipped" : "",
 		       st->skipped_events ? " (other events only)" : "",
 		       r->ops->expect ? r->ops->expect

@@ -93,7 +93,11 @@ const struct sr_context *sr_reader_context(const struct sr_reader *r);
 const char *sr_reader_path(const struct sr_reader *r);
 void sr_reader_close(struct sr_reader *r);
 
-/* Names accepted by --input-format, NULL-terminated. */
-extern const char *const sr_input_formats[];
+/* The input formats' names (--input-format NAME), from the format
+ * table of parse/reader.c in its order: the i-th, NULL past the last. */
+const char *sr_input_format_name(size_t i);
+/* Their names for --input-format's help line: "perf.data, ..., or
+ * ftrace (default: detect)". */
+const char *sr_input_formats_help(void);
 
 #endif

@@ -39,7 +39,7 @@ expect_err "^schedreplay: $T/header: no scheduler events in 12 lines read as ftr
 head -c 4096 /dev/urandom | tr '\n' 'x' > "$T/garbage"
 printf '\001\002\377binary\000' | cat - "$T/garbage" > "$T/garbage2"
 expect_status 65 "$SR" stats "$T/garbage2"
-expect_err "^schedreplay: $T/garbage2:1: expected a scheduler trace \(perf script, ftrace, trace-cmd report, systrace HTML or schedreplay native\), got '\\\\x01\\\\x02\\\\xffbinary\\\\x00"
+expect_err "^schedreplay: $T/garbage2:1: expected a scheduler trace \(schedreplay native, systrace HTML, perf script, trace-cmd report or ftrace\), got '\\\\x01\\\\x02\\\\xffbinary\\\\x00"
 
 # a 1 MB line: the limit is 64 KiB; --lenient skips and counts it
 { ok_trace; head -c 1048576 /dev/zero | tr '\0' 'y'; echo; sw make 1001 1 100.000400 S swapper/1 0; } > "$T/longline"

@@ -24,7 +24,7 @@ nchecks=$((nchecks + 1))
 head -c 3000 /dev/urandom > "$T/garbage"
 printf '\x01\x02binary\x00junk\n' > "$T/garbage"
 expect_status 65 "$SR" convert "$T/garbage"
-expect_err "^schedreplay: $T/garbage:1: expected a scheduler trace \(perf script, ftrace, trace-cmd report, systrace HTML or schedreplay native\), got '\\\\x01\\\\x02binary\\\\x00junk'$"
+expect_err "^schedreplay: $T/garbage:1: expected a scheduler trace \(schedreplay native, systrace HTML, perf script, trace-cmd report or ftrace\), got '\\\\x01\\\\x02binary\\\\x00junk'$"
 
 # binary perf.data and trace.dat cut short: FILE:OFFSET (tests/parse/binary.sh
 # has the rest)

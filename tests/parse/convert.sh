@@ -40,7 +40,7 @@ expect_same "$T/out" "$T/perf.native"
 expect_status 65 "$SR" convert --input-format ftrace $P
 expect_err "^schedreplay: $P:1: expected an ftrace event line 'COMM-PID \[CPU\] \[FLAGS\] SECONDS: EVENT: FIELDS', got '            bash  1000 \[000\]   100\.000100:       sched:sched_waking: comm=make pid=1001 prio=120 target_cpu=001'$"
 expect_status 64 "$SR" convert --input-format nosuch $P
-expect_err "unknown input format 'nosuch' \(known: perf ftrace trace-cmd systrace native perf.data trace.dat\)"
+expect_err "unknown input format 'nosuch' \(known: perf\.data, trace\.dat, native, systrace, perf, trace-cmd or ftrace\)"
 
 # usage and missing input
 expect_status 64 "$SR" convert
