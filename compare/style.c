@@ -9,26 +9,10 @@
 #include "compare/style.h"
 #include "sched-model/policy.h"
 
-/* Each policy's colour and point type, by its name (sched-model's table). */
-static const struct {
-	const char *name;
-	const char *rgb;
-	int point;
-} table[] = {
-	{ "observed", "#6e6e6e", 1 },
-	{ "stock", "#c0392b", 6 },
-	{ "test2-mm1", "#d68910", 4 },
-	{ "o11int", "#1f5fa8", 7 },
-	{ "o11.1", "#17a2b8", 8 },
-	{ "o11.2", "#5b2c6f", 10 },
-	{ "g3", "#1e8449", 12 },
-	{ "a3", "#9a7d0a", 14 },
-	{ "iso", "#d63384", 5 },
-	{ "2.4", "#784212", 3 },
-	{ "cfs", "#8e44ad", 9 },
-	{ "eevdf", "#2c3e50", 11 },
-	{ "eevdf-6.18", "#117a65", 13 },
-};
+/* A policy's colour and point type are in its struct sm_policy; the
+ * recorded schedule, which is not a policy, has its own. */
+#define OBSERVED_RGB "#6e6e6e"
+#define OBSERVED_POINT 1
 
 /* For a name the table does not know. */
 static const char *const spare[] = {
@@ -124,12 +108,12 @@ void cmp_style_of(const char *label, struct cmp_style *st)
 	/* an alias is drawn as its policy */
 	if ((p = sm_policy_find(base)))
 		snprintf(base, sizeof(base), "%s", p->name);
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		if (!strcmp(table[i].name, base)) {
-			rgb = table[i].rgb;
-			st->point = table[i].point;
-			break;
-		}
+	if (p && p->colour) {
+		rgb = p->colour;
+		st->point = p->point;
+	} else if (!strcmp(base, "observed")) {
+		rgb = OBSERVED_RGB;
+		st->point = OBSERVED_POINT;
 	}
 	if (!rgb)
 		rgb = spare[fnv1a(base, strlen(base)) %

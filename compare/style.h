@@ -1,7 +1,8 @@
 /*
  * style: how a policy is drawn, wherever it is drawn (the plots, the
  * report, the diff on a terminal): one colour and one line style per
- * policy name, from a fixed table, never from the policy's position in a
+ * policy name, from the policy's own struct sm_policy (colour, point;
+ * observed has its own), never from the policy's position in a
  * comparison, so o11int is the same blue in every plot and page.
  *
  * A tuned label ("o11int:MAX_SLEEP_AVG=2000") keeps its base policy's

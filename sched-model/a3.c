@@ -125,6 +125,8 @@ const struct sm_policy sm_policy_a3 = {
 	.aliases = { "sched-2.6.0-test2-mm2-A3", "2.6.0-test2-mm2", NULL },
 	.summary = "Ingo Molnar's A3 (test2-mm2): 1 s ns sleep_avg, 30% "
 		   "runqueue-wait credit, CHILD_PENALTY 95, 1 s starvation",
+	.colour = "#9a7d0a",
+	.point = 14,
 	.confidence = "medium",
 	.reconstructed = "activate_task's interrupt/task split, the 30% wait credit "
 			 "as 38/128, schedule()'s run-time charge (as in 2.6.0; the "

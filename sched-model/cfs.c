@@ -318,6 +318,8 @@ const struct sm_policy sm_policy_cfs = {
 	.aliases = { "2.6.23", "CFS", NULL },
 	.summary = "Linux 2.6.23's CFS: vruntime, 20 ms latency, 4 ms "
 		   "granularity, sleeper credit (simplified model)",
+	.colour = "#8e44ad",
+	.point = 9,
 	.confidence = "model",
 	.reconstructed = "a model of the fair class: no group scheduling, no "
 			 "load tracking, no wake_affine arithmetic; on SMP a "

@@ -548,6 +548,8 @@ const struct sm_policy sm_policy_eevdf = {
 	.aliases = { "6.6", "EEVDF", NULL },
 	.summary = "Linux 6.6's EEVDF: lag, virtual deadlines, a 0.75 ms "
 		   "base slice scaled by CPUs, eligibility (simplified model)",
+	.colour = "#2c3e50",
+	.point = 11,
 	.confidence = "model",
 	.reconstructed = "a model of the fair class: no group scheduling, no "
 			 "PELT, no buddies; on SMP a simplified balancer "
@@ -624,6 +626,8 @@ const struct sm_policy sm_policy_eevdf618 = {
 	.summary = "Linux 6.18's EEVDF, the recording kernel: delayed "
 		   "dequeue, relative deadlines, the recording's HZ "
 		   "(simplified model)",
+	.colour = "#117a65",
+	.point = 13,
 	.confidence = "model",
 	.reconstructed = "a model of the fair class from 6.12's text and the "
 			 "6.17 slice-protection and lag changes: no PELT, no "

@@ -161,6 +161,8 @@ const struct sm_policy sm_policy_g3 = {
 	.aliases = { "sched-2.6.0-test1-G3", NULL },
 	.summary = "Ingo Molnar's G3: ns sleep_avg (2 s), run time "
 		   "subtracted in schedule(), 50 ms round-robin",
+	.colour = "#1e8449",
+	.point = 12,
 	.confidence = "high",
 	.reconstructed = "applied to test2 rather than test1-bk2 (no scheduler "
 			 "change between them)",

@@ -851,6 +851,8 @@ const struct sm_policy sm_policy_24 = {
 	.aliases = { "2.4.22", "linux-2.4", NULL },
 	.summary = "Linux 2.4.22: goodness() over one global runqueue, "
 		   "counter epochs, nice, +1 same-mm bonus",
+	.colour = "#784212",
+	.point = 3,
 	.confidence = "high",
 	.reconstructed = "SMP reschedule_idle's threshold (0, as UP's since "
 			 "2.4.4) and the sync-wakeup onto an idle CPU; HZ = "

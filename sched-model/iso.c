@@ -146,6 +146,8 @@ const struct sm_policy sm_policy_iso = {
 	.summary = "O11int + SCHED_ISO (Kolivas, 2005): user tasks asking "
 		   "for RT run round robin at prio 99 within 70% of a CPU "
 		   "over 5 s",
+	.colour = "#d63384",
+	.point = 5,
 	.confidence = "medium",
 	.reconstructed = "the 2005 O(1) diff was not found: its rules from "
 			 "the v2 announcement, the quota arithmetic from the "

@@ -27,6 +27,8 @@ const struct sm_policy sm_policy_o11_1 = {
 	.aliases = { "2.6.0-test2-mm1-O11.1int", NULL },
 	.summary = "O11int with expiry to the tail of expired, not the head "
 		   "(2003-07-30)",
+	.colour = "#17a2b8",
+	.point = 8,
 	.confidence = "high",
 	.reconstructed = NULL,
 	O1_MM1_POLICY(o11_1),

@@ -30,6 +30,8 @@ const struct sm_policy sm_policy_o11_2 = {
 	.aliases = { "2.6.0-test2-mm1-O11.2int", NULL },
 	.summary = "O11.1 without the credit exemption from expiry "
 		   "(2003-07-31)",
+	.colour = "#5b2c6f",
+	.point = 10,
 	.confidence = "high",
 	.reconstructed = NULL,
 	O1_MM1_POLICY(o11_2),

@@ -140,6 +140,8 @@ const struct sm_policy sm_policy_o11int = {
 	.aliases = { "2.6.0-test2-mm1-O11int", NULL },
 	.summary = "test2-mm1 + O11int: interactive_credit, "
 		   "JUST_INTERACTIVE_SLEEP, credit tasks kept active",
+	.colour = "#1f5fa8",
+	.point = 7,
 	.confidence = "high",
 	.reconstructed = NULL,
 	O1_MM1_POLICY(o11),

@@ -3,8 +3,8 @@
  * the names of the observer's change reasons; the steps every family
  * takes alike (block, exit, reap, the end of a yield, schedule()'s
  * switch, a task's class at task_new, a running task freed).  A new
- * policy is one file in sched-model/ defining a struct sm_policy, plus
- * one extern line and one row here.
+ * policy is one file in sched-model/ defining its struct sm_policy
+ * sm_policy_ID, plus one row ID in SM_POLICY_LIST below.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -13,32 +13,28 @@
 
 #include "sched-model/policy.h"
 
-extern const struct sm_policy sm_policy_stock;
-extern const struct sm_policy sm_policy_test2_mm1;
-extern const struct sm_policy sm_policy_o11int;
-extern const struct sm_policy sm_policy_o11_1;
-extern const struct sm_policy sm_policy_o11_2;
-extern const struct sm_policy sm_policy_g3;
-extern const struct sm_policy sm_policy_a3;
-extern const struct sm_policy sm_policy_iso;
-extern const struct sm_policy sm_policy_24;
-extern const struct sm_policy sm_policy_cfs;
-extern const struct sm_policy sm_policy_eevdf;
-extern const struct sm_policy sm_policy_eevdf618;
+/* The policies, one row each, in the order `schedreplay policies` lists
+ * them: X(ID) names the struct sm_policy sm_policy_ID of its file. */
+#define SM_POLICY_LIST(X) \
+	X(stock) \
+	X(test2_mm1) \
+	X(o11int) \
+	X(o11_1) \
+	X(o11_2) \
+	X(g3) \
+	X(a3) \
+	X(iso) \
+	X(24) \
+	X(cfs) \
+	X(eevdf) \
+	X(eevdf618)
+
+#define SM_POLICY_DECLARE(id) extern const struct sm_policy sm_policy_##id;
+#define SM_POLICY_ROW(id) &sm_policy_##id,
+SM_POLICY_LIST(SM_POLICY_DECLARE)
 
 const struct sm_policy *const sm_policies[] = {
-	&sm_policy_stock,
-	&sm_policy_test2_mm1,
-	&sm_policy_o11int,
-	&sm_policy_o11_1,
-	&sm_policy_o11_2,
-	&sm_policy_g3,
-	&sm_policy_a3,
-	&sm_policy_iso,
-	&sm_policy_24,
-	&sm_policy_cfs,
-	&sm_policy_eevdf,
-	&sm_policy_eevdf618,
+	SM_POLICY_LIST(SM_POLICY_ROW)
 	NULL,
 };
 

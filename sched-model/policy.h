@@ -315,6 +315,11 @@ struct sm_policy {
 	   versions), "model" (a documented simplified model) */
 	const char *confidence;
 	const char *reconstructed; /* which parts, plainly; NULL: none */
+	/* how it is drawn everywhere, plots, page and terminal
+	   (compare/style.c): its colour ("#rrggbb") and gnuplot point
+	   type, each its own among the policies (tests/compare/test-style) */
+	const char *colour;
+	int point;
 
 	/* s: the configured policy (its tuning, the state its runqueues
 	   share: sm_sched_new()); NULL: the defaults, for a lone rq */

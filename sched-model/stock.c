@@ -76,6 +76,8 @@ const struct sm_policy sm_policy_stock = {
 	.aliases = { "2.6.0-test2", NULL },
 	.summary = "Linux 2.6.0-test2 as released: 10 s sleep_avg, linear "
 		   "sleep credit, strict-prio wakeup preemption",
+	.colour = "#c0392b",
+	.point = 6,
 	.confidence = "high",
 	.reconstructed = "sched.c of test2 itself, from the test1 and test4 texts "
 			 "around it, which agree on every rule (spec section 1)",

@@ -155,6 +155,8 @@ const struct sm_policy sm_policy_test2_mm1 = {
 	.aliases = { "2.6.0-test2-mm1", NULL },
 	.summary = "2.6.0-test2-mm1 (Kolivas o1..o10int): 1020-jiffy "
 		   "sleep_avg, one-level jumps, 25 ms requeue",
+	.colour = "#d68910",
+	.point = 4,
 	.confidence = "high",
 	.reconstructed = "what O11int's seed patch changed, undone from its "
 			 "'-' lines (docs/models.md)",

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare/style.h"
+#include "sched-model/policy.h"
 #include "tests/lib/test.h"
 
 /* The hue of an RGB colour in degrees, for "the same family" checks. */
@@ -29,30 +30,51 @@ static int hue(const struct cmp_style *st)
 	return ((int)h + 360) % 360;
 }
 
+/* The i-th name drawn: observed, then every policy of the table. */
+static const char *drawn(size_t i)
+{
+	size_t n = 0;
+
+	while (sm_policies[n])
+		n++;
+	return i == 0 ? "observed" : i <= n ? sm_policies[i - 1]->name : NULL;
+}
+
 int main(void)
 {
-	static const char *const names[] = {
-		"observed", "stock", "test2-mm1", "o11int", "o11.1", "o11.2",
-		"g3", "a3", "iso", "2.4", "cfs", "eevdf",
-	};
 	struct cmp_style a, b, t, u;
+	const char *name;
 
-	/* the table: fixed colours, solid, all different */
+	/* every policy of the table (and observed): its own colour from
+	   its struct sm_policy, its own point type, solid */
 	cmp_style_of("stock", &a);
 	CHECK_STR(a.rgb, "#c0392b");
 	CHECK_INT(a.dash, 0);
 	cmp_style_of("o11int", &a);
 	CHECK_STR(a.rgb, "#1f5fa8");
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		cmp_style_of(names[i], &a);
-		CHECK_CTX("%s", names[i]);
+	cmp_style_of("observed", &a);
+	CHECK_STR(a.rgb, "#6e6e6e");
+	CHECK_INT(a.point, 1);
+	for (size_t i = 0; (name = drawn(i)); i++) {
+		const struct sm_policy *p = sm_policy_find(name);
+
+		cmp_style_of(name, &a);
+		CHECK_CTX("%s", name);
+		if (p) {
+			CHECK(p->colour != NULL);
+			CHECK_STR(a.rgb, p->colour ? p->colour : "");
+			CHECK_INT(a.point, p->point);
+			CHECK(p->point > 0);
+		}
 		CHECK_INT(a.dash, 0);
 		CHECK(a.ansi >= 16 && a.ansi <= 255);
 		for (size_t j = 0; j < i; j++) {
-			cmp_style_of(names[j], &b);
+			cmp_style_of(drawn(j), &b);
 			CHECK(strcmp(a.rgb, b.rgb) != 0);
+			CHECK(a.point != b.point);
 		}
 	}
+	CHECK(drawn(11) != NULL); /* eleven policies and observed, at least */
 	CHECK_CTX("%s", "");
 	/* an alias is its policy */
 	cmp_style_of("2.6.0-test2", &a);
