@@ -32,10 +32,14 @@ int cmd_convert(int argc, char **argv, struct sr_diag *d)
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {
-		"convert", "TRACE", 1, 1,
-		"Any supported trace (plain or gzip; - is stdin) to the "
-		"native "
-		"text format (docs/trace-format.md).", NULL, opts,
+		.name = "convert",
+		.operands = "TRACE",
+		.min_operands = 1,
+		.max_operands = 1,
+		.about = "Any supported trace (plain or gzip; - is stdin) to the "
+			"native "
+			"text format (docs/trace-format.md).",
+		.opts = opts,
 	};
 	size_t n;
 	int rc;

@@ -45,9 +45,14 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {
-		"diff", "TRACE", 1, 1,
-		"What policy B changed against policy A, task by task; with "
-		"more policies, each against the first. " CMP_TRACE_ABOUT, "docs/plots.md defines the figures.", opts,
+		.name = "diff",
+		.operands = "TRACE",
+		.min_operands = 1,
+		.max_operands = 1,
+		.about = "What policy B changed against policy A, task by task; with "
+			"more policies, each against the first. " CMP_TRACE_ABOUT,
+		.footer = "docs/plots.md defines the figures.",
+		.opts = opts,
 	};
 	struct cmp_source src;
 	struct cmp_set set;

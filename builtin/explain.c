@@ -471,11 +471,15 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {
-		"explain", "TRACE", 1, 1,
-		"Why the tasks waited, under each policy side by side: their "
-		"worst waits in words, and the wait by reason and by the task "
-		"waited behind. " CMP_TRACE_ABOUT,
-		"docs/replay.md, \"Why a task waited\", names the reasons.", opts,
+		.name = "explain",
+		.operands = "TRACE",
+		.min_operands = 1,
+		.max_operands = 1,
+		.about = "Why the tasks waited, under each policy side by side: their "
+			"worst waits in words, and the wait by reason and by the task "
+			"waited behind. " CMP_TRACE_ABOUT,
+		.footer = "docs/replay.md, \"Why a task waited\", names the reasons.",
+		.opts = opts,
 	};
 	struct cmp_source src;
 	struct cmp_set set;

@@ -32,15 +32,19 @@ int cmd_export(int argc, char **argv, struct sr_diag *d)
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {
-		"export", "TRACE", 1, 1,
-		"The schedule each policy gives the trace's demand, and the "
-		"recorded one (observed), as a Chrome JSON trace that "
-		"ui.perfetto.dev and chrome://tracing open: per policy, a "
-		"track per CPU with a slice per run (the task's name; pid, "
-		"prio, sleep_avg in its args), a track per task with its "
-		"waits, and a counter of each task's prio.  TRACE: a trace "
-		"file (plain or gzip), or - for stdin.",
-		"docs/replay.md, \"Export\", says what is in the file.", opts,
+		.name = "export",
+		.operands = "TRACE",
+		.min_operands = 1,
+		.max_operands = 1,
+		.about = "The schedule each policy gives the trace's demand, and the "
+			"recorded one (observed), as a Chrome JSON trace that "
+			"ui.perfetto.dev and chrome://tracing open: per policy, a "
+			"track per CPU with a slice per run (the task's name; pid, "
+			"prio, sleep_avg in its args), a track per task with its "
+			"waits, and a counter of each task's prio.  TRACE: a trace "
+			"file (plain or gzip), or - for stdin.",
+		.footer = "docs/replay.md, \"Export\", says what is in the file.",
+		.opts = opts,
 	};
 	const char *trace;
 	struct sr_replay *r = NULL;

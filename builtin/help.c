@@ -141,9 +141,12 @@ int cmd_help(int argc, char **argv, struct sr_diag *d)
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {
-		"help", "[COMMAND]", 0, 1,
-		"The commands, or COMMAND's options (as COMMAND --help).",
-		NULL, opts,
+		.name = "help",
+		.operands = "[COMMAND]",
+		.min_operands = 0,
+		.max_operands = 1,
+		.about = "The commands, or COMMAND's options (as COMMAND --help).",
+		.opts = opts,
 	};
 	const char *name = NULL;
 	const struct sr_cmd *c;

@@ -40,11 +40,15 @@ int cmd_plot(int argc, char **argv, struct sr_diag *d)
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {
-		"plot", "TRACE", 1, 1,
-		"gnuplot scripts, data and images of priorities and "
-		"scheduling "
-		"delays.  " CMP_TRACE_ABOUT, "docs/plots.md describes each plot.",
-		opts,
+		.name = "plot",
+		.operands = "TRACE",
+		.min_operands = 1,
+		.max_operands = 1,
+		.about = "gnuplot scripts, data and images of priorities and "
+			"scheduling "
+			"delays.  " CMP_TRACE_ABOUT,
+		.footer = "docs/plots.md describes each plot.",
+		.opts = opts,
 	};
 	struct cmp_source src;
 	struct cmp_set set;

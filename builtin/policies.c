@@ -58,13 +58,16 @@ int cmd_policies(int argc, char **argv, struct sr_diag *d)
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {
-		"policies", "[POLICY...]", 0, 64,
-		"List the scheduler models: name, confidence (high: every rule "
-		"from kernel text that was read; medium: some rules "
-		"reconstructed from neighbouring versions; model: a documented "
-		"simplified model), a summary, other accepted names, and what "
-		"is reconstructed. Rules and their sources: docs/models.md.",
-		NULL, opts,
+		.name = "policies",
+		.operands = "[POLICY...]",
+		.min_operands = 0,
+		.max_operands = 64,
+		.about = "List the scheduler models: name, confidence (high: every rule "
+			"from kernel text that was read; medium: some rules "
+			"reconstructed from neighbouring versions; model: a documented "
+			"simplified model), a summary, other accepted names, and what "
+			"is reconstructed. Rules and their sources: docs/models.md.",
+		.opts = opts,
 	};
 	size_t nops;
 	int rc;

@@ -103,12 +103,16 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {
-		"replay", "TRACE", 1, 1,
-		"Replay a trace's demand under each policy and write what "
-		"every "
-		"task got.  TRACE: a trace file (plain or gzip), or - for "
-		"stdin.",
-		"docs/replay.md says what is replayed and how.", opts,
+		.name = "replay",
+		.operands = "TRACE",
+		.min_operands = 1,
+		.max_operands = 1,
+		.about = "Replay a trace's demand under each policy and write what "
+			"every "
+			"task got.  TRACE: a trace file (plain or gzip), or - for "
+			"stdin.",
+		.footer = "docs/replay.md says what is replayed and how.",
+		.opts = opts,
 	};
 	struct sr_replay *r;
 	int rc;

@@ -35,13 +35,16 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {
-		"report", "TRACE", 1, 1,
-		"Writes DIR/index.html (-o DIR is required): one "
-		"self-contained page (nothing loaded from elsewhere) with "
-		"the verdict, a task table to sort and filter, and the plots "
-		"inline as SVG, laid out to the window's width. "
-		CMP_TRACE_ABOUT,
-		NULL, opts,
+		.name = "report",
+		.operands = "TRACE",
+		.min_operands = 1,
+		.max_operands = 1,
+		.about = "Writes DIR/index.html (-o DIR is required): one "
+			"self-contained page (nothing loaded from elsewhere) with "
+			"the verdict, a task table to sort and filter, and the plots "
+			"inline as SVG, laid out to the window's width. "
+			CMP_TRACE_ABOUT,
+		.opts = opts,
 	};
 	struct cmp_source src;
 	struct cmp_set set;

@@ -196,14 +196,18 @@ int cmd_stats(int argc, char **argv, struct sr_diag *d)
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {
-		"stats", "TRACE", 1, 1,
-		"Per task: runtime, switches, wakeups, scheduling delay (avg, "
-		"p50, "
-		"p95, p99, max, and when the max began and ended), as perf "
-		"sched "
-		"latency -p counts them.  TRACE may be gzip-compressed, '-' "
-		"is stdin.",
-		"docs/metrics.md defines every figure.", opts,
+		.name = "stats",
+		.operands = "TRACE",
+		.min_operands = 1,
+		.max_operands = 1,
+		.about = "Per task: runtime, switches, wakeups, scheduling delay (avg, "
+			"p50, "
+			"p95, p99, max, and when the max began and ended), as perf "
+			"sched "
+			"latency -p counts them.  TRACE may be gzip-compressed, '-' "
+			"is stdin.",
+		.footer = "docs/metrics.md defines every figure.",
+		.opts = opts,
 	};
 	struct sr_reader *r;
 	struct sr_progress pg;

@@ -290,15 +290,19 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {
-		"sweep", "TRACE...", 0, MAX_TRACES,
-		"Replay every TRACE under every policy for every combination "
-		"of the --set values, on GNU parallel (or --sequential), and "
-		"tabulate what each group got: the interactive tasks' worst "
-		"p99 and max delay, the periodic tasks' deadlines met, the "
-		"batch work's completion.  A job whose figures exist is "
-		"skipped: run it again to resume.",
-		"docs/sweep.md has the figures, the files and the Slurm "
-		"recipe.", opts,
+		.name = "sweep",
+		.operands = "TRACE...",
+		.min_operands = 0,
+		.max_operands = MAX_TRACES,
+		.about = "Replay every TRACE under every policy for every combination "
+			"of the --set values, on GNU parallel (or --sequential), and "
+			"tabulate what each group got: the interactive tasks' worst "
+			"p99 and max delay, the periodic tasks' deadlines met, the "
+			"batch work's completion.  A job whose figures exist is "
+			"skipped: run it again to resume.",
+		.footer = "docs/sweep.md has the figures, the files and the Slurm "
+			"recipe.",
+		.opts = opts,
 	};
 	struct cmp_sweep sw;
 	struct cmp_sweep_opts so;
@@ -442,11 +446,15 @@ int cmd_sweep_job(int argc, char **argv, struct sr_diag *d)
 		OPT_END(),
 	};
 	const struct po_cmd cmd = {
-		"sweep-job", "TRACE ROOT LABEL...", 3, 2 + CMP_SWEEP_CHUNK,
-		"One job of a sweep (a line of its jobs.txt): replay TRACE "
-		"under the tuned policies LABEL... whose ROOT/LABEL/figures.tsv "
-		"is missing, and the recorded schedule, then write each one's "
-		"figures there; nothing if every one has them.", NULL, opts,
+		.name = "sweep-job",
+		.operands = "TRACE ROOT LABEL...",
+		.min_operands = 3,
+		.max_operands = 2 + CMP_SWEEP_CHUNK,
+		.about = "One job of a sweep (a line of its jobs.txt): replay TRACE "
+			"under the tuned policies LABEL... whose ROOT/LABEL/figures.tsv "
+			"is missing, and the recorded schedule, then write each one's "
+			"figures there; nothing if every one has them.",
+		.opts = opts,
 	};
 	int rc;
 

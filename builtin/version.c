@@ -18,10 +18,13 @@ int cmd_version(int argc, char **argv, struct sr_diag *d)
 {
 	const struct po_option opts[] = { OPT_END() };
 	const struct po_cmd cmd = {
-		"version", NULL, 0, 0,
-		"The version of schedreplay, and of the libraries it was built "
-		"with (pcre2, zlib): the headers' and the libraries' found "
-		"at run time.", NULL, opts,
+		.name = "version",
+		.min_operands = 0,
+		.max_operands = 0,
+		.about = "The version of schedreplay, and of the libraries it was built "
+			"with (pcre2, zlib): the headers' and the libraries' found "
+			"at run time.",
+		.opts = opts,
 	};
 	char pcre[64] = "?";
 	uint32_t jit = 0;

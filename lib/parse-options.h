@@ -14,8 +14,11 @@
  *			   PO_NS_PER_S, po_time_units),
  *		OPT_END(),
  *	};
- *	const struct po_cmd cmd = { "stats", "TRACE", 1, 1, "About.", NULL,
- *				    opts };
+ *	const struct po_cmd cmd = {
+ *		.name = "stats", .operands = "TRACE",
+ *		.min_operands = 1, .max_operands = 1,
+ *		.about = "About.", .opts = opts,
+ *	};
  *	const char *trace;
  *	size_t n;
  *	int rc = po_parse(&cmd, argc, argv, &trace, &n, d);

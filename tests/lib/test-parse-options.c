@@ -60,8 +60,15 @@ static int run(const char *line, struct vals *v, const char **ops, size_t *n,
 		OPT_SET_INT(0, "json", &v->format, "as JSON", 2),
 		OPT_END(),
 	};
-	const struct po_cmd cmd = { "t", "FILE", 1, 2, "About it.", "Foot.",
-				    opts };
+	const struct po_cmd cmd = {
+		.name = "t",
+		.operands = "FILE",
+		.min_operands = 1,
+		.max_operands = 2,
+		.about = "About it.",
+		.footer = "Foot.",
+		.opts = opts,
+	};
 	char buf[512], *argv[32];
 	int argc = 0;
 

@@ -32,8 +32,13 @@ static const struct po_option opts[] = {
 };
 
 static const struct po_cmd cmd = {
-	"show-me", "TRACE", 1, 1, ".about starts with a dot", "foot-note",
-	opts,
+	.name = "show-me",
+	.operands = "TRACE",
+	.min_operands = 1,
+	.max_operands = 1,
+	.about = ".about starts with a dot",
+	.footer = "foot-note",
+	.opts = opts,
 };
 
 /* f's text, after calling fn on it (malloc'd). */
@@ -113,7 +118,12 @@ int main(void)
 				 "fourteen"),
 			OPT_END(),
 		};
-		const struct po_cmd c2 = { "x", NULL, 0, 0, NULL, NULL, o2 };
+		const struct po_cmd c2 = {
+			.name = "x",
+			.min_operands = 0,
+			.max_operands = 0,
+			.opts = o2,
+		};
 
 		f = open_memstream(&buf, &len);
 		po_complete(&c2, f);
