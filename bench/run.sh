@@ -28,7 +28,7 @@ section "stats vs perf sched latency, stats on a long trace (replay/)" sh bench/
 section "memory per task record (parse/, replay/)" sh bench/tasks.sh
 section "scheduler models (sched-model/)" sh bench/models.sh
 section "replay: simulated events per second and peak RSS per policy (replay/)" sh bench/replay.sh
-section "why it waited: the attribution's cost (replay/, issue 12)" sh bench/why.sh
+section "why it waited: the attribution's cost (replay/, docs/why.md)" sh bench/why.sh
 section "export: the Chrome JSON trace, time, memory and size (replay/trace-event)" sh bench/export.sh
 section "sweep: a Slurm task's time and memory against what sweep.sbatch asks (compare/sweep-slurm)" sh bench/sweep.sh
 

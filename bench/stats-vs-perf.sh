@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/stats-vs-perf.sh: `schedreplay stats` against `perf sched latency -p`
-# on the same recording (the `make bench` section of issue 2, item 8).
+# on the same recording (docs/metrics.md, "Agreement with perf sched
+# latency").
 #
 # perf.data is never committed, so this records a fresh sample of the
 # largest kind (mixed: compile + audio + X) with traces/record.sh

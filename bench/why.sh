@@ -1,6 +1,6 @@
 #!/bin/sh
-# bench/why.sh: what the attribution of waits costs (issue 12: at most 30 %
-# more replay time).  `schedreplay replay` of the largest sample made 4
+# bench/why.sh: what the attribution of waits costs (the target: at most
+# 30 % more replay time).  `schedreplay replay` of the largest sample made 4
 # times as long (bench/trace-gen --copies), under every simulated policy,
 # writing every file, with the attribution (waits.tsv, latency.tsv's why
 # and behind_pid) and without it (--no-why): whole-process CPU time (user

@@ -20,8 +20,8 @@
  *	END             the trace ended while the task was running or runnable
  *
  * Tasks not created by a fork the program shows "arrive" at the instant
- * they are first seen (issue 4 item 5); the arrivals are a list in time
- * order.
+ * they are first seen (docs/replay.md, "First sight"); the arrivals are a
+ * list in time order.
  *
  * Streaming (docs/replay.md): events are fed one at a time; several
  * consumers (one per simulated policy) read the programs at their own

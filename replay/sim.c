@@ -1138,9 +1138,9 @@ static void make_ready(struct sr_sim *s, uint32_t id, enum sr_acct_cause why)
 }
 
 /*
- * First seen (issue 4 item 5): task_new, then woken at that instant, on
- * the CPU of the line that first showed it (folded), or the one its name
- * pins it to (SMP spec section 6, "Placement").
+ * First seen (docs/replay.md, "First sight"): task_new, then woken at
+ * that instant, on the CPU of the line that first showed it (folded), or
+ * the one its name pins it to (docs/models.md, "SMP: readings" 18).
  */
 static void arrive(struct sr_sim *s, uint32_t id)
 {
@@ -1213,9 +1213,9 @@ static void fork_child(struct sr_sim *s, int c, uint32_t parent,
 
 /*
  * Where a wakeup enqueues t: its last CPU; a sync wakeup by a task on CPU
- * waker first moves it there if it may run there (SMP spec section 2); a
- * task pinned elsewhere (renamed into a per-CPU thread's name) goes to
- * its CPU.
+ * waker first moves it there if it may run there (docs/models.md, "The
+ * SMP balancer", where tasks go); a task pinned elsewhere (renamed into
+ * a per-CPU thread's name) goes to its CPU.
  */
 static int wake_cpu(struct sr_sim *s, const struct stask *t, bool sync,
 		    int waker)
@@ -1561,10 +1561,11 @@ static bool probe(void *ctx, struct sm_task *pt)
 }
 
 /*
- * SMP spec section 7, "no CPU idle while it could pull": CPU c stayed idle
- * after a load_balance(idle = 1), so the busiest queue by current length
- * (first of the longest, at least 2 and 2 more than c's) holds no task
- * that is neither running, nor pinned elsewhere, nor cache-hot.
+ * docs/models.md, "SMP: readings" 25, "no CPU idle while it could pull":
+ * CPU c stayed idle after a load_balance(idle = 1), so the busiest queue
+ * by current length (first of the longest, at least 2 and 2 more than
+ * c's) holds no task that is neither running, nor pinned elsewhere, nor
+ * cache-hot.
  */
 static void check_idle_pull(struct sr_sim *s, int c)
 {
@@ -1624,7 +1625,8 @@ static bool count_one(void *ctx, struct sm_task *pt)
 	return true;
 }
 
-/* SMP spec section 7, "a task is on at most one runqueue" (--check). */
+/* "A task is on at most one runqueue" (--check; docs/models.md, "The SMP
+   balancer", invariants). */
 static void check_queues(struct sr_sim *s)
 {
 	struct walk_count w = { s, 0, SR_TID_NONE, NULL };
@@ -1900,7 +1902,8 @@ static int settle(struct sr_sim *s)
 }
 
 /* Every CPU's scheduler_tick() then rebalance_tick(), ascending, with no
-   schedule() between them (SMP spec section 6). */
+   schedule() between them (docs/models.md, "Conventions at one
+   instant" 2). */
 static void ticks(struct sr_sim *s)
 {
 	if (!s->bal) {
@@ -2131,7 +2134,8 @@ static int instant(struct sr_sim *s)
 		/*
 		 * Between ticks each wakeup is followed at once by the
 		 * schedule()s it causes; at a tick all the (timer) wakeups
-		 * come first (spec section 9, steps 3-4).
+		 * come first (docs/models.md, "Conventions at one
+		 * instant" 3).
 		 */
 		for (;;) {
 			if (!s->tick_instant && settle(s))
@@ -2175,7 +2179,8 @@ static int64_t horizon(struct sr_sim *s)
 }
 
 /*
- * Work conserved per task (SMP spec section 7): what each task ran is
+ * Work conserved per task (docs/models.md, "The SMP balancer",
+ * invariants): what each task ran is
  * exactly its recorded demand.
  */
 static int the_end(struct sr_sim *s)
@@ -2210,7 +2215,7 @@ static int the_end(struct sr_sim *s)
 
 /* Do ticks fall now?  One CPU: only while it runs a task (an idle tick
  * does nothing there); several: while any runs, or a balancer still holds
- * a load it saw (spec section 6, "Idle ticks"). */
+ * a load it saw (docs/models.md, "SMP: readings" 21). */
 static bool ticking(const struct sr_sim *s)
 {
 	if (!s->bal)

@@ -76,7 +76,8 @@ struct sr_sim_opts {
 	struct sm_sched *sched;   /* the policy tuned (sched-model/knobs.h);
 				     NULL: policy with its defaults */
 	int cpus;                 /* CPUs simulated, 1..SR_SIM_MAX_CPUS */
-	/* cache_decay_ticks for the balancer (SMP spec section 5); without
+	/* cache_decay_ticks for the balancer (docs/models.md, "The SMP
+	   balancer"); without
 	   has_cache_decay, SM_CACHE_DECAY_TICKS_DEFAULT (10 jiffies) */
 	bool has_cache_decay;
 	unsigned long cache_decay_ticks;

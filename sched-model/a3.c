@@ -2,8 +2,8 @@
  * a3: Ingo Molnar's A3 as merged in 2.6.0-test2-mm2 (sched-2.6.0-test2-
  * mm2-A3.patch), G3's successor through G6.  Its text is known from the
  * '-' lines and context of Con Kolivas's O12.2int, a diff against
- * test2-mm3 (= mm2's A3 + SMP-only patches; spec section 10, lore id
- * 1257513124).  What changes from G3:
+ * test2-mm3 (= mm2's A3 + SMP-only patches; docs/models.md, "O11.1,
+ * O11.2, G3 and A3", names the message).  What changes from G3:
  *  - MAX_SLEEP_AVG = 1 s (G6: "sleep average interval to 1 second");
  *  - STARVATION_LIMIT = HZ and EXPIRED_STARVING without the nr_running
  *    factor (exact); expired_timestamp is set at every expiry, before

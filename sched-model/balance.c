@@ -1,7 +1,7 @@
 /*
  * balance: load_balance, find_busiest_queue and rebalance_tick as in
- * Linux 2.6.0-test2 (SMP spec sections 3-5), over any policy's runqueues
- * through the sm_policy interface.  NUMA node balancing is out of scope:
+ * Linux 2.6.0-test2 (docs/models.md, "The SMP balancer"), over any
+ * policy's runqueues through the sm_policy interface.  NUMA node balancing is out of scope:
  * every CPU is in the node mask.
  */
 #include <stdlib.h>
@@ -112,7 +112,8 @@ static void set_prev(struct sm_balancer *b, uint32_t *slot, unsigned long v)
 /*
  * The remote load is the smaller of its current and previously seen
  * length, the local one the larger (with idle: both current), so a queue
- * must stay long across two balances before anything moves (spec 4).
+ * must stay long across two balances before anything moves
+ * (docs/models.md, "The SMP balancer", find_busiest_queue).
  */
 int sm_find_busiest_queue(struct sm_balancer *b, int this_cpu, bool idle,
 			  unsigned long *imbalance)
@@ -171,7 +172,8 @@ static bool try_pull(void *ctx, struct sm_task *t)
 		return true; /* task_running */
 	if (b->h.allowed && !b->h.allowed(b->h.ctx, t, p->this_cpu))
 		return true;
-	/* cache-hot, tested only when idle (spec, from the test1 text) */
+	/* cache-hot, tested only when idle (as in test1's text:
+	   docs/models.md, "Where these rules come from") */
 	if (p->idle && sm_task_hot(b->pol, b->rq[p->this_cpu], t,
 				   b->cache_decay_ticks))
 		return true;

@@ -1,6 +1,6 @@
 /*
  * balance: the SMP load balancer of Linux 2.6.0-test2, shared by every
- * policy (../shared/spec/o1-smp-2.6.0-test2.md sections 3-5):
+ * policy (docs/models.md, "The SMP balancer"):
  * find_busiest_queue() with its prev_cpu_load smoothing, the imbalance and
  * the "~25 %" threshold; load_balance() pulling from the expired array
  * first, best priority first, tail first, skipping running, disallowed
@@ -27,11 +27,11 @@
 
 #include "sched-model/policy.h"
 
-/* rebalance_tick's intervals at HZ = 1000 (spec section 3). */
+/* rebalance_tick's intervals at HZ = 1000 (docs/models.md, "Constants"). */
 #define IDLE_REBALANCE_TICK	(SM_HZ / 1000 ? SM_HZ / 1000 : 1)
 #define BUSY_REBALANCE_TICK	(SM_HZ / 5 ? SM_HZ / 5 : 1)
 /* cache_decay_ticks: per machine in the kernel (i386 derives it from the
-   cache size); the spec's default, in jiffies */
+   cache size); 10 jiffies was typical at HZ = 1000 in 2003 */
 #define SM_CACHE_DECAY_TICKS_DEFAULT 10
 /* the most CPUs a balancer takes (prev_cpu_load is ncpus x ncpus) */
 #define SM_BALANCE_MAX_CPUS 1024
@@ -115,7 +115,7 @@ int sm_rebalance_tick(struct sm_balancer *b, int cpu);
 int sm_balancer_why_stays(const struct sm_balancer *b, const struct sm_task *t,
 			  int cpu, int idle_cpu);
 /* Every prev_cpu_load is 0: idle ticks of an all-idle machine change
-   nothing and may be skipped (spec section 6). */
+   nothing and may be skipped (docs/models.md, "SMP: readings" 21). */
 bool sm_balancer_quiet(const struct sm_balancer *b);
 unsigned long sm_balancer_prev_load(const struct sm_balancer *b, int cpu,
 				    int of);

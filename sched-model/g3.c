@@ -1,7 +1,7 @@
 /*
  * g3: Ingo Molnar's sched-2.6.0-test1-G3 (2003-07-25, "interactivity
  * changes, audio latency"), on the stock test2 core.  From its diff
- * (spec sections 8 and 10, lore id 28950293628):
+ * (docs/models.md, "O11.1, O11.2, G3 and A3", names the messages):
  *  - sleep_avg and p->timestamp in nanoseconds of sched_clock();
  *    MAX_SLEEP_AVG = 2 s; effective_prio divides both by 1024 first;
  *  - a wakeup adds the whole sleep (now - timestamp, capped at

@@ -499,8 +499,8 @@ static void g24_reap(struct sm_rq *srq, struct sm_task *sparent,
 }
 
 /*
- * Why p, on the runqueue and not running, waits on rq (docs/models.md,
- * "Why a task waits"): its counter is out (it waits for the epoch), or
+ * Why p, on the runqueue and not running, waits on rq (docs/why.md,
+ * "The attribution"): its counter is out (it waits for the epoch), or
  * the running task's goodness is not below its own, or it is (the
  * running task's counter ticked down since) but 2.4 compares only at a
  * wakeup and in schedule(): no-preempt until the running task's counter

@@ -1,7 +1,8 @@
 /*
  * o1: the O(1) runqueue and the kernel functions every policy of the
- * family shares (spec sections 2, 4 and 9): priority arrays, enqueue at
- * tail and head, find-first-bit pick, array swap, scheduler_tick,
+ * family shares (docs/models.md: "The runqueue", the stock sections of
+ * "The O(1) rules", "Conventions at one instant"): priority arrays,
+ * enqueue at tail and head, find-first-bit pick, array swap, scheduler_tick,
  * schedule(), try_to_wake_up, fork, sched_exit, yield, set_user_nice,
  * setscheduler, pull_task, the observer reports and the invariant check.
  * What differs between policies comes in through struct o1_rules.
@@ -237,7 +238,8 @@ bool o1_task_preempts_curr(const struct o1_rq *rq, const struct o1_task *p)
 		 p->time_slice > 2 * curr->time_slice);
 }
 
-/* Slice expiry of stock and test2-mm1 (spec 4, tick step 5.3/5.4). */
+/* Slice expiry of stock and test2-mm1 (docs/models.md, "Stock: the tick
+   and schedule()", scheduler_tick step 5). */
 void o1_expire_plain(struct o1_rq *rq, struct o1_task *p)
 {
 	if (!TASK_INTERACTIVE(p) || expired_starving(rq)) {
@@ -538,7 +540,8 @@ struct sm_task *o1_task_new(struct sm_rq *srq, const struct sm_task_info *info)
 /*
  * Fork: copy_process (copy, slice split, the ts == 0 tick),
  * wake_up_forked_process (policy penalties, placement before the parent)
- * and do_fork (parent resched, VFORK, STOPPED).  Spec 4 "Fork", 5 "Fork".
+ * and do_fork (parent resched, VFORK, STOPPED): docs/models.md, "Stock:
+ * fork and exit" and "test2-mm1 and O11int", Fork.
  */
 struct sm_task *o1_fork(struct sm_rq *srq, struct sm_task *sparent,
 			const struct sm_task_info *info, unsigned flags)
@@ -711,7 +714,8 @@ static const struct sm_switch_ops o1_switch = {
 	o1_step_note, o1_switch_off, NULL
 };
 
-/* schedule(), spec 4 and 5 "schedule()". */
+/* schedule(): docs/models.md, "Stock: the tick and schedule()" and
+   "test2-mm1 and O11int". */
 struct sm_task *o1_schedule(struct sm_rq *srq)
 {
 	struct o1_rq *rq = o1_rq_of(srq);
@@ -801,7 +805,8 @@ void o1_set_nice(struct sm_rq *srq, struct sm_task *t, int nice)
 	if (array) {
 		enqueue_task(p, array);
 		/* the "priority raised" half compares against the value
-		   just stored, so only "is running" can fire (spec 4) */
+		   just stored, so only "is running" can fire (docs/models.md,
+		   "Stock: the tick and schedule()", set_user_nice) */
 		if (NICE_TO_PRIO(nice) < p->static_prio || p->base.on_cpu)
 			resched_curr(rq);
 	}
@@ -830,11 +835,11 @@ void o1_setscheduler(struct sm_rq *srq, struct sm_task *t, int policy,
 }
 
 /*
- * pull_task (load_balance's move, SMP spec section 5): from either array
- * of its runqueue to the tail of the local active array, prio and
- * time_slice kept; the local CPU reschedules if the task's prio is
- * higher, or equal with more time_slice left (the stock rule, kept by
- * test2-mm1: spec 6a.9).
+ * pull_task (load_balance's move, docs/models.md, "The SMP balancer"):
+ * from either array of its runqueue to the tail of the local active array,
+ * prio and time_slice kept; the local CPU reschedules if the task's prio
+ * is higher, or equal with more time_slice left (the stock rule, kept by
+ * test2-mm1: "From stock to test2-mm1" 9).
  */
 void o1_migrate(struct sm_rq *ssrc, struct sm_rq *sdst, struct sm_task *t)
 {
@@ -955,8 +960,8 @@ static int32_t ahead_in_list(const struct o1_task *p,
 }
 
 /*
- * Why p, queued on rq and not running, does not run (docs/models.md,
- * "Why a task waits"), from the running task's place and p's: the credit
+ * Why p, queued on rq and not running, does not run (docs/why.md,
+ * "The attribution"), from the running task's place and p's: the credit
  * rule first (without it the running task would be in the expired array
  * and p would run), then the arrays, then the priorities, then how p came
  * behind a task of its own priority.

@@ -6,12 +6,12 @@
  * file (stock.c, test2-mm1.c, o11int.c) holds only what differs, as hooks
  * in a struct o1_rules.
  *
- * Names follow kernel/sched.c so the code can be held against
- * ../shared/spec/o1-scheduler-2.6.0-test2.md line by line: all scheduler
+ * Names follow kernel/sched.c so the code can be held against the rules
+ * of docs/models.md ("The O(1) rules") line by line: all scheduler
  * quantities are integer jiffies at HZ = 1000, unsigned where the kernel's
  * were, and every division is a C integer division written in the
  * kernel's order.  Nothing here is copied from the kernel; it is written
- * from the spec.
+ * from those rules.
  */
 #ifndef SM_O1_H
 #define SM_O1_H
@@ -25,7 +25,7 @@
 
 #define HZ SM_HZ
 
-/* Priorities (spec section 3). */
+/* Priorities (docs/models.md, "Constants"). */
 #define MAX_USER_RT_PRIO	100
 #define MAX_RT_PRIO		MAX_USER_RT_PRIO
 #define MAX_PRIO		(MAX_RT_PRIO + 40)
@@ -55,21 +55,22 @@
 #define O1_AVG_TIMESLICE(min, max) ((min) + (((max) - (min)) * \
 			(MAX_PRIO - 1 - NICE_TO_PRIO(0)) / (MAX_USER_PRIO - 1)))
 
-/* test2-mm1 and O11int (spec section 3, column B). */
+/* test2-mm1 and O11int (docs/models.md, "Constants", column B). */
 #define AVG_TIMESLICE_DEFAULT	O1_AVG_TIMESLICE(MIN_TIMESLICE_DEFAULT, \
 						 MAX_TIMESLICE_DEFAULT)
 #define AVG_TIMESLICE		AVG_TIMESLICE_DEFAULT
 #define MM1_TIMESLICE_GRANULARITY (HZ / 40)
 #define TIMESLICE_GRANULARITY	MM1_TIMESLICE_GRANULARITY
 
-/* Per-policy values: the spec's table, column A and column B. */
+/* Per-policy values (docs/models.md, "Constants": stock and B). */
 #define STOCK_MAX_SLEEP_AVG		(10 * HZ)
 #define STOCK_STARVATION_LIMIT		(10 * HZ)
 #define STOCK_CHILD_PENALTY		50
 #define MM1_MAX_SLEEP_AVG		(AVG_TIMESLICE_DEFAULT * MAX_BONUS)
 #define MM1_STARVATION_LIMIT		(MM1_MAX_SLEEP_AVG)
 #define MM1_CHILD_PENALTY		90
-/* Ingo Molnar's sched-2.6.0-test1-G3 (spec section 8; its diff) and
+/* Ingo Molnar's sched-2.6.0-test1-G3 (its diff; docs/models.md, "O11.1,
+   O11.2, G3 and A3") and
    A3 as in 2.6.0-test2-mm2 (the '-' lines of O12.2int against test2-mm3):
    sleep_avg in nanoseconds of sched_clock() */
 #define NSEC_PER_JIFFY			(1000000000UL / HZ)
@@ -217,7 +218,8 @@ struct o1_rules {
 	/* wakeup preemption test against rq->curr (curr non-NULL) */
 	bool (*preempts_curr)(const struct o1_rq *rq, const struct o1_task *p);
 	/* SMP: pull_task's test against the local CPU's curr (NULL: the
-	   stock rule, kept by test2-mm1, spec 6a.9; G3 and A3 use their
+	   stock rule, kept by test2-mm1: docs/models.md, "From stock to
+	   test2-mm1" 9; G3 and A3 use their
 	   TASK_PREEMPTS_CURR) */
 	bool (*pull_preempts)(const struct o1_rq *rq, const struct o1_task *p);
 	/* wake_up_forked_process(): sleep_avg penalties, child prio,

@@ -3,8 +3,8 @@
  * part of O11int after a corner case): O11int in every rule except slice
  * expiry, where a task with credit and sleep_avg left still stays active,
  * but one without sleep_avg goes to the *tail* of expired like any other.
- * Source: the O11.1 diff against O11int (spec section 10, lore id
- * 1964316553), exact.
+ * Source: the O11.1 diff against O11int, exact (docs/models.md, "O11.1,
+ * O11.2, G3 and A3", names the message).
  */
 #include "sched-model/o1.h"
 #include "sched-model/o1-tunables.h"

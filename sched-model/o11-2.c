@@ -4,8 +4,9 @@
  * circumstances cause unfairness"): credit no longer exempts a task from
  * expiry; a used-up slice goes where stock's and test2-mm1's go.  Credit
  * is still earned, decremented at each expiry, and still buys the
- * one-level jump at wakeup.  Source: the O11.2 diff (spec section 10,
- * lore id 2344676476), exact: its one hunk leaves the decrement above it.
+ * one-level jump at wakeup.  Source: the O11.2 diff (docs/models.md,
+ * "O11.1, O11.2, G3 and A3", names the message), exact: its one hunk
+ * leaves the decrement above it.
  */
 #include "sched-model/o1.h"
 #include "sched-model/o1-tunables.h"

@@ -1,13 +1,13 @@
 /*
- * o11int: 2.6.0-test2-mm1 plus Con Kolivas's O11int patch (the seed,
- * spec sections 5 and 6b).  Everything else is test2-mm1's (the o10_*
- * functions); what the patch changes is here: interactive_credit,
- * JUST_INTERACTIVE_SLEEP after a > 1 s sleep, the level jump only for
- * tasks with credit (others add their sleep up to a slice), no
- * first-activation special case, the child's last_run = jiffies and credit
- * 0, tasks with credit staying active at expiry while sleep_avg > 0 and
- * going to the head of expired after, and the granularity requeue limited
- * to tasks with an mm.
+ * o11int: 2.6.0-test2-mm1 plus Con Kolivas's O11int patch (docs/models.md,
+ * "test2-mm1 and O11int" and "From test2-mm1 to O11int").  Everything
+ * else is test2-mm1's (the o10_* functions); what the patch changes is
+ * here: interactive_credit, JUST_INTERACTIVE_SLEEP after a > 1 s sleep,
+ * the level jump only for tasks with credit (others add their sleep up to
+ * a slice), no first-activation special case, the child's last_run =
+ * jiffies and credit 0, tasks with credit staying active at expiry while
+ * sleep_avg > 0 and going to the head of expired after, and the
+ * granularity requeue limited to tasks with an mm.
  *
  * The o11_* functions are the parts O11.1 and O11.2 keep (o11-1.c,
  * o11-2.c): they differ only at slice expiry.

@@ -294,7 +294,8 @@ int sm_why_parse_detail(const char *s, struct sm_why *w);
 			       device, not a task): A3's in_interrupt() */
 
 /*
- * load_balance's scan of a runqueue (SMP spec section 5): fn gets each
+ * load_balance's scan of a runqueue (docs/models.md, "The SMP balancer"):
+ * fn gets each
  * queued task, the expired array first when it holds tasks, then the
  * active one; in each array from the best priority; in each list from the
  * tail (the most recently queued) toward the head.  fn returns false to

@@ -12,7 +12,7 @@
  *	... at every tick, on every CPU c in order, after policy->tick:
  *	ops->tick(b, c);
  *	... where a wakeup enqueues: ops->wake_cpu (NULL: the simulator's
- *	2.6.0 rule, SMP spec section 2);
+ *	2.6.0 rule, docs/models.md "The SMP balancer");
  *	ops->destroy(b);
  */
 #ifndef SM_SMP_H
@@ -48,7 +48,7 @@ struct sm_balancer_ops {
 	int (*why_stays)(const void *b, const struct sm_task *t, int cpu,
 			 int idle_cpu);
 	/* the simulator's --check "no CPU idle while it could pull" holds
-	   (the 2.6.0 balancer's rule, SMP spec section 7) */
+	   (the 2.6.0 balancer's rule: docs/models.md, "SMP: readings" 25) */
 	bool idle_pull_check;
 };
 

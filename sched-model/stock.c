@@ -1,5 +1,6 @@
 /*
- * stock: Linux 2.6.0-test2 as Linus released it (spec section 4), where
+ * stock: Linux 2.6.0-test2 as Linus released it (docs/models.md, the
+ * three "Stock" sections of "The O(1) rules"), where
  * it differs from the shared O(1) core: MAX_SLEEP_AVG and
  * STARVATION_LIMIT of 10 s, the capped linear sleep credit that leaves a
  * stale prio when sleep_avg does not move, the percentage fork penalties,
@@ -80,7 +81,8 @@ const struct sm_policy sm_policy_stock = {
 	.point = 6,
 	.confidence = "high",
 	.reconstructed = "sched.c of test2 itself, from the test1 and test4 texts "
-			 "around it, which agree on every rule (spec section 1)",
+			 "around it, which agree on every rule (docs/models.md, "
+			 "\"Where these rules come from\")",
 	.rq_new = stock_rq_new,
 	O1_POLICY_OPS,
 	.sched_init = stock_sched_init,

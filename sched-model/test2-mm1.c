@@ -1,7 +1,8 @@
 /*
  * test2-mm1: 2.6.0-test2-mm1, i.e. test2 plus Con Kolivas's o1..o10int
- * (spec section 6a; derived in docs/models.md from section 5 minus the
- * O11int changes of 6b and the '-' lines of the seed patch).  What differs
+ * (docs/models.md, "From stock to test2-mm1"; derived in "test2-mm1,
+ * derived" from the rules of B minus the O11int changes and the '-' lines
+ * of the O11int patch).  What differs
  * from the shared core: MAX_SLEEP_AVG = STARVATION_LIMIT = 1020, the
  * one-level jump on every wakeup and 917 after a > 1 s sleep of a user
  * task, prio recomputed on every activation, the O10 `activated` flag with
@@ -158,7 +159,7 @@ const struct sm_policy sm_policy_test2_mm1 = {
 	.colour = "#d68910",
 	.point = 4,
 	.confidence = "high",
-	.reconstructed = "what O11int's seed patch changed, undone from its "
+	.reconstructed = "what the O11int patch changed, undone from its "
 			 "'-' lines (docs/models.md)",
 	O1_MM1_POLICY(mm1),
 	.knobs = o1_mm1_knobs,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bad-input: the damaged and odd traces of issue 3, through `stats` (and
+# bad-input: damaged and odd traces (docs/robustness.md), through `stats` (and
 # `convert`): each case's exit status and the message it must print
 # (FILE:LINE and what was expected), or with --lenient the counts it must
 # report.  docs/robustness.md has the same table.  Large inputs (the 1 MB
@@ -30,7 +30,7 @@ expect_status 65 "$SR" stats "$T/empty"
 expect_err "^schedreplay: $T/empty: empty input: no trace lines$"
 
 # header only: no scheduler event in a non-empty input is an error naming
-# what the reader looked for, never zero rows (issue 10)
+# what the reader looked for, never zero rows (docs/robustness.md, "Round 2")
 sed -n '1,12p' tests/parse/data/ftrace-flags.txt > "$T/header"
 expect_status 65 "$SR" stats --tsv "$T/header"
 expect_err "^schedreplay: $T/header: no scheduler events in 12 lines read as ftrace: expected ftrace lines such as 'TASK-PID \\[CPU\\] TIME: sched_switch: \\.\\.\\.'$"

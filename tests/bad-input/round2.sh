@@ -1,5 +1,5 @@
 #!/bin/sh
-# round2: the ten defects of the second adversarial pass (issue 10), each
+# round2: the ten defects of the second adversarial pass, each
 # with the status and message it must give now, and the class behind it
 # (docs/robustness.md, "Round 2").
 . tests/lib/lib.sh

@@ -1,5 +1,5 @@
 #!/bin/sh
-# explain (issue 12): two nice-0 hogs and a task that runs 1.37 ms every
+# explain (docs/why.md): two nice-0 hogs and a task that runs 1.37 ms every
 # 10 ms, on one CPU.
 #  - stock: the sleeper's wait is all behind the hogs, and a wakeup of
 #    it, as good a prio as theirs, never preempts them: with its sleeps

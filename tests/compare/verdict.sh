@@ -1,5 +1,5 @@
 #!/bin/sh
-# The verdict per group (issue 12): on one CPU, perf-exec (the recorded
+# The verdict per group (docs/why.md, "The verdict"): on one CPU, perf-exec (the recorded
 # command) starts an audio thread (mpv/ao: 1 ms every 10 ms) and make,
 # which runs two compilers (cc1, CPU-bound) and wakes every 20 ms while
 # they run; outside the command, a shell (bash: 0.3 ms every 50 ms) and a

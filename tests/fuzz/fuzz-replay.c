@@ -3,8 +3,8 @@
  * demand extraction, a simulator per policy (stock, test2-mm1, o11int,
  * with the policies' invariant checks on at every instant) and the
  * recorded schedule, in one pass, on 1 to 4 CPUs (the input's size picks
- * how many).  With --check on, the simulator checks the SMP spec's
- * invariants as it goes and stops with an internal error, which fails
+ * how many).  With --check on, the simulator checks the invariants of
+ * docs/models.md ("The SMP balancer") as it goes and stops with an internal error, which fails
  * here, when one breaks: a task on at most one runqueue (its own), no CPU
  * idle while its queue holds a task or while it could pull one, every
  * task's work conserved (it ran exactly its demand).  The replay promises

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Bad input at the reader: each case's exit status and exact message, and
-# with --lenient the count it reports (issue 3's list, reader part).
+# with --lenient the count it reports (docs/robustness.md, the reader's
+# part).
 . tests/lib/lib.sh
 D=tests/parse/data
 HDR='            bash  1000 [000]   100.000100:       sched:sched_switch: prev_comm=bash prev_pid=1000 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120'

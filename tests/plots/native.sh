@@ -4,7 +4,8 @@
 # timer every 10 ms to run 1 ms, for 2 s) replayed here under stock and
 # o11int.  What follows from the trace alone is checked exactly (CPU times,
 # classes, the period, the recorded schedule's perfect deadlines); what
-# follows from the models, in the direction the spec gives: stock's player
+# follows from the models, in the direction their rules give
+# (docs/models.md): stock's player
 # starts at the hog's prio (sleep_avg 0: bonus -5, prio 125), cannot preempt
 # it and misses most deadlines; o11int's player climbs above the hog within
 # a second and meets most of them.

@@ -6,8 +6,9 @@
 #   - its files hash to what the replay wrote before streaming
 #     (tests/replay/data/perf-mix-16x.sha256; re-make it only when the
 #     replay's results change on purpose, with the binary before that
-#     change; when issue 12 added waits.tsv and latency.tsv's why and
-#     behind_pid, latency.tsv's first six columns kept their hash; re-made
+#     change; when the attribution of waits added waits.tsv and latency.tsv's
+#     why and behind_pid, latency.tsv's first six columns kept their hash;
+#     re-made
 #     for stock and o11int when a task that left its cpu unseen became
 #     asleep on its cpu's idle or its wake, docs/replay.md "Missing
 #     events": the fixture's tokio-rt-worker threads; waits.tsv's re-made

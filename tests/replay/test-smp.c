@@ -170,11 +170,11 @@ static void test_two_hogs(void)
 }
 
 /*
- * Sync wakeup (SMP spec section 2): A runs on CPU 0 from 0 to 10 ms and
- * at 5 ms wakes B, which last ran on CPU 1 (0-1 ms).  Non-sync: B wakes
- * on CPU 1 (idle) and runs at once, 5-6 ms.  Sync: B first moves to A's
- * CPU (a migrate row, why sync-wake), is queued there with no preemption
- * test, and runs when A sleeps at 10 ms.
+ * Sync wakeup (docs/models.md, "The SMP balancer", where tasks go): A runs on
+ * CPU 0 from 0 to 10 ms and at 5 ms wakes B, which last ran on CPU 1 (0-1
+ * ms).  Non-sync: B wakes on CPU 1 (idle) and runs at once, 5-6 ms.  Sync: B
+ * first moves to A's CPU (a migrate row, why sync-wake), is queued there with
+ * no preemption test, and runs when A sleeps at 10 ms.
  */
 static void test_sync_wake(void)
 {
@@ -308,7 +308,8 @@ static void test_pinned(void)
 }
 
 /*
- * Same instant (spec section 9; the issue's reproducer), on one CPU: idle,
+ * Same instant (docs/models.md, "Conventions at one instant" 3: two
+ * wakeups at one instant are two events), on one CPU: idle,
  * then 300 (nice 0) and 301 (nice -5) woken by interrupts at one instant;
  * 301 runs 2 ms.
  *   between ticks (10.5 ms), 300 first: two events: 300 runs for 0 ns

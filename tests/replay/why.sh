@@ -1,7 +1,7 @@
 #!/bin/sh
-# Why each wait happened (issue 12): one small scenario per reason, the
+# Why each wait happened (docs/why.md): one small scenario per reason, the
 # segments of its waits in waits.tsv checked against a table derived by
-# hand from the rules (docs/models.md, "Why a task waits"; the derivation
+# hand from the rules (docs/why.md, "The attribution"; the derivation
 # of each row is in the comment above it).  Times in ms of the trace
 # clock; ticks fall on whole ms; one CPU unless said.  Columns: start end
 # why running_pid running_prio cpu detail.

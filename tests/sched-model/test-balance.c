@@ -1,6 +1,6 @@
 /*
  * test-balance: the SMP load balancer (sched-model/balance.c) against
- * ../shared/spec/o1-smp-2.6.0-test2.md sections 3-5, case by case, with
+ * docs/models.md, "The SMP balancer", case by case, with
  * the expected outcomes worked out by hand: the smoothing of
  * find_busiest_queue, the imbalance and the "~25 %" threshold (2+1, 3+0,
  * 4+1, 5+2, 6+0), cache-hot tasks skipped by the idle balance only, the

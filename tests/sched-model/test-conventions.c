@@ -1,8 +1,8 @@
 /*
  * test-conventions: the order of things at one instant (docs/models.md,
  * "Conventions"), each shown by a case whose outcome depends on it, and
- * the readings we chose where the spec is ambiguous ("Ambiguities and our
- * readings").
+ * the readings we chose where the rules are ambiguous ("Ambiguities and
+ * our readings").
  */
 #include "sched-model/o1.h"
 #include "tests/sched-model/drv.h"
@@ -147,13 +147,13 @@ static int count_recs(const struct drv *d, int i, long t, enum sm_change why)
 }
 
 /*
- * 3b. Between ticks, wakeups at one instant are events one after the
- * other (spec section 9): the issue's reproducer.  An idle CPU; A (nice
- * 0, id 0) and B (nice -5, id 1) both wake at 10.5 ms, A first; B runs
- * 2 ms.  A's wakeup preempts idle and A runs for 0 ns; B's then preempts
- * A (prio 120 < 125 in every policy): A runs at 12.5, after B, and has
- * two waits.  At a tick (10 ms) both wakeups come first and schedule()
- * runs once: B runs first, and A never ran at 10.
+ * 3b. Between ticks, wakeups at one instant are events one after the other
+ * (docs/models.md, "Conventions at one instant" 3).  An idle CPU; A (nice 0,
+ * id 0) and B (nice -5, id 1) both wake at 10.5 ms, A first; B runs 2 ms. A's
+ * wakeup preempts idle and A runs for 0 ns; B's then preempts A (prio 120 <
+ * 125 in every policy): A runs at 12.5, after B, and has two waits.  At a
+ * tick (10 ms) both wakeups come first and schedule() runs once: B runs
+ * first, and A never ran at 10.
  */
 static void test_wakes_between_ticks(void)
 {
@@ -334,7 +334,8 @@ static void test_idle_and_sync(void)
 }
 
 /*
- * Ambiguity resolved by the spec, tested because it is easy to get wrong:
+ * Not an ambiguity in the rules ("Stock: priority and wakeups",
+ * activate_task), tested because it is easy to get wrong:
  * stock leaves prio stale when a wakeup does not move sleep_avg.  Warm
  * task (10000, prio 115) runs 90 ticks (9910: effective_prio would be
  * 116 but prio is only recomputed at wakeups and expiry), blocks at 90
@@ -506,7 +507,7 @@ static void test_mm1_first_activation(void)
  * pull_task (migrate): the task goes to the tail of the other CPU's
  * active array and reschedules it if its prio is higher, or equal with a
  * larger time_slice, in every policy (test2-mm1 kept the stock rule
- * there: SMP spec section 5).  CPU 1 runs C (cold, 125, ts 102 - 10 = 92
+ * there: docs/models.md, "The SMP balancer").  CPU 1 runs C (cold, 125, ts 102 - 10 = 92
  * after 10 ticks).  On CPU 0, A (nice -5, 120) runs and Q waits; both
  * were woken at 0, so neither got sleep credit.
  *   Q at nice -1 (124): resched on CPU 1, and Q runs there.

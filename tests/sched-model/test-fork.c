@@ -208,7 +208,8 @@ static void test_penalty(void)
  * (b) P and Q are woken together before the first pick: [P, Q].  In
  *     stock P is picked and stays at the head: as (a).  In test2-mm1 and
  *     O11int P was woken with `activated` set: the pick-time recalc
- *     re-enqueues it at the tail (spec 5, schedule() 5.3): [Q, P] with P
+ *     re-enqueues it at the tail (docs/models.md, "test2-mm1 and O11int",
+ *     schedule()): [Q, P] with P
  *     running.  The fork gives [Q, C, P] and Q, not the child, runs next;
  *     when Q blocks, C (now the head) runs, then P.
  */

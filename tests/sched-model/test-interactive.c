@@ -212,8 +212,8 @@ static void test_long_sleep(void)
 /*
  * The uncapped JUST_INTERACTIVE_SLEEP of nice -15 (1122) decays one per
  * tick like any sleep_avg: 50 ticks later it is 1072, still above
- * MAX_SLEEP_AVG; prio stays 100 until the next recalculation.  The spec's
- * table of JIS per nice, through the same path (O11int, a user task
+ * MAX_SLEEP_AVG; prio stays 100 until the next recalculation.  The table
+ * of JIS per nice (docs/models.md, "Constants"), through the same path (O11int, a user task
  * sleeping 1500 ms):
  *   nice  -20   -15   -12   -10   -5    0    5    10   15   19
  *   JIS   1326  1122  1122  1020  918   816  714  612  510  408

@@ -264,8 +264,8 @@ static void test_yield(void)
 
 /*
  * setscheduler (test2: dequeue, prio = 99 - rt_priority or static_prio,
- * tail of active; no resched: our reading of the spec's "most likely
- * none", docs/models.md).
+ * tail of active; no resched: our reading that test2 most likely had
+ * none, docs/models.md "Ambiguities and our readings" 1).
  * (a) H runs, N (normal, queued) is made FIFO 10: prio 89, but H keeps
  *     the CPU (need_resched stays clear) until H gives way; then N runs.
  * (b) The running task made FIFO and back: RT prio 89, then the static

@@ -7,7 +7,7 @@
  * every CPU that goes idle, and its wakeup placement), checking after
  * every step:
  *  - the policy's check() on every runqueue: prio in range, sleep_avg
- *    within the bound the spec allows, slices in 1..MAX_TIMESLICE, array
+ *    within the bound the rules allow, slices in 1..MAX_TIMESLICE, array
  *    counts equal list lengths, bitmap bit set exactly for non-empty
  *    lists, exactly one running task per busy CPU, nr_running;
  *  - from outside, on every task's view: runnable iff queued (except the

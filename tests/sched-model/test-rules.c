@@ -1,8 +1,8 @@
 /*
- * test-rules: the spec's constants and per-nice tables (section 3), the
- * policy table, and effective_prio / TASK_INTERACTIVE across sleep_avg
- * under each policy.  Expected values are worked out by hand from the
- * spec's formulas in the comment above each table.
+ * test-rules: the constants and per-nice tables (docs/models.md,
+ * "Constants"), the policy table, and effective_prio / TASK_INTERACTIVE
+ * across sleep_avg under each policy.  Expected values are worked out by
+ * hand from those formulas in the comment above each table.
  */
 #include "sched-model/o1.h"
 #include "tests/lib/test.h"
@@ -42,7 +42,7 @@ static void fixture_free(struct fixture *f)
 
 static void test_constants(void)
 {
-	/* spec section 3, both columns */
+	/* docs/models.md, "Constants", both columns */
 	CHECK_INT(MAX_PRIO, 140);
 	CHECK_INT(MAX_USER_PRIO, 40);
 	CHECK_INT(MAX_RT_PRIO, 100);
@@ -75,7 +75,8 @@ static void test_constants(void)
 	CHECK(pol("o11int")->has_credit);
 }
 
-/* Names and aliases of issue 4; unknown names give NULL. */
+/* Names and aliases (docs/models.md's table of policies); unknown names
+   give NULL. */
 static void test_table(void)
 {
 	static const struct { const char *name, *canon; } cases[] = {
@@ -114,8 +115,8 @@ static void test_table(void)
 }
 
 /*
- * task_timeslice = 10 + 190*(19 - nice)/39, C truncation (spec section 3's
- * per-nice table):
+ * task_timeslice = 10 + 190*(19 - nice)/39, C truncation (docs/models.md,
+ * "The runqueue"):
  *   -20: 10 + 190*39/39 = 200     -15: 10 + 6460/39 = 10 + 165 = 175
  *   -12: 10 + 5890/39 = 161       -10: 10 + 5510/39 = 10 + 141 = 151
  *    -5: 10 + 4560/39 = 126         0: 10 + 3610/39 = 10 + 92 = 102
@@ -154,7 +155,7 @@ static void test_timeslice(void)
 
 /*
  * DELTA(p) = nice*10/40 (truncated toward zero) + 2, for every nice, as
- * the spec's ranges: -20 -> -3; -19..-16 -> -2; -15..-12 -> -1;
+ * docs/models.md's ranges ("Constants"): -20 -> -3; -19..-16 -> -2; -15..-12 -> -1;
  * -11..-8 -> 0; -7..-4 -> 1; -3..3 -> 2; 4..7 -> 3; 8..11 -> 4;
  * 12..15 -> 5; 16..19 -> 6.  E.g. -19: -190/40 = -4 (not -5) + 2 = -2.
  */
