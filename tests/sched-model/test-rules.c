@@ -322,6 +322,65 @@ static void test_new_task(void)
 	}
 }
 
+/*
+ * The wakeup preemption test (docs/models.md, "Constants"), against a
+ * running A at prio 120 with 10 jiffies of slice left, for a woken B:
+ *   stock, strictly better prio only: B 119 preempts; B 120 does not,
+ *   whatever its slice (21, 100);
+ *   TASK_PREEMPTS_CURR (every other O(1) policy): B 119 preempts; B 120
+ *   preempts with 21 > 2 x 10 jiffies, not with 20 (twice, not more than
+ *   twice) nor 19; B 121 never (100 jiffies).
+ * A is made current through the policy (wake, schedule); the prios and
+ * slices are then set as the cases say.
+ */
+static void test_preempts(void)
+{
+	static const struct {
+		int prio;
+		unsigned int ts;
+		bool strict, tpc;   /* stock's answer, TASK_PREEMPTS_CURR's */
+	} cases[] = {
+		{ 119, 1, true, true },
+		{ 120, 21, false, true },
+		{ 120, 20, false, false },
+		{ 120, 19, false, false },
+		{ 120, 100, false, true },
+		{ 121, 100, false, false },
+	};
+	static const char *const policies[] = {
+		"stock", "test2-mm1", "o11int", "o11.1", "o11.2", "g3", "a3",
+		"iso",
+	};
+
+	for (size_t k = 0; k < sizeof(policies) / sizeof(policies[0]); k++) {
+		const struct sm_policy *p = pol(policies[k]);
+		struct sm_task_info ia = { 1, 0, SM_SCHED_NORMAL, 0, true, 0, 0 };
+		struct sm_task_info ib = { 2, 0, SM_SCHED_NORMAL, 0, true, 0, 0 };
+		struct sm_rq *rq = p->rq_new(NULL, 0, 1000, NULL);
+		struct sm_task *a = p->task_new(rq, &ia);
+		struct sm_task *b = p->task_new(rq, &ib);
+		struct o1_rq *orq = o1_rq_of(rq);
+		bool strict = !strcmp(policies[k], "stock");
+
+		p->wake(rq, a, 0);
+		CHECK(p->schedule(rq) == a);
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			CHECK_CTX("%s: B prio %d ts %u", policies[k],
+				  cases[i].prio, cases[i].ts);
+			o1_task_of(a)->prio = 120;
+			o1_task_of(a)->time_slice = 10;
+			o1_task_of(b)->prio = cases[i].prio;
+			o1_task_of(b)->time_slice = cases[i].ts;
+			CHECK_INT(orq->rules->preempts_curr(orq, o1_task_of(b)),
+				  strict ? cases[i].strict : cases[i].tpc);
+		}
+		p->task_free(rq, b);
+		p->task_free(rq, a);
+		p->rq_free(rq);
+	}
+	CHECK_CTX("%s", "");
+}
+
 int main(void)
 {
 	test_constants();
@@ -330,5 +389,6 @@ int main(void)
 	test_delta();
 	test_effective_prio();
 	test_new_task();
+	test_preempts();
 	return test_done("test-rules");
 }
