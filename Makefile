@@ -3,6 +3,9 @@
 #   make            build ./schedreplay
 #   make check      tests: normal build, then ASan+UBSan build, then valgrind
 #   make bench      benchmarks (prints figures)
+#   make mutate     mutation testing: each mutation of tests/mutations in a
+#                   scratch copy, its tests run, the survivors printed
+#                   (slow: not part of make check)
 #   make demo       the main job on the bundled mixed sample
 #   make install    PREFIX=/usr/local DESTDIR=: the binary, the man page
 #                   (made from the option tables), bash and zsh completion,
@@ -105,7 +108,7 @@ INSTALL ?= install
 DOCS := README.md $(sort $(wildcard docs/*.md))
 
 .PHONY: all check check-run check-san check-valgrind check-clang test-bins \
-	bench demo clean fuzz fuzz-bins man install uninstall
+	bench demo clean fuzz fuzz-bins man install uninstall mutate
 
 all: $(PROG) $(MAN)
 
@@ -211,6 +214,11 @@ fuzz:
 		$(or $(FUZZ_TARGETS),$(notdir $(basename $(FUZZ_SRCS))))
 
 fuzz-bins: $(FUZZ_BINS)
+
+# Mutation testing (tests/mutate.sh); MUTATE_FILTER=REGEX picks the
+# mutations whose file matches.
+mutate: $(PROG)
+	@sh tests/mutate.sh tests/mutations $(MUTATE_FILTER)
 
 bench: $(PROG) $(BENCH_BINS)
 	@SCHEDREPLAY=$(abspath $(PROG)) BUILD=$(BUILD) sh bench/run.sh
