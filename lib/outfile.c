@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,33 +100,10 @@ void sr_outfile_block(int block)
 	sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
 }
 
-int sr_outfile_watch(const char *tmp, int child)
+void sr_outfile_set_child(struct sr_outfile *o, int child)
 {
-	char *t = strdup(tmp);
-	sigset_t old;
-	int slot;
-
-	if (!t)
-		return -1;
-	hold_signals(&old);
-	slot = live_add(t);
-	if (slot >= 0)
-		live_child[slot] = child;
-	restore_signals(&old);
-	if (slot < 0)
-		free(t);
-	return slot;
-}
-
-void sr_outfile_unwatch(int slot)
-{
-	char *t;
-
-	if (slot < 0 || slot >= SR_OUTFILE_LIVE_MAX)
-		return;
-	t = live_tmp[slot];
-	live_del(slot);
-	free(t);
+	if (o && o->slot >= 0)
+		live_child[o->slot] = child;
 }
 
 void sr_outfile_install_signals(void)
@@ -143,6 +121,21 @@ void sr_outfile_install_signals(void)
 	sigaction(SIGPIPE, &sa, NULL);
 	/* and so is a file-size limit (ulimit -f): EFBIG, not a kill */
 	signal(SIGXFSZ, SIG_IGN);
+}
+
+/*
+ * How much of a file name base the temporary beside it keeps: all of it,
+ * unless base plus the longest suffix (".tmp." 10 pid digits ".XXXXXX")
+ * would pass NAME_MAX; then as much as leaves room for the suffix.  Only
+ * base's length decides it, so sr_outfile_clean_stale finds the same.
+ */
+#define TMP_SUFFIX_MAX (5 + 10 + 7)
+
+static size_t tmp_stem(const char *base)
+{
+	size_t nb = strlen(base);
+
+	return nb + TMP_SUFFIX_MAX > NAME_MAX ? NAME_MAX - TMP_SUFFIX_MAX : nb;
 }
 
 int sr_outfile_open(struct sr_outfile **out, const char *path,
@@ -207,8 +200,24 @@ int sr_outfile_open(struct sr_outfile **out, const char *path,
 	}
 	sr_outfile_clean_stale(path);
 	/* PATH.tmp.PID.XXXXXX: the pid tells a later run whether its
-	 * writer is gone (sr_outfile_clean_stale) */
-	snprintf(o->tmp, n + 40, "%s.tmp.%ld.XXXXXX", path, (long)getpid());
+	 * writer is gone (sr_outfile_clean_stale); a name near the file
+	 * system's limit is cut first, so that the suffix always fits */
+	{
+		const char *slash = strrchr(path, '/');
+		size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
+		size_t keep = tmp_stem(path + dirlen);
+
+		if (strlen(path + dirlen) > NAME_MAX) {
+			free(o->path);
+			free(o->tmp);
+			free(o);
+			return sr_fail(d, SR_EIO, "%s: cannot create: %s (a "
+				       "file name holds at most %d bytes)",
+				       path, strerror(ENAMETOOLONG), NAME_MAX);
+		}
+		snprintf(o->tmp, n + 40, "%.*s.tmp.%ld.XXXXXX",
+			 (int)(dirlen + keep), path, (long)getpid());
+	}
 	/* no signal between creating the temporary and listing it */
 	hold_signals(&old);
 	fd = mkstemp(o->tmp);
@@ -374,7 +383,7 @@ void sr_outfile_clean_stale(const char *path)
 	int saved = errno;
 
 	if (dp) {
-		size_t nb = strlen(base);
+		size_t nb = tmp_stem(base);
 		int fd = dirfd(dp);
 
 		while ((e = readdir(dp)))

@@ -78,14 +78,13 @@ void sr_outfile_clean_stale(const char *path);
 void sr_outfile_install_signals(void);
 
 /*
- * A temporary that another process writes (gnuplot's image): a signal
- * kills child (if > 0) and waits for it, then removes tmp.  Returns a
- * handle for sr_outfile_unwatch(), -1 if nothing could be watched.
- * Block the signals from before the fork (sr_outfile_block(1)) until
- * the child is watched, or a signal in between would leave the file.
+ * The temporary of o is being written by another process, child (gnuplot,
+ * through the descriptor it inherited): a signal kills it and waits for
+ * it before the temporary is removed; child 0: no longer (it was reaped).
+ * Block the signals from before the fork (sr_outfile_block(1)) until the
+ * child is named, or a signal in between would leave it writing.
  */
-int sr_outfile_watch(const char *tmp, int child);
-void sr_outfile_unwatch(int slot);
+void sr_outfile_set_child(struct sr_outfile *o, int child);
 
 /* Hold SIGINT, SIGTERM and SIGHUP off (block 1) or let them in (0). */
 void sr_outfile_block(int block);

@@ -16,6 +16,7 @@
 #include "lib/path.h"
 #include "lib/outfile.h"
 #include "plots/gnuplot.h"
+#include "plots/image.h"
 
 #define ERRBUF 2048 /* the last bytes of gnuplot's stderr we keep */
 
@@ -113,49 +114,51 @@ int pl_gnuplot_check(const char *gnuplot, struct sr_diag *d)
 }
 
 static int run(const char *gnuplot, const char *dir, const char *script,
-	       const char *image, const char *setvar, const char *tmppath,
-	       struct sr_diag *d);
+	       const char *image, struct sr_outfile *o, struct sr_diag *d);
 
 int pl_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
 		   const char *image, struct sr_diag *d)
 {
-	char tmp[512], setvar[600], *tmppath, *final;
+	struct sr_outfile *o;
+	char *final;
 	int rc;
 
 	if (!gnuplot || !*gnuplot)
 		gnuplot = "gnuplot";
-	/* gnuplot runs in dir: the image is named relative to it */
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", image, (long)getpid());
-	if (strchr(tmp, '\'') || strchr(tmp, '/') ||
-	    strlen(tmp) >= sizeof(tmp) - 1)
+	if (!*image || strchr(image, '/'))
 		return sr_fail(d, SR_EUSAGE, "%s: expected a plain file name",
 			       image);
-	snprintf(setvar, sizeof(setvar), "outfile='%s'", tmp);
-	tmppath = sr_path_join(dir, tmp, NULL);
 	final = sr_path_join(dir, image, NULL);
-	if (!tmppath || !final) {
-		free(tmppath);
-		free(final);
+	if (!final)
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	}
-	sr_outfile_clean_stale(final);  /* a killed run's IMAGE.tmp.PID */
-	rc = run(gnuplot, dir, script, image, setvar, tmppath, d);
-	free(tmppath);
+	/* the temporary is ours, made with O_EXCL (mkstemp) beside the
+	 * image; gnuplot writes it through the descriptor it inherits and
+	 * never opens a name in dir, where a link could be waiting */
+	rc = sr_outfile_open(&o, final, d);
+	if (!rc)
+		rc = run(gnuplot, dir, script, image, o, d);
+	if (!rc)
+		rc = sr_outfile_commit(o, d);
+	else
+		sr_outfile_abort(o);
 	free(final);
 	return rc;
 }
 
 static int run(const char *gnuplot, const char *dir, const char *script,
-	       const char *image, const char *setvar, const char *tmppath,
-	       struct sr_diag *d)
+	       const char *image, struct sr_outfile *o, struct sr_diag *d)
 {
 	int errpipe[2], execpipe[2];
-	char errbuf[ERRBUF], tail[600];
+	char errbuf[ERRBUF], tail[600], setvar[64];
 	size_t errlen = 0;
-	int exec_errno = 0, status, watch;
+	int exec_errno = 0, status, fd = fileno(sr_outfile_fp(o));
+	struct stat st;
 	pid_t pid;
 	ssize_t n;
 
+	/* /dev/fd/N opens the file the descriptor holds (a FIFO or device
+	 * given as -o is written in place, as any output) */
+	snprintf(setvar, sizeof(setvar), "outfile='/dev/fd/%d'", fd);
 	if (pipe(errpipe) != 0)
 		return sr_fail(d, SR_EIO, "pipe: %s", strerror(errno));
 	if (pipe2(execpipe, O_CLOEXEC) != 0) {
@@ -204,7 +207,7 @@ static int run(const char *gnuplot, const char *dir, const char *script,
 			_exit(127);
 		_exit(127);
 	}
-	watch = sr_outfile_watch(tmppath, (int)pid);
+	sr_outfile_set_child(o, (int)pid);
 	sr_outfile_block(0);
 	close(errpipe[1]);
 	close(execpipe[1]);
@@ -231,21 +234,15 @@ static int run(const char *gnuplot, const char *dir, const char *script,
 		}
 	}
 	/* reaped: from here a signal only removes the file */
-	sr_outfile_unwatch(watch);
-	watch = sr_outfile_watch(tmppath, 0);
-	if (exec_errno) {
-		unlink(tmppath);
-		sr_outfile_unwatch(watch);
+	sr_outfile_set_child(o, 0);
+	if (exec_errno)
 		return sr_fail(d, SR_ENOGNUPLOT,
 			       "cannot run %s: %s; install it (%s, as root) or name it with --gnuplot PATH; the scripts and data are in %s: cd %s && gnuplot %s",
 			       gnuplot, strerror(exec_errno), PL_GNUPLOT_INSTALL,
 			       dir, dir, script);
-	}
 	if (status != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		char how[64];
 
-		unlink(tmppath);
-		sr_outfile_unwatch(watch);
 		if (status == -1)
 			snprintf(how, sizeof(how), "could not be waited for");
 		else if (WIFSIGNALED(status))
@@ -255,26 +252,29 @@ static int run(const char *gnuplot, const char *dir, const char *script,
 			snprintf(how, sizeof(how), "exited with status %d",
 				 WEXITSTATUS(status));
 		last_lines(tail, sizeof(tail), errbuf, 3);
+		/* an error on a line of the script: gnuplot is there and
+		 * runs; the script is at fault, not the installation */
+		if (strstr(errbuf, " line "))
+			return sr_fail(d, SR_ENOGNUPLOT,
+				       "%s %s on %s/%s%s%s; the scripts and data are kept in %s (a script of ours that gnuplot refuses is a bug: please report it with the script)",
+				       gnuplot, how, dir, script, tail[0] ? ": " : "",
+				       tail, dir);
 		return sr_fail(d, SR_ENOGNUPLOT,
 			       "%s %s on %s/%s%s%s; the scripts and data are kept in %s (a working gnuplot: %s)",
 			       gnuplot, how, dir, script, tail[0] ? ": " : "",
 			       tail, dir, PL_GNUPLOT_INSTALL);
 	}
-	{
-		char *to = sr_path_join(dir, image, NULL);
-		int rc = to ? rename(tmppath, to) : -1;
-		int e = to ? errno : ENOMEM;
+	/* exit 0 is not enough: cairo's terminals exit 0 when their writes
+	 * fail; the image must be whole before it replaces the previous */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		char *path = sr_path_join(dir, image, NULL);
+		int rc;
 
-		if (rc != 0) {
-			unlink(tmppath);
-			sr_outfile_unwatch(watch);
-			sr_fail(d, SR_ENOGNUPLOT, "%s wrote no %s/%s from %s: %s",
-				gnuplot, dir, image, script, strerror(e));
-			free(to);
-			return SR_ENOGNUPLOT;
-		}
-		free(to);
-		sr_outfile_unwatch(watch);
+		if (!path)
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		rc = pl_image_check(fd, image, path, d);
+		free(path);
+		return rc;
 	}
 	return SR_OK;
 }

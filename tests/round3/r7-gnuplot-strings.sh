@@ -37,6 +37,21 @@ for title in "'''" "it's # \\\"q\\"; do
 		fail "the task's name read back by gnuplot as '$(cat "$T/err")'"
 done
 
+# a heat map of a trace whose file name holds quotes and a backslash:
+# its data and image names are strings of the script like any other
+cp "$H" "$T/it's \"q\\.txt"
+expect_status 0 "$SR" sweep "$T/it's \"q\\.txt" --policy o11int \
+	--set MAX_SLEEP_AVG=500,1020 --set TIMESLICE_GRANULARITY=10,25 \
+	-o "$T/m" -q --sequential --heatmap MAX_SLEEP_AVG,TIMESLICE_GRANULARITY,deadlines_met_pct
+nchecks=$((nchecks + 1))
+[ -s "$T/m/heatmap-t1-it's \"q\\.txt-o11int-deadlines_met_pct.png" ] || fail "no heat map"
+# and the script redraws it by hand, as its comment says
+rm "$T/m/heatmap-t1-it's \"q\\.txt-o11int-deadlines_met_pct.png"
+(cd "$T/m" && gnuplot "heatmap-t1-it's \"q\\.txt-o11int-deadlines_met_pct.gp") ||
+	fail "gnuplot refused the heat map's script"
+nchecks=$((nchecks + 1))
+[ -s "$T/m/heatmap-t1-it's \"q\\.txt-o11int-deadlines_met_pct.png" ] || fail "no heat map by hand"
+
 # sweep --heatmap: a mistake is found before any job runs (nothing made)
 expect_status 64 "$SR" sweep "$H" --policy o11int --set MAX_SLEEP_AVG=500,1020 \
 	--set TIMESLICE_GRANULARITY=10,25 -o "$T/h1" -j 1 \
