@@ -238,13 +238,22 @@ static const struct sr_rsrc_ops td_ops = {
 	.close = td_close,
 };
 
-/* Streams for every cpu of handle h (index hi among the handles). */
+/*
+ * Streams for every cpu of handle h (index hi among the handles).  The
+ * cpus are asked for by number, up to the highest number a buffer lists
+ * (cpu_end, from tdcheck), not up to the file's cpu count: a version 7
+ * buffer of cpus 0 and 2 has a count of 2, and cpu 2's records would be
+ * left unread.  A number without data gives no stream.
+ */
 static int add_streams(struct td *t, struct tracecmd_input *h, size_t hi,
-		       struct sr_diag *d)
+		       uint32_t cpu_end, struct sr_diag *d)
 {
 	struct tep_handle *tep = tracecmd_get_tep(h);
 	int ncpu = tep ? tep_get_cpus(tep) : 0;
 	struct stream *s;
+
+	if (ncpu >= 0 && (uint32_t)ncpu < cpu_end)
+		ncpu = (int)cpu_end;
 
 	t->bin.fc.line = 0;
 	t->bin.scratch = (struct sr_diag)SR_DIAG_INIT;
@@ -275,6 +284,7 @@ int sr_tracedat_open(struct sr_merge **m, struct sr_input *in,
 {
 	struct td *t = calloc(1, sizeof(*t));
 	int fd = -1, n;
+	uint32_t cpu_end = 0;
 
 	*m = NULL;
 	if (!t) {
@@ -284,7 +294,7 @@ int sr_tracedat_open(struct sr_merge **m, struct sr_input *in,
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	if (sr_bin_start(&t->bin, in, name, &fd, d) != SR_OK)
 		goto fail;
-	if (sr_tdcheck(fd, t->bin.file, &t->size, d) != SR_OK)
+	if (sr_tdcheck(fd, t->bin.file, &t->size, &cpu_end, d) != SR_OK)
 		goto fail;
 	t->top = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS |
 				  TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
@@ -304,7 +314,7 @@ int sr_tracedat_open(struct sr_merge **m, struct sr_input *in,
 		sr_fail(d, SR_EINTERNAL, "out of memory");
 		goto fail;
 	}
-	if (add_streams(t, t->top, 0, d) != SR_OK)
+	if (add_streams(t, t->top, 0, cpu_end, d) != SR_OK)
 		goto fail;
 	for (int i = 0; i < n; i++) {
 		t->inst[i] = tracecmd_buffer_instance_handle(t->top, i);
@@ -317,7 +327,8 @@ int sr_tracedat_open(struct sr_merge **m, struct sr_input *in,
 			goto fail;
 		}
 		t->ninst = (size_t)i + 1;
-		if (add_streams(t, t->inst[i], (size_t)i + 1, d) != SR_OK)
+		if (add_streams(t, t->inst[i], (size_t)i + 1, cpu_end,
+				d) != SR_OK)
 			goto fail;
 	}
 	t->heap = malloc((t->ns + 1) * sizeof(*t->heap));

@@ -68,6 +68,8 @@ struct tdc {
 	uint32_t page;
 	int long_size;
 	uint32_t cpus;       /* v6: cpus of every buffer */
+	uint32_t cpu_end;    /* 1 + the highest cpu number listed */
+	uint8_t seen[MAX_CPUS / 8]; /* v7: a buffer's cpus listed so far */
 	int clock;           /* v6: a TRACECLOCK option was seen */
 	unsigned nsections;  /* v7: options sections walked */
 	int zstd;            /* the algorithm: zstd, else zlib */
@@ -548,6 +550,8 @@ static int flyrecord_v6(struct tdc *t, uint64_t at)
 			return t->d->code;
 		at += 16;
 	}
+	if (t->cpus > t->cpu_end)
+		t->cpu_end = t->cpus;
 	return SR_OK;
 }
 
@@ -642,6 +646,7 @@ static int named_section(struct tdc *t, uint16_t id, uint64_t off)
 static int buffer_option(struct tdc *t, uint16_t id, uint64_t at,
 			 uint64_t end)
 {
+	uint8_t *seen = t->seen;
 	uint64_t off;
 	uint32_t n;
 	uint16_t flags;
@@ -671,14 +676,26 @@ static int buffer_option(struct tdc *t, uint16_t id, uint64_t at,
 	if (n > MAX_CPUS)
 		return fail(t, at - 4, "expected at most %d cpus, got %u",
 			    MAX_CPUS, n);
+	/* the entries name their cpus: a recording of some cpus only lists
+	 * those (0 and 2: a gap), so records are asked for by number up to
+	 * the highest (cpu_end), and a number listed twice is refused */
+	memset(t->seen, 0, sizeof(t->seen));
 	for (uint32_t c = 0; c < n; c++) {
 		uint64_t o, s;
+		uint32_t cpu;
 
 		if (within(t, at, 20, end, "a buffer's cpu entry"))
 			return t->d->code;
-		if (r32(t, at) >= MAX_CPUS)
+		cpu = r32(t, at);
+		if (cpu >= MAX_CPUS)
 			return fail(t, at, "expected a cpu below %d, got %u",
-				    MAX_CPUS, r32(t, at));
+				    MAX_CPUS, cpu);
+		if (seen[cpu / 8] & (1u << (cpu % 8)))
+			return fail(t, at, "expected each cpu once in a "
+				    "buffer's cpu list, got cpu %u again", cpu);
+		seen[cpu / 8] |= (uint8_t)(1u << (cpu % 8));
+		if (cpu + 1 > t->cpu_end)
+			t->cpu_end = cpu + 1;
 		o = r64(t, at + 4);
 		s = r64(t, at + 12);
 		if (s && (o < sd || o > se || s > se - o))
@@ -961,7 +978,8 @@ static int walk(struct tdc *t)
 	return deferred_cpu_data(t);
 }
 
-int sr_tdcheck(int fd, const char *file, uint64_t *size, struct sr_diag *d)
+int sr_tdcheck(int fd, const char *file, uint64_t *size, uint32_t *cpus,
+	       struct sr_diag *d)
 {
 	struct tdc t = { 0 };
 	struct stat st;
@@ -984,6 +1002,7 @@ int sr_tdcheck(int fd, const char *file, uint64_t *size, struct sr_diag *d)
 			       strerror(errno));
 	t.m = m;
 	rc = walk(&t);
+	*cpus = t.cpu_end;
 	munmap(m, (size_t)t.len);
 	free(t.spans);
 	return rc;

@@ -14,7 +14,14 @@
 
 #include "lib/diag.h"
 
-/* SR_OK, or SR_EDATA with "FILE:OFFSET: expected ..., got ...". */
-int sr_tdcheck(int fd, const char *file, uint64_t *size, struct sr_diag *d);
+/*
+ * SR_OK, or SR_EDATA with "FILE:OFFSET: expected ..., got ...".  *cpus:
+ * 1 + the highest cpu number any buffer lists (version 7 lists cpus by
+ * number, and a recording of some cpus only has gaps: 0 and 2), or the
+ * version 6 cpu count: records are asked of libtracecmd for every cpu
+ * number below it.
+ */
+int sr_tdcheck(int fd, const char *file, uint64_t *size, uint32_t *cpus,
+	       struct sr_diag *d);
 
 #endif

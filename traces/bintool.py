@@ -17,7 +17,7 @@
         file of the machine inside its compressed records).
 
     bintool.py trace-dat IN OUT [--version 6|7] [--pages N] [--top]
-                                [--all-systems]
+                                [--all-systems] [--cpu-numbers N,N,...]
         trace.dat written anew from IN (a version 6 file without
         compression: `trace-cmd convert --file-version 6 --compression
         none`): the header page, the sched event formats (all systems
@@ -25,6 +25,9 @@
         ring-buffer pages as recorded; no kallsyms, no printk formats.
         --pages keeps the first N pages of each cpu; --top makes the first
         instance buffer the top buffer (a file without instances).
+        --cpu-numbers (version 7) gives each cpu's data, in order, the cpu
+        number listed, as a recording of some cpus only has them (0,2: a
+        gap); the CPUCOUNT option stays the count of cpus with data.
 
 Both keep every byte of what is kept; they only leave parts out.  The
 layouts are those of perf.data-file-format.txt and trace-cmd.dat.v6(5) /
@@ -325,8 +328,12 @@ def write_v6(t, out_path):
     open(out_path, 'wb').write(h)
 
 
-def write_v7(t, out_path):
+def write_v7(t, out_path, numbers=None):
     page = t['page']
+    num = numbers or list(range(t['cpus']))
+    if len(num) < t['cpus']:
+        sys.exit('bintool: --cpu-numbers: %d cpus to number' % t['cpus'])
+
     strings = bytearray(b'\0')
 
     def sid(text):
@@ -382,7 +389,7 @@ def write_v7(t, out_path):
         ents = []
         for c, data in enumerate(cpus):
             if data:
-                ents.append((c, len(f), len(data)))
+                ents.append((num[c], len(f), len(data)))
                 f.extend(data)
         struct.pack_into('<Q', f, at + 8, len(f) - start)
         entries.append((name, at, ents))
@@ -401,7 +408,8 @@ def write_v7(t, out_path):
     open(out_path, 'wb').write(f)
 
 
-def trace_dat(src, dst, version=7, pages=None, top=False, all_systems=False):
+def trace_dat(src, dst, version=7, pages=None, top=False, all_systems=False,
+              numbers=None):
     t = read_v6(src)
     if not all_systems:
         t['systems'] = [s for s in t['systems'] if s[0] == b'sched']
@@ -415,7 +423,12 @@ def trace_dat(src, dst, version=7, pages=None, top=False, all_systems=False):
         t['top'] = [c[:cut] for c in t['top']]
         t['instances'] = [(n, [c[:cut] for c in cs])
                           for n, cs in t['instances']]
-    (write_v6 if version == 6 else write_v7)(t, dst)
+    if version == 6:
+        if numbers:
+            sys.exit('bintool: --cpu-numbers: version 7 only')
+        write_v6(t, dst)
+    else:
+        write_v7(t, dst, numbers)
 
 
 def main(argv):
@@ -428,6 +441,9 @@ def main(argv):
         if rest[i] in ('--max-samples', '--version', '--pages'):
             opts[rest[i]] = int(rest[i + 1])
             i += 2
+        elif rest[i] == '--cpu-numbers':
+            opts[rest[i]] = [int(x) for x in rest[i + 1].split(',')]
+            i += 2
         elif rest[i] in ('--top', '--all-systems'):
             opts[rest[i]] = True
             i += 1
@@ -439,7 +455,8 @@ def main(argv):
         perf_zstd(src, dst)
     elif cmd == 'trace-dat':
         trace_dat(src, dst, opts.get('--version', 7), opts.get('--pages'),
-                  opts.get('--top', False), opts.get('--all-systems', False))
+                  opts.get('--top', False), opts.get('--all-systems', False),
+                  opts.get('--cpu-numbers'))
     else:
         sys.exit(__doc__)
 

@@ -48,6 +48,7 @@ python3 "$tool" trace-dat "$tmp/w.v6.dat" "$out/sleep.v6.dat" --version 6 --page
 python3 "$tool" trace-dat "$tmp/w.v6.dat" "$out/sleep.v7.dat" --version 7 --pages 3
 python3 "$tool" trace-dat "$tmp/w.v6.dat" "$out/sleep.v6top.dat" --version 6 --pages 3 --top
 python3 "$tool" trace-dat "$tmp/w.v6.dat" "$out/sleep.v7top.dat" --version 7 --pages 3 --top
+python3 "$tool" trace-dat "$out/sleep.v6top.dat" "$out/sleep.v7gap.dat" --version 7 --cpu-numbers 0,2
 trace-cmd convert -i "$out/sleep.v6.dat" -o "$out/sleep.v7zstd.dat" \
 	--file-version 7 --compression zstd >/dev/null 2>&1
 trace-cmd report -t -i "$out/sleep.v7.dat" > "$out/sleep.v7.txt" 2>/dev/null
