@@ -256,7 +256,9 @@ int cmp_result_link(struct cmp_result *r, struct sr_diag *d)
 		l->seg0 = (uint32_t)k;
 		while (k < r->nseg && r->seg[k].pid == l->pid &&
 		       r->seg[k].wake_ns == l->wake_ns && sum < l->delay_ns) {
-			sum += r->seg[k].dur_ns;
+			/* a saved file's segments: their sum checked */
+			if (__builtin_add_overflow(sum, r->seg[k].dur_ns, &sum))
+				sum = INT64_MAX;
 			k++;
 			l->nseg++;
 		}
@@ -386,6 +388,23 @@ static int sum_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 	return SR_OK;
 }
 
+/*
+ * A time in ns (the trace's clock): 0 to 2^63 - 1, as the readers take
+ * them (docs/limits.md), so that the difference of two never overflows.
+ */
+static int time_col(struct cmp_tsv *t, size_t i, int64_t *out,
+		    struct sr_diag *d)
+{
+	if (cmp_tsv_int(t, i, out, d))
+		return d->code;
+	if (*out < 0)
+		return sr_fail(d, SR_EDATA, "%s:%llu: expected a time in ns "
+			       "(0 or more) in column %s, got %lld", t->path,
+			       (unsigned long long)t->line, t->cols[i].name,
+			       (long long)*out);
+	return SR_OK;
+}
+
 enum { LC_WAKE, LC_RUN, LC_DELAY, LC_PID, LC_COMM, LC_WHY, LC_BEHIND,
        LC__N };
 
@@ -447,11 +466,12 @@ static int lat_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 	int64_t delay, pid, behind = -1;
 	const char *why = cmp_tsv_get(t, LC_WHY);
 
-	if (cmp_tsv_int(t, LC_WAKE, &row.wake, d) ||
-	    cmp_tsv_int(t, LC_RUN, &row.run, d) ||
+	if (time_col(t, LC_WAKE, &row.wake, d) ||
+	    time_col(t, LC_RUN, &row.run, d) ||
 	    cmp_tsv_int(t, LC_DELAY, &delay, d) ||
 	    cmp_tsv_int(t, LC_PID, &pid, d))
 		return d->code;
+	/* both times >= 0: their difference cannot overflow */
 	if (delay < 0 || delay != row.run - row.wake)
 		return sr_fail(d, SR_EDATA, "%s:%llu: expected a delay >= 0, "
 			       "run_ns - wake_ns, got %lld", t->path,
@@ -495,10 +515,10 @@ static int waits_row(struct cmp_result *r, struct cmp_tsv *t,
 	int why;
 	const char *detail = cmp_tsv_get(t, WC_DETAIL);
 
-	if (cmp_tsv_int(t, WC_WAKE, &row.wake, d) ||
+	if (time_col(t, WC_WAKE, &row.wake, d) ||
 	    cmp_tsv_int(t, WC_PID, &pid, d) ||
-	    cmp_tsv_int(t, WC_START, &row.start, d) ||
-	    cmp_tsv_int(t, WC_END, &row.end, d) ||
+	    time_col(t, WC_START, &row.start, d) ||
+	    time_col(t, WC_END, &row.end, d) ||
 	    why_col(t, WC_WHY, &why, d) ||
 	    dash_col(t, WC_RPID, DASH_PID, &rpid, d) ||
 	    dash_col(t, WC_RPRIO, DASH_PRIO, &prio, d) ||
@@ -548,7 +568,7 @@ static int tl_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 	struct sm_view v = { .prio = -1 };
 	int64_t pid, prio, sprio;
 
-	if (cmp_tsv_int(t, TC_TIME, &row.t, d) ||
+	if (time_col(t, TC_TIME, &row.t, d) ||
 	    cmp_tsv_int(t, TC_PID, &pid, d))
 		return d->code;
 	if (r->ntl && row.t < r->tl[r->ntl - 1].time_ns)
@@ -619,19 +639,17 @@ int cmp_result_check(const char *dir, const char *policy, struct sr_diag *d)
 			       dir, policy, strerror(errno ? errno : ENOTDIR));
 	for (size_t i = 0; i < NFILES_NEEDED; i++) {
 		char *p = sr_path_join(dir, files[i].file, NULL);
-		int ok;
+		int rc = SR_OK;
 
 		if (!p)
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
-		ok = stat(p, &st) == 0 && S_ISREG(st.st_mode);
-		if (!ok) {
-			sr_fail(d, SR_ENOINPUT,
-				"%s: missing: expected the replay's %s for policy '%s'",
-				p, files[i].file, policy);
-			free(p);
-			return d->code;
-		}
+		if (stat(p, &st) != 0 || !S_ISREG(st.st_mode))
+			rc = sr_fail(d, SR_ENOINPUT, "%s: missing: expected the "
+				     "replay's %s for policy '%s'", p,
+				     files[i].file, policy);
 		free(p);
+		if (rc)
+			return rc;
 	}
 	return SR_OK;
 }

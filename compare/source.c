@@ -209,8 +209,10 @@ static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
 	if (!src->ref) {
 		if (!(dir = sr_path_join(o->trace, SR_REPLAY_OBSERVED, NULL)))
 			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		/* there, it must be whole (a replay writes it whole) */
 		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
-		    cmp_result_check(dir, SR_REPLAY_OBSERVED, NULL) == SR_OK) {
+		    (rc = cmp_result_check(dir, SR_REPLAY_OBSERVED, d)) ==
+		    SR_OK) {
 			src->ref = &src->ref_own;
 			cmp_result_init(src->ref, SR_REPLAY_OBSERVED);
 			rc = cmp_result_read(src->ref, dir, CMP_READ_TL, d);
