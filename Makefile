@@ -121,25 +121,37 @@ $(MAN): $(PROG)
 
 man: $(MAN)
 
-install: $(PROG) $(MAN)
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(BASHCOMPDIR) \
-		$(DESTDIR)$(ZSHCOMPDIR)
-	$(INSTALL) -m 755 $(PROG) $(DESTDIR)$(BINDIR)/schedreplay
-	$(INSTALL) -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1/schedreplay.1
-	$(INSTALL) -m 644 completion/schedreplay.bash \
-		$(DESTDIR)$(BASHCOMPDIR)/schedreplay
-	$(INSTALL) -m 644 completion/_schedreplay \
-		$(DESTDIR)$(ZSHCOMPDIR)/_schedreplay
-	$(INSTALL) -m 644 README.md $(DESTDIR)$(DOCDIR)/README.md
-	$(INSTALL) -m 644 $(filter docs/%,$(DOCS)) $(DESTDIR)$(DOCDIR)/docs
+# A path in a recipe, quoted for sh: '...' with each ' as '\''.  DESTDIR,
+# PREFIX and the rest are the user's and may hold blanks or quotes: unquoted,
+# DESTDIR='/x/pkg root' would make install create root/... here and
+# uninstall remove /x/pkg.
+shq = '$(subst ','\'',$(1))'
 
+install: $(PROG) $(MAN)
+	$(INSTALL) -d $(call shq,$(DESTDIR)$(BINDIR)) \
+		$(call shq,$(DESTDIR)$(MANDIR)/man1) \
+		$(call shq,$(DESTDIR)$(DOCDIR)/docs) \
+		$(call shq,$(DESTDIR)$(BASHCOMPDIR)) \
+		$(call shq,$(DESTDIR)$(ZSHCOMPDIR))
+	$(INSTALL) -m 755 $(PROG) $(call shq,$(DESTDIR)$(BINDIR)/schedreplay)
+	$(INSTALL) -m 644 $(MAN) $(call shq,$(DESTDIR)$(MANDIR)/man1/schedreplay.1)
+	$(INSTALL) -m 644 completion/schedreplay.bash \
+		$(call shq,$(DESTDIR)$(BASHCOMPDIR)/schedreplay)
+	$(INSTALL) -m 644 completion/_schedreplay \
+		$(call shq,$(DESTDIR)$(ZSHCOMPDIR)/_schedreplay)
+	$(INSTALL) -m 644 README.md $(call shq,$(DESTDIR)$(DOCDIR)/README.md)
+	$(INSTALL) -m 644 $(filter docs/%,$(DOCS)) $(call shq,$(DESTDIR)$(DOCDIR)/docs)
+
+# The doc directory is removed whole: only when it is ours by its name.
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/schedreplay \
-		$(DESTDIR)$(MANDIR)/man1/schedreplay.1 \
-		$(DESTDIR)$(BASHCOMPDIR)/schedreplay \
-		$(DESTDIR)$(ZSHCOMPDIR)/_schedreplay
-	rm -rf $(DESTDIR)$(DOCDIR)
+	@case $(call shq,$(DOCDIR)) in */schedreplay) ;; \
+	*) echo "uninstall: DOCDIR does not end in /schedreplay: not" \
+		"removing it" >&2; exit 1 ;; esac
+	rm -f $(call shq,$(DESTDIR)$(BINDIR)/schedreplay) \
+		$(call shq,$(DESTDIR)$(MANDIR)/man1/schedreplay.1) \
+		$(call shq,$(DESTDIR)$(BASHCOMPDIR)/schedreplay) \
+		$(call shq,$(DESTDIR)$(ZSHCOMPDIR)/_schedreplay)
+	rm -rf $(call shq,$(DESTDIR)$(DOCDIR))
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@
