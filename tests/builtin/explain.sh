@@ -94,11 +94,20 @@ nchecks=$((nchecks + 1))
 awk -F'\t' '$1 == "total" { exit !($6 < $5) }' "$T/out" ||
 	fail "o11int's wait is not shorter than stock's"
 
-# the text: the worst waits in words, the two tables side by side
+# the text: the worst waits in words, the two tables side by side.
+# "N waits" counts the sleeper's waits that had a delay: its rows of the
+# replay's latency.tsv with delay_ns > 0 (under stock: the wakeups that did
+# not preempt a hog, plus the waits after its own expiry in the round robin).
+# Its three worst are those expiry waits, 204 ms behind both hogs' 102 ms
+# slices; the fourth (203.7 ms) is a wakeup that did not preempt: --top 4.
+expect_status 0 "$SR" replay "$T/s.txt" --cpus 1 --policy stock -o "$T/cnt" -q
+nwaits=$(awk -F'\t' '$4 == 300 && $3 > 0' "$T/cnt/stock/latency.tsv" | wc -l)
+nchecks=$((nchecks + 1))
+[ "$nwaits" -ge 10 ] || fail "stock: only $nwaits delayed waits of the sleeper in latency.tsv"
 expect_status 0 "$SR" explain "$T/s.txt" --task '^sleep' --cpus 1 \
-	--policy stock --policy o11int --top 3
+	--policy stock --policy o11int --top 4
 expect_out "^schedreplay explain: s.txt, 1 task matching '\^sleep' \(sleeper \(300\)\)$"
-expect_out '^stock: 10 waits, [0-9.]+ ms in all; mostly no-preempt'
+expect_out "^stock: $nwaits waits, [0-9.]+ ms in all; mostly no-preempt"
 # one clock: seconds after the trace start, the trace's own beside it
 expect_out '^  1\. sleeper \(300\) waited [0-9.]+ ms from [0-9.]+ s \(trace clock @[0-9.]+\):$'
 # one set of reason names: the segment's reason by name, then in words
@@ -140,7 +149,7 @@ expect_status 0 "$SR" explain "$T/r" --pid 300 --policy stock --policy o11int --
 expect_same "$T/out" "$T/abs.tsv"
 expect_status 0 "$SR" replay "$T/s.txt" --cpus 1 --policy stock -o "$T/n" -q --no-why
 expect_status 0 "$SR" explain "$T/n" --pid 300 --policy stock
-expect_out '^stock: 10 waits, [0-9.]+ ms in all; not attributed'
+expect_out "^stock: $nwaits waits, [0-9.]+ ms in all; not attributed"
 
 # errors
 expect_status 64 "$SR" explain "$T/s.txt" --cpus 1
