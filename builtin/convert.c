@@ -56,7 +56,8 @@ int cmd_convert(int argc, char **argv, struct sr_diag *d)
 	snprintf(comment, sizeof(comment), "converted by schedreplay from %s%s",
 		 sr_reader_format(r),
 		 strchr(sr_reader_format(r), '.') ? "" : " text");
-	if (sr_native_writer_new(&w, sr_outfile_fp(o), comment, d) != SR_OK)
+	if (sr_native_writer_new(&w, sr_outfile_fp(o), comment, d) != SR_OK ||
+	    sr_native_write_context(w, sr_reader_context(r), d) != SR_OK)
 		goto fail;
 	while ((rc = sr_reader_next(r, &ev, d)) == 1)
 		if (sr_native_write(w, &ev, sr_reader_tasks(r), d) != SR_OK)

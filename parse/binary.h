@@ -27,14 +27,20 @@
 int sr_is_perfdata(const char *head, size_t n);
 int sr_is_tracedat(const char *head, size_t n);
 
+struct sr_context;
+
 /*
  * Open the reader over in (peeked, not consumed; taken over either way)
  * and a merge over its records.  name: the input's name for messages.
+ * *ctx: the recording's context when the file carries one (trace.dat
+ * written by `schedreplay record`), else NULL; the caller frees it.
  */
 int sr_perfdata_open(struct sr_merge **m, struct sr_input *in,
-		     const char *name, struct sr_diag *d);
+		     const char *name, struct sr_context **ctx,
+		     struct sr_diag *d);
 int sr_tracedat_open(struct sr_merge **m, struct sr_input *in,
-		     const char *name, struct sr_diag *d);
+		     const char *name, struct sr_context **ctx,
+		     struct sr_diag *d);
 
 /* What each reader keeps alike: the input's name for messages, the
    tracepoint decoder's context (fc.d is scratch), and its counts. */

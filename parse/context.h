@@ -82,7 +82,8 @@ struct sr_ctx_task {
 	int32_t nice;
 	int32_t policy;      /* enum sr_sched_policy_id */
 	int32_t rtprio;      /* 1..99 for FIFO/RR, else 0 */
-	int64_t autogroup;   /* /proc/PID/autogroup's number, -1 unknown */
+	int64_t autogroup;   /* /proc/PID/autogroup's number (0: in none,
+			      * the root group), -1 unknown */
 	int32_t autogroup_nice;
 	uint32_t cgroup;     /* index into sr_context.cgroup, UINT32_MAX none */
 	uint32_t has;        /* enum sr_ctx_has */

@@ -3,10 +3,15 @@
  * then "TIME CPU EVENT key=value ... flag ...".  Unlike the kernel
  * formats, an unknown event or key here is an error: the format is
  * hand-written, and a typo must not vanish silently.
+ *
+ * A recording's context (parse/ctxtext.h) comes as "#context " lines among
+ * the comments between the magic line and the first event: comments to
+ * the event parser, read before it by sr_native_context().
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "parse/ctxtext.h"
 #include "parse/format.h"
 
 enum nkey {
@@ -505,3 +510,67 @@ const struct sr_fmt_ops sr_fmt_native = {
 	.expect = "native event lines such as '0.001 0 switch prev=PID "
 		  "state=S next=PID'",
 };
+
+int sr_native_context(const char *head, size_t n, bool all, const char *file,
+		      struct sr_context **ctx, struct sr_diag *d)
+{
+	static const char pre[] = "#context ";
+	struct sr_ctxread r;
+	size_t i = 0, line = 0;
+	bool magic = false, any = false;
+	char why[512];
+
+	*ctx = NULL;
+	while (i < n) {
+		const char *nl = memchr(head + i, '\n', n - i);
+		size_t full = nl ? (size_t)(nl - head - i) : n - i;
+		size_t len = full, k = 0;
+		const char *s = head + i;
+
+		if (!nl && !all)
+			goto more;
+		line++;
+		if (len && s[len - 1] == '\r')
+			len--;
+		while (k < len && (s[k] == ' ' || s[k] == '\t'))
+			k++;
+		if (!magic) {
+			if (k < len) {
+				if (len - k < 19 ||
+				    memcmp(s + k, "#schedreplay-native", 19))
+					return SR_OK; /* the parser says */
+				magic = true;
+			}
+		} else if (len >= sizeof(pre) - 1 &&
+			   !memcmp(s, pre, sizeof(pre) - 1)) {
+			if (!any && sr_ctxread_start(&r))
+				return sr_fail(d, SR_EINTERNAL, "out of memory");
+			any = true;
+			if (sr_ctxtext_line(&r, s + sizeof(pre) - 1,
+					    len - (sizeof(pre) - 1), why,
+					    sizeof(why)))
+				goto bad;
+		} else if (k < len && s[k] != '#') {
+			break; /* the first event: the head ends */
+		}
+		i += full + 1;
+	}
+	if (!magic || !any)
+		goto none;
+	if (sr_ctxtext_end(&r, ctx, why, sizeof(why)))
+		goto bad;
+	return SR_OK;
+none:
+	if (any)
+		sr_ctxread_abort(&r);
+	return SR_OK;
+more:
+	if (any)
+		sr_ctxread_abort(&r);
+	return 1;
+bad:
+	sr_ctxread_abort(&r);
+	return sr_fail(d, strstr(why, "out of memory") == why ? SR_EINTERNAL
+							    : SR_EDATA,
+		       "%s:%zu: recording context: %s", file, line, why);
+}

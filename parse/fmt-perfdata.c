@@ -1248,13 +1248,15 @@ static const struct sr_rsrc_ops pd_ops = {
 };
 
 int sr_perfdata_open(struct sr_merge **m, struct sr_input *in,
-		     const char *name, struct sr_diag *d)
+		     const char *name, struct sr_context **ctx,
+		     struct sr_diag *d)
 {
 	struct pd *p = calloc(1, sizeof(*p));
 	struct stat st;
 	int fd = -1;
 
 	*m = NULL;
+	*ctx = NULL; /* perf.data has no place for one */
 	if (!p) {
 		sr_input_close(in);
 		return sr_fail(d, SR_EINTERNAL, "out of memory");

@@ -16,7 +16,12 @@
  * libtracecmd trusts the file: before handing it over, tdcheck.c walks
  * its layout and refuses what would make libtracecmd read past the end
  * (a file cut short), with FILE:OFFSET.
+ *
+ * A file `schedreplay record` wrote carries the recording's context in an
+ * option of its own (tdwrite.h); it is read here (ctxtext.h) and handed
+ * to the reader.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,6 +29,7 @@
 #include <trace-cmd.h>
 
 #include "parse/binary.h"
+#include "parse/ctxtext.h"
 #include "parse/tdcheck.h"
 #include "parse/tracepoint.h"
 
@@ -279,14 +285,53 @@ static int add_streams(struct td *t, struct tracecmd_input *h, size_t hi,
 	return SR_OK;
 }
 
+/* The context option's text, read from the file before libtracecmd
+ * takes the descriptor. */
+static int read_context(int fd, const struct sr_tdinfo *ti, const char *file,
+			struct sr_context **ctx, struct sr_diag *d)
+{
+	char *buf;
+	size_t got = 0;
+	int rc;
+
+	if (!ti->ctx_len)
+		return SR_OK;
+	if (ti->ctx_len > (64u << 20))
+		return sr_fail(d, SR_EDATA, "%s:%llu: expected a recording "
+			       "context of at most 64 MiB, got %llu bytes",
+			       file, (unsigned long long)ti->ctx_at,
+			       (unsigned long long)ti->ctx_len);
+	buf = malloc((size_t)ti->ctx_len);
+	if (!buf)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	while (got < ti->ctx_len) {
+		ssize_t k = pread(fd, buf + got, (size_t)ti->ctx_len - got,
+				  (off_t)(ti->ctx_at + got));
+
+		if (k <= 0) {
+			free(buf);
+			return sr_fail(d, SR_EIO, "%s: reading its context: "
+				       "%s", file, k < 0 ? strerror(errno)
+							 : "short read");
+		}
+		got += (size_t)k;
+	}
+	rc = sr_ctxtext_parse(ctx, buf, got, file, ti->ctx_at, d);
+	free(buf);
+	return rc;
+}
+
 int sr_tracedat_open(struct sr_merge **m, struct sr_input *in,
-		     const char *name, struct sr_diag *d)
+		     const char *name, struct sr_context **ctx,
+		     struct sr_diag *d)
 {
 	struct td *t = calloc(1, sizeof(*t));
 	int fd = -1, n;
 	uint32_t cpu_end = 0;
+	struct sr_tdinfo ti;
 
 	*m = NULL;
+	*ctx = NULL;
 	if (!t) {
 		sr_input_close(in);
 		return sr_fail(d, SR_EINTERNAL, "out of memory");
@@ -294,8 +339,11 @@ int sr_tracedat_open(struct sr_merge **m, struct sr_input *in,
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	if (sr_bin_start(&t->bin, in, name, &fd, d) != SR_OK)
 		goto fail;
-	if (sr_tdcheck(fd, t->bin.file, &t->size, &cpu_end, d) != SR_OK)
+	if (sr_tdcheck(fd, t->bin.file, &ti, d) != SR_OK ||
+	    read_context(fd, &ti, t->bin.file, ctx, d) != SR_OK)
 		goto fail;
+	t->size = ti.size;
+	cpu_end = ti.cpus;
 	t->top = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS |
 				  TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
 	if (!t->top) {
@@ -345,5 +393,7 @@ fail:
 	if (fd >= 0)
 		close(fd);
 	td_close(t);
+	sr_context_free(*ctx);
+	*ctx = NULL;
 	return d->code ? d->code : SR_EINTERNAL;
 }

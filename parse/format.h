@@ -9,6 +9,7 @@
 #ifndef SR_FORMAT_H
 #define SR_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -74,6 +75,17 @@ extern const struct sr_fmt_ops sr_fmt_ftrace;
 extern const struct sr_fmt_ops sr_fmt_tracecmd;
 extern const struct sr_fmt_ops sr_fmt_systrace;
 extern const struct sr_fmt_ops sr_fmt_native;
+
+/*
+ * A native trace's context: the "#context " lines right after its magic
+ * line, in head[0..n) (all: that is the whole input).  SR_OK with *ctx
+ * (NULL when there is none, or the head is not native); 1 when the block
+ * runs past n and more of the input is needed; or an error naming
+ * FILE:LINE.
+ */
+struct sr_context;
+int sr_native_context(const char *head, size_t n, bool all, const char *file,
+		      struct sr_context **ctx, struct sr_diag *d);
 
 /* ---- helpers shared by the decoders (fields.c) ---- */
 

@@ -162,6 +162,22 @@ int sr_input_peek(struct sr_input *in, size_t want, const char **p,
 	return SR_OK;
 }
 
+int sr_input_peek_grow(struct sr_input *in, size_t want, const char **p,
+		       size_t *n, struct sr_diag *d)
+{
+	if (want > in->cap / 2) {
+		size_t cap = 2 * want;
+		char *b;
+
+		if (cap < want || !(b = realloc(in->buf, cap)))
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		memset(b + in->cap, 0, cap - in->cap); /* as calloc'd */
+		in->buf = b;
+		in->cap = cap;
+	}
+	return sr_input_peek(in, want, p, n, d);
+}
+
 const char *sr_input_name(const struct sr_input *in) { return sr_stream_name(in->st); }
 uint64_t sr_input_lineno(const struct sr_input *in) { return in->lineno; }
 int sr_input_seekable(const struct sr_input *in) { return sr_stream_seekable(in->st); }

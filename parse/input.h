@@ -44,6 +44,11 @@ int sr_input_next(struct sr_input *in, const char **line, size_t *len,
  */
 int sr_input_peek(struct sr_input *in, size_t want, const char **p,
 		  size_t *n, struct sr_diag *d);
+/* sr_input_peek of want bytes whatever the buffer's size: it grows (to
+ * twice want) when want is more than half of it.  A pointer of an earlier
+ * peek is then stale. */
+int sr_input_peek_grow(struct sr_input *in, size_t want, const char **p,
+		       size_t *n, struct sr_diag *d);
 
 /*
  * The whole input as a file descriptor that can be mapped (binary

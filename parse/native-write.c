@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lib/grow.h"
+#include "parse/ctxtext.h"
 #include "parse/native-write.h"
 
 struct sr_native_writer {
@@ -32,6 +33,14 @@ int sr_native_writer_new(struct sr_native_writer **wp, FILE *f,
 	if (comment && *comment)
 		fprintf(f, "# %s\n", comment);
 	*wp = w;
+	return SR_OK;
+}
+
+int sr_native_write_context(struct sr_native_writer *w,
+			    const struct sr_context *c, struct sr_diag *d)
+{
+	if (c && sr_ctxtext_write(w->f, c, "#context "))
+		return sr_fail(d, SR_EIO, "write error");
 	return SR_OK;
 }
 

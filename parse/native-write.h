@@ -16,6 +16,11 @@ struct sr_native_writer;
 
 int sr_native_writer_new(struct sr_native_writer **w, FILE *f,
 			 const char *comment, struct sr_diag *d);
+/* The recording's context as "#context " lines: call before the first
+ * event. */
+struct sr_context;
+int sr_native_write_context(struct sr_native_writer *w,
+			    const struct sr_context *c, struct sr_diag *d);
 /* Write ev (and the task lines it needs first); tasks as after ev. */
 int sr_native_write(struct sr_native_writer *w, const struct sr_event *ev,
 		    const struct sr_tasks *tasks, struct sr_diag *d);

@@ -34,7 +34,8 @@ static const struct input_format {
 	const struct sr_fmt_ops *text;          /* a text format's decoder */
 	int (*is)(const char *head, size_t n);  /* a binary format's magic */
 	int (*open)(struct sr_merge **m, struct sr_input *in,
-		    const char *name, struct sr_diag *d);
+		    const char *name, struct sr_context **ctx,
+		    struct sr_diag *d);
 } formats[] = {
 	{ .name = "perf.data", .what = "perf.data",
 	  .is = sr_is_perfdata, .open = sr_perfdata_open },
@@ -166,6 +167,34 @@ static int detect(struct sr_reader *r, struct sr_fmtctx *fc,
 	return SR_OK;
 }
 
+/* A native trace's context, read from the head before the events (the
+ * replay wants it before the first event): the head is peeked further
+ * while the "#context " block runs past it, up to NATIVE_CONTEXT_MAX. */
+#define NATIVE_CONTEXT_MAX (64u << 20)
+
+static int native_context(struct sr_reader *r, struct sr_input *in,
+			  const char **head, size_t *n, struct sr_diag *d)
+{
+	size_t want = *n;
+	int rc;
+
+	/* the head holds all of the input when the peek gave less than it
+	 * could: the input ended */
+	while ((rc = sr_native_context(*head, *n, *n < want || *n == 0,
+				       base_name(r->path), &r->context,
+				       d)) == 1) {
+		if (want >= NATIVE_CONTEXT_MAX)
+			return sr_fail(d, SR_EDATA, "%s: expected the "
+				       "recording context in the first %u MiB, "
+				       "got more", base_name(r->path),
+				       NATIVE_CONTEXT_MAX >> 20);
+		want = *n * 4;
+		if (sr_input_peek_grow(in, want, head, n, d) != SR_OK)
+			return d->code;
+	}
+	return rc;
+}
+
 int sr_reader_open(struct sr_reader **rp, const char *path,
 		   const struct sr_read_opts *opts, struct sr_diag *d)
 {
@@ -199,7 +228,8 @@ int sr_reader_open(struct sr_reader **rp, const char *path,
 					  !f->is(head, n))))
 			continue;
 		r->fmt_name = f->name;
-		if (f->open(&r->merge, in, base_name(path), d) != SR_OK) {
+		if (f->open(&r->merge, in, base_name(path), &r->context,
+			    d) != SR_OK) {
 			in = NULL;
 			goto fail;
 		}
@@ -238,6 +268,8 @@ int sr_reader_open(struct sr_reader **rp, const char *path,
 	} else if (detect(r, &fc, head, n, d) != SR_OK) {
 		goto fail;
 	}
+	if (fc.ops == &sr_fmt_native && native_context(r, in, &head, &n, d))
+		goto fail;
 	sr_state_enc_guess(&fc, head, n);
 	r->ops = fc.ops;
 	if (sr_merge_open(&r->merge, in, path, &fc, opts && opts->lenient,

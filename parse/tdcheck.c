@@ -41,6 +41,7 @@
 
 #include "lib/grow.h"
 #include "parse/tdcheck.h"
+#include "parse/tdwrite.h"
 #include "parse/tracing.h"
 
 #define SEC_FL_COMPRESS 1
@@ -75,6 +76,7 @@ struct tdc {
 	int zstd;            /* the algorithm: zstd, else zlib */
 	uint64_t zat;        /* checking inflated bytes of the block at zat */
 	int have_header;     /* the header page was read: long_size is its */
+	uint64_t ctx_at, ctx_len; /* our context option's data, if any */
 	struct cpuspan { uint64_t off, size, bound; int z; } *spans;
 	size_t nspans, capspans; /* cpu data, walked once the header is read */
 };
@@ -758,6 +760,12 @@ static int option(struct tdc *t, uint16_t id, uint64_t at, uint32_t size,
 		if (!t->v7 || size < 8)
 			return SR_OK;
 		return named_section(t, id, r64(t, at));
+	case SR_TD_OPTION_CONTEXT:
+		/* the recording's context (schedreplay record): the last
+		 * one in the file wins, as libtracecmd's options do */
+		t->ctx_at = at;
+		t->ctx_len = size;
+		return SR_OK;
 	default:
 		return SR_OK; /* libtracecmd skips it, or checks its size */
 	}
@@ -978,7 +986,7 @@ static int walk(struct tdc *t)
 	return deferred_cpu_data(t);
 }
 
-int sr_tdcheck(int fd, const char *file, uint64_t *size, uint32_t *cpus,
+int sr_tdcheck(int fd, const char *file, struct sr_tdinfo *info,
 	       struct sr_diag *d)
 {
 	struct tdc t = { 0 };
@@ -988,7 +996,8 @@ int sr_tdcheck(int fd, const char *file, uint64_t *size, uint32_t *cpus,
 
 	if (fstat(fd, &st) != 0)
 		return sr_fail(d, SR_EIO, "%s: %s", file, strerror(errno));
-	*size = (uint64_t)st.st_size;
+	memset(info, 0, sizeof(*info));
+	info->size = (uint64_t)st.st_size;
 	t.len = (uint64_t)st.st_size;
 	t.file = file;
 	t.d = d;
@@ -1002,7 +1011,9 @@ int sr_tdcheck(int fd, const char *file, uint64_t *size, uint32_t *cpus,
 			       strerror(errno));
 	t.m = m;
 	rc = walk(&t);
-	*cpus = t.cpu_end;
+	info->cpus = t.cpu_end;
+	info->ctx_at = t.ctx_at;
+	info->ctx_len = t.ctx_len;
 	munmap(m, (size_t)t.len);
 	free(t.spans);
 	return rc;

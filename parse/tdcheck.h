@@ -14,14 +14,20 @@
 
 #include "lib/diag.h"
 
-/*
- * SR_OK, or SR_EDATA with "FILE:OFFSET: expected ..., got ...".  *cpus:
- * 1 + the highest cpu number any buffer lists (version 7 lists cpus by
- * number, and a recording of some cpus only has gaps: 0 and 2), or the
- * version 6 cpu count: records are asked of libtracecmd for every cpu
- * number below it.
- */
-int sr_tdcheck(int fd, const char *file, uint64_t *size, uint32_t *cpus,
+struct sr_tdinfo {
+	uint64_t size;     /* the file's */
+	/* 1 + the highest cpu number any buffer lists (version 7 lists cpus
+	 * by number, and a recording of some cpus only has gaps: 0 and 2),
+	 * or the version 6 cpu count: records are asked of libtracecmd for
+	 * every cpu number below it */
+	uint32_t cpus;
+	/* the recording's context option (tdwrite.h): its data's offset
+	 * and length in the file; 0 and 0 when there is none */
+	uint64_t ctx_at, ctx_len;
+};
+
+/* SR_OK, or SR_EDATA with "FILE:OFFSET: expected ..., got ...". */
+int sr_tdcheck(int fd, const char *file, struct sr_tdinfo *info,
 	       struct sr_diag *d);
 
 #endif
