@@ -30,8 +30,8 @@ PCRE2_LIBS := $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8
 # perf.data and trace.dat: the event formats (libtraceevent), trace.dat's
 # sections and pages (libtracecmd)
 # sections and pages (libtracecmd), and its zstd sections checked first
-TRACE_CFLAGS := $(shell pkg-config --cflags libtraceevent libtracecmd libzstd 2>/dev/null)
-TRACE_LIBS := $(shell pkg-config --libs libtracecmd libtraceevent libzstd 2>/dev/null || \
+TRACE_CFLAGS := $(shell pkg-config --cflags libtraceevent libtracecmd libtracefs libzstd 2>/dev/null)
+TRACE_LIBS := $(shell pkg-config --libs libtracecmd libtracefs libtraceevent libzstd 2>/dev/null || \
 	echo -ltracecmd -ltracefs -ltraceevent -lzstd)
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -57,7 +57,7 @@ endif
 ALL_CFLAGS = $(OPT) $(SANFLAGS) $(BASE_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SANFLAGS) $(LDFLAGS)
 
-SRC_DIRS := lib parse sched-model replay compare plots builtin
+SRC_DIRS := lib parse sched-model replay compare plots record builtin
 LIB_SRCS := $(sort $(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libschedreplay.a

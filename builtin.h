@@ -55,6 +55,12 @@ int cmd_help(int argc, char **argv, struct sr_diag *d);
 int cmd_version(int argc, char **argv, struct sr_diag *d);
 int cmd_sweep(int argc, char **argv, struct sr_diag *d);
 int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
+int cmd_record(int argc, char **argv, struct sr_diag *d);
+
+/* A command that ran another program exits with that program's status:
+ * it returns SR_PASS_STATUS | status, which schedreplay.c passes on
+ * without a message (record -- CMD). */
+#define SR_PASS_STATUS 0x10000
 
 /* Option-table rows several commands share. */
 

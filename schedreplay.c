@@ -12,6 +12,7 @@
 #include "lib/outfile.h"
 
 const struct sr_cmd sr_commands[] = {
+	{ "record", cmd_record, "record a workload's scheduling and the machine's context (root)" },
 	{ "policies", cmd_policies, "list the scheduler models" },
 	{ "convert", cmd_convert, "any supported trace to the native text format" },
 	{ "stats", cmd_stats, "per-task runtime, switches and scheduling delays (like perf sched latency)" },
@@ -67,6 +68,8 @@ static int run(const struct sr_cmd *c, int argc, char **argv)
 
 	sr_outfile_install_signals();
 	rc = c->fn(argc, argv, &d);
+	if (rc & SR_PASS_STATUS)
+		return flush_stdout(rc & 0xff);
 	if (rc != SR_OK) {
 		if (d.code == SR_OK)
 			sr_fail(&d, rc, "%s failed", c->name);
