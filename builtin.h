@@ -134,8 +134,9 @@ int cmd_record(int argc, char **argv, struct sr_diag *d);
 		   "the others' CPU is left out (said after the replay)"), \
 	OPT_STRING(0, "only-tree", &(o)->tree, "REGEX", \
 		   "replay only the process tree of the first task whose " \
-		   "name matches (pcre2; e.g. '^perf-exec$', the command " \
-		   "perf sched record ran): it and what it forked"), \
+		   "name matches (pcre2): it and what it forked; '' (empty): " \
+		   "the recorded command's (schedreplay record's " \
+		   "record-exec, perf sched record's perf-exec)"), \
 	OPT_MOVED("tree", CMP_TREE_MOVED), \
 	OPT_REPLAY_RULES(o), \
 	OPT_NUMBER(0, "cpus", &(o)->cpus, "N", \
@@ -186,14 +187,16 @@ int cmd_record(int argc, char **argv, struct sr_diag *d);
 		   "replay --exclude"), \
 	OPT_STRING(0, "tree", &(o)->tree, "REGEX", \
 		   "show only the process tree of the first task whose " \
-		   "comm matches this regex (e.g. perf-exec: the command " \
-		   "perf sched record ran); the others are replayed too"), \
+		   "comm matches this regex; '' (empty): the recorded " \
+		   "command's (record-exec, perf-exec); the others are " \
+		   "replayed too"), \
 	OPT_STRING(0, "only", &(o)->only, "REGEX", \
 		   "replay only the tasks whose comm matches this pcre2 " \
 		   "regex, as replay --only"), \
 	OPT_STRING(0, "only-tree", &(o)->only_tree, "REGEX", \
 		   "replay only the process tree of the first task whose " \
-		   "comm matches this regex, as replay --tree"), \
+		   "comm matches this regex, as replay --only-tree ('' " \
+		   "(empty): the recorded command's)"), \
 	OPT_STRING(0, "title", &(o)->title, "TEXT", \
 		   "how headings name the trace (default: its file name)"), \
 	OPT_NUMBER(0, "cpus", &(o)->cpus, "N", \

@@ -103,6 +103,8 @@ static void heading(FILE *f, const struct explain *x)
 	if (x->ntasks > EXPLAIN_NAMES)
 		fprintf(f, ", and %zu more", x->ntasks - EXPLAIN_NAMES);
 	fputs(")\n", f);
+	if (x->s->ctx_said[0])
+		fprintf(f, "%s\n", x->s->ctx_said);
 }
 
 struct numbered {

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -83,6 +84,9 @@ static int spawn(struct cmdproc *p, char **argv, struct sr_diag *d)
 		signal(SIGHUP, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
+		/* its name until it execs: the tree's root by name, as
+		 * perf's perf-exec (replay/demand.h, SR_CMD_TREE) */
+		prctl(PR_SET_NAME, "record-exec", 0, 0, 0);
 		if (read(gate[0], &b, 1) != 1)
 			_exit(127); /* the recorder gave up before it began */
 		execvp(argv[0], argv);

@@ -136,6 +136,8 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 		       (unsigned long long)in->events, (int)in->ncpus,
 		       in->ncpus == 1 ? "" : "s", in->cpus,
 		       in->cpus == 1 ? "" : "s");
+		if (in->ctx_said[0])
+			printf("%s\n", in->ctx_said);
 		if (in->left_tasks && in->left_known) {
 			char a[SR_FMT_NUM], b[SR_FMT_NUM];
 

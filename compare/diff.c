@@ -469,6 +469,10 @@ static void headline_replayed(const struct cmp_set *s, const size_t *runs,
 			 "rules their defaults)", s->rules);
 		fn(ctx, line);
 	}
+	if (s->ctx_said[0]) {
+		snprintf(line, sizeof(line), "  %s", s->ctx_said);
+		fn(ctx, line);
+	}
 	if (s->have_t && s->t1 > s->t0) {
 		int64_t span = s->t1 - s->t0;
 		double needs;

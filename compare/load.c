@@ -41,10 +41,14 @@ int cmp_opt_period(const struct po_option *opt, const char *arg,
 
 /*
  * The recorded command's tree (the verdict's "outside the recorded
- * command"): --tree's root, or perf-exec's when the trace has one (what
- * `perf sched record` runs the command as).
+ * command"): --tree's root, or the first task of the command schedreplay
+ * record or perf record ran (record-exec, perf-exec: SR_CMD_TREE) when the
+ * trace has one.  An empty --tree names that one too.
  */
-#define CMD_ROOT_DEFAULT "^perf-exec$"
+static const char *tree_regex(const char *tree)
+{
+	return tree && tree[0] ? tree : SR_CMD_TREE;
+}
 
 /* --tree's regex; an error names --tree. */
 static int tree_re(struct cmp_taskre **re, const char *regex,
@@ -52,23 +56,22 @@ static int tree_re(struct cmp_taskre **re, const char *regex,
 {
 	char opt[600];
 
+	regex = tree_regex(regex);
 	snprintf(opt, sizeof(opt), "--tree '%s'", regex);
 	return cmp_taskre_new(re, regex, opt, d);
 }
 
 static int mark_cmd(struct cmp_set *s, const char *tree, struct sr_diag *d)
 {
-	const char *regex = tree ? tree : CMD_ROOT_DEFAULT;
 	struct cmp_taskre *re;
 	size_t n = 0;
 	int rc;
 
-	if (tree_re(&re, regex, d))
+	if (tree_re(&re, tree, d))
 		return d->code;
-	rc = cmp_tree_mark_cmd(s, s->procs, re, &n, d);
+	rc = cmp_tree_mark_cmd(s, s->procs, re, &n, &s->cmd_root, d);
 	cmp_taskre_free(re);
 	s->has_cmd = rc == SR_OK && n > 0;
-	s->cmd_root = tree ? tree : "perf-exec";
 	return rc;
 }
 
@@ -220,6 +223,7 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 		rc = cmp_set_of(set, src, d);
 	if (rc == SR_OK) {
 		rules_said(o, set->rules, sizeof(set->rules));
+		memcpy(set->ctx_said, src->ctx_said, sizeof(set->ctx_said));
 		set->procs = src->procs.n ? &src->procs : NULL;
 		set->groups = &o->groups;
 		set->left_known = src->left_known;
@@ -243,7 +247,7 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	if (rc == SR_OK && root) {
 		rc = cmp_tree_mark(set, &src->procs, o->trace, root,
 				   &set->focus_tasks, d);
-		set->focus_regex = o->tree;
+		set->focus_regex = tree_regex(o->tree);
 	}
 	if (rc == SR_OK && set->procs)
 		rc = mark_cmd(set, o->tree, d);

@@ -118,8 +118,10 @@ struct cmp_set {
 	const struct cmp_procs *procs; /* the trace's task table, NULL:
 					  none (compare/tree.h) */
 	bool has_cmd;           /* tasks[].in_cmd is marked */
-	const char *cmd_root;   /* the regex it was marked by */
+	const char *cmd_root;   /* the comm of its root */
 	const struct cmp_group_opts *groups; /* --group (verdict.h), NULL */
+	char ctx_said[512];     /* what the replay took from the
+				   recording's context, "" if nothing */
 	char rules[160];        /* the replay's rules that are not the
 				   defaults ("--external relative, ..."),
 				   "" if none */

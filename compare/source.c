@@ -141,6 +141,8 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 	src->left_tasks = sr_replay_info(r)->left_tasks;
 	src->left_cpu_ns = sr_replay_info(r)->left_cpu_ns;
 	src->total_cpu_ns = sr_replay_info(r)->total_cpu_ns;
+	snprintf(src->ctx_said, sizeof(src->ctx_said), "%s",
+		 sr_replay_info(r)->ctx_said);
 	sr_replay_free(r);
 	return rc;
 }

@@ -66,6 +66,9 @@ struct cmp_source {
 	size_t left_tasks;             /* tasks (--exclude, --only, ...) */
 	int64_t left_cpu_ns;           /* their CPU in the recording */
 	int64_t total_cpu_ns;          /* every task's */
+	char ctx_said[512];            /* what the replay took from the
+					  recording's context ("" none:
+					  replay/replay.h) */
 	bool have_start;               /* a trace: where it starts, ends */
 	int64_t trace_start;           /* its first event, trace clock */
 	int64_t trace_end;             /* its last */

@@ -286,16 +286,19 @@ static int in_tree(const struct cmp_procs *pr, uint32_t root_thread,
  * command's name, and the table keeps only the last one).
  */
 static uint32_t find_root(const struct cmp_procs *pr,
-			  const struct cmp_taskre *root)
+			  const struct cmp_taskre *root, const char **name)
 {
 	for (size_t i = 0; i < pr->nseen; i++) {
 		uint32_t id = pr->seen[i].id;
+		const char *comm = sr_strpool_get(&pr->names, pr->seen[i].comm);
 
 		if (id < pr->n && !pr->p[id].idle &&
 		    pr->p[id].thread != CMP_PROC_NONE &&
-		    cmp_taskre_match(root, sr_strpool_get(&pr->names,
-							  pr->seen[i].comm)))
+		    cmp_taskre_match(root, comm)) {
+			if (name)
+				*name = comm;
 			return pr->p[id].thread;
+		}
 	}
 	return CMP_PROC_NONE;
 }
@@ -423,7 +426,7 @@ int cmp_tree_mark(struct cmp_set *s, const struct cmp_procs *pr,
 		  const char *what, const struct cmp_taskre *root,
 		  size_t *nmarked, struct sr_diag *d)
 {
-	uint32_t root_thread = find_root(pr, root);
+	uint32_t root_thread = find_root(pr, root, NULL);
 
 	*nmarked = 0;
 	if (root_thread == CMP_PROC_NONE)
@@ -438,9 +441,9 @@ int cmp_tree_mark(struct cmp_set *s, const struct cmp_procs *pr,
 
 int cmp_tree_mark_cmd(struct cmp_set *s, const struct cmp_procs *pr,
 		      const struct cmp_taskre *root, size_t *nmarked,
-		      struct sr_diag *d)
+		      const char **name, struct sr_diag *d)
 {
-	uint32_t root_thread = find_root(pr, root);
+	uint32_t root_thread = find_root(pr, root, name);
 
 	*nmarked = 0;
 	if (root_thread == CMP_PROC_NONE)

@@ -69,12 +69,12 @@ int cmp_tree_mark(struct cmp_set *s, const struct cmp_procs *pr,
 /*
  * The recorded command's tree (the verdict's "outside the recorded
  * command", compare/verdict.h): mark s->tasks[].in_cmd as cmp_tree_mark
- * marks in_focus; *n 0 when no task matches (not an error).
+ * marks in_focus; *n 0 when no task matches (not an error); *name the
+ * comm of its root (in pr's names) when one does.
  */
 int cmp_tree_mark_cmd(struct cmp_set *s, const struct cmp_procs *pr,
 		      const struct cmp_taskre *root, size_t *n,
-		      struct sr_diag *d);
-
+		      const char **name, struct sr_diag *d);
 /* s->tasks[].parent: the task that forked each task's first record (-1:
  * none seen). */
 int cmp_tree_parents(struct cmp_set *s, const struct cmp_procs *pr,

@@ -42,6 +42,8 @@ struct ent {
 			       --only, in --tree's tree */
 	uint8_t in_tree;    /* in the tree of --tree's root */
 	uint8_t ever;       /* was included at some point */
+	uint8_t ctx_counted;/* counted pinned (1) or partial (2) by the
+			       context (a task, not each reading) */
 	uint8_t left;       /* R_RUNNABLE: left its cpu unseen at
 			       .last_change, asleep or preempted not known
 			       yet: LEFT_THERE (.cpu is that cpu) or
@@ -62,6 +64,8 @@ struct live {
 	int8_t nice;        /* its nice as its ops have it */
 	uint32_t nblocks;
 	int64_t since;      /* R_RUNNING: run start */
+	int64_t born;       /* when it was born (context readings of it are
+			       at or after it, if it was forked) */
 	int64_t last_change;
 	int64_t open_ns;    /* CPU counted since the last op */
 	uint32_t woke[8];   /* tasks it woke lately (any wake it was given) */
@@ -167,7 +171,8 @@ int sr_demand_new(struct sr_demand **out, const struct sr_demand_opts *o,
 	dm->o = *o;
 	if (regex_new(o->exclude, "--exclude", &dm->re, d) ||
 	    regex_new(o->only, "--only", &dm->only_re, d) ||
-	    regex_new(o->tree, "--only-tree", &dm->tree_re, d)) {
+	    regex_new(o->tree && !o->tree[0] ? SR_CMD_TREE : o->tree,
+		      "--only-tree", &dm->tree_re, d)) {
 		sr_demand_free(dm);
 		return d->code;
 	}
@@ -669,6 +674,88 @@ static bool fair(const struct ent *e)
 	return e->t.policy != SR_SCHED_FIFO && e->t.policy != SR_SCHED_RR;
 }
 
+/* ---- the recording's context ---------------------------------------- */
+
+/*
+ * The reading of task e in force at ts: the last at or before it, else the
+ * first after (parse/context.h).  A forked task's readings are stamped at
+ * its fork or later: one before its birth was of an earlier task with
+ * the same pid, and is none of its.
+ */
+static const struct sr_ctx_task *ctx_reading(const struct sr_demand *dm,
+					     const struct ent *e, int64_t ts)
+{
+	const struct sr_ctx_task *c = sr_context_task(dm->o.ctx, e->t.pid, ts);
+
+	if (c && e->t.forked && c->ts < e->l->born)
+		return NULL;
+	return c;
+}
+
+/* Where a reading lets task e run (SR_PIN_*, or the one cpu); a task
+ * pinned, or allowed some cpus only, is counted once. */
+static int32_t ctx_pin(struct sr_demand *dm, struct ent *e,
+		       const struct sr_ctx_task *c)
+{
+	uint32_t n = 0;
+	int32_t one = SR_PIN_ANY;
+
+	if (!c || !(c->has & SR_CTX_AFFINITY))
+		return SR_PIN_UNKNOWN;
+	for (uint32_t w = 0; w < c->cpus.nbits / 64; w++) {
+		n += (uint32_t)__builtin_popcountll(c->cpus.w[w]);
+		if (c->cpus.w[w] && one < 0)
+			one = (int32_t)(w * 64) + __builtin_ctzll(c->cpus.w[w]);
+	}
+	if (n == 1) {
+		if (!(e->ctx_counted & 1))
+			dm->st.ctx_pinned++;
+		e->ctx_counted |= 1;
+		return one;
+	}
+	if (dm->o.ctx->ncpus > 0 && n < (uint32_t)dm->o.ctx->ncpus) {
+		if (!(e->ctx_counted & 2))
+			dm->st.ctx_partial++;
+		e->ctx_counted |= 2;
+	}
+	return SR_PIN_ANY;
+}
+
+/*
+ * At birth: its cpus; a policy the events cannot tell (batch and idle
+ * run at a fair prio, FIFO and RR at the same rt prio); its nice when the
+ * events give no prio.
+ */
+static void ctx_birth(struct sr_demand *dm, struct ent *e,
+		      const struct sr_task *r, int64_t ts)
+{
+	const struct sr_ctx_task *c = ctx_reading(dm, e, ts);
+	bool rt;
+
+	e->t.ctx_pin = SR_PIN_UNKNOWN;
+	if (!c)
+		return;
+	dm->st.ctx_read++;
+	e->t.ctx_pin = ctx_pin(dm, e, c);
+	dm->st.ctx_cpus += e->t.ctx_pin != SR_PIN_UNKNOWN;
+	rt = c->policy == SR_SCHED_FIFO || c->policy == SR_SCHED_RR;
+	if ((c->has & SR_CTX_POLICY) && c->policy != e->t.policy &&
+	    (rt ? !fair(e) || !r || r->prio < 0
+		: fair(e) && (c->policy == SR_SCHED_BATCH ||
+			      c->policy == SR_SCHED_IDLE))) {
+		e->t.policy = c->policy;
+		if (rt)
+			e->t.rt_priority = c->rtprio;
+		dm->st.ctx_policy++;
+		dm->st.ctx_unmodelled += !rt;
+	}
+	if ((c->has & SR_CTX_NICE) && (!r || r->prio < 0) && fair(e) &&
+	    e->t.nice != c->nice) {
+		e->t.nice = c->nice;
+		dm->st.ctx_nice++;
+	}
+}
+
 /*
  * Birth: the task enters the replay.  by_fork: a FORK op of its parent
  * creates it; otherwise it arrives at ts (first seen).
@@ -680,8 +767,13 @@ static int birth(struct sr_demand *dm, struct ent *e, int64_t ts,
 	int rc;
 
 	e->t.comm = e->comm;
+	e->l->born = ts;
+	e->t.forked = parent != NULL;
 	if (r)
 		fill_info(dm, e, r);
+	e->t.ctx_pin = SR_PIN_UNKNOWN;
+	if (dm->o.ctx)
+		ctx_birth(dm, e, r, ts);
 	e->t.parent = parent ? parent->t.id : SR_TID_NONE;
 	if (r && e->t.parent == SR_TID_NONE && r->parent != SR_TID_NONE) {
 		uint32_t p = thread_of(dm, r->parent);
@@ -690,7 +782,6 @@ static int birth(struct sr_demand *dm, struct ent *e, int64_t ts,
 		    dm->e[p].included && dm->e[p].state != R_UNSEEN)
 			e->t.parent = p;
 	}
-	e->t.forked = parent != NULL;
 	e->t.cpu = cpu;
 	e->l->charged = dm->charges && fair(e);
 	e->l->prio = (int16_t)(fair(e) ? 120 + e->t.nice
@@ -777,6 +868,9 @@ static struct ent *ent_of(struct sr_demand *dm, sr_tid id, int64_t ts,
 		if (e->included && e->state != R_UNSEEN &&
 		    e->state != R_DEAD) {
 			op.task = e->comm;
+			/* its cpus after the exec (taskset, numactl) */
+			op.b = dm->o.ctx && e->l ? ctx_pin(dm, e,
+					ctx_reading(dm, e, ts)) : SR_PIN_UNKNOWN;
 			if ((*err = emit_at(dm, e, ts, &op)))
 				return NULL;
 		}

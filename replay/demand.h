@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "lib/diag.h"
+#include "parse/context.h"
 #include "parse/event.h"
 #include "parse/tasks.h"
 
@@ -76,7 +77,8 @@ struct sr_op {
 			       target's block number; NICE: nice; SETSCHED:
 			       policy; FORK: flags (SM_FORK_*) */
 	int64_t b;          /* BLOCK EXTERNAL: recorded wake time; SETSCHED:
-			       rt priority */
+			       rt priority; COMM: its cpus after the exec,
+			       as ctx_pin (struct sr_dtask) */
 	uint64_t seq;       /* BLOCK: trace order of the event that ended it
 			       (1-based event number): simultaneous wakes
 			       happen in this order */
@@ -96,11 +98,27 @@ struct sr_dtask {
 	bool forked;        /* born by a FORK op of parent */
 	int32_t cpu;        /* cpu of the line that first showed it (a
 			       switch's cpu, a wakeup's target_cpu), -1 */
+	int32_t ctx_pin;    /* its allowed cpus as the recording's context
+			       read them at its birth: SR_PIN_UNKNOWN (not
+			       read), SR_PIN_ANY, or the one cpu allowed */
 	/* recorded figures, for checks and for `observed` */
 	int64_t cpu_ns;     /* CPU time in the recording (so far) */
 	int64_t finish_ts;  /* end of its recorded demand (valid at the end) */
 	uint64_t bursts, blocks;
 };
+
+/*
+ * The recorded command's first task, by the name it has until it execs
+ * the command: schedreplay record's (record-exec) or perf record's
+ * (perf-exec).  An empty --tree or --only-tree means its tree.
+ */
+#define SR_CMD_TREE "^(record|perf)-exec$"
+
+/* A task's cpus from the recording's context (sr_dtask.ctx_pin, a COMM
+ * op's b): not read, any cpu (several allowed), or the one cpu it may
+ * run on. */
+#define SR_PIN_UNKNOWN (-2)
+#define SR_PIN_ANY (-1)
 
 struct sr_arrival {
 	int64_t ts;
@@ -134,12 +152,16 @@ struct sr_demand_opts {
 	   sight or renamed) and the tasks it forks, directly or not */
 	const char *exclude;
 	const char *only;
-	const char *tree;
+	const char *tree;      /* "": the recorded command (SR_CMD_TREE) */
 	enum sr_causal_mode causal;
 	/* how to look up the reader's task records */
 	const struct sr_task *(*task_get)(const void *ctx, sr_tid id);
 	const void *task_ctx;
 	int nconsumers;        /* readers of the programs (>= 0) */
+	/* the recording's context (parse/context.h), or NULL: each task's
+	   cpus at its birth and after each exec, its policy, and its nice
+	   where the events do not give it */
+	const struct sr_context *ctx;
 };
 
 /* Called when block `block` of `task` gets its end (not OPEN). */
@@ -205,6 +227,20 @@ struct sr_demand_stats {
 					 caused by it (SR_CAUSAL_KNOWN) */
 	uint64_t nice_changes;        /* NICE ops read from prio fields */
 	uint64_t policy_changes;      /* SETSCHED ops read from them */
+	/* what the recording's context gave (tasks: at birth or exec) */
+	uint64_t ctx_read;            /* tasks it held a reading of */
+	uint64_t ctx_cpus;            /* tasks whose cpus it read */
+	uint64_t ctx_pinned;          /* tasks it pinned to one cpu (at
+					 birth or after an exec) */
+	uint64_t ctx_partial;         /* tasks allowed some cpus, not one
+					 or all: replayed on any (not
+					 modelled) */
+	uint64_t ctx_policy;          /* a policy the events cannot show:
+					 RR (FIFO has the same prio), batch
+					 and idle (a fair prio) */
+	uint64_t ctx_unmodelled;      /* of them batch or idle, which the
+					 models replay as normal */
+	uint64_t ctx_nice;            /* nice from it, the events lacking */
 };
 void sr_demand_stats(const struct sr_demand *dm, struct sr_demand_stats *st);
 

@@ -4,6 +4,7 @@
  * events to let the simulators advance; writes each policy's files and
  * keeps its per-task figures for the caller.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,8 @@ struct sr_replay {
 	struct sr_strpool names;
 	bool held;                    /* simulators wait for the cpu count
 					 and the calibration (a pipe) */
+	int32_t ctx_ncpus;            /* the recording machine's cpus (its
+					 context), 0 unknown */
 	struct sr_calib_builder *cb;  /* while the calibration is read */
 	struct sr_calib calib;        /* replay/calib.h */
 	bool calibrated;
@@ -404,6 +407,8 @@ static int prescan(struct sr_replay *r, int32_t *ran, struct sr_diag *d)
 	*ran = 0;
 	if (sr_reader_open(&rd, r->o.trace, &r->o.read, d))
 		return d->code;
+	if (sr_reader_context(rd))
+		r->ctx_ncpus = sr_reader_context(rd)->ncpus;
 	while ((rc = sr_reader_next(rd, &ev, d)) == 1) {
 		note_ran(ran, sr_reader_tasks(rd), &ev);
 		struct sr_calib_tasks ct = { view_get, sr_reader_tasks(rd) };
@@ -429,6 +434,15 @@ static int calib_done(struct sr_replay *r, struct sr_diag *d)
 		return d->code;
 	r->calibrated = true;
 	return SR_OK;
+}
+
+/* The cpus to replay on, not given: the recording machine's (its
+ * context's), else as many as the recording ran tasks on. */
+static int default_cpus(struct sr_replay *r)
+{
+	if (r->ctx_ncpus > 0 && r->ctx_ncpus <= SR_SIM_MAX_CPUS)
+		return r->ctx_ncpus;
+	return r->ran > 0 ? r->ran : 1;
 }
 
 static int check_cpus(int cpus, struct sr_diag *d)
@@ -593,6 +607,7 @@ static int add_policies(struct sr_replay *r, int *nsims, struct sr_diag *d)
 /* One simulator per policy, once the cpu count is known. */
 static int start_sims(struct sr_replay *r, struct sr_diag *d)
 {
+	const struct sr_context *ctx = sr_reader_context(r->rd);
 	int k = 0, rc;
 
 	r->info.cpus = r->o.cpus;
@@ -611,6 +626,9 @@ static int start_sims(struct sr_replay *r, struct sr_diag *d)
 			.no_why = r->o.no_why,
 			.calib = r->calibrated ? &r->calib : NULL,
 			.infer_affinity = r->o.affinity != SR_AFFINITY_NONE,
+			.ctx_affinity = r->o.affinity == SR_AFFINITY_AUTO &&
+					ctx != NULL,
+			.ctx_hz = ctx ? ctx->hz : 0,
 			.early = r->o.early,
 		};
 		struct sr_sim_hooks h = { .row = sim_row, .wait = sim_wait,
@@ -669,7 +687,7 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 				return rc;
 			if (r->o.cpus == 0) {
 				r->ran = ran;
-				r->o.cpus = ran > 0 ? ran : 1;
+				r->o.cpus = default_cpus(r);
 			}
 			if ((rc = check_cpus(r->o.cpus, d)))
 				return rc;
@@ -680,6 +698,8 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 	say_policies(r, NULL);
 	if ((rc = sr_reader_open(&r->rd, r->o.trace, &r->o.read, d)))
 		return rc;
+	if (sr_reader_context(r->rd))
+		r->ctx_ncpus = sr_reader_context(r->rd)->ncpus;
 	r->tasks = sr_reader_tasks(r->rd);
 	dopts = (struct sr_demand_opts){ .exclude = r->o.exclude,
 					 .only = r->o.only,
@@ -687,7 +707,8 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 					 .causal = r->o.causal,
 					 .task_get = view_get,
 					 .task_ctx = r->tasks,
-					 .nconsumers = nsims };
+					 .nconsumers = nsims,
+					 .ctx = sr_reader_context(r->rd) };
 	if ((rc = sr_demand_new(&r->dm, &dopts, d)))
 		return rc;
 	sr_demand_on_resolve(r->dm, resolved, r);
@@ -976,6 +997,84 @@ static int write_cpus(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 	return sr_outfile_commit(o, d);
 }
 
+/* Append a printf'd piece to buf[n] at *k; what does not fit is cut. */
+__attribute__((format(printf, 4, 5)))
+static void put(char *buf, size_t n, size_t *k, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (*k >= n)
+		return;
+	va_start(ap, fmt);
+	w = vsnprintf(buf + *k, n - *k, fmt, ap);
+	va_end(ap);
+	*k = w < 0 || (size_t)w >= n - *k ? n : *k + (size_t)w;
+}
+
+/* What the replay took from the recording's context, for the headline
+ * (sr_replay_info.ctx_said): the tick of the policies that take the
+ * recording's, the tasks' cpus, their policies and nice levels. */
+static void ctx_said(struct sr_replay *r)
+{
+	const struct sr_context *ctx = sr_reader_context(r->rd);
+	const struct sr_demand_stats *st = &r->info.demand;
+	char *b = r->info.ctx_said;
+	size_t n = sizeof(r->info.ctx_said), k = 0, nhz = 0;
+	const char *sep = ": ";
+
+	b[0] = '\0';
+	if (!ctx)
+		return;
+	put(b, n, &k, "from the recording's context");
+	for (size_t i = 0; i < r->n; i++) {
+		enum sr_hz_source from;
+		int hz;
+
+		if (!r->p[i].sim)
+			continue;
+		hz = sr_sim_hz(r->p[i].sim, &from);
+		if (from != SR_HZ_CONTEXT)
+			continue;
+		if (!nhz++)
+			put(b, n, &k, "%sHZ %d (%s", sep, hz, r->p[i].pub.name);
+		else
+			put(b, n, &k, ", %s", r->p[i].pub.name);
+		sep = "; ";
+	}
+	if (nhz)
+		put(b, n, &k, ")");
+	if (r->o.affinity == SR_AFFINITY_AUTO && st->ctx_cpus) {
+		put(b, n, &k, "%sthe cpus of %llu task%s (%llu pinned to one",
+		    sep, (unsigned long long)st->ctx_cpus,
+		    st->ctx_cpus == 1 ? "" : "s",
+		    (unsigned long long)st->ctx_pinned);
+		if (st->ctx_partial)
+			put(b, n, &k, ", %llu allowed some: replayed on any",
+			    (unsigned long long)st->ctx_partial);
+		put(b, n, &k, ")");
+		sep = "; ";
+	}
+	if (st->ctx_policy) {
+		put(b, n, &k, "%sthe policy of %llu task%s", sep,
+		    (unsigned long long)st->ctx_policy,
+		    st->ctx_policy == 1 ? "" : "s");
+		if (st->ctx_unmodelled)
+			put(b, n, &k, " (%llu batch or idle: replayed as "
+			    "normal, not modelled)",
+			    (unsigned long long)st->ctx_unmodelled);
+		sep = "; ";
+	}
+	if (st->ctx_nice) {
+		put(b, n, &k, "%sthe nice of %llu task%s", sep,
+		    (unsigned long long)st->ctx_nice,
+		    st->ctx_nice == 1 ? "" : "s");
+		sep = "; ";
+	}
+	if (sep[0] == ':')
+		put(b, n, &k, ": nothing the replay uses");
+}
+
 static int finish(struct sr_replay *r, struct sr_diag *d)
 {
 	const struct sr_read_stats *st = sr_reader_stats(r->rd);
@@ -1001,7 +1100,7 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 	if (r->held) {
 		/* from a pipe: the cpu count and calibration are known now */
 		if (r->o.cpus == 0)
-			r->o.cpus = r->ran > 0 ? r->ran : 1;
+			r->o.cpus = default_cpus(r);
 		r->held = false;
 		if (r->cb && (rc = calib_done(r, d)))
 			return rc;
@@ -1012,6 +1111,7 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 		return rc;
 	sr_demand_stats(r->dm, &r->info.demand);
 	r->info.left_tasks = sr_demand_left_out(r->dm);
+	ctx_said(r);
 	for (size_t i = 0; i < r->n; i++) {
 		struct prun *p = &r->p[i];
 

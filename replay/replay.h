@@ -226,6 +226,11 @@ struct sr_replay_info {
 	size_t left_tasks;
 	bool left_known;
 	int64_t left_cpu_ns, total_cpu_ns;
+	/* what the replay took from the recording's context (a trace of
+	   schedreplay record, docs/record.md), as the headline says it:
+	   "from the recording's context: HZ 250 for eevdf-6.18; the cpus
+	   of 212 tasks (2 pinned to one)"; "" without a context */
+	char ctx_said[512];
 	bool windowed;                /* --start or --end given */
 	int64_t win_lo, win_hi;       /* the window, trace clock (open ends:
 					 INT64_MIN, INT64_MAX) */

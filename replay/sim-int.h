@@ -49,6 +49,7 @@ struct stask {
 	int32_t pin;        /* the CPU its name or affinity pins it to,
 			       -1: any */
 	int8_t pin_aff;     /* pin is its affinity (inherited at fork) */
+	int8_t pin_ctx;     /* pin (or none) is what the context read */
 	int last_prio;
 	int8_t rec_policy;  /* the trace's scheduling class (SM_SCHED_*) */
 	int8_t rec_rtprio;  /* and rt priority, as last recorded */

@@ -543,20 +543,28 @@ static void info_of(struct sr_sim *s, const struct sr_dtask *dt,
 }
 
 /* Where task id may run on this replay: the CPU its name pins it to (a
- * per-CPU kernel thread), else its affinity, inferred from the recording
+ * per-CPU kernel thread), else its affinity: as the recording's context
+ * read it (ctx_pin, when it did), else inferred from the recording
  * (--affinity) or inherited from its parent; -1: any. */
 static void pin_of(struct sr_sim *s, struct stask *t, uint32_t id,
-		   int32_t parent_pin)
+		   int32_t parent_pin, int32_t ctx_pin)
 {
 	int32_t c = sr_pinned_cpu(comm_of(s, t));
 
 	t->pin_aff = 0;
+	t->pin_ctx = 0;
 	if (s->ncpu < 2) {
 		t->pin = -1;
 		return;
 	}
 	if (c >= 0) {
 		t->pin = sr_fold_cpu(c, s->ncpu);
+		return;
+	}
+	if (s->o.ctx_affinity && ctx_pin != SR_PIN_UNKNOWN) {
+		t->pin_ctx = 1;
+		t->pin = ctx_pin < 0 ? -1 : sr_fold_cpu(ctx_pin, s->ncpu);
+		t->pin_aff = ctx_pin >= 0;
 		return;
 	}
 	c = s->o.infer_affinity ? sr_calib_pinned(s->o.calib, id) : -1;
@@ -586,7 +594,7 @@ static struct stask *born(struct sr_sim *s, uint32_t id,
 	t->comm = dt->comm;
 	t->op = 0;
 	t->off = 0;
-	pin_of(s, t, id, -1);
+	pin_of(s, t, id, -1, dt->ctx_pin);
 	s->live++;
 	*dtp = dt;
 	return t;
@@ -661,20 +669,30 @@ static void fork_child(struct sr_sim *s, int c, uint32_t parent,
 	const struct sr_dtask *dt;
 	struct sm_task_info info;
 	struct stask *t = born(s, child, &dt), *p = tk(s, parent);
+	bool away;
 
 	if (!t)
 		return;
 	info_of(s, dt, &info);
-	t->pt = s->pol->fork(s->cpu[c].rq, p->pt, &info, 0);
+	/* a child the context pins to another CPU than its parent's starts
+	   there (wake_up_new_task picks an allowed CPU): forked stopped,
+	   then woken onto its CPU */
+	away = t->pin >= 0 && t->pin != c;
+	t->pt = s->pol->fork(s->cpu[c].rq, p->pt, &info,
+			     away ? SM_FORK_STOPPED : 0);
 	if (!t->pt) {
 		sim_fail(s, SR_EINTERNAL, "out of memory", child);
 		return;
 	}
 	mark(s, c);
+	if (away) {
+		s->pol->wake(s->cpu[t->pin].rq, t->pt, 0);
+		mark(s, t->pin);
+	}
 	/* a pinned parent's child is pinned too (dup_task_struct copies
 	   the CPU mask) */
-	if (p->pin_aff && t->pin < 0)
-		pin_of(s, t, child, p->pin);
+	if (p->pin_aff && t->pin < 0 && !t->pin_ctx)
+		pin_of(s, t, child, p->pin, SR_PIN_UNKNOWN);
 	/* the policy's fork gave it its parent's class (sched_fork) */
 	apply_rt(s, c, child, p->rt_forced);
 	make_ready(s, child, SR_CAUSE_FORK);
@@ -1061,7 +1079,11 @@ static void exec_op(struct sr_sim *s, int c, uint32_t id,
 		set_op(s, id, t->op + 1);
 		t->comm = op.task;
 		apply_rt(s, c, id, t->rt_forced);
-		pin_of(s, t, id, t->pin_aff ? t->pin : -1);
+		/* the context's reading after the exec; without one, a
+		   pin the context gave stays */
+		if (op.b != SR_PIN_UNKNOWN || !t->pin_ctx)
+			pin_of(s, t, id, t->pin_aff ? t->pin : -1,
+			       (int32_t)op.b);
 		break;
 	case SR_OP_NICE:
 		set_op(s, id, t->op + 1);

@@ -91,6 +91,10 @@ struct sr_sim_opts {
 	   NULL: wakes take effect at once, nothing pinned but by name */
 	const struct sr_calib *calib;
 	bool infer_affinity;      /* pin the tasks calib found pinned */
+	bool ctx_affinity;        /* the recording's context pins first:
+				     each task's cpus at its birth and after
+				     its execs (sr_dtask.ctx_pin, a COMM
+				     op's b), where it read them */
 	int ctx_hz;               /* the recording context's CONFIG_HZ, 0 */
 	enum sr_early_mode early; /* a causal wake that comes before the
 				     block it answers */
