@@ -686,6 +686,9 @@ static void fork_child(struct sr_sim *s, int c, uint32_t parent,
 	}
 	mark(s, c);
 	if (away) {
+		/* where it starts is not a migration (the kernel's
+		   wake_up_new_task sets its cpu without one) */
+		t->cpu = -1;
 		s->pol->wake(s->cpu[t->pin].rq, t->pt, 0);
 		mark(s, t->pin);
 	}

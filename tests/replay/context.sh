@@ -201,7 +201,35 @@ nchecks=$((nchecks + 1))
 less 0.140 "$(summary "$T/n0" hogA finish_s)" ||
 	fail "at equal nice: hogA done at $(summary "$T/n0" hogA finish_s), want > 0.140"
 
-# 7. The headlines: diff and explain say it too.
+# 7. A child pinned away from its parent.  P may run on cpu 1 only and
+#    forks C at 10 ms, whose reading then allows cpu 0 only.  C starts on
+#    cpu 0 (the kernel forks it on P's cpu, then wake_up_new_task puts
+#    it on an allowed cpu, and that is no migration): it runs on cpu 0
+#    only, with 0 migrations.  Left where it was forked, it would run on
+#    cpu 1, or move.
+cat >"$T/away.txt" <<'EOF'
+#schedreplay-native 1
+#context schedreplay-context 1
+#context machine ncpus=2
+#context task pid=10 ts=start cpus=1 comm="P"
+#context task pid=20 ts=10000000 cpus=0 comm="C"
+0s      1 task pid=10 comm=P running
+0s      1 switch prev=0 state=R next=10
+10ms    1 fork pid=10 child=20 comm=C
+10ms    1 switch prev=10 state=S next=0
+10ms    0 switch prev=0 state=R next=20
+60ms    0 switch prev=20 state=X next=0
+EOF
+expect_status 0 "$SR" replay "$T/away.txt" -o "$T/a" --policy eevdf-6.18 --timeline all -q
+nchecks=$((nchecks + 2))
+[ "$(summary "$T/a" C migrations)" = 0 ] ||
+	fail "C: $(summary "$T/a" C migrations) migrations, want 0 (it starts on its cpu)"
+awk -F'\t' '$3 == "C" && $4 == "run" && $11 != 0 { bad = 1 }
+	END { exit bad }' \
+	"$T/a/eevdf-6.18/timeline.tsv" ||
+	fail "C ran elsewhere than on cpu 0: $(awk -F'\t' '$3 == "C" && $4 == "run"' "$T/a/eevdf-6.18/timeline.tsv" | head -3)"
+
+# 8. The headlines: diff and explain say it too.
 expect_status 0 "$SR" diff "$T/pin.txt" --policy eevdf-6.18 --policy cfs
 expect_out "^  from the recording's context: HZ 250 \(eevdf-6.18, cfs\); the cpus of 2 tasks \(2 pinned to one\)$"
 expect_status 0 "$SR" explain "$T/pin.txt" --task hogA --policy eevdf-6.18
