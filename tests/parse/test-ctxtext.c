@@ -194,6 +194,9 @@ static void errors(void)
 	} cases[] = {
 		{ "kernel hz=250\n", 0, "expected the context's first line "
 		  "'schedreplay-context 1', got 'kernel hz=250'" },
+		/* a prefix of the magic is not the magic */
+		{ "schedreplay-context\n", 0, "expected the context's first "
+		  "line 'schedreplay-context 1', got 'schedreplay-context'" },
 		{ SR_CTXTEXT_MAGIC "\nkernal hz=250\n", 22, "expected a "
 		  "context line (kernel, machine, cpu, cgroup, task, unread "
 		  "or loss), got 'kernal'" },
