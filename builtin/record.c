@@ -165,14 +165,13 @@ static int on_task(void *ctx, const struct sr_ring_task_ev *e,
 /* trace.dat: the pages, the context option, each cpu's stats. */
 static int write_file(struct sr_ring *ring, const struct sr_context *ctx,
 		      const struct sr_ring_cpu_stats *st, size_t nst,
-		      const char *out, struct sr_diag *d)
+		      struct sr_outfile *o, const char *out, struct sr_diag *d)
 {
 	struct sr_tdw w;
 	struct sr_tdw_option *opts = calloc(nst + 1, sizeof(*opts));
 	char **stat_text = calloc(nst + 1, sizeof(*stat_text));
 	char *ctxbuf = NULL;
 	size_t ctxlen = 0;
-	struct sr_outfile *o = NULL;
 	FILE *m;
 	int rc;
 
@@ -201,15 +200,8 @@ static int write_file(struct sr_ring *ring, const struct sr_context *ctx,
 		goto done;
 	w.opts = opts;
 	w.nopts = nst + 1;
-	if ((rc = sr_outfile_open(&o, out, d)))
-		goto done;
 	rc = sr_tdw_write(sr_outfile_fp(o), &w, out, d);
-	if (rc == SR_OK) {
-		rc = sr_outfile_commit(o, d);
-		o = NULL;
-	}
 done:
-	sr_outfile_abort(o);
 	for (size_t i = 0; stat_text && i < nst; i++)
 		free(stat_text[i]);
 	free(stat_text);
@@ -288,6 +280,7 @@ int cmd_record(int argc, char **argv, struct sr_diag *d)
 		.opts = opts,
 	};
 	struct cmdproc proc = { .pid = -1, .gate = -1, .err = -1 };
+	struct sr_outfile *of = NULL;
 	struct sr_ring *ring = NULL;
 	struct sr_capture *cap = NULL;
 	struct sr_context *ctx = NULL;
@@ -332,7 +325,11 @@ int cmd_record(int argc, char **argv, struct sr_diag *d)
 	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, &old_chld);
 
-	if (ncmd && (rc = spawn(&proc, (char **)cmdv, d)))
+	/* the output is opened before the workload runs (a path that
+	   cannot be written is said then, not after it), after the command
+	   is forked (it does not inherit the file) */
+	if ((ncmd && (rc = spawn(&proc, (char **)cmdv, d))) ||
+	    (rc = sr_outfile_open(&of, out, d)))
 		goto end;
 	if ((rc = sr_capture_new(&cap, ncmd ? (int32_t)proc.pid : -1, all, d)) ||
 	    (rc = sr_capture_machine(cap, d)) ||
@@ -371,12 +368,17 @@ int cmd_record(int argc, char **argv, struct sr_diag *d)
 					  st[i].overrun + st[i].dropped, d)))
 			goto end;
 	if ((rc = sr_capture_take(cap, &ctx, d)) ||
-	    (rc = write_file(ring, ctx, st, nst, out, d)))
+	    (rc = write_file(ring, ctx, st, nst, of, out, d)))
+		goto end;
+	rc = sr_outfile_commit(of, d);
+	of = NULL;
+	if (rc)
 		goto end;
 	if (!quiet)
 		summary(out, (double)(now_ns() - t0) / 1e9, st, nst, cap,
 			buffer_kb, ctx);
 end:
+	sr_outfile_abort(of);
 	sr_ring_close(ring);
 	sr_capture_free(cap);
 	sr_context_free(ctx);

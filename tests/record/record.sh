@@ -7,7 +7,8 @@
 # - usage: a command or -a, not both (64); not root: refused (66), tested
 #   through setpriv when it is there;
 # - `-- CMD` exits with CMD's status (3), 128+N when CMD dies of signal N
-#   (SIGTERM: 143), 66 when CMD cannot be run;
+#   (SIGTERM: 143), 66 when CMD cannot be run; an output that cannot be
+#   written is refused (74) before CMD runs;
 # - the file: trace-cmd report reads it and counts as many switches as
 #   our convert does; its context names the command (root_pid = the pid
 #   of its first task), marks its tree and only its tree (tree=1 on the
@@ -43,6 +44,11 @@ cd "$T" || fail "cd $T"
 expect_status 3 "$SR" record -q -o s.dat -- sh -c 'exit 3'
 [ -s s.dat ] || fail "record -- CMD wrote no file"
 expect_status 143 "$SR" record -q -o k.dat -- sh -c 'kill -TERM $$'
+# an output that cannot be written is said before the command runs
+expect_status 74 "$SR" record -q -o no/such/dir/x.dat -- touch ran
+expect_err 'no/such/dir/x.dat: cannot create'
+[ ! -e ran ] || fail "record ran the command though its output cannot be written"
+nchecks=$((nchecks + 1))
 expect_status 66 "$SR" record -q -o n.dat -- ./no-such-command
 expect_err "cannot run './no-such-command'"
 [ ! -e n.dat ] || fail "a recording whose command did not run was written"
