@@ -60,6 +60,18 @@ if [ $rc -ne 0 ]; then
 fi
 echo "PASS valgrind replay, diff and export $sample"
 
+# a trace with the recording's context: pins, an exec's, a child forked
+# onto another cpu, RR, nice (docs/replay.md), under every policy
+f=tests/replay/data/context.txt
+vg "$SCHEDREPLAY" replay "$f" -o "$tmp/ctx" -q --check \
+	$("$SCHEDREPLAY" policies | awk '/^[^ ]/ { printf " --policy %s", $1 }') \
+	--policy observed >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 0 ]; then
+	echo "FAIL valgrind replay $f (exit $rc)"; head -n 40 "$tmp/err"; exit 1
+fi
+echo "PASS valgrind replay $f"
+
 # the binary readers: perf.data (pipe mode), trace.dat (zstd, instances)
 for f in tests/parse/data/bin/sleep.pipe.perf.data \
 	 tests/parse/data/bin/sleep.v7zstd.dat; do
