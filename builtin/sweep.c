@@ -24,6 +24,7 @@
 #include "lib/outfile.h"
 #include "lib/path.h"
 #include "plots/gnuplot.h"
+#include "plots/heatmap.h"
 #include "replay/rtrules.h"
 #include "sched-model/policy.h"
 
@@ -35,13 +36,6 @@ extern char **environ;
 
 enum emit { EMIT_NONE, EMIT_JOBS, EMIT_SLURM };
 static const char *const emit_names[] = { "none", "jobs", "slurm", NULL };
-
-/* The heat maps' gnuplot (ctx: its path, NULL for the one on PATH). */
-static int draw(void *ctx, const char *dir, const char *script,
-		const char *image, struct sr_diag *d)
-{
-	return pl_gnuplot_run(ctx, dir, script, image, d);
-}
 
 /* The binary the job lines run: this one, by its absolute path. */
 static char *self_path(const char *argv0)
@@ -306,7 +300,7 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 	};
 	struct cmp_sweep sw;
 	struct cmp_sweep_opts so;
-	struct cmp_sweep_draw drawer;
+	struct cmp_sweep_heat hm;
 	struct cmp_sweep_slurm sl;
 	struct sr_progress pg;
 	struct sr_madedirs made = { NULL, 0, 0 };
@@ -356,7 +350,7 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 				      self ? self : "schedreplay", cpus };
 	/* what could fail at the end (the heat map and its gnuplot) or in
 	 * every job (--rt) is checked before the first job runs */
-	if ((rc = cmp_sweep_heat_check(&sw, heat, d)) ||
+	if ((heat && (rc = cmp_sweep_heat_parse(&sw, heat, &hm, d))) ||
 	    (rc = check_rt(rt, nrt, d)) ||
 	    (heat && (collect || emit == EMIT_NONE) &&
 	     (rc = pl_gnuplot_check(gnuplot, d))))
@@ -402,15 +396,14 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 				goto out;
 		}
 	}
-	drawer = (struct cmp_sweep_draw){ draw, (void *)gnuplot };
 	nfailed = sw.njobs;
 	failed = malloc((sw.njobs ? sw.njobs : 1) * sizeof(*failed));
 	if (!failed) {
 		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
 		goto out;
 	}
-	if ((rc = cmp_sweep_collect(&sw, outdir, heat, &drawer, failed,
-				    &nfailed, d)))
+	if ((rc = cmp_sweep_collect(&sw, outdir, failed, &nfailed, d)) ||
+	    (heat && (rc = pl_sweep_heatmap(&sw, outdir, &hm, gnuplot, d))))
 		goto out;
 	if (!quiet && !nfailed)
 		printf("wrote %s/results.tsv and results.json (%zu cells in "

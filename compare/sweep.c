@@ -1,6 +1,6 @@
 /*
  * sweep: the plan of a grid of replays, one job, and the results table
- * (see compare/sweep.h).
+ * (see compare/sweep.h; plots/heatmap.c draws its heat maps).
  */
 #include <errno.h>
 #include <limits.h>
@@ -24,7 +24,6 @@ const char *const cmp_sweep_figure_names[] = {
 	"inter_n", "inter_p99_ms", "inter_max_ms", "periodic_n",
 	"deadlines_met_pct", "batch_n", "batch_done_s", "end_s", NULL,
 };
-#define NFIGS 8
 
 static int oom(struct sr_diag *d)
 {
@@ -706,16 +705,15 @@ out:
 
 /* ---- the results ---- */
 
-/* The figures line of a job (fields into fig[NFIGS]); false if none. */
-static bool read_figures(const struct cmp_sweep_job *j, char *buf,
-			 size_t len, char **fig)
+bool cmp_sweep_job_figures(const struct cmp_sweep_job *j, char *buf,
+			   size_t len, char **fig)
 {
 	char *path = sr_path_join(j->dir, "figures", "tsv");
 	FILE *f = path ? fopen(path, "r") : NULL;
 	bool ok = false;
 
 	if (f && fgets(buf, (int)len, f) && fgets(buf, (int)len, f))
-		ok = split_tabs(buf, fig, NFIGS) == NFIGS;
+		ok = split_tabs(buf, fig, CMP_SWEEP_NFIGS) == CMP_SWEEP_NFIGS;
 	if (f)
 		fclose(f);
 	free(path);
@@ -730,19 +728,14 @@ static void json_value(FILE *f, const char *v)
 		fputs(v, f);
 }
 
-static int write_heatmap(const struct cmp_sweep *sw, const char *outdir,
-			 const char *heat, const struct cmp_sweep_draw *draw,
-			 struct sr_diag *d);
-
 int cmp_sweep_collect(const struct cmp_sweep *sw, const char *outdir,
-		      const char *heat, const struct cmp_sweep_draw *draw,
 		      size_t *failed_idx, size_t *nfailed, struct sr_diag *d)
 {
 	struct sr_outfile *t = NULL, *js = NULL;
 	FILE *ft, *fj;
 	size_t max = *nfailed;
 	char buf[1024];
-	char *fig[NFIGS];
+	char *fig[CMP_SWEEP_NFIGS];
 
 	*nfailed = 0;
 	if (sr_outfile_open_in(&t, outdir, "results", "tsv", d) ||
@@ -756,7 +749,7 @@ int cmp_sweep_collect(const struct cmp_sweep *sw, const char *outdir,
 	for (size_t a = 0; a < sw->naxes; a++)
 		fprintf(ft, "\t%s", sw->axes[a].name);
 	fputs("\tstatus", ft);
-	for (size_t i = 0; i < NFIGS; i++)
+	for (size_t i = 0; i < CMP_SWEEP_NFIGS; i++)
 		fprintf(ft, "\t%s", cmp_sweep_figure_names[i]);
 	fputs("\n", ft);
 	fputs("{\n  \"knobs\": [", fj);
@@ -767,7 +760,7 @@ int cmp_sweep_collect(const struct cmp_sweep *sw, const char *outdir,
 	fputs("],\n  \"jobs\": [", fj);
 	for (size_t i = 0; i < sw->njobs; i++) {
 		const struct cmp_sweep_job *j = &sw->jobs[i];
-		bool ok = read_figures(j, buf, sizeof(buf), fig);
+		bool ok = cmp_sweep_job_figures(j, buf, sizeof(buf), fig);
 
 		if (!ok) {
 			if (*nfailed < max)
@@ -797,7 +790,7 @@ int cmp_sweep_collect(const struct cmp_sweep *sw, const char *outdir,
 		}
 		fprintf(ft, "\t%s", ok ? "ok" : "failed");
 		fprintf(fj, "}, \"status\": \"%s\"", ok ? "ok" : "failed");
-		for (size_t k = 0; k < NFIGS; k++) {
+		for (size_t k = 0; k < CMP_SWEEP_NFIGS; k++) {
 			fprintf(ft, "\t%s", ok ? fig[k] : "-");
 			fprintf(fj, ", \"%s\": ", cmp_sweep_figure_names[k]);
 			json_value(fj, ok ? fig[k] : "-");
@@ -810,11 +803,7 @@ int cmp_sweep_collect(const struct cmp_sweep *sw, const char *outdir,
 		sr_outfile_abort(js);
 		return d->code;
 	}
-	if (sr_outfile_commit(js, d))
-		return d->code;
-	if (heat)
-		return write_heatmap(sw, outdir, heat, draw, d);
-	return SR_OK;
+	return sr_outfile_commit(js, d);
 }
 
 static int axis_of(const struct cmp_sweep *sw, const char *name)
@@ -825,31 +814,8 @@ static int axis_of(const struct cmp_sweep *sw, const char *name)
 	return -1;
 }
 
-static size_t value_index(const struct cmp_sweep_axis *ax, long v)
-{
-	for (size_t i = 0; i < ax->nvalues; i++)
-		if (ax->values[i] == v)
-			return i;
-	return 0;
-}
-
-static void gp_tics(FILE *f, const char *which, const struct cmp_sweep_axis *ax)
-{
-	fprintf(f, "set %s (", which);
-	for (size_t i = 0; i < ax->nvalues; i++)
-		fprintf(f, "%s\"%ld\" %zu", i ? ", " : "", ax->values[i], i);
-	fputs(")\n", f);
-}
-
-/* --heatmap X,Y[,FIGURE], resolved against the plan. */
-struct heat {
-	char spec[200];
-	const char *x, *y, *fname;     /* into spec */
-	int ax, ay, fi;
-};
-
-static int heat_parse(const struct cmp_sweep *sw, const char *heat,
-		      struct heat *h, struct sr_diag *d)
+int cmp_sweep_heat_parse(const struct cmp_sweep *sw, const char *heat,
+			 struct cmp_sweep_heat *h, struct sr_diag *d)
 {
 	char *y, *fname;
 
@@ -889,124 +855,5 @@ static int heat_parse(const struct cmp_sweep *sw, const char *heat,
 			return sr_fail(d, SR_EUSAGE, "--heatmap %s: %s varies "
 				       "too; sweep only the two knobs of the "
 				       "map", heat, sw->axes[a].name);
-	return SR_OK;
-}
-
-int cmp_sweep_heat_check(const struct cmp_sweep *sw, const char *heat,
-			 struct sr_diag *d)
-{
-	struct heat h;
-
-	return heat ? heat_parse(sw, heat, &h, d) : SR_OK;
-}
-
-/* One map per trace and policy that has both knobs. */
-static int write_heatmap(const struct cmp_sweep *sw, const char *outdir,
-			 const char *heat, const struct cmp_sweep_draw *draw,
-			 struct sr_diag *d)
-{
-	struct heat h;
-	const char *x, *y, *fname;
-	int ax, ay, fi;
-	char buf[1024];
-	char *fig[NFIGS];
-
-	if (heat_parse(sw, heat, &h, d))
-		return d->code;
-	x = h.x, y = h.y, fname = h.fname;
-	ax = h.ax, ay = h.ay, fi = h.fi;
-	for (size_t i = 0; i < sw->njobs; i++) {
-		const struct cmp_sweep_job *j = &sw->jobs[i];
-		char name[200];
-		struct sr_outfile *dat, *gp;
-		bool first = true;
-		int rc;
-
-		if (!j->has[ax] || !j->has[ay])
-			continue;
-		/* the first job of its trace and policy draws their map */
-		for (size_t k = 0; k < i && first; k++)
-			first = strcmp(sw->jobs[k].tkey, j->tkey) ||
-				strcmp(sw->jobs[k].policy, j->policy);
-		if (!first)
-			continue;
-		snprintf(name, sizeof(name), "heatmap-%s-%s-%s", j->tkey,
-			 j->policy, fname);
-		if (sr_outfile_open_in(&dat, outdir, name, "dat", d))
-			return d->code;
-		fprintf(sr_outfile_fp(dat), "# %s index, %s index, %s\n", x, y,
-			fname);
-		for (size_t k = i; k < sw->njobs; k++) {
-			const struct cmp_sweep_job *m = &sw->jobs[k];
-
-			if (strcmp(m->tkey, j->tkey) ||
-			    strcmp(m->policy, j->policy) ||
-			    !read_figures(m, buf, sizeof(buf), fig) ||
-			    !strcmp(fig[fi], "-"))
-				continue;
-			fprintf(sr_outfile_fp(dat), "%zu %zu %s\n",
-				value_index(&sw->axes[ax], m->value[ax]),
-				value_index(&sw->axes[ay], m->value[ay]),
-				fig[fi]);
-		}
-		if (sr_outfile_commit(dat, d) ||
-		    sr_outfile_open_in(&gp, outdir, name, "gp", d))
-			return d->code;
-		{
-			FILE *f = sr_outfile_fp(gp);
-			char file[240];
-
-			/* every name a string literal (a trace's file name
-			 * is the user's): also in the comment, where a
-			 * trailing backslash would continue it */
-			fputs("# ", f);
-			sr_gp_str(f, name);
-			fprintf(f, ": %s over %s and %s, written by "
-				"`schedreplay sweep`\n", fname, x, y);
-			snprintf(file, sizeof(file), "%s.png", name);
-			fputs("if (!exists(\"outfile\")) outfile = ", f);
-			sr_gp_str(f, file);
-			fputc('\n', f);
-			fputs("set terminal pngcairo size 800,600 noenhanced "
-			      "font 'Sans,10' background '#ffffff'\n", f);
-			fputs("set output outfile\nset title ", f);
-			sr_gp_str(f, j->tkey);
-			fputs(" . ', ' . ", f);
-			sr_gp_str(f, j->policy);
-			fputs(" . ': ' . ", f);
-			sr_gp_str(f, fname);
-			fputs("\nset xlabel ", f);
-			sr_gp_str(f, x);
-			fputs("\nset ylabel ", f);
-			sr_gp_str(f, y);
-			fputc('\n', f);
-			gp_tics(f, "xtics", &sw->axes[ax]);
-			gp_tics(f, "ytics", &sw->axes[ay]);
-			fprintf(f, "set xrange [-0.5:%zu.5]\nset yrange "
-				"[-0.5:%zu.5]\n", sw->axes[ax].nvalues - 1,
-				sw->axes[ay].nvalues - 1);
-			fputs("set palette defined (0 '#2166ac', 1 '#f7f7f7', "
-			      "2 '#b2182b')\nset cblabel ", f);
-			sr_gp_str(f, fname);
-			snprintf(file, sizeof(file), "%s.dat", name);
-			fputs("\nplot ", f);
-			sr_gp_str(f, file);
-			fputs(" using 1:2:3 with image notitle, '' using "
-			      "1:2:(sprintf('%g', $3)) with labels notitle\n",
-			      f);
-			if (sr_outfile_commit(gp, d))
-				return d->code;
-		}
-		{
-			char script[240], image[240];
-
-			/* both named in outdir, where gnuplot runs */
-			snprintf(script, sizeof(script), "%s.gp", name);
-			snprintf(image, sizeof(image), "%s.png", name);
-			if ((rc = draw->fn(draw->ctx, outdir, script, image,
-					   d)))
-				return rc;
-		}
-	}
 	return SR_OK;
 }

@@ -135,29 +135,32 @@ int cmp_sweep_run_job(const char *trace, const char *root, size_t chunk,
 		      const char *const *rt, size_t nrt, int cpus,
 		      size_t *done, struct sr_diag *d);
 
-/* Draws SCRIPT (in dir) into IMAGE (a name in dir): the caller's gnuplot
-   runner (plots/gnuplot.h; compare/ does not depend on plots/). */
-struct cmp_sweep_draw {
-	int (*fn)(void *ctx, const char *dir, const char *script,
-		  const char *image, struct sr_diag *d);
-	void *ctx;
-};
-
 /*
  * DIR/results.tsv and DIR/results.json from every job's figures; *failed:
  * the jobs without figures (their indexes in failed_idx, up to nfailed on
- * entry).  heat: "X,Y" or "X,Y,FIGURE" (NULL: none): DIR/heatmap-*.gp
- * and .dat for every trace and policy that has both knobs, drawn by draw.
+ * entry).
  */
 int cmp_sweep_collect(const struct cmp_sweep *sw, const char *outdir,
-		      const char *heat, const struct cmp_sweep_draw *draw,
 		      size_t *failed_idx, size_t *nfailed, struct sr_diag *d);
 
-/* heat ("X,Y[,FIGURE]", NULL: none) names two axes of sw, no other axis
- * varying, and a figure: SR_EUSAGE saying what is wrong.  Checked before
- * the jobs run, so a typo costs nothing. */
-int cmp_sweep_heat_check(const struct cmp_sweep *sw, const char *heat,
-			 struct sr_diag *d);
+/* Job j's figures (its figures.tsv's row: CMP_SWEEP_NFIGS fields into
+ * fig, in buf); false when it has none. */
+#define CMP_SWEEP_NFIGS 8
+bool cmp_sweep_job_figures(const struct cmp_sweep_job *j, char *buf,
+			   size_t len, char **fig);
+
+/* --heatmap X,Y[,FIGURE], resolved against the plan. */
+struct cmp_sweep_heat {
+	char spec[200];
+	const char *x, *y, *fname;     /* into spec */
+	int ax, ay, fi;                /* the axes, the figure's index */
+};
+
+/* heat ("X,Y[,FIGURE]") names two axes of sw, no other axis varying, and
+ * a figure: SR_EUSAGE saying what is wrong.  Checked before the jobs
+ * run, so a typo costs nothing; plots/heatmap.h draws it. */
+int cmp_sweep_heat_parse(const struct cmp_sweep *sw, const char *heat,
+			 struct cmp_sweep_heat *h, struct sr_diag *d);
 
 /* Names of the figures, for --heatmap's FIGURE. */
 extern const char *const cmp_sweep_figure_names[];

@@ -179,7 +179,7 @@ no_tmp "$T/limit"
 # (a file named like an output but not written by sr_outfile_* would
 # appear without a temporary: look for the call in each writer)
 for f in builtin/convert.c builtin/stats.c replay/replay.c plots/plot-draw.h \
-	 plots/report.c; do
+	 plots/heatmap.c plots/report.c; do
 	nchecks=$((nchecks + 1))
 	grep -q 'sr_outfile_open' "$f" || fail "$f writes without lib/outfile"
 done
