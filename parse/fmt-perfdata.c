@@ -37,6 +37,7 @@
 
 #include "lib/grow.h"
 #include "parse/binary.h"
+#include "parse/load.h"
 #include "parse/perfzstd.h"
 #include "parse/tracepoint.h"
 #include "parse/tracing.h"
@@ -137,30 +138,6 @@ struct pd {
 
 /* ---- little helpers ---- */
 
-static inline uint16_t g16(const uint8_t *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return v;
-}
-
-static inline uint32_t g32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static inline uint64_t g64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
 static int bad(struct pd *p, uint64_t at, struct sr_diag *d,
 	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
@@ -195,7 +172,7 @@ static int add_attr(struct pd *p, const uint8_t *a, size_t size, uint64_t at,
 	if (size < ATTR_SIZE_VER0)
 		return bad(p, at, d, "expected a perf_event_attr of at least "
 			   "%d bytes, got %zu", ATTR_SIZE_VER0, size);
-	asize = g32(a + 4);
+	asize = sr_ld32(a + 4);
 	if (asize < ATTR_SIZE_VER0 || asize > size)
 		return bad(p, at + 4, d, "expected the attr's size between %d "
 			   "and %zu, got %u", ATTR_SIZE_VER0, size, asize);
@@ -212,11 +189,11 @@ static int add_attr(struct pd *p, const uint8_t *a, size_t size, uint64_t at,
 	}
 	x = &p->attrs[p->nattrs];
 	memset(x, 0, sizeof(*x));
-	x->type = g32(a);
-	x->config = g64(a + 8);
-	x->sample_type = g64(a + 24);
-	x->read_format = g64(a + 32);
-	x->id_all = (g64(a + 40) & ATTR_FLAG_SAMPLE_ID_ALL) != 0;
+	x->type = sr_ld32(a);
+	x->config = sr_ld64(a + 8);
+	x->sample_type = sr_ld64(a + 24);
+	x->read_format = sr_ld64(a + 32);
+	x->id_all = (sr_ld64(a + 40) & ATTR_FLAG_SAMPLE_ID_ALL) != 0;
 	x->at = at;
 	{
 		uint64_t st = x->sample_type;
@@ -350,7 +327,7 @@ static struct pd_attr *attr_of(struct pd *p, const uint8_t *rec, size_t size,
 			    "(PERF_SAMPLE_IDENTIFIER), got %zu", size);
 			return NULL;
 		}
-		id = sample ? g64(rec + 8) : g64(rec + size - 8);
+		id = sample ? sr_ld64(rec + 8) : sr_ld64(rec + size - 8);
 	} else if (a0->sample_type & S_ID) {
 		size_t off;
 
@@ -370,7 +347,7 @@ static struct pd_attr *attr_of(struct pd *p, const uint8_t *rec, size_t size,
 			    "byte %zu, got %zu bytes", off, size);
 			return NULL;
 		}
-		id = g64(rec + off);
+		id = sr_ld64(rec + off);
 	} else {
 		bad(p, at, d, "expected PERF_SAMPLE_IDENTIFIER or "
 		    "PERF_SAMPLE_ID in the sample_type of a file with %zu "
@@ -568,14 +545,14 @@ static int trailer(const struct pd_attr *a, const uint8_t *rec, size_t size,
 	if (st & S_TID)
 		q += 8;
 	if (st & S_TIME) {
-		uint64_t t = g64(q);
+		uint64_t t = sr_ld64(q);
 
 		*ts = t > INT64_MAX ? INT64_MAX : (int64_t)t;
 		q += 8;
 	}
 	q += 8 * (!!(st & S_ID) + !!(st & S_STREAM_ID));
 	if (st & S_CPU)
-		*cpu = (int32_t)g32(q);
+		*cpu = (int32_t)sr_ld32(q);
 	return 0;
 }
 
@@ -607,13 +584,13 @@ static int parse_sample(struct pd *p, const struct pd_attr *a,
 	o += 8 * (!!(st & S_IDENTIFIER) + !!(st & S_IP));
 	if (st & S_TID) {
 		NEED(8, "pid and tid");
-		s->pid = (int32_t)g32(rec + o);
-		s->tid = (int32_t)g32(rec + o + 4);
+		s->pid = (int32_t)sr_ld32(rec + o);
+		s->tid = (int32_t)sr_ld32(rec + o + 4);
 		o += 8;
 	}
 	if (st & S_TIME) {
 		NEED(8, "the time");
-		v = g64(rec + o);
+		v = sr_ld64(rec + o);
 		if (v > INT64_MAX)
 			return bad(p, at + o, d, "impossible timestamp %llu ns: "
 				   "beyond the 64-bit nanosecond range",
@@ -624,7 +601,7 @@ static int parse_sample(struct pd *p, const struct pd_attr *a,
 	o += 8 * (!!(st & S_ADDR) + !!(st & S_ID) + !!(st & S_STREAM_ID));
 	if (st & S_CPU) {
 		NEED(8, "the cpu");
-		v = g32(rec + o);
+		v = sr_ld32(rec + o);
 		if (v >= SR_CPU_MAX)
 			return bad(p, at + o, d, "cpu number %llu out of range "
 				   "(0 to %d supported)",
@@ -644,7 +621,7 @@ static int parse_sample(struct pd *p, const struct pd_attr *a,
 
 		if (rf & RF_GROUP) {
 			NEED(8, "the read group's size");
-			v = g64(rec + o);
+			v = sr_ld64(rec + o);
 			o += 8 + 8 * (!!(rf & RF_ENABLED) + !!(rf & RF_RUNNING));
 			if (v > size / per)
 				return bad(p, at + o, d, "expected a read group "
@@ -658,7 +635,7 @@ static int parse_sample(struct pd *p, const struct pd_attr *a,
 	}
 	if (st & S_CALLCHAIN) {
 		NEED(8, "the callchain's length");
-		v = g64(rec + o);
+		v = sr_ld64(rec + o);
 		o += 8;
 		if (v > (size - o) / 8)
 			NEED(size + 1, "the callchain");
@@ -666,7 +643,7 @@ static int parse_sample(struct pd *p, const struct pd_attr *a,
 	}
 	if (st & S_RAW) {
 		NEED(4, "the raw data's size");
-		s->raw_size = g32(rec + o);
+		s->raw_size = sr_ld32(rec + o);
 		o += 4;
 		NEED(s->raw_size, "the raw data");
 		s->raw = rec + o;
@@ -688,7 +665,7 @@ static int sample_time(struct pd *p, const struct pd_attr *a,
 		return bad(p, at, d, "expected the time in a sample of %zu "
 			   "bytes (sample_type 0x%llx), got the end of the "
 			   "record", size, (unsigned long long)a->sample_type);
-	v = g64(rec + a->time_off);
+	v = sr_ld64(rec + a->time_off);
 	if (v > INT64_MAX)
 		return bad(p, at + a->time_off, d, "impossible timestamp %llu "
 			   "ns: beyond the 64-bit nanosecond range",
@@ -718,7 +695,7 @@ static int header_record(struct pd *p, uint32_t type, const uint8_t *rec,
 			return bad(p, at, d, "expected a HEADER_ATTR record of "
 				   "at least %d bytes, got %zu",
 				   8 + ATTR_SIZE_VER0, size);
-		asize = g32(rec + 8 + 4);
+		asize = sr_ld32(rec + 8 + 4);
 		if (asize < ATTR_SIZE_VER0 || asize > size - 8)
 			return bad(p, at + 12, d, "expected the attr's size "
 				   "between %d and %zu, got %u", ATTR_SIZE_VER0,
@@ -727,7 +704,7 @@ static int header_record(struct pd *p, uint32_t type, const uint8_t *rec,
 			return d->code;
 		nids = (size - 8 - asize) / 8;
 		for (size_t i = 0; i < nids; i++)
-			if (add_id(p, g64(rec + 8 + asize + 8 * i),
+			if (add_id(p, sr_ld64(rec + 8 + asize + 8 * i),
 				   (uint32_t)(p->nattrs - 1),
 				   at + 8 + asize + 8 * i, d))
 				return d->code;
@@ -739,7 +716,7 @@ static int header_record(struct pd *p, uint32_t type, const uint8_t *rec,
 		if (size < 12)
 			return bad(p, at, d, "expected a TRACING_DATA record of "
 				   "at least 12 bytes, got %zu", size);
-		tsize = g32(rec + 8);
+		tsize = sr_ld32(rec + 8);
 		if (tsize > p->end - (at + size))
 			return bad(p, at + 8, d, "expected %u bytes of tracing "
 				   "data after the record, got %llu: truncated",
@@ -752,7 +729,7 @@ static int header_record(struct pd *p, uint32_t type, const uint8_t *rec,
 		if (size < 16)
 			return bad(p, at, d, "expected a HEADER_FEATURE record "
 				   "of at least 16 bytes, got %zu", size);
-		return feature(p, g64(rec + 8), rec + 16, size - 16, at + 16, d);
+		return feature(p, sr_ld64(rec + 8), rec + 16, size - 16, at + 16, d);
 	case REC_COMPRESSED:
 	case REC_COMPRESSED2:
 		/* perfzstd.c inflated every one: this came out of one */
@@ -772,7 +749,7 @@ static int feature(struct pd *p, uint64_t feat, const uint8_t *b, size_t n,
 	case FEAT_OSRELEASE:
 		/* perf_header_string: u32 len, char[len] */
 		if (n >= 4) {
-			size_t l = g32(b);
+			size_t l = sr_ld32(b);
 
 			if (l > n - 4)
 				l = n - 4;
@@ -785,7 +762,7 @@ static int feature(struct pd *p, uint64_t feat, const uint8_t *b, size_t n,
 		return SR_OK;
 	case FEAT_NRCPUS:
 		if (n >= 8) {
-			uint32_t avail = g32(b);
+			uint32_t avail = sr_ld32(b);
 
 			p->ncpus = avail > SR_CPU_MAX ? SR_CPU_MAX
 						      : (int32_t)avail;
@@ -808,12 +785,12 @@ static int open_file_mode(struct pd *p, struct sr_diag *d)
 		return bad(p, p->len, d, "expected a perf.data header of %d "
 			   "bytes, got the end of the file: truncated",
 			   FILE_HEADER_SIZE);
-	hsize = g64(h + 8);
-	attr_size = g64(h + 16);
-	ao = g64(h + 24);
-	as = g64(h + 32);
-	dof = g64(h + 40);
-	dsz = g64(h + 48);
+	hsize = sr_ld64(h + 8);
+	attr_size = sr_ld64(h + 16);
+	ao = sr_ld64(h + 24);
+	as = sr_ld64(h + 32);
+	dof = sr_ld64(h + 40);
+	dsz = sr_ld64(h + 48);
 	if (hsize < FILE_HEADER_SIZE || hsize > p->len)
 		return bad(p, 8, d, "expected a header size between %d and the "
 			   "file's %zu bytes, got %llu", FILE_HEADER_SIZE,
@@ -841,7 +818,7 @@ static int open_file_mode(struct pd *p, struct sr_diag *d)
 	/* the features first: the tracing data and the release */
 	fo = dof + dsz;
 	for (int b = 1; b < 256; b++) {
-		uint64_t word = g64(h + 72 + 8 * (b / 64));
+		uint64_t word = sr_ld64(h + 72 + 8 * (b / 64));
 		uint64_t so, ss;
 
 		if (!(word >> (b % 64) & 1))
@@ -850,8 +827,8 @@ static int open_file_mode(struct pd *p, struct sr_diag *d)
 			return bad(p, fo + 16 * (uint64_t)nfeat, d, "expected "
 				   "the section of feature %d after the data, "
 				   "got the end of the file: truncated", b);
-		so = g64(p->map + fo + 16 * (uint64_t)nfeat);
-		ss = g64(p->map + fo + 16 * (uint64_t)nfeat + 8);
+		so = sr_ld64(p->map + fo + 16 * (uint64_t)nfeat);
+		ss = sr_ld64(p->map + fo + 16 * (uint64_t)nfeat + 8);
 		nfeat++;
 		if (so > p->len || ss > p->len - so)
 			return bad(p, fo + 16 * (uint64_t)(nfeat - 1), d,
@@ -867,22 +844,22 @@ static int open_file_mode(struct pd *p, struct sr_diag *d)
 		}
 	}
 	for (int b = 1; b < 256; b++) {
-		uint64_t word = g64(h + 72 + 8 * (b / 64));
+		uint64_t word = sr_ld64(h + 72 + 8 * (b / 64));
 		int k = 0;
 
 		if (b != FEAT_TRACING_DATA || !(word >> (b % 64) & 1))
 			continue;
 		for (int c = 1; c < b; c++)
-			k += (int)(g64(h + 72 + 8 * (c / 64)) >> (c % 64) & 1);
+			k += (int)(sr_ld64(h + 72 + 8 * (c / 64)) >> (c % 64) & 1);
 		if (feature(p, FEAT_TRACING_DATA,
-			    p->map + g64(p->map + fo + 16 * (uint64_t)k),
-			    (size_t)g64(p->map + fo + 16 * (uint64_t)k + 8),
-			    g64(p->map + fo + 16 * (uint64_t)k), d))
+			    p->map + sr_ld64(p->map + fo + 16 * (uint64_t)k),
+			    (size_t)sr_ld64(p->map + fo + 16 * (uint64_t)k + 8),
+			    sr_ld64(p->map + fo + 16 * (uint64_t)k), d))
 			return d->code;
 	}
 	for (uint64_t o = ao; o < ao + as; o += attr_size) {
-		uint64_t io = g64(p->map + o + attr_size - 16);
-		uint64_t is = g64(p->map + o + attr_size - 8);
+		uint64_t io = sr_ld64(p->map + o + attr_size - 16);
+		uint64_t is = sr_ld64(p->map + o + attr_size - 8);
 
 		if (add_attr(p, p->map + o, (size_t)(attr_size - 16), o, d))
 			return d->code;
@@ -893,7 +870,7 @@ static int open_file_mode(struct pd *p, struct sr_diag *d)
 				   (unsigned long long)is,
 				   (unsigned long long)io, p->len);
 		for (uint64_t i = 0; i < is / 8; i++)
-			if (add_id(p, g64(p->map + io + 8 * i),
+			if (add_id(p, sr_ld64(p->map + io + 8 * i),
 				   (uint32_t)(p->nattrs - 1), io + 8 * i, d))
 				return d->code;
 	}
@@ -918,7 +895,7 @@ static inline struct pd_attr *known_attr(struct pd *p, const uint8_t *rec,
 
 	if (!p->ids_first || size < 16)
 		return p->nattrs == 1 ? &p->attrs[0] : NULL;
-	id = g64(rec + 8);
+	id = sr_ld64(rec + 8);
 	if (id == p->last_id && p->last_attr)
 		return p->last_attr;
 	h = id_slot(id);
@@ -943,15 +920,15 @@ static int pd_next(void *ctx, struct sr_rkey *k, struct sr_diag *d)
 
 	if (pos < p->end && p->end - pos >= 8) {
 		const uint8_t *rec = p->map + pos;
-		size_t size = g16(rec + 6);
+		size_t size = sr_ld16(rec + 6);
 		struct pd_attr *a;
 		uint64_t t;
 
-		if (g32(rec) == REC_SAMPLE && size >= 8 &&
+		if (sr_ld32(rec) == REC_SAMPLE && size >= 8 &&
 		    size <= p->end - pos && (a = known_attr(p, rec, size)) &&
 		    a->tp && (size_t)a->time_off + 8 <= size &&
 		    (size_t)a->cpu_off + 4 <= size &&
-		    (t = g64(rec + a->time_off)) <= INT64_MAX) {
+		    (t = sr_ld64(rec + a->time_off)) <= INT64_MAX) {
 			/* a->tp: resolved, with RAW, TIME and CPU (tp_of) */
 			p->pos = pos + size;
 			p->bin.records++;
@@ -985,8 +962,8 @@ static int pd_next_slow(struct pd *p, struct sr_rkey *k, struct sr_diag *d)
 				   "truncated", (unsigned long long)
 				   (p->end - p->pos)), SR_RS_ERR;
 		rec = p->map + p->pos;
-		type = g32(rec);
-		size = g16(rec + 6);
+		type = sr_ld32(rec);
+		size = sr_ld16(rec + 6);
 		if (size < 8)
 			return bad(p, at, d, "expected a record size of at least "
 				   "8, got %u: corrupt data", size), SR_RS_ERR;
@@ -1075,13 +1052,13 @@ static int pd_decode(void *ctx, const struct sr_rkey *k, struct sr_raw *out,
 {
 	struct pd *p = ctx;
 	const uint8_t *rec = p->map + k->seq;
-	size_t size = g16(rec + 6);
+	size_t size = sr_ld16(rec + 6);
 	struct pd_attr *a;
 
-	if (g32(rec) == REC_SAMPLE && (a = known_attr(p, rec, size)) &&
+	if (sr_ld32(rec) == REC_SAMPLE && (a = known_attr(p, rec, size)) &&
 	    a->tp && a->raw_off && size >= (size_t)a->raw_off + 4) {
-		uint64_t t = g64(rec + a->time_off);
-		uint32_t c = g32(rec + a->cpu_off), n = g32(rec + a->raw_off);
+		uint64_t t = sr_ld64(rec + a->time_off);
+		uint32_t c = sr_ld32(rec + a->cpu_off), n = sr_ld32(rec + a->raw_off);
 		int32_t pid, tid;
 		int rc;
 
@@ -1096,8 +1073,8 @@ static int pd_decode(void *ctx, const struct sr_rkey *k, struct sr_raw *out,
 					  n, k->seq, out, &p->bin.fc, d);
 			if (rc != SR_P_RAW)
 				return rc;
-			pid = a->tid_off ? (int32_t)g32(rec + a->tid_off) : -1;
-			tid = a->tid_off ? (int32_t)g32(rec + a->tid_off + 4)
+			pid = a->tid_off ? (int32_t)sr_ld32(rec + a->tid_off) : -1;
+			tid = a->tid_off ? (int32_t)sr_ld32(rec + a->tid_off + 4)
 					 : -1;
 			out->ctx_pid = tid >= 0 && tid <= SR_PID_MAX ? tid : -1;
 			out->ctx_tgid = pid >= 0 && pid <= SR_PID_MAX && tid > 0 ?
@@ -1113,8 +1090,8 @@ static int pd_decode_slow(struct pd *p, const struct sr_rkey *k,
 			  struct sr_raw *out, struct sr_diag *d)
 {
 	const uint8_t *rec = p->map + k->seq;
-	uint32_t type = g32(rec);
-	size_t size = g16(rec + 6);
+	uint32_t type = sr_ld32(rec);
+	size_t size = sr_ld16(rec + 6);
 	struct pd_attr *a = attr_of(p, rec, size, type == REC_SAMPLE, k->seq,
 				    d);
 	struct pd_sample s;
@@ -1153,7 +1130,7 @@ static int pd_decode_slow(struct pd *p, const struct sr_rkey *k,
 		out->ts = k->ts;
 		out->cpu = cpu >= 0 && cpu < SR_CPU_MAX ? cpu : -1;
 		{
-			uint64_t n = g64(rec + (type == REC_LOST ? 16 : 8));
+			uint64_t n = sr_ld64(rec + (type == REC_LOST ? 16 : 8));
 
 			out->value = n > UINT32_MAX ? UINT32_MAX : (int64_t)n;
 		}
@@ -1164,7 +1141,7 @@ static int pd_decode_slow(struct pd *p, const struct sr_rkey *k,
 			const char *c = (const char *)rec + 16;
 			size_t max = size - 16, n = strnlen(c, max);
 
-			if (comm_set(p, (int32_t)g32(rec + 12), c, n))
+			if (comm_set(p, (int32_t)sr_ld32(rec + 12), c, n))
 				return sr_fail(d, SR_EINTERNAL, "out of memory"),
 				       SR_P_ERR;
 		}
@@ -1172,11 +1149,11 @@ static int pd_decode_slow(struct pd *p, const struct sr_rkey *k,
 	case REC_FORK:
 		/* u32 pid, ppid, tid, ptid: the child has its parent's name */
 		if (size >= 24) {
-			int32_t tid = (int32_t)g32(rec + 16);
-			const char *pc = comm_get(p, (int32_t)g32(rec + 20));
+			int32_t tid = (int32_t)sr_ld32(rec + 16);
+			const char *pc = comm_get(p, (int32_t)sr_ld32(rec + 20));
 			char name[16];
 
-			if (!pc || tid == (int32_t)g32(rec + 20))
+			if (!pc || tid == (int32_t)sr_ld32(rec + 20))
 				return SR_P_NONE;
 			/* a copy: comm_set may move the table pc points in */
 			memcpy(name, pc, sizeof(name));
@@ -1313,7 +1290,7 @@ int sr_perfdata_open(struct sr_merge **m, struct sr_input *in,
 			goto fail;
 		}
 	}
-	if (g64(p->map + 8) == PIPE_HEADER_SIZE) {
+	if (sr_ld64(p->map + 8) == PIPE_HEADER_SIZE) {
 		p->pipe = 1;
 		p->pos = PIPE_HEADER_SIZE;
 		p->end = p->len;

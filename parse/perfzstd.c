@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "parse/load.h"
 #include "parse/perfzstd.h"
 
 enum { REC_TRACING_DATA = 66, REC_COMPRESSED = 81, REC_COMPRESSED2 = 83 };
@@ -29,14 +30,6 @@ struct out {
 	uint8_t *buf;        /* inflated bytes not yet written as records */
 	size_t n, cap;
 };
-
-static uint64_t g64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
 
 static int emit(struct out *o, const void *p, size_t n, struct sr_diag *d)
 {
@@ -156,7 +149,7 @@ static int copy_records(const uint8_t *m, uint64_t pos, uint64_t end,
 			uint64_t n = size - hdr;
 
 			if (size < hdr ||
-			    (type == REC_COMPRESSED2 && g64(m + pos + 8) > n)) {
+			    (type == REC_COMPRESSED2 && sr_ld64(m + pos + 8) > n)) {
 				rc = sr_fail(d, SR_EDATA, "%s:%llu: expected a "
 					     "COMPRESSED2 record's data size "
 					     "within it, got more", o->name,
@@ -164,7 +157,7 @@ static int copy_records(const uint8_t *m, uint64_t pos, uint64_t end,
 				break;
 			}
 			if (type == REC_COMPRESSED2)
-				n = g64(m + pos + 8);
+				n = sr_ld64(m + pos + 8);
 			rc = inflate_record(z, o, m + pos + hdr, (size_t)n, pos,
 					    d);
 		} else if (o->n) {
@@ -197,8 +190,8 @@ int sr_perf_is_compressed(const uint8_t *m, size_t len)
 {
 	uint64_t pos = 16;
 
-	if (len >= 104 && g64(m + 8) != 16)   /* file mode: the feature bit */
-		return (g64(m + 72) >> FEAT_COMPRESSED) & 1;
+	if (len >= 104 && sr_ld64(m + 8) != 16)   /* file mode: the feature bit */
+		return (sr_ld64(m + 72) >> FEAT_COMPRESSED) & 1;
 	while (pos + 8 <= len) {             /* pipe mode: any such record */
 		uint32_t type;
 		uint16_t size;
@@ -232,12 +225,12 @@ int sr_perf_inflate(const uint8_t *m, size_t len, const char *name, int *fdp,
 	o.fd = sr_temp_fd(name, d);
 	if (o.fd < 0)
 		return d->code;
-	if (g64(m + 8) == 16) {
+	if (sr_ld64(m + 8) == 16) {
 		rc = emit(&o, m, 16, d);
 		if (rc == SR_OK)
 			rc = copy_records(m, 16, len, &o, d);
 	} else {
-		uint64_t dof = g64(m + 40), dsz = g64(m + 48), fo, ntab = 0;
+		uint64_t dof = sr_ld64(m + 40), dsz = sr_ld64(m + 48), fo, ntab = 0;
 		uint8_t *tail = NULL;
 		int64_t delta;
 
@@ -256,7 +249,7 @@ int sr_perf_inflate(const uint8_t *m, size_t len, const char *name, int *fdp,
 		/* the features: their table's offsets move by delta */
 		delta = (int64_t)(o.written - fo);
 		for (int b = 1; b < 256; b++)
-			ntab += g64(m + 72 + 8 * (b / 64)) >> (b % 64) & 1;
+			ntab += sr_ld64(m + 72 + 8 * (b / 64)) >> (b % 64) & 1;
 		tail = malloc(len - fo ? len - fo : 1);
 		if (!tail) {
 			rc = sr_fail(d, SR_EINTERNAL, "out of memory");
@@ -264,7 +257,7 @@ int sr_perf_inflate(const uint8_t *m, size_t len, const char *name, int *fdp,
 		}
 		memcpy(tail, m + fo, len - fo);
 		for (uint64_t i = 0; i < ntab && 16 * i + 8 <= len - fo; i++) {
-			uint64_t so = g64(tail + 16 * i) + (uint64_t)delta;
+			uint64_t so = sr_ld64(tail + 16 * i) + (uint64_t)delta;
 
 			memcpy(tail + 16 * i, &so, 8);
 		}

@@ -9,6 +9,7 @@
 
 #include <event-parse.h>
 
+#include "parse/load.h"
 #include "parse/tasktab.h"
 #include "parse/tracepoint.h"
 
@@ -541,6 +542,31 @@ static inline uint64_t rd(const struct sr_tp *t, const uint8_t *data,
 }
 
 /*
+ * Where string field f of a record lies, *off and *len: its fixed place,
+ * or a __data_loc / __rel_loc field's (a u32: length << 16 | offset, the
+ * offset from the field's end for __rel_loc); -1 if it lies outside the
+ * record's size bytes.
+ */
+static inline int str_at(const struct sr_tp *t, const uint8_t *data,
+			 size_t size, const struct sr_tp_field *f, size_t *off,
+			 size_t *len)
+{
+	*off = f->offset;
+	*len = f->size;
+	if (f->dynamic) {
+		uint32_t v = (uint32_t)rd(t, data, f);
+
+		*off = v & 0xffff;
+		*len = v >> 16;
+		if (f->relative)
+			*off += (size_t)f->offset + f->size;
+		if (*off > size || *len > size - *off)
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * A string field: char[N], or a __data_loc / __rel_loc string (u32:
  * length << 16 | offset), as sched_stat_runtime's comm is since 6.x.
  * *s, *n: the bytes up to the NUL; -1 if it lies outside the record.
@@ -548,18 +574,10 @@ static inline uint64_t rd(const struct sr_tp *t, const uint8_t *data,
 static int rd_str(const struct sr_tp *t, const uint8_t *data, size_t size,
 		  const struct sr_tp_field *f, const char **s, size_t *n)
 {
-	size_t off = f->offset, len = f->size;
+	size_t off, len;
 
-	if (f->dynamic) {
-		uint32_t v = (uint32_t)rd(t, data, f);
-
-		off = v & 0xffff;
-		len = v >> 16;
-		if (f->relative)
-			off += (size_t)f->offset + f->size;
-		if (off > size || len > size - off)
-			return -1;
-	}
+	if (str_at(t, data, size, f, &off, &len))
+		return -1;
 	*s = (const char *)data + off;
 	*n = strnlen(*s, len);
 	return 0;
@@ -576,18 +594,10 @@ static inline int rd_comm(struct sr_fmtctx *c, const struct sr_tp *t,
 			  const uint8_t *data, size_t size,
 			  const struct sr_tp_field *f, char *dst)
 {
-	size_t off = f->offset, len = f->size;
+	size_t off, len;
 
-	if (f->dynamic) {
-		uint32_t v = (uint32_t)rd(t, data, f);
-
-		off = v & 0xffff;
-		len = v >> 16;
-		if (f->relative)
-			off += (size_t)f->offset + f->size;
-		if (off > size || len > size - off)
-			return comm_outside(c, size);
-	}
+	if (str_at(t, data, size, f, &off, &len))
+		return comm_outside(c, size);
 	if (len <= 16 && off + 16 <= size) {
 		/* the kernel's TASK_COMM_LEN: 16 bytes copied whole, ended
 		 * at len: the same string as the bytes up to the NUL */
@@ -692,22 +702,6 @@ static uint8_t irq_of(uint64_t flags)
 	return SR_CTX_TASK;
 }
 
-static inline int32_t ld32(const uint8_t *p)
-{
-	int32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
-}
-
-static inline uint64_t ld64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
 static inline int16_t prio_of(int32_t v)
 {
 	return v >= 0 && v <= 999 ? (int16_t)v : -1;
@@ -732,42 +726,42 @@ static inline int decode_fast(struct sr_tp *t, struct sr_tp_event *e,
 			      struct sr_raw *r)
 {
 	const struct sr_tp_field *f = e->f;
-	int32_t cp = ld32(data + f[F_COMMON_PID].offset), a, b;
+	int32_t cp = sr_ld32s(data + f[F_COMMON_PID].offset), a, b;
 
 	switch (e->kind) {
 	case SR_EV_SWITCH:
-		a = ld32(data + f[F_PREV_PID].offset);
-		b = ld32(data + f[F_NEXT_PID].offset);
+		a = sr_ld32s(data + f[F_PREV_PID].offset);
+		b = sr_ld32s(data + f[F_NEXT_PID].offset);
 		if ((uint32_t)a > SR_PID_MAX || (uint32_t)b > SR_PID_MAX)
 			return FAST_NO;
 		r->pid = a;
 		r->pid2 = b;
 		comm16(r->comm, data, f[F_PREV_COMM].offset);
 		comm16(r->comm2, data, f[F_NEXT_COMM].offset);
-		r->prio = prio_of(ld32(data + f[F_PREV_PRIO].offset));
-		r->prio2 = prio_of(ld32(data + f[F_NEXT_PRIO].offset));
-		state_of(t, e, ld64(data + f[F_PREV_STATE].offset), r->comm,
+		r->prio = prio_of(sr_ld32s(data + f[F_PREV_PRIO].offset));
+		r->prio2 = prio_of(sr_ld32s(data + f[F_NEXT_PRIO].offset));
+		state_of(t, e, sr_ld64(data + f[F_PREV_STATE].offset), r->comm,
 			 r);
 		break;
 	case SR_EV_WAKING:
 	case SR_EV_WAKEUP:
 	case SR_EV_WAKEUP_NEW:
-		a = ld32(data + f[F_PID].offset);
-		b = ld32(data + f[F_TARGET_CPU].offset);
+		a = sr_ld32s(data + f[F_PID].offset);
+		b = sr_ld32s(data + f[F_TARGET_CPU].offset);
 		if ((uint32_t)a > SR_PID_MAX || (uint32_t)b >= SR_CPU_MAX)
 			return FAST_NO;
 		r->pid = a;
 		comm16(r->comm, data, f[F_COMM].offset);
-		r->prio = prio_of(ld32(data + f[F_PRIO].offset));
+		r->prio = prio_of(sr_ld32s(data + f[F_PRIO].offset));
 		r->target_cpu = b;
 		break;
 	case SR_EV_RUNTIME: {
-		uint32_t loc = (uint32_t)ld32(data + f[F_COMM].offset);
+		uint32_t loc = (uint32_t)sr_ld32s(data + f[F_COMM].offset);
 		size_t off = f[F_COMM].dynamic ? loc & 0xffff : f[F_COMM].offset;
 		size_t len = f[F_COMM].dynamic ? loc >> 16 : 16;
-		uint64_t rt = ld64(data + f[F_RUNTIME].offset);
+		uint64_t rt = sr_ld64(data + f[F_RUNTIME].offset);
 
-		a = ld32(data + f[F_PID].offset);
+		a = sr_ld32s(data + f[F_PID].offset);
 		if ((uint32_t)a > SR_PID_MAX || len > 16 || off > size ||
 		    len > size - off || rt >= 1000000000000000000ull)
 			return FAST_NO;
