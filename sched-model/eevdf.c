@@ -498,17 +498,22 @@ static const struct fair_class eevdf_class = {
    1 + ilog2(min(CPUs, 8)) when left at it (fair_scaled) */
 #define EEVDF_BASE_SLICE 750000
 
+/* The constants of both EEVDF policies (6.6's values; 6.18 adds its own
+   features) */
+#define EEVDF_CONSTS_COMMON \
+	.sched_base_slice_ns = EEVDF_BASE_SLICE, \
+	.run_to_parity = 1, \
+	.place_lag = 1, \
+	.wakeup_preempt = 1, \
+	.sched_rr_timeslice_ms = 100, \
+	.sched_migration_cost_ns = 500000
+
 static const struct fair_rules eevdf_rules = {
 	.policy = &sm_policy_eevdf,
 	.cls = &eevdf_class,
 	.scale_cap8 = true,
 	.k = {
-		.sched_base_slice_ns = EEVDF_BASE_SLICE,
-		.run_to_parity = 1,
-		.place_lag = 1,
-		.wakeup_preempt = 1,
-		.sched_rr_timeslice_ms = 100,
-		.sched_migration_cost_ns = 500000,
+		EEVDF_CONSTS_COMMON,
 		.scaled = FAIR_SCALE_ALL,
 	},
 };
@@ -587,12 +592,7 @@ static const struct fair_rules eevdf618_rules = {
 	.cls = &eevdf618_class,
 	.scale_cap8 = true,
 	.k = {
-		.sched_base_slice_ns = EEVDF_BASE_SLICE,
-		.run_to_parity = 1,
-		.place_lag = 1,
-		.wakeup_preempt = 1,
-		.sched_rr_timeslice_ms = 100,
-		.sched_migration_cost_ns = 500000,
+		EEVDF_CONSTS_COMMON,
 		.delay_dequeue = 1,
 		.delay_zero = 1,
 		.place_deadline_initial = 1,
