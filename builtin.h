@@ -24,6 +24,10 @@ struct sr_cmd {
 	const char *usage; /* one line for `schedreplay help` */
 };
 
+/* A struct po_cmd's operands for a command of one TRACE. */
+#define PO_ONE_TRACE \
+	.operands = "TRACE", .min_operands = 1, .max_operands = 1
+
 /* The commands (schedreplay.c), ending with a NULL name; help and
  * version are not among them. */
 extern const struct sr_cmd sr_commands[];
@@ -72,9 +76,9 @@ int cmd_record(int argc, char **argv, struct sr_diag *d);
 		 "skip malformed lines and report how many")
 
 /* How the demand is replayed (o: anything with the fields of struct
- * sr_replay_opts named causal, external, cs_cost_ns, init_sleep_pct):
- * replay and export, and the commands that compare (struct
- * cmp_load_opts). */
+ * sr_replay_opts named causal, external, cs_cost_ns, init_sleep_pct,
+ * calibrate, affinity, early): replay and export, and the commands that
+ * compare (their struct cmp_replay_rules, compare/source.h). */
 #define OPT_REPLAY_RULES(o) \
 	OPT_CHOICE(0, "causal", &(o)->causal, sr_causal_names, "MODE", \
 		   "which wakes a task gets in the trace it causes in " \
@@ -202,7 +206,7 @@ int cmd_record(int argc, char **argv, struct sr_diag *d);
 	OPT_NUMBER(0, "cpus", &(o)->cpus, "N", \
 		   "CPUs to replay on (default: as many as the recording " \
 		   "used)", 1, SR_SIM_MAX_CPUS, NULL), \
-	OPT_REPLAY_RULES(o), \
+	OPT_REPLAY_RULES(&(o)->rules), \
 	OPT_TUNE((o)->sets, &(o)->nsets, (o)->rt, &(o)->nrt, \
 		 CMP_MAX_TUNE_OPTS)
 

@@ -33,9 +33,7 @@ int cmd_convert(int argc, char **argv, struct sr_diag *d)
 	};
 	const struct po_cmd cmd = {
 		.name = "convert",
-		.operands = "TRACE",
-		.min_operands = 1,
-		.max_operands = 1,
+		PO_ONE_TRACE,
 		.about = "Any supported trace (plain or gzip; - is stdin) to the "
 			"native "
 			"text format (docs/trace-format.md).",

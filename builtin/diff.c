@@ -46,17 +46,13 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 	};
 	const struct po_cmd cmd = {
 		.name = "diff",
-		.operands = "TRACE",
-		.min_operands = 1,
-		.max_operands = 1,
+		PO_ONE_TRACE,
 		.about = "What policy B changed against policy A, task by task; with "
 			"more policies, each against the first. " CMP_TRACE_ABOUT,
 		.footer = "docs/plots.md defines the figures.",
 		.opts = opts,
 	};
-	struct cmp_source src;
-	struct cmp_set set;
-	struct cmp_taskre *re = NULL;
+	struct cmp_loaded ld;
 	struct cmp_ndiff nd = { 0 };
 	struct sr_outfile *f = NULL;
 	size_t n;
@@ -66,11 +62,11 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 		return rc == PO_HELP ? SR_OK : rc;
 	sr_progress_init(&pg, "diff", quiet);
 	o.progress = &pg;
-	rc = cmp_cmd_load(&o, 2, CMP_MAX_RUNS, &src, &set, &re, d);
+	rc = cmp_cmd_load(&o, 2, CMP_MAX_RUNS, &ld, d);
 	if (rc == SR_OK)
-		rc = cmp_ndiff_build(&nd, &set, re, d);
+		rc = cmp_ndiff_build(&nd, &ld.set, ld.re, d);
 	if (rc == SR_OK)
-		rc = cmp_verdict_build_n(&nd, &set, d);
+		rc = cmp_verdict_build_n(&nd, &ld.set, d);
 	if (rc == SR_OK)
 		rc = sr_outfile_open(&f, out, d);
 	if (rc == SR_OK) {
@@ -87,8 +83,6 @@ int cmd_diff(int argc, char **argv, struct sr_diag *d)
 		rc = sr_outfile_finish(f, rc, out, d);
 	}
 	cmp_ndiff_free(&nd);
-	cmp_set_free(&set);
-	cmp_source_close(&src);
-	cmp_taskre_free(re);
+	cmp_loaded_free(&ld);
 	return rc;
 }

@@ -62,18 +62,14 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 	};
 	const struct po_cmd cmd = {
 		.name = "explain",
-		.operands = "TRACE",
-		.min_operands = 1,
-		.max_operands = 1,
+		PO_ONE_TRACE,
 		.about = "Why the tasks waited, under each policy side by side: their "
 			"worst waits in words, and the wait by reason and by the task "
 			"waited behind. " CMP_TRACE_ABOUT,
 		.footer = "docs/replay.md, \"Why a task waited\", names the reasons.",
 		.opts = opts,
 	};
-	struct cmp_source src;
-	struct cmp_set set;
-	struct cmp_taskre *re = NULL;
+	struct cmp_loaded ld;
 	struct cmp_explain x = { 0 };
 	struct sr_outfile *f = NULL;
 	char what[256];
@@ -88,7 +84,7 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 			       "comm matches)");
 	sr_progress_init(&pg, "explain", quiet);
 	o.progress = &pg;
-	rc = cmp_cmd_load(&o, 1, CMP_MAX_RUNS, &src, &set, &re, d);
+	rc = cmp_cmd_load(&o, 1, CMP_MAX_RUNS, &ld, d);
 	if (sr_sel_has_pids(&o.sel)) {
 		char sel[200];
 
@@ -99,21 +95,21 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 	} else {
 		snprintf(what, sizeof(what), "matching '%s'", o.task);
 	}
-	x.s = &set;
-	x.sel = (struct cmp_explain_sel){ o.task ? re : NULL, &set };
+	x.s = &ld.set;
+	x.sel = (struct cmp_explain_sel){ o.task ? ld.re : NULL, &ld.set };
 	x.what = what;
 	x.top = (size_t)top;
-	if (rc == SR_OK && set.nruns > 1) {
-		x.v = calloc(set.nruns - 1, sizeof(*x.v));
+	if (rc == SR_OK && ld.set.nruns > 1) {
+		x.v = calloc(ld.set.nruns - 1, sizeof(*x.v));
 		if (!x.v)
 			rc = sr_fail(d, SR_EINTERNAL, "out of memory");
-		for (size_t r = 1; rc == SR_OK && r < set.nruns; r++, x.nv++)
-			rc = cmp_verdict_build(&x.v[r - 1], &set, 0, r, d);
+		for (size_t r = 1; rc == SR_OK && r < ld.set.nruns; r++, x.nv++)
+			rc = cmp_verdict_build(&x.v[r - 1], &ld.set, 0, r, d);
 	}
 	if (rc == SR_OK)
 		rc = select_tasks(&x, d);
-	for (size_t r = 0; rc == SR_OK && r < set.nruns; r++)
-		rc = cmp_why_run(&set, r, cmp_explain_wanted, &x.sel, x.top, &x.w[r], d);
+	for (size_t r = 0; rc == SR_OK && r < ld.set.nruns; r++)
+		rc = cmp_why_run(&ld.set, r, cmp_explain_wanted, &x.sel, x.top, &x.w[r], d);
 	if (rc == SR_OK)
 		rc = sr_outfile_open(&f, out, d);
 	if (rc == SR_OK) {
@@ -128,9 +124,7 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 		cmp_why_free(&x.w[r]);
 	free(x.tasks);
 	free(x.v);
-	cmp_set_free(&set);
-	cmp_source_close(&src);
-	cmp_taskre_free(re);
+	cmp_loaded_free(&ld);
 	return rc;
 }
 

@@ -33,9 +33,7 @@ int cmd_export(int argc, char **argv, struct sr_diag *d)
 	};
 	const struct po_cmd cmd = {
 		.name = "export",
-		.operands = "TRACE",
-		.min_operands = 1,
-		.max_operands = 1,
+		PO_ONE_TRACE,
 		.about = "The schedule each policy gives the trace's demand, and the "
 			"recorded one (observed), as a Chrome JSON trace that "
 			"ui.perfetto.dev and chrome://tracing open: per policy, a "

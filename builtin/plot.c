@@ -41,18 +41,14 @@ int cmd_plot(int argc, char **argv, struct sr_diag *d)
 	};
 	const struct po_cmd cmd = {
 		.name = "plot",
-		.operands = "TRACE",
-		.min_operands = 1,
-		.max_operands = 1,
+		PO_ONE_TRACE,
 		.about = "gnuplot scripts, data and images of priorities and "
 			"scheduling "
 			"delays.  " CMP_TRACE_ABOUT,
 		.footer = "docs/plots.md describes each plot.",
 		.opts = opts,
 	};
-	struct cmp_source src;
-	struct cmp_set set;
-	struct cmp_taskre *re = NULL;
+	struct cmp_loaded ld;
 	struct pl_plot_files pf;
 	size_t n;
 	int rc;
@@ -61,10 +57,10 @@ int cmd_plot(int argc, char **argv, struct sr_diag *d)
 		return rc == PO_HELP ? SR_OK : rc;
 	sr_progress_init(&pg, "plot", quiet);
 	o.progress = &pg;
-	rc = cmp_cmd_load(&o, 1, CMP_MAX_RUNS, &src, &set, &re, d);
+	rc = cmp_cmd_load(&o, 1, CMP_MAX_RUNS, &ld, d);
 	if (rc == SR_OK) {
-		po.re = re;
-		rc = pl_plot_all(&set, &po, &pf, d);
+		po.re = ld.re;
+		rc = pl_plot_all(&ld.set, &po, &pf, d);
 		if (rc == SR_OK || rc == SR_ENOGNUPLOT) {
 			for (size_t i = 0; i < pf.n; i++) {
 				printf("%s/%s.gp  %s/%s.dat", po.outdir,
@@ -79,8 +75,6 @@ int cmd_plot(int argc, char **argv, struct sr_diag *d)
 		}
 		pl_plot_files_free(&pf);
 	}
-	cmp_set_free(&set);
-	cmp_source_close(&src);
-	cmp_taskre_free(re);
+	cmp_loaded_free(&ld);
 	return rc;
 }

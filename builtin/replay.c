@@ -104,9 +104,7 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 	};
 	const struct po_cmd cmd = {
 		.name = "replay",
-		.operands = "TRACE",
-		.min_operands = 1,
-		.max_operands = 1,
+		PO_ONE_TRACE,
 		.about = "Replay a trace's demand under each policy and write what "
 			"every "
 			"task got.  TRACE: a trace file (plain or gzip), or - for "

@@ -36,9 +36,7 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 	};
 	const struct po_cmd cmd = {
 		.name = "report",
-		.operands = "TRACE",
-		.min_operands = 1,
-		.max_operands = 1,
+		PO_ONE_TRACE,
 		.about = "Writes DIR/index.html (-o DIR is required): one "
 			"self-contained page (nothing loaded from elsewhere) with "
 			"the verdict, a task table to sort and filter, and the plots "
@@ -46,9 +44,7 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 			CMP_TRACE_ABOUT,
 		.opts = opts,
 	};
-	struct cmp_source src;
-	struct cmp_set set;
-	struct cmp_taskre *re = NULL;
+	struct cmp_loaded ld;
 	struct cmp_ndiff nd = { 0 };
 	struct pl_plot_files pf = { 0 };
 	struct sr_diag pd = SR_DIAG_INIT;
@@ -61,14 +57,14 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 	o.progress = &pg;
 	if (!po.outdir)
 		return sr_fail(d, SR_EUSAGE, "report: expected -o DIR");
-	rc = cmp_cmd_load(&o, 2, CMP_MAX_RUNS, &src, &set, &re, d);
+	rc = cmp_cmd_load(&o, 2, CMP_MAX_RUNS, &ld, d);
 	if (rc == SR_OK)
-		rc = cmp_ndiff_build(&nd, &set, re, d);
+		rc = cmp_ndiff_build(&nd, &ld.set, ld.re, d);
 	if (rc == SR_OK)
-		rc = cmp_verdict_build_n(&nd, &set, d);
+		rc = cmp_verdict_build_n(&nd, &ld.set, d);
 	if (rc == SR_OK) {
-		po.re = re;
-		prc = pl_plot_all(&set, &po, &pf, &pd);
+		po.re = ld.re;
+		prc = pl_plot_all(&ld.set, &po, &pf, &pd);
 		if (prc != SR_OK && prc != SR_ENOGNUPLOT) {
 			rc = sr_fail(d, prc, "%s", pd.msg);
 		} else {
@@ -95,8 +91,6 @@ int cmd_report(int argc, char **argv, struct sr_diag *d)
 	}
 	cmp_ndiff_free(&nd);
 	pl_plot_files_free(&pf);
-	cmp_set_free(&set);
-	cmp_source_close(&src);
-	cmp_taskre_free(re);
+	cmp_loaded_free(&ld);
 	return rc;
 }

@@ -197,9 +197,7 @@ int cmd_stats(int argc, char **argv, struct sr_diag *d)
 	};
 	const struct po_cmd cmd = {
 		.name = "stats",
-		.operands = "TRACE",
-		.min_operands = 1,
-		.max_operands = 1,
+		PO_ONE_TRACE,
 		.about = "Per task: runtime, switches, wakeups, scheduling delay (avg, "
 			"p50, "
 			"p95, p99, max, and when the max began and ended), as perf "

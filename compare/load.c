@@ -123,7 +123,8 @@ static void say(char *buf, size_t n, size_t *k, const char *fmt, ...)
 }
 
 /* The replay rules given that are not the defaults, as options. */
-static void rules_said(const struct cmp_load_opts *o, char *buf, size_t n)
+static void rules_said(const struct cmp_replay_rules *o, char *buf,
+		       size_t n)
 {
 	size_t k = 0;
 
@@ -149,10 +150,20 @@ static void rules_said(const struct cmp_load_opts *o, char *buf, size_t n)
 		say(buf, n, &k, "--early-wake %s", sr_early_names[o->early]);
 }
 
-int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_policies,
-		struct cmp_source *src, struct cmp_set *set, struct cmp_taskre **re,
-		struct sr_diag *d)
+void cmp_loaded_free(struct cmp_loaded *l)
 {
+	cmp_set_free(&l->set);
+	cmp_source_close(&l->src);
+	cmp_taskre_free(l->re);
+	l->re = NULL;
+}
+
+int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_policies,
+		struct cmp_loaded *l, struct sr_diag *d)
+{
+	struct cmp_source *src = &l->src;
+	struct cmp_set *set = &l->set;
+	struct cmp_taskre **re = &l->re;
 	static const char *const defaults[] = { "stock", "o11int" };
 	struct cmp_source_opts so = { 0 };
 	struct cmp_taskre *root = NULL;
@@ -198,13 +209,7 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	so.only = o->only;
 	so.only_tree = o->only_tree;
 	so.cpus = o->cpus;
-	so.causal = o->causal;
-	so.external = o->external;
-	so.cs_cost_ns = o->cs_cost_ns;
-	so.init_sleep_pct = o->init_sleep_pct;
-	so.calibrate = o->calibrate;
-	so.affinity = o->affinity;
-	so.early = o->early;
+	so.rules = o->rules;
 	so.title = o->title;
 	so.tree = o->tree != NULL;
 	so.procs = true;
@@ -222,7 +227,7 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	if (rc == SR_OK)
 		rc = cmp_set_of(set, src, d);
 	if (rc == SR_OK) {
-		rules_said(o, set->rules, sizeof(set->rules));
+		rules_said(&o->rules, set->rules, sizeof(set->rules));
 		memcpy(set->ctx_said, src->ctx_said, sizeof(set->ctx_said));
 		set->procs = src->procs.n ? &src->procs : NULL;
 		set->groups = &o->groups;

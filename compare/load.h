@@ -36,14 +36,7 @@ struct cmp_load_opts {
 	const char *only_tree;  /* --only-tree: only this tree */
 	const char *tree;
 	int cpus;           /* --cpus: 0 = the recording's */
-	/* --causal, --external, --cs-cost, --warm, as replay's */
-	enum sr_causal_mode causal;
-	enum sr_external_mode external;
-	int64_t cs_cost_ns;
-	int init_sleep_pct;
-	enum sr_calibrate_mode calibrate;
-	enum sr_affinity_mode affinity;
-	enum sr_early_mode early;
+	struct cmp_replay_rules rules;	/* --causal ... --early-wake */
 	const char *sets[CMP_MAX_TUNE_OPTS];	/* --set NAME=VALUE */
 	size_t nsets;
 	const char *rt[CMP_MAX_TUNE_OPTS];	/* --rt REGEX[:PRIO] */
@@ -61,18 +54,25 @@ struct cmp_load_opts {
 int cmp_opt_period(const struct po_option *opt, const char *arg,
 		   struct sr_diag *d);
 
+/* What a comparing command loads: where the results come from, the runs
+ * side by side, and --task compiled (NULL without it). */
+struct cmp_taskre;
+struct cmp_loaded {
+	struct cmp_source src;
+	struct cmp_set set;
+	struct cmp_taskre *re;
+};
+
 /*
  * Get the results TRACE names (a trace file replayed in memory under the
- * policies and observed, or a replay directory) and load them:
+ * policies and observed, or a replay directory) and load them into *l:
  * o->policies default to stock and o11int, between min_policies and
- * max_policies; --task is compiled into *re (NULL without it), --tree
- * applied.  Close with cmp_set_free, cmp_source_close and
- * cmp_taskre_free, also after an error.
+ * max_policies; --tree applied.  Close with cmp_loaded_free, also after
+ * an error.
  */
-struct cmp_taskre;
 int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_policies,
-		struct cmp_source *src, struct cmp_set *set, struct cmp_taskre **re,
-		struct sr_diag *d);
+		struct cmp_loaded *l, struct sr_diag *d);
+void cmp_loaded_free(struct cmp_loaded *l);
 
 /* The set of src's runs and reference (src outlives it). */
 int cmp_set_of(struct cmp_set *s, const struct cmp_source *src,

@@ -97,13 +97,13 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 	ro.only = o->only;
 	ro.tree = o->only_tree;
 	ro.cpus = o->cpus;
-	ro.causal = o->causal;
-	ro.external = o->external;
-	ro.cs_cost_ns = o->cs_cost_ns;
-	ro.init_sleep_pct = o->init_sleep_pct;
-	ro.calibrate = o->calibrate;
-	ro.affinity = o->affinity;
-	ro.early = o->early;
+	ro.causal = o->rules.causal;
+	ro.external = o->rules.external;
+	ro.cs_cost_ns = o->rules.cs_cost_ns;
+	ro.init_sleep_pct = o->rules.init_sleep_pct;
+	ro.calibrate = o->rules.calibrate;
+	ro.affinity = o->rules.affinity;
+	ro.early = o->rules.early;
 	ro.sink = &sink;
 	ro.read.progress = o->progress;
 	if (sr_sel_windowed(o->sel)) {
@@ -152,22 +152,23 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
 		    struct sr_diag *d)
 {
+	const struct cmp_replay_rules *u = &o->rules;
 	char *dir;
 	struct stat st;
 	int rc = SR_OK;
 
-	if (o->cpus || o->causal != SR_CAUSAL_KNOWN ||
-	    o->external != SR_EXTERNAL_ABSOLUTE || o->cs_cost_ns ||
-	    o->init_sleep_pct || o->calibrate || o->affinity || o->early)
+	if (o->cpus || u->causal != SR_CAUSAL_KNOWN ||
+	    u->external != SR_EXTERNAL_ABSOLUTE || u->cs_cost_ns ||
+	    u->init_sleep_pct || u->calibrate || u->affinity || u->early)
 		return sr_fail(d, SR_EUSAGE, "--%s needs the trace file, not "
 			       "the replay directory %s (replayed already)",
 			       o->cpus ? "cpus" :
-			       o->causal != SR_CAUSAL_KNOWN ? "causal" :
-			       o->external != SR_EXTERNAL_ABSOLUTE ? "external" :
-			       o->cs_cost_ns ? "cs-cost" :
-			       o->init_sleep_pct ? "warm" :
-			       o->calibrate ? "calibrate" :
-			       o->affinity ? "affinity" : "early-wake", o->trace);
+			       u->causal != SR_CAUSAL_KNOWN ? "causal" :
+			       u->external != SR_EXTERNAL_ABSOLUTE ? "external" :
+			       u->cs_cost_ns ? "cs-cost" :
+			       u->init_sleep_pct ? "warm" :
+			       u->calibrate ? "calibrate" :
+			       u->affinity ? "affinity" : "early-wake", o->trace);
 	if (o->only || o->only_tree)
 		return sr_fail(d, SR_EUSAGE, "--%s needs the trace file, not "
 			       "the replay directory %s (replayed already: give "

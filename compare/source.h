@@ -20,6 +20,19 @@
 
 struct sr_progress;
 
+/* How a comparison replays the demand: replay's --causal, --external,
+ * --cs-cost, --warm, --calibrate, --affinity, --early-wake, passed on to
+ * struct sr_replay_opts as they are (zeroed: the defaults). */
+struct cmp_replay_rules {
+	enum sr_causal_mode causal;
+	enum sr_external_mode external;
+	int64_t cs_cost_ns;
+	int init_sleep_pct;
+	enum sr_calibrate_mode calibrate;
+	enum sr_affinity_mode affinity;
+	enum sr_early_mode early;
+};
+
 struct cmp_source_opts {
 	const char *trace;             /* a trace file, or a replay directory */
 	const char *const *policies;   /* compared, in order */
@@ -29,15 +42,8 @@ struct cmp_source_opts {
 	const char *only_tree;         /* ... as replay --tree */
 	int cpus;                      /* as replay --cpus (0: the
 					  recording's); a directory: only 0 */
-	/* as replay --causal, --external, --cs-cost, --warm; a directory:
-	   only their defaults (replayed already) */
-	enum sr_causal_mode causal;
-	enum sr_external_mode external;
-	int64_t cs_cost_ns;
-	int init_sleep_pct;
-	enum sr_calibrate_mode calibrate;
-	enum sr_affinity_mode affinity;
-	enum sr_early_mode early;
+	/* a directory: only the defaults (replayed already) */
+	struct cmp_replay_rules rules;
 	const char *title;             /* NULL: the trace's file name */
 	bool tree;                     /* the trace's tasks are needed */
 	bool procs;                    /* ... wanted when there (a replay
