@@ -136,16 +136,12 @@ static void delay_cdf_setup(FILE *f, const struct ctx *x)
 	if (!x->o->panels)
 		fputs("set rmargin 3\nset bmargin 7\n"
 		      "set key below horizontal Left reverse samplen 2 spacing 1.1 maxcols 2\n", f);
-	fputs("set logscale x 10\n", f);
-	pd_delay_range(f, 'x', x->cdf_xmax * 3);
-	fputs("set format x '%g'\n", f);
+	pd_delay_log_axis(f, 'x', x->cdf_xmax * 3);
 	fprintf(f, "set yrange [0:%.2f]\n", x->cdf_nines + 0.15);
 	fputs("set ytics (", f);
 	for (int k = 0; k <= top; k++)
 		fprintf(f, "%s'%s' %d", k ? ", " : "", pct[k], k);
 	fputs(")\n", f);
-	fputs("set xlabel 'scheduling delay (ms, log)'\n", f);
-	fputs("set ylabel 'waits at most this long'\n", f);
 }
 
 static void delay_cdf_body(FILE *f, const struct ctx *x, size_t i,
@@ -192,8 +188,15 @@ static void delay_cdf_body(FILE *f, const struct ctx *x, size_t i,
 }
 
 const struct kind pd_kind_delay_cdf = {
-	"delay-cdf", "distribution of scheduling delays per task and policy, p99 marked",
-	"distribution of scheduling delays, p99 marked",
-	"Distribution of scheduling delays per task and policy (CDF: the share of waits at most each delay, on a log delay axis and a 90 / 99 / 99.9 % axis, so the tail shows); the dots and dotted lines mark each policy's p99.",
-	"no waits", delay_cdf_setup, delay_cdf_body, 2, 300,
+	.name = "delay-cdf",
+	.what = "distribution of scheduling delays per task and policy, p99 marked",
+	.title = "distribution of scheduling delays, p99 marked",
+	.caption = "Distribution of scheduling delays per task and policy (CDF: the share of waits at most each delay, on a log delay axis and a 90 / 99 / 99.9 % axis, so the tail shows); the dots and dotted lines mark each policy's p99.",
+	.none = "no waits",
+	.setup = delay_cdf_setup,
+	.xlabel = "scheduling delay (ms, log)",
+	.ylabel = "waits at most this long",
+	.body = delay_cdf_body,
+	.multi_cols = 2,
+	.multi_height = 300,
 };

@@ -152,7 +152,10 @@ struct kind {
 	const char *title;         /* a panel's: "priority over time" */
 	const char *caption;       /* for the report */
 	const char *none;          /* an empty panel's title: "no waits" */
-	void (*setup)(FILE *f, const struct ctx *x); /* after the header */
+	/* after the header (NULL: none), then the axes' labels (ylabel
+	   with panels: ylabel_panel, when not NULL) */
+	void (*setup)(FILE *f, const struct ctx *x);
+	const char *xlabel, *ylabel, *ylabel_panel;
 	panel_fn body;
 	int multi_cols;            /* the multiplot's columns (1 or 2) */
 	int multi_height;          /* per multiplot row */
@@ -186,6 +189,8 @@ FILE *pd_open_dat(struct sr_outfile **o, const struct ctx *x,
 void pd_floor_note(FILE *f, const char *before, const char *mid,
 		   const char *after);
 void pd_delay_range(FILE *f, char axis, int64_t top_ns);
+/* The same, log scale, its tics as plain numbers. */
+void pd_delay_log_axis(FILE *f, char axis, int64_t top_ns);
 
 /* plot-time.c */
 extern const struct kind pd_kind_priority, pd_kind_delay_time;

@@ -123,13 +123,6 @@ int pd_write_priority_data(const struct ctx *x, struct sr_diag *d)
 	return sr_outfile_commit(od, d);
 }
 
-static void priority_setup(FILE *f, const struct ctx *x)
-{
-	fputs("set xlabel 'time since trace start (s)'\n", f);
-	fputs(x->o->panels ? "set ylabel 'prio (lower = higher priority)'\n"
-			   : "set ylabel 'prio (lower value = higher priority)'\n", f);
-}
-
 static void priority_body(FILE *f, const struct ctx *x, size_t i,
 			  struct pl_figure *fig, struct plotcmd *pc)
 {
@@ -205,10 +198,17 @@ static void priority_body(FILE *f, const struct ctx *x, size_t i,
 }
 
 const struct kind pd_kind_priority = {
-	"priority", "each task's priority over time under each policy",
-	"priority over time, higher priority up",
-	"Priority over time: the model's dynamic priority of each task under each policy (steps; higher priority is up; dashed: the interactive threshold; open circles: the task moved to another CPU).",
-	"no priority data", priority_setup, priority_body, 1, 240,
+	.name = "priority",
+	.what = "each task's priority over time under each policy",
+	.title = "priority over time, higher priority up",
+	.caption = "Priority over time: the model's dynamic priority of each task under each policy (steps; higher priority is up; dashed: the interactive threshold; open circles: the task moved to another CPU).",
+	.none = "no priority data",
+	.xlabel = "time since trace start (s)",
+	.ylabel = "prio (lower value = higher priority)",
+	.ylabel_panel = "prio (lower = higher priority)",
+	.body = priority_body,
+	.multi_cols = 1,
+	.multi_height = 240,
 };
 
 /* ---- delay over time ----------------------------------------------------- */
@@ -312,11 +312,7 @@ int pd_write_delay_time_data(struct ctx *x, struct sr_diag *d)
 
 static void delay_time_setup(FILE *f, const struct ctx *x)
 {
-	fputs("set logscale y 10\n", f);
-	pd_delay_range(f, 'y', x->ymax * 3);
-	fputs("set format y '%g'\n", f);
-	fputs("set xlabel 'time since trace start (s)'\n", f);
-	fputs("set ylabel 'p99 delay per slice (ms, log)'\n", f);
+	pd_delay_log_axis(f, 'y', x->ymax * 3);
 	fputs("set key invert\n", f);
 }
 
@@ -352,8 +348,15 @@ static void delay_time_body(FILE *f, const struct ctx *x, size_t i,
 }
 
 const struct kind pd_kind_delay_time = {
-	"delay-time", "p99 scheduling delay per slice of time, per task and policy",
-	"p99 scheduling delay over time",
-	"The p99 scheduling delay of the waits begun in each of 200 slices of the time shown (log scale), a line per policy: where a policy's waits grow long, and when.",
-	"no waits", delay_time_setup, delay_time_body, 1, 240,
+	.name = "delay-time",
+	.what = "p99 scheduling delay per slice of time, per task and policy",
+	.title = "p99 scheduling delay over time",
+	.caption = "The p99 scheduling delay of the waits begun in each of 200 slices of the time shown (log scale), a line per policy: where a policy's waits grow long, and when.",
+	.none = "no waits",
+	.setup = delay_time_setup,
+	.xlabel = "time since trace start (s)",
+	.ylabel = "p99 delay per slice (ms, log)",
+	.body = delay_time_body,
+	.multi_cols = 1,
+	.multi_height = 240,
 };

@@ -375,6 +375,25 @@ void pd_delay_range(FILE *f, char axis, int64_t top_ns)
 		sr_fmt_ms(a, sizeof(a), PL_DELAY_FLOOR_NS, 3),
 		sr_fmt_ms(b, sizeof(b), top_ns, 3));
 }
+
+void pd_delay_log_axis(FILE *f, char axis, int64_t top_ns)
+{
+	fprintf(f, "set logscale %c 10\n", axis);
+	pd_delay_range(f, axis, top_ns);
+	fprintf(f, "set format %c '%%g'\n", axis);
+}
+
+/* What every panel of kind k shares: its setup, its axes' labels. */
+static void kind_setup(FILE *f, const struct ctx *x, const struct kind *k)
+{
+	const char *yl = x->o->panels && k->ylabel_panel ? k->ylabel_panel
+							 : k->ylabel;
+
+	if (k->setup)
+		k->setup(f, x);
+	fprintf(f, "set xlabel '%s'\nset ylabel '%s'\n", k->xlabel, yl);
+}
+
 /* Task i's panel of kind k: what its body draws, or a title saying
    k->none; the plot command ended. */
 static void panel(FILE *f, const struct ctx *x, const struct kind *k,
@@ -411,7 +430,7 @@ static int write_scripts(struct ctx *x, const struct kind *k,
 			return d->code;
 		f = sr_outfile_fp(og);
 		pd_gp_header(f, x, k->name, k->what, 1100, 120 + k->multi_height * rows);
-		k->setup(f, x);
+		kind_setup(f, x, k);
 		pd_multiplot_title(f, x, k->title, rows, cols);
 		for (size_t i = 0; i < x->nsel; i++)
 			panel(f, x, k, i, NULL);
@@ -436,7 +455,7 @@ static int write_scripts(struct ctx *x, const struct kind *k,
 		pd_gp_header(f, x, name, k->what, PL_PANEL_WIDTH, PL_PANEL_HEIGHT);
 		fprintf(f, "# the data: %s.dat, task %zu's blocks\n", k->name,
 			i + 1);
-		k->setup(f, x);
+		kind_setup(f, x, k);
 		panel(f, x, k, i, fig);
 		if (sr_outfile_commit(og, d))
 			return d->code;
