@@ -5,12 +5,8 @@
 # workload of SR_BENCH_EXPORT_SECONDS (default 120 s) of trace and a tenth
 # of it.  Memory should grow with tasks and CPUs, not with the trace's
 # length (the events are spooled per policy to a temporary file).
-set -u
-: "${SCHEDREPLAY:?}" "${BUILD:?}" "${BENCH_TMP:?}"
-SR=$SCHEDREPLAY
-RB=$BUILD/bench/replay-bench
-tmp=$BENCH_TMP/export
-mkdir -p "$tmp"
+. bench/lib.sh
+bench_dir export
 SECS=${SR_BENCH_EXPORT_SECONDS:-120}
 
 one() { # one LABEL TRACE: export it with the default policies

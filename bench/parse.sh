@@ -10,13 +10,10 @@
 # instance during the same build (root), or else rewritten from the perf
 # sample; trace-cmd report's default layout and systrace HTML rewritten from
 # the ftrace sample; native by `schedreplay convert`.
-set -u
-: "${SCHEDREPLAY:?}" "${BUILD:?}" "${BENCH_TMP:?}"
+. bench/lib.sh
 MB=${BENCH_MB:-128}
-GEN=$BUILD/bench/trace-gen
-PB=$BUILD/bench/parse-bench
-S=$BENCH_TMP/parse
-mkdir -p "$S"
+bench_dir parse
+S=$tmp
 unset MAKEFLAGS MAKELEVEL MFLAGS
 
 # the workload: a real compile of this program's sources, from scratch

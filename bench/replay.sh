@@ -37,13 +37,8 @@
 #    seconds, so the reader's merge window fills to its bound (32768
 #    records) where at 1x it held 9216: an eighth of it stays in memory,
 #    the rest goes to a temporary file (parse/merge.h).
-set -u
-: "${SCHEDREPLAY:?}" "${BUILD:?}" "${BENCH_TMP:?}"
-SR=$SCHEDREPLAY
-RB=$BUILD/bench/replay-bench
-GEN=$BUILD/bench/trace-gen
-tmp=$BENCH_TMP/replay
-mkdir -p "$tmp"
+. bench/lib.sh
+bench_dir replay
 POLICIES=$("$SR" policies | awk '/^[^ ]/ { print $1 }')
 SECS=${SR_BENCH_REPLAY_SECONDS:-60}
 CPUS=${SR_BENCH_CPUS:-1,2,4,8}

@@ -1,8 +1,9 @@
 #!/bin/sh
 # make bench: a simple sequence of sections, each printing its figures.
 # To add one: write bench/<name>.sh (it gets SCHEDREPLAY, BUILD and a
-# scratch directory BENCH_TMP, removed at the end) and add a section line
-# at the bottom.  Figures are printed, never checked: targets are judged by
+# scratch directory BENCH_TMP, removed at the end; it begins with
+# `. bench/lib.sh` and `bench_dir NAME`) and add a section line at the
+# bottom.  Figures are printed, never checked: targets are judged by
 # reading them.  BENCH_MB (default 128) sets the size of generated traces; the whole run
 # takes a few minutes on two CPUs.
 set -u

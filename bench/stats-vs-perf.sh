@@ -23,18 +23,12 @@
 # and stops otherwise.  SR_BENCH_DURATION (default 20) sets the
 # recording's length; SR_BENCH_PERF_DATA=FILE.data with
 # SR_BENCH_PERF_TEXT=FILE.perf.txt.gz times an existing pair instead.
-set -u
-: "${SCHEDREPLAY:?}" "${BUILD:?}" "${BENCH_TMP:?}"
-SR=$SCHEDREPLAY
-GEN=$BUILD/bench/trace-gen
-RUNSTAT=$BUILD/bench/runstat
-PB=$BUILD/bench/parse-bench
+. bench/lib.sh
 ROUNDS=${SR_BENCH_ROUNDS:-7}
 if ! command -v perf >/dev/null 2>&1; then
 	echo "   skipped: perf is not installed"; exit 0
 fi
-tmp=$BENCH_TMP/stats
-mkdir -p "$tmp"
+bench_dir stats
 unset MAKEFLAGS MAKELEVEL MFLAGS
 
 data=${SR_BENCH_PERF_DATA:-}

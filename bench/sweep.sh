@@ -10,12 +10,8 @@
 # peak RSS, beside the script's --time and --mem and how many times the
 # measure each is.  Target: every figure under what the script asks, with
 # room (the rule's margins are 3 for time, 2 for memory, over the floors).
-set -u
-: "${SCHEDREPLAY:?}" "${BUILD:?}" "${BENCH_TMP:?}"
-SR=$SCHEDREPLAY
-GEN=$BUILD/bench/trace-gen
-tmp=$BENCH_TMP/sweep
-mkdir -p "$tmp"
+. bench/lib.sh
+bench_dir sweep
 [ -x "$GEN" ] || { echo "   $GEN missing (make bench builds it)"; exit 1; }
 POLICIES=$("$SR" policies | awk '/^[^ ]/ { print $1 }' | head -n 8)
 

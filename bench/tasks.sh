@@ -9,14 +9,9 @@
 # delay distribution of each task too.  Then the same per task on the
 # largest bundled sample copied 16 times back to back (bench/trace-gen:
 # forked tasks are new records in every copy), against one copy.
-set -u
-: "${SCHEDREPLAY:?}" "${BUILD:?}" "${BENCH_TMP:?}"
-SR=$SCHEDREPLAY
-RUNSTAT=$BUILD/bench/runstat
-PB=$BUILD/bench/parse-bench
-GEN=$BUILD/bench/trace-gen
-S=$BENCH_TMP/tasks
-mkdir -p "$S"
+. bench/lib.sh
+bench_dir tasks
+S=$tmp
 extra=${SR_BENCH_TASKS:-200000}
 
 forked() { # forked N FILE: N tasks forked by pid 100, one delay each

@@ -11,13 +11,8 @@
 # The cost is the median of the pairs' ratios (each pair ran side by side
 # in time, so a machine that slows down for a while slows both), the
 # medians of each are printed too.
-set -u
-: "${SCHEDREPLAY:?}" "${BUILD:?}" "${BENCH_TMP:?}"
-SR=$SCHEDREPLAY
-GEN=$BUILD/bench/trace-gen
-RUNSTAT=$BUILD/bench/runstat
-tmp=$BENCH_TMP/why
-mkdir -p "$tmp"
+. bench/lib.sh
+bench_dir why
 RUNS=${SR_BENCH_WHY_RUNS:-5}
 POLICIES=$("$SR" policies | awk '/^[^ ]/ { printf " --policy %s", $1 }')
 
