@@ -17,6 +17,9 @@
  *    strings closed, its fields named, divisions by a field, a non-zero
  *    number or a type's size (garbage that reads as a division by zero,
  *    which libtraceevent 1.7 folds into SIGFPE, not).
+ * 6. A __data_loc comm (sched_stat_runtime's since 6.x) is read only
+ *    within its record: at its place when it lies inside, an error naming
+ *    the record's size when its offset or length runs past the end.
  */
 #include <event-parse.h>
 
@@ -199,6 +202,75 @@ static void raw_switch(void)
 	sr_raw_init(&r);
 	CHECK_INT(sr_tp_decode(&tp, e, rec, 40, &r, &c), SR_P_ERR);
 	CHECK(strstr(d.msg, "at least 64 bytes") != NULL);
+	tep_free(tep);
+}
+
+/*
+ * sched_stat_runtime with its 6.x layout: a 24-byte head, then the comm
+ * the __data_loc at offset 8 points to (u32: length << 16 | offset).
+ * Record: "cc1\0" at 24, 28 bytes in all.  Loc 4 << 16 | 24 ends at 28,
+ * the record's last byte: inside, comm "cc1", pid 4711, runtime 250000.
+ * 5 << 16 | 24 ends at 29, one past the end; 8 << 16 | 24 at 32; 4 << 16
+ * | 26 at 30: outside, an error naming the 28 bytes.
+ */
+static void runtime_comm(void)
+{
+	static const char fmt[] =
+		"name: sched_stat_runtime\nID: 310\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:__data_loc char[] comm;\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+		"\tfield:u64 runtime;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+		"print fmt: \"comm=%s pid=%d runtime=%Lu [ns]\", "
+		"__get_str(comm), REC->pid, REC->runtime\n";
+	static const uint32_t outside[] = {
+		5u << 16 | 24, 8u << 16 | 24, 4u << 16 | 26,
+	};
+	struct tep_handle *tep = tep_alloc();
+	struct sr_diag d = SR_DIAG_INIT;
+	struct sr_fmtctx c = { 0 };
+	struct sr_tp tp;
+	struct sr_tp_event *e;
+	struct sr_raw r;
+	uint8_t *rec = malloc(28);  /* exactly the record: ASan sees past it */
+
+	CHECK_CTX("sched_stat_runtime's __data_loc comm");
+	tep_set_loglevel(TEP_LOG_NONE);
+	CHECK_INT(tep_parse_event(tep, fmt, sizeof(fmt) - 1, "sched"), 0);
+	c.d = &d;
+	c.file = "test";
+	CHECK_INT(sr_tp_init(&tp, tep, SR_ENC_UNKNOWN, &c), SR_OK);
+	e = sr_tp_find(&tp, 310);
+	CHECK(e != NULL && rec != NULL);
+	if (!e || !rec) {
+		free(rec);
+		tep_free(tep);
+		return;
+	}
+	memset(rec, 0, 28);
+	put32(rec + 4, 4711);
+	put32(rec + 8, 4u << 16 | 24);
+	put32(rec + 12, 4711);
+	put64(rec + 16, 250000);
+	memcpy(rec + 24, "cc1", 4);
+	sr_raw_init(&r);
+	CHECK_INT(sr_tp_decode(&tp, e, rec, 28, &r, &c), SR_P_RAW);
+	CHECK_INT(r.kind, SR_EV_RUNTIME);
+	CHECK_STR(r.comm, "cc1");
+	CHECK_INT(r.pid, 4711);
+	CHECK_INT(r.value, 250000);
+	for (size_t i = 0; i < sizeof(outside) / sizeof(outside[0]); i++) {
+		put32(rec + 8, outside[i]);
+		d = (struct sr_diag)SR_DIAG_INIT;
+		sr_raw_init(&r);
+		CHECK_INT(sr_tp_decode(&tp, e, rec, 28, &r, &c), SR_P_ERR);
+		CHECK(strstr(d.msg, "expected a comm within the record's 28 "
+			     "bytes") != NULL);
+	}
+	free(rec);
 	tep_free(tep);
 }
 
@@ -400,6 +472,7 @@ int main(void)
 	format_check();
 	format_states();
 	raw_switch();
+	runtime_comm();
 	fixtures();
 	plugin_layout();
 	return test_done("test-binary");
