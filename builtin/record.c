@@ -84,6 +84,7 @@ static int spawn(struct cmdproc *p, char **argv, struct sr_diag *d)
 		signal(SIGHUP, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
+		signal(SIGXFSZ, SIG_DFL); /* ours ignores it (lib/outfile.h) */
 		/* its name until it execs: the tree's root by name, as
 		 * perf's perf-exec (replay/demand.h, SR_CMD_TREE) */
 		prctl(PR_SET_NAME, "record-exec", 0, 0, 0);

@@ -15,8 +15,9 @@
 #   command, the child it forked and nothing else), and holds a task
 #   pinned by taskset to cpu 0 (cpus=0) and one niced by 7 more than the
 #   test itself runs at;
-# - -a stops at Ctrl-C (SIGINT: exit 0, the file written, with events)
-#   and at --duration;
+# - Ctrl-C of record -- sleep (SIGINT to the process group) keeps the
+#   file and exits 130, as sleep did; -a stops at Ctrl-C (SIGINT: exit 0,
+#   the file written, with events) and at --duration;
 # - a recorder stopped (SIGSTOP) while a burst runs with a 64 KiB buffer
 #   loses events: the summary says how many, per cpu, and what to change;
 #   the file marks the losses (lost lines, with the count where the page
@@ -105,6 +106,24 @@ if command -v trace-cmd >/dev/null 2>&1; then
 		fail "trace-cmd report counts $theirs switches, convert $ours"
 	nchecks=$((nchecks + 1))
 fi
+
+# Ctrl-C at a terminal: SIGINT to record and its command (one process
+# group): the file is kept, and record exits as its command did (130).
+# (A shell's background job ignores SIGINT, and so would its command:
+# python starts them in a group of their own with the default action.)
+need python3 python3
+python3 -c '
+import os, signal, subprocess, sys, time
+p = subprocess.Popen([sys.argv[1], "record", "-q", "-o", "c.dat", "--",
+		      "sleep", "10"], start_new_session=True,
+		     preexec_fn=lambda: signal.signal(signal.SIGINT,
+						      signal.SIG_DFL))
+time.sleep(1)
+os.killpg(p.pid, signal.SIGINT)
+sys.exit(0 if p.wait() == 130 else 1)' "$SR" ||
+	fail "Ctrl-C of record -- sleep: not exit 130"
+nchecks=$((nchecks + 1))
+expect_status 0 "$SR" stats c.dat
 
 # -a: Ctrl-C and --duration
 "$SR" record -q -a -o a.dat 2>a.err &
