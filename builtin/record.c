@@ -307,6 +307,12 @@ int cmd_record(int argc, char **argv, struct sr_diag *d)
 		return sr_fail(d, SR_EUSAGE, "record: -a records without a "
 			       "command: give one or the other");
 	}
+	if (ncmd && !strcmp(out, "-")) {
+		free(cmdv);
+		return sr_fail(d, SR_EUSAGE, "record: -o - with a command: its "
+			       "output would go into the recording; give -o "
+			       "FILE (or record -a to stdout)");
+	}
 	if (geteuid() != 0) {
 		free(cmdv);
 		return sr_fail(d, SR_ENOINPUT, "record needs root: the kernel's "

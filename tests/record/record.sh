@@ -28,6 +28,8 @@ expect_status 64 "$SR" record
 expect_err 'expected a command \(-- CMD \[ARGS...\]\) or -a'
 expect_status 64 "$SR" record -a -- true
 expect_err '-a records without a command'
+expect_status 64 "$SR" record -o - -- true
+expect_err 'its output would go into the recording'
 
 if [ "$(id -u)" -ne 0 ]; then
 	skip privilege "record needs root (tracefs, other users' /proc)"
