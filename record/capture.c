@@ -646,24 +646,28 @@ static int read_task(struct sr_capture *c, int32_t pid, int64_t ts,
 
 	snprintf(dir, sizeof(dir), "%s/%d", c->proc, (int)pid);
 	snprintf(path, sizeof(path), "%s/stat", dir);
-	if (slurp(path, buf, sizeof(buf)) <= 0) {
-		c->gone++;
-		return SR_OK;
-	}
+	n = slurp(path, buf, sizeof(buf));
 	t = sr_grow(x->task, &c->captask, x->ntask, sizeof(*t), 256, 0);
 	if (!t)
 		return oom(d);
 	x->task = t;
 	t = &x->task[x->ntask];
 	*t = (struct sr_ctx_task){ .ts = ts, .pid = pid, .tgid = -1, .sid = -1,
-				   .autogroup = -1, .cgroup = UINT32_MAX };
-	if (!stat_fields(buf, t->comm, sizeof(t->comm), f, 48)) {
-		c->gone++; /* it became a zombie mid-read, or a bad line */
+				   .autogroup = -1, .cgroup = UINT32_MAX,
+				   .in_tree = tree_has(c, pid) };
+	if (n <= 0 || !stat_fields(buf, t->comm, sizeof(t->comm), f, 48)) {
+		/* gone before /proc was read (or a zombie mid-read): a
+		 * task of the command's tree keeps a line that says only
+		 * that, so the tree stays whole; nothing else is known */
+		c->gone++;
+		if (t->in_tree) {
+			t->comm[0] = '\0';
+			x->ntask++;
+		}
 		return SR_OK;
 	}
 	x->ntask++;
 	c->read++;
-	t->in_tree = tree_has(c, pid);
 	if (f[6] >= 0 && f[6] <= INT32_MAX) {
 		t->sid = (int32_t)f[6];
 		t->has |= SR_CTX_SESSION;

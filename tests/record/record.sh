@@ -57,13 +57,18 @@ expect_err "cannot run './no-such-command'"
 [ ! -e n.dat ] || fail "a recording whose command did not run was written"
 
 # The workload: a shell that forks a pinned loop and a niced one.  The
-# nice level is the test's own plus 7 (nice adds to it).
+# nice level is the test's own plus 7 (nice adds to it).  Each child then
+# sleeps 0.5 s: record reads a new task's /proc when its fork or exec
+# event is drained, every SR_RECORD_TICK_MS (100 ms), and a child that
+# ended before that keeps only its tree mark: the third child (`: &`, a
+# fork that exits at once) is such a one, for the tree check below.
 mine=$(cut -d' ' -f19 /proc/self/stat)
 want_nice=$((mine + 7))
 [ "$want_nice" -gt 19 ] && want_nice=19
 expect_status 0 "$SR" record -o w.dat -- sh -c '
-	taskset -c 0 sh -c "i=0; while [ \$i -lt 20000 ]; do i=\$((i+1)); done" &
-	nice -n 7 sh -c "i=0; while [ \$i -lt 20000 ]; do i=\$((i+1)); done" &
+	taskset -c 0 sh -c "i=0; while [ \$i -lt 20000 ]; do i=\$((i+1)); done; sleep 0.5" &
+	nice -n 7 sh -c "i=0; while [ \$i -lt 20000 ]; do i=\$((i+1)); done; sleep 0.5" &
+	: &
 	wait'
 expect_err 'no events lost'
 expect_status 0 "$SR" convert w.dat -o w.native
@@ -75,7 +80,7 @@ nchecks=$((nchecks + 1))
 ctx | grep -q "^#context task pid=$root ts=start .* tree=1 " ||
 	fail "the command ($root) is not read at the start, in the tree"
 # every tree=1 task descends from the root: its forks in the trace
-tree_pids=$(ctx | grep ' tree=1 ' | sed 's/.* pid=\([0-9]*\) .*/\1/' |
+tree_pids=$(ctx | grep -E ' tree=1( |$)' | sed 's/.* pid=\([0-9]*\) .*/\1/' |
 	sort -un)
 forked=$(awk -v root="$root" '
 	$3 == "fork" { split($4, a, "="); split($5, b, "=");
