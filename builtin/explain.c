@@ -22,14 +22,29 @@
 
 #define EXPLAIN_TOP 5          /* worst waits shown per policy */
 
+/* The tasks shown whose name matches (a name pcre2 cannot decide on is
+ * an error, not a mismatch); x->sel.hit for cmp_explain_wanted(). */
 static int select_tasks(struct cmp_explain *x, struct sr_diag *d)
 {
-	x->tasks = malloc((x->s->ntasks ? x->s->ntasks : 1) * sizeof(long));
-	if (!x->tasks)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
-	for (size_t i = 0; i < x->s->ntasks; i++)
-		if (cmp_explain_wanted(&x->s->tasks[i], &x->sel))
+	size_t n = x->s->ntasks ? x->s->ntasks : 1;
+
+	x->tasks = malloc(n * sizeof(long));
+	x->sel.hit = calloc(n, sizeof(bool));
+	if (!x->tasks || !x->sel.hit)
+		return sr_oom(d);
+	for (size_t i = 0; i < x->s->ntasks; i++) {
+		const struct cmp_task *t = &x->s->tasks[i];
+		int m = 1;
+
+		if (!cmp_task_shown(x->s, t))
+			continue;
+		if (x->sel.re && (m = cmp_taskre_match(x->sel.re, t->comm, d)) < 0)
+			return d->code;
+		if (m) {
+			x->sel.hit[i] = true;
 			x->tasks[x->ntasks++] = (long)i;
+		}
+	}
 	if (!x->ntasks)
 		return sr_fail(d, SR_EUSAGE, "explain: no task %s in %s",
 			       x->what, x->s->title);
@@ -96,7 +111,7 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 		snprintf(what, sizeof(what), "matching '%s'", o.task);
 	}
 	x.s = &ld.set;
-	x.sel = (struct cmp_explain_sel){ o.task ? ld.re : NULL, &ld.set };
+	x.sel = (struct cmp_explain_sel){ o.task ? ld.re : NULL, &ld.set, NULL };
 	x.what = what;
 	x.top = (size_t)top;
 	if (rc == SR_OK && ld.set.nruns > 1) {
@@ -123,6 +138,7 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 	for (size_t r = 0; r < CMP_MAX_RUNS; r++)
 		cmp_why_free(&x.w[r]);
 	free(x.tasks);
+	free(x.sel.hit);
 	free(x.v);
 	cmp_loaded_free(&ld);
 	return rc;

@@ -41,12 +41,16 @@ static int select_rows(const struct stats_opts *o,
 
 	for (size_t i = 0; i < *n; i++) {
 		const struct sr_task_metrics *m = rows[i];
+		int hit;
 
 		if (!sr_sel_pid(&o->sel, m->pid))
 			continue;
 		pid_rows++;
-		if (o->re && !cmp_taskre_match(o->re, m->comm))
+		if (o->re && (hit = cmp_taskre_match(o->re, m->comm, d)) <= 0) {
+			if (hit < 0)
+				return d->code;
 			continue;
+		}
 		if (sr_sel_windowed(&o->sel) && !m->runtime_ns &&
 		    !m->switches && !m->wakeups)
 			continue;

@@ -13,9 +13,7 @@ bool cmp_explain_wanted(const struct cmp_task *t, void *ctx)
 {
 	const struct cmp_explain_sel *x = ctx;
 
-	if (!cmp_task_shown(x->s, t))
-		return false;
-	return !x->re || cmp_taskre_match(x->re, t->comm);
+	return x->hit[t - x->s->tasks];
 }
 
 /* Group g of a verdict holds one of the tasks selected. */

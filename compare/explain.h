@@ -20,13 +20,16 @@
 #define CMP_EXPLAIN_BEHIND 12  /* rows of the table by task waited behind */
 #define CMP_EXPLAIN_NAMES 8    /* tasks named in the heading */
 
-/* Which tasks: those shown whose comm matches re. */
+/* Which tasks: those shown whose comm matches re, decided once for each
+ * (pcre2 may give up on a name: an error, not a mismatch) into hit. */
 struct cmp_explain_sel {
 	const struct cmp_taskre *re; /* NULL: by --pid alone */
 	const struct cmp_set *s;
+	bool *hit;                   /* per task of s: it counts */
 };
 
-/* Does task t count (ctx: a struct cmp_explain_sel)?  For cmp_why_run. */
+/* Does task t count (ctx: a struct cmp_explain_sel, its hit filled)?
+ * For cmp_why_run. */
 bool cmp_explain_wanted(const struct cmp_task *t, void *ctx);
 
 struct cmp_explain {

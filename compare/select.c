@@ -2,6 +2,7 @@
  * select: task regexes, the diff order and the default plot selection
  * (see select.h).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,30 +11,35 @@
 
 struct cmp_taskre {
 	struct sr_regex *re;
+	char *what;             /* the option and pattern, for messages */
 };
 
 int cmp_taskre_new(struct cmp_taskre **out, const char *regex, const char *opt,
 		   struct sr_diag *d)
 {
 	struct cmp_taskre *re;
-	char msg[160];
+	char msg[160], q[512], what[600];
 	size_t off;
 	int rc;
 
 	*out = NULL;
+	sr_quote(q, sizeof(q), regex, strlen(regex));
+	snprintf(what, sizeof(what), "--task '%s'", q);
 	re = calloc(1, sizeof(*re));
-	if (!re)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	if (!re || !(re->what = strdup(opt ? opt : what))) {
+		free(re);
+		return sr_oom(d);
+	}
 	rc = sr_regex_new(&re->re, regex, SR_REGEX_NUL, msg, sizeof(msg),
 			  &off);
 	if (rc) {
-		free(re);
+		cmp_taskre_free(re);
 		if (rc != SR_EUSAGE)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		if (!opt)
 			return sr_fail(d, SR_EUSAGE, "--task '%s': expected a "
 				       "pcre2 regex, got an error at offset "
-				       "%zu: %s", regex, off, msg);
+				       "%zu: %s", q, off, msg);
 		return sr_fail(d, SR_EUSAGE, "%s: expected a pcre2 regex, got "
 			       "an error at offset %zu: %s", opt, off, msg);
 	}
@@ -41,9 +47,14 @@ int cmp_taskre_new(struct cmp_taskre **out, const char *regex, const char *opt,
 	return SR_OK;
 }
 
-bool cmp_taskre_match(const struct cmp_taskre *re, const char *comm)
+int cmp_taskre_match(const struct cmp_taskre *re, const char *comm,
+		     struct sr_diag *d)
 {
-	return sr_regex_match(re->re, comm);
+	int m = sr_regex_match(re->re, comm);
+
+	if (m < 0)
+		return sr_regex_fail(d, re->what, comm, m), -1;
+	return m;
 }
 
 void cmp_taskre_free(struct cmp_taskre *re)
@@ -51,6 +62,7 @@ void cmp_taskre_free(struct cmp_taskre *re)
 	if (!re)
 		return;
 	sr_regex_free(re->re);
+	free(re->what);
 	free(re);
 }
 
@@ -105,6 +117,7 @@ static int order(const struct cmp_set *s, size_t a, size_t b,
 	for (size_t i = 0; i < s->ntasks; i++) {
 		const struct cmp_task *t = &s->tasks[i];
 		bool present = false;
+		int hit;
 
 		for (size_t r = 0; r < s->nruns; r++)
 			if ((r == a || r == b || b == SIZE_MAX) &&
@@ -112,8 +125,13 @@ static int order(const struct cmp_set *s, size_t a, size_t b,
 				present = true;
 		if (!present)
 			continue;
-		if (re && !cmp_taskre_match(re, t->comm))
+		if (re && (hit = cmp_taskre_match(re, t->comm, d)) <= 0) {
+			if (hit < 0) {
+				free(k);
+				return d->code;
+			}
 			continue;
+		}
 		if (!cmp_task_shown(s, t))
 			continue;
 		k[m].idx = (long)i;

@@ -36,7 +36,10 @@ struct cmp_taskre;
  * 'REGEX'"). */
 int cmp_taskre_new(struct cmp_taskre **re, const char *regex, const char *opt,
 		   struct sr_diag *d);
-bool cmp_taskre_match(const struct cmp_taskre *re, const char *comm);
+/* 1: comm matches, 0: it does not, -1: pcre2 could not decide (a match
+ * limit reached: an error, not a mismatch), said in d (SR_EUSAGE). */
+int cmp_taskre_match(const struct cmp_taskre *re, const char *comm,
+		     struct sr_diag *d);
 void cmp_taskre_free(struct cmp_taskre *re);
 
 /* The change in p99 delay from run a to run b (0 if either lacks it). */

@@ -285,22 +285,30 @@ static int in_tree(const struct cmp_procs *pr, uint32_t root_thread,
  * (a comm can change without an exec: perf-exec becomes the recorded
  * command's name, and the table keeps only the last one).
  */
-static uint32_t find_root(const struct cmp_procs *pr,
-			  const struct cmp_taskre *root, const char **name)
+static int find_root(const struct cmp_procs *pr,
+		     const struct cmp_taskre *root, uint32_t *thread,
+		     const char **name, struct sr_diag *d)
 {
+	*thread = CMP_PROC_NONE;
 	for (size_t i = 0; i < pr->nseen; i++) {
 		uint32_t id = pr->seen[i].id;
 		const char *comm = sr_strpool_get(&pr->names, pr->seen[i].comm);
+		int m;
 
-		if (id < pr->n && !pr->p[id].idle &&
-		    pr->p[id].thread != CMP_PROC_NONE &&
-		    cmp_taskre_match(root, comm)) {
+		if (id >= pr->n || pr->p[id].idle ||
+		    pr->p[id].thread == CMP_PROC_NONE)
+			continue;
+		m = cmp_taskre_match(root, comm, d);
+		if (m < 0)
+			return d->code;
+		if (m) {
 			if (name)
 				*name = comm;
-			return pr->p[id].thread;
+			*thread = pr->p[id].thread;
+			break;
 		}
 	}
-	return CMP_PROC_NONE;
+	return SR_OK;
 }
 
 /*
@@ -426,9 +434,11 @@ int cmp_tree_mark(struct cmp_set *s, const struct cmp_procs *pr,
 		  const char *what, const struct cmp_taskre *root,
 		  size_t *nmarked, struct sr_diag *d)
 {
-	uint32_t root_thread = find_root(pr, root, NULL);
+	uint32_t root_thread;
 
 	*nmarked = 0;
+	if (find_root(pr, root, &root_thread, NULL, d))
+		return d->code;
 	if (root_thread == CMP_PROC_NONE)
 		return sr_fail(d, SR_EUSAGE,
 			       "--tree: no task of %s has a comm matching the regex",
@@ -443,9 +453,11 @@ int cmp_tree_mark_cmd(struct cmp_set *s, const struct cmp_procs *pr,
 		      const struct cmp_taskre *root, size_t *nmarked,
 		      const char **name, struct sr_diag *d)
 {
-	uint32_t root_thread = find_root(pr, root, name);
+	uint32_t root_thread;
 
 	*nmarked = 0;
+	if (find_root(pr, root, &root_thread, name, d))
+		return d->code;
 	if (root_thread == CMP_PROC_NONE)
 		return SR_OK;
 	return mark(s, pr, root_thread, false, nmarked, d);

@@ -101,10 +101,14 @@ static int table_of(struct table *t, const struct cmp_group_opts *o,
 		snprintf(t->name[t->n], CMP_GROUP_NAME_MAX, "%s", o->name[i]);
 		t->what[t->n] = what;
 		{
-			char opt[CMP_GROUP_NAME_MAX + 512];
+			char opt[4 * CMP_GROUP_NAME_MAX + 600], n[4 * CMP_GROUP_NAME_MAX];
+			char r[512];
 
-			snprintf(opt, sizeof(opt), "--group %s=%s", o->name[i],
-				 o->regex[i]);
+			snprintf(opt, sizeof(opt), "--group '%s=%s'",
+				 sr_quote(n, sizeof(n), o->name[i],
+					  strlen(o->name[i])),
+				 sr_quote(r, sizeof(r), o->regex[i],
+					  strlen(o->regex[i])));
 			if (cmp_taskre_new(&t->re[t->n], o->regex[i], opt, d))
 				return d->code;
 		}
@@ -123,8 +127,14 @@ static int table_of(struct table *t, const struct cmp_group_opts *o,
 			break;
 		snprintf(t->name[t->n], CMP_GROUP_NAME_MAX, "%s", g->name);
 		t->what[t->n] = g->what;
-		if (g->regex && cmp_taskre_new(&t->re[t->n], g->regex, "--group", d))
-			return d->code;
+		if (g->regex) {
+			char opt[CMP_GROUP_NAME_MAX + 600];
+
+			snprintf(opt, sizeof(opt), "the %s group's regex '%s'",
+				 g->name, g->regex);
+			if (cmp_taskre_new(&t->re[t->n], g->regex, opt, d))
+				return d->code;
+		}
 		t->n++;
 	}
 	for (size_t i = 0; i < t->n; i++)
@@ -133,22 +143,29 @@ static int table_of(struct table *t, const struct cmp_group_opts *o,
 	return SR_OK;
 }
 
-static int group_by_name(const struct table *t, const char *comm)
+/* The group comm's name puts it in (the first whose regex matches), or
+ * -1 with d said when pcre2 could not decide. */
+static int group_by_name(const struct table *t, const char *comm,
+			 struct sr_diag *d)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (!t->re[i] || cmp_taskre_match(t->re[i], comm))
-			return (int)i;
+	for (size_t i = 0; i < t->n; i++) {
+		int m = t->re[i] ? cmp_taskre_match(t->re[i], comm, d) : 1;
+
+		if (m)
+			return m < 0 ? -1 : (int)i;
+	}
 	return (int)t->n - 1;
 }
 
-/* A task started, directly or not, by a build task is build work. */
+/* A task started, directly or not, by a build task is build work
+ * (byname: each task's group by its own name). */
 static bool under_build(const struct cmp_set *s, const struct table *t,
-			const struct cmp_task *x)
+			const int *byname, const struct cmp_task *x)
 {
 	long p = x->parent;
 
 	for (int depth = 0; p >= 0 && depth < 64; depth++) {
-		if (group_by_name(t, s->tasks[p].comm) == t->build)
+		if (byname[p] == t->build)
 			return true;
 		p = s->tasks[p].parent;
 	}
@@ -162,15 +179,26 @@ static bool under_build(const struct cmp_set *s, const struct table *t,
  * order; then the periodic and interactive tasks; then the others; the
  * batch tasks last.
  */
-static void assign(struct cmp_set *s, const struct table *t)
+static int assign(struct cmp_set *s, const struct table *t,
+		  struct sr_diag *d)
 {
+	int *byname = malloc((s->ntasks ? s->ntasks : 1) * sizeof(*byname));
+
+	if (!byname)
+		return sr_oom(d);
 	for (size_t i = 0; i < s->ntasks; i++)
-		s->tasks[i].group = group_by_name(t, s->tasks[i].comm);
+		if ((byname[i] = group_by_name(t, s->tasks[i].comm, d)) < 0) {
+			free(byname);
+			return d->code;
+		}
+	for (size_t i = 0; i < s->ntasks; i++)
+		s->tasks[i].group = byname[i];
 	if (t->build >= 0 && s->procs)
 		for (size_t i = 0; i < s->ntasks; i++)
 			if (s->tasks[i].group != t->build &&
-			    under_build(s, t, &s->tasks[i]))
+			    under_build(s, t, byname, &s->tasks[i]))
 				s->tasks[i].group = t->build;
+	free(byname);
 	for (size_t i = 0; i < s->ntasks; i++) {
 		struct cmp_task *x = &s->tasks[i];
 		bool own = x->group >= 0 && x->group != t->build &&
@@ -181,6 +209,7 @@ static void assign(struct cmp_set *s, const struct table *t)
 			    x->period_ns > 0 || x->cls == CMP_CLASS_INTERACTIVE ?
 			    CMP_NOTICE_PERIODIC : CMP_NOTICE_OTHER;
 	}
+	return SR_OK;
 }
 
 int cmp_verdict_assign(struct cmp_set *s, struct sr_diag *d)
@@ -189,7 +218,7 @@ int cmp_verdict_assign(struct cmp_set *s, struct sr_diag *d)
 	int rc = table_of(&t, s->groups, d);
 
 	if (rc == SR_OK)
-		assign(s, &t);
+		rc = assign(s, &t, d);
 	table_free(&t);
 	return rc ? d->code : SR_OK;
 }
@@ -553,7 +582,10 @@ int cmp_verdict_build(struct cmp_verdicts *v, struct cmp_set *s, size_t a,
 		table_free(&t);
 		return d->code;
 	}
-	assign(s, &t);
+	if (assign(s, &t, d)) {
+		table_free(&t);
+		return d->code;
+	}
 	for (size_t i = 0; i < t.n && rc == SR_OK; i++) {
 		size_t at = v->ng;
 

@@ -25,6 +25,11 @@ int sr_fail(struct sr_diag *d, int code, const char *fmt, ...)
 	return code;
 }
 
+int sr_oom(struct sr_diag *d)
+{
+	return sr_fail(d, SR_ENOMEM, "out of memory");
+}
+
 int sr_report(const struct sr_diag *d)
 {
 	if (d->code != SR_OK)

@@ -18,7 +18,8 @@ enum sr_status {
 	SR_EDATA = 65,      /* bad input data */
 	SR_ENOINPUT = 66,   /* input file missing or unreadable */
 	SR_ENOGNUPLOT = 69, /* gnuplot unavailable or failed */
-	SR_EINTERNAL = 70,  /* a bug: an invariant broke */
+	SR_EINTERNAL = 70,  /* a bug: an invariant broke, and only that */
+	SR_ENOMEM = 71,     /* out of memory (EX_OSERR): never 70 */
 	SR_EIO = 74,        /* read or write error */
 };
 
@@ -37,6 +38,11 @@ struct sr_diag {
 int sr_fail(struct sr_diag *d, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int sr_vfail(struct sr_diag *d, int code, const char *fmt, va_list ap);
+
+/* Record "out of memory" (SR_ENOMEM) in d; returns SR_ENOMEM.  Every
+ * allocation that fails says so through here or with SR_ENOMEM and its
+ * own words; SR_EINTERNAL is for broken invariants only. */
+int sr_oom(struct sr_diag *d);
 
 /* Print "schedreplay: MSG" on stderr; returns d->code. */
 int sr_report(const struct sr_diag *d);

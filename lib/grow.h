@@ -5,7 +5,7 @@
  *
  *	uint32_t *c = sr_grow(o->cur, &o->ncur, cpu, sizeof(*c), 8, 0xff);
  *	if (!c)
- *		return SR_EINTERNAL;
+ *		return SR_ENOMEM;
  *	o->cur = c;
  */
 #ifndef SR_GROW_H

@@ -34,7 +34,7 @@ static int rehash(struct sr_strpool *p)
 	struct sr_strpool q = *p;
 
 	if (!sl)
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	q.slots = sl;
 	q.nslots = n;
 	for (size_t j = 0; j < p->nslots; j++)
@@ -52,17 +52,17 @@ int sr_strpool_add(struct sr_strpool *p, const char *s, uint32_t *off)
 	char *b;
 
 	if (2 * (p->used + 1) > p->nslots && rehash(p))
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	i = slot_of(p, s);
 	if (p->slots[i]) {
 		*off = p->slots[i] - 1;
 		return SR_OK;
 	}
 	if (p->n + len >= UINT32_MAX)
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	b = sr_grow(p->buf, &p->cap, p->n + len - 1, 1, 4096, 0);
 	if (!b)
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	p->buf = b;
 	memcpy(b + p->n, s, len);
 	p->slots[i] = (uint32_t)p->n + 1;

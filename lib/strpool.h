@@ -7,7 +7,7 @@
  *	struct sr_strpool p = { 0 };
  *	uint32_t off;
  *	if (sr_strpool_add(&p, "firefox", &off))
- *		return SR_EINTERNAL;
+ *		return SR_ENOMEM;
  *	puts(sr_strpool_get(&p, off));
  *	sr_strpool_free(&p);
  */
@@ -24,7 +24,7 @@ struct sr_strpool {
 	size_t nslots, used;
 };
 
-/* s's offset in the pool, added if new; SR_EINTERNAL when out of memory
+/* s's offset in the pool, added if new; SR_ENOMEM when out of memory
  * or past 4 GiB of names. */
 int sr_strpool_add(struct sr_strpool *p, const char *s, uint32_t *off);
 /* The name at off ("" for an offset the pool never gave). */

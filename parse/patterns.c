@@ -3,9 +3,11 @@
  * with pcre2 JIT.  Anchored patterns (A) are matched only at the given
  * start offset.  docs/trace-format.md lists the layouts they accept.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/regex.h"
 #include "parse/patterns.h"
 
 #define A PCRE2_ANCHORED
@@ -200,10 +202,30 @@ int sr_match(struct sr_patterns *p, enum sr_pat id, const char *s,
 	else
 		rc = pcre2_match(p->code[id], (PCRE2_SPTR)s, len, start, 0,
 				 p->md[id], NULL);
-	if (rc <= 0)
+	if (rc <= 0) {
+		if (rc < 0 && rc != PCRE2_ERROR_NOMATCH && !p->err) {
+			p->err = rc;
+			p->err_id = id;
+		}
 		return 0;
+	}
 	m->s = s;
 	m->ov = pcre2_get_ovector_pointer(p->md[id]);
 	m->grp = p->grp[id];
+	return 1;
+}
+
+int sr_match_error(const struct sr_patterns *p, char *why, size_t n)
+{
+	char err[256];
+	const char *name = "line";
+
+	if (!p->err)
+		return 0;
+	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
+		if (defs[i].id == p->err_id)
+			name = defs[i].name;
+	snprintf(why, n, "the %s pattern could not decide on this line: %s",
+		 name, sr_regex_why(err, sizeof(err), p->err));
 	return 1;
 }

@@ -69,6 +69,12 @@ struct sr_patterns {
 	pcre2_match_data *md[P__COUNT];
 	int8_t grp[P__COUNT][G__COUNT]; /* group number, -1 if absent */
 	int jit;                        /* JIT available and used */
+	/* the first match pcre2 could not decide since sr_match_clear (a
+	 * match or depth limit, the JIT stack): its error code, 0 if none,
+	 * and the pattern.  A reader asks after each line (sr_match_error):
+	 * such a line is an error, never a line that did not match. */
+	int err;
+	enum sr_pat err_id;
 };
 
 struct sr_match {
@@ -80,9 +86,19 @@ struct sr_match {
 int sr_patterns_init(struct sr_patterns *p, struct sr_diag *d);
 void sr_patterns_free(struct sr_patterns *p);
 
-/* Match pattern id against s[0..len) starting at start. 1 match, 0 not. */
+/* Match pattern id against s[0..len) starting at start. 1 match, 0 not
+ * (or pcre2 could not decide: p->err says so). */
 int sr_match(struct sr_patterns *p, enum sr_pat id, const char *s,
 	     size_t len, size_t start, struct sr_match *m);
+static inline void sr_match_clear(struct sr_patterns *p)
+{
+	p->err = 0;
+}
+/* After sr_match_clear, was a match undecided?  Then why says which
+ * pattern and pcre2's error ("the sched_switch fields pattern could not
+ * decide on this line: match limit exceeded (error -47; an error, not a
+ * mismatch)"), and 1 is returned. */
+int sr_match_error(const struct sr_patterns *p, char *why, size_t n);
 
 /* Group g of a match: 1 and (*p, *n) if it took part, else 0. */
 static inline int sr_grp(const struct sr_match *m, enum sr_grp g,

@@ -131,6 +131,7 @@ static int detect(struct sr_reader *r, struct sr_fmtctx *fc,
 	int best = 0;
 	const struct input_format *pick = NULL;
 	size_t k = 0;
+	char why[512];
 
 	while (k < n && (head[k] == ' ' || head[k] == '\t' || head[k] == '\n' ||
 			 head[k] == '\r'))
@@ -145,7 +146,12 @@ static int detect(struct sr_reader *r, struct sr_fmtctx *fc,
 		if (!formats[i].text)
 			continue;
 		probe.ops = formats[i].text;
+		sr_match_clear(fc->pat);
 		s = formats[i].text->detect(&probe, head, n);
+		if (sr_match_error(fc->pat, why, sizeof(why)))
+			return sr_fail(d, SR_EDATA, "%s: detecting the format "
+				       "(%s): %s", base_name(r->path),
+				       formats[i].name, why);
 		if (s > best) {
 			best = s;
 			pick = &formats[i];

@@ -88,6 +88,19 @@ static int line_error(struct sr_source *s, int owner, struct sr_diag *d)
 	return -1;
 }
 
+/* A pattern pcre2 could not decide on this line (a match limit): the
+ * line is an error, whatever the reader made of the "no match". */
+static int undecided(struct sr_source *s)
+{
+	char why[512];
+
+	if (!sr_match_error(s->fc.pat, why, sizeof(why)))
+		return 0;
+	s->scratch = (struct sr_diag)SR_DIAG_INIT;
+	sr_fmt_fail(&s->fc, "%s", why);
+	return 1;
+}
+
 int sr_source_next(struct sr_source *s, struct sr_raw *out,
 		   struct sr_diag *d)
 {
@@ -126,6 +139,7 @@ int sr_source_next(struct sr_source *s, struct sr_raw *out,
 			continue;
 		}
 		owner = 1;
+		sr_match_clear(s->fc.pat);
 		if (s->only_cpu >= 0) {
 			int32_t cpu;
 			int64_t ts;
@@ -143,6 +157,8 @@ int sr_source_next(struct sr_source *s, struct sr_raw *out,
 		rc = s->fc.ops->parse(&s->fc, (char *)line, len, out);
 		if (rc == SR_P_RAW)
 			rc = sr_raw_check(&s->fc, out);
+		if (undecided(s))
+			rc = SR_P_ERR;
 		if (rc == SR_P_ERR) {
 			if (line_error(s, owner, d) < 0)
 				return -1;

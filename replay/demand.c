@@ -115,6 +115,7 @@ struct sr_demand {
 	bool charges;       /* the trace charges CPU (sched_stat_runtime) */
 	bool irq_seen;      /* the trace has shown an interrupt as a waker */
 	bool oom;           /* a list could not grow (the event fails) */
+	struct sr_diag *d;      /* the current call's: what failed, said */
 	int64_t start, now;
 	int64_t before;     /* the event read before the current one */
 	struct sr_demand_stats st;
@@ -136,7 +137,7 @@ const char *sr_op_kind_name(enum sr_op_kind k)
 
 static int oom(struct sr_diag *d)
 {
-	return sr_fail(d, SR_EINTERNAL, "out of memory");
+	return sr_oom(d);
 }
 
 /* A pcre2 pattern of an option (NULL or empty: none). */
@@ -230,7 +231,7 @@ static int emit(struct sr_demand *dm, struct ent *e, const struct sr_op *op)
 {
 	dm->st.held_ops -= sr_ring_trim(&e->l->ops, e->l->cur, dm->o.nconsumers);
 	if (sr_ring_push(&e->l->ops, op, sizeof(*op)))
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	dm->st.ops++;
 	if (++dm->st.held_ops > dm->st.peak_held_ops)
 		dm->st.peak_held_ops = dm->st.held_ops;
@@ -331,7 +332,7 @@ static int arrive(struct sr_demand *dm, struct ent *e, int64_t ts)
 
 	sr_ring_trim(&dm->arr, dm->arrcur, dm->o.nconsumers);
 	if (sr_ring_push(&dm->arr, &a, sizeof(a)))
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	dm->st.arrivals++;
 	return SR_OK;
 }
@@ -350,15 +351,20 @@ void sr_demand_arrivals_consumed(struct sr_demand *dm, int c, uint64_t idx)
 
 /* ---- tasks -------------------------------------------------------------- */
 
-/* Task e, named comm, is left out: --exclude matches, --only does not,
- * or it is not in --tree's tree. */
-static bool excluded(struct sr_demand *dm, const struct ent *e,
-		     const char *comm)
+/* 1: task e, named comm, is left out (--exclude matches, --only does
+ * not, or it is not in --tree's tree), 0: it is in, -1: pcre2 could not
+ * decide on its name (an error, not a mismatch), said in dm->d. */
+static int excluded(struct sr_demand *dm, const struct ent *e,
+		    const char *comm)
 {
-	if (dm->re && sr_regex_match(dm->re, comm))
-		return true;
-	if (dm->only_re && !sr_regex_match(dm->only_re, comm))
-		return true;
+	int m;
+
+	if (dm->re && (m = sr_regex_decide(dm->re, "--exclude", comm,
+					   dm->d)) != 0)
+		return m;
+	if (dm->only_re && (m = sr_regex_decide(dm->only_re, "--only", comm,
+						dm->d)) != 1)
+		return m < 0 ? m : 1;
 	return dm->tree_re && !e->in_tree;
 }
 
@@ -390,7 +396,7 @@ static int grow_ents(struct sr_demand *dm, uint32_t id)
 		struct ent *e = sr_grow(dm->e, &dm->cape, id, sizeof(*e), 256, 0);
 
 		if (!e)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		dm->e = e;
 	}
 	if (dm->ne <= id)
@@ -411,6 +417,7 @@ static int tree_mark(struct sr_demand *dm, uint32_t th,
 {
 	uint32_t path[64], n = 0, root = th;
 	const struct sr_task *x;
+	int m;
 
 	if (!dm->tree_re)
 		return SR_OK;
@@ -420,8 +427,10 @@ static int tree_mark(struct sr_demand *dm, uint32_t th,
 		if (p != SR_TID_NONE && p < dm->ne && dm->e[p].in_tree)
 			dm->e[th].in_tree = 1;
 	}
-	if (dm->tree_found || !sr_regex_match(dm->tree_re, comm))
+	if (dm->tree_found)
 		return SR_OK;
+	if ((m = sr_regex_decide(dm->tree_re, "--only-tree", comm, dm->d)) <= 0)
+		return m < 0 ? dm->d->code : SR_OK;
 	dm->tree_found = true;
 	/* up the forks from th's first record */
 	x = rec_of(dm, th);
@@ -432,7 +441,10 @@ static int tree_mark(struct sr_demand *dm, uint32_t th,
 		if (p == SR_TID_NONE || !px)
 			break;
 		path[n++] = p;
-		if (sr_regex_match(dm->tree_re, px->comm))
+		if ((m = sr_regex_decide(dm->tree_re, "--only-tree", px->comm,
+					 dm->d)) < 0)
+			return dm->d->code;
+		if (m)
 			root = p;
 		x = rec_of(dm, p);
 	}
@@ -441,12 +453,15 @@ static int tree_mark(struct sr_demand *dm, uint32_t th,
 		struct ent *a;
 
 		if (grow_ents(dm, path[i]))
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		a = &dm->e[path[i]];
 		a->in_tree = 1;
-		if (a->known && !a->included && a->state == R_UNSEEN &&
-		    !excluded(dm, a, sr_demand_comm(dm, a->comm)))
-			a->included = a->ever = 1;
+		if (a->known && !a->included && a->state == R_UNSEEN) {
+			if ((m = excluded(dm, a, sr_demand_comm(dm, a->comm))) < 0)
+				return dm->d->code;
+			if (!m)
+				a->included = a->ever = 1;
+		}
 		if (path[i] == root)
 			break;
 	}
@@ -806,12 +821,13 @@ static struct ent *ent_of(struct sr_demand *dm, sr_tid id, int64_t ts,
 	const struct sr_task *r = rec_of(dm, id);
 	uint32_t th;
 	struct ent *e;
+	int left_out;
 
 	if (!r || r->is_idle)
 		return NULL;
 	th = r->thread != SR_TID_NONE ? r->thread : id;
 	if (grow_ents(dm, th)) {
-		*err = SR_EINTERNAL;
+		*err = SR_ENOMEM;
 		return NULL;
 	}
 	e = &dm->e[th];
@@ -819,7 +835,7 @@ static struct ent *ent_of(struct sr_demand *dm, sr_tid id, int64_t ts,
 		e->l = calloc(1, sizeof(*e->l) +
 			      (size_t)dm->o.nconsumers * sizeof(e->l->cur[0]));
 		if (!e->l) {
-			*err = SR_EINTERNAL;
+			*err = SR_ENOMEM;
 			return NULL;
 		}
 		e->known = 1;
@@ -830,7 +846,11 @@ static struct ent *ent_of(struct sr_demand *dm, sr_tid id, int64_t ts,
 		if ((*err = tree_mark(dm, th, r, r->comm)))
 			return NULL;
 		e = &dm->e[th]; /* tree_mark may have grown them */
-		e->included = !excluded(dm, e, r->comm);
+		if ((left_out = excluded(dm, e, r->comm)) < 0) {
+			*err = dm->d->code;
+			return NULL;
+		}
+		e->included = !left_out;
 		e->ever = e->included;
 		if ((*err = sr_strpool_add(&dm->names, r->comm, &e->comm)))
 			return NULL;
@@ -847,7 +867,11 @@ static struct ent *ent_of(struct sr_demand *dm, sr_tid id, int64_t ts,
 		if ((*err = tree_mark(dm, th, r, r->comm)))
 			return NULL;
 		e = &dm->e[th];
-		inc = !excluded(dm, e, r->comm);
+		if ((left_out = excluded(dm, e, r->comm)) < 0) {
+			*err = dm->d->code;
+			return NULL;
+		}
+		inc = !left_out;
 
 		e->last_rec = id;
 		if ((*err = sr_strpool_add(&dm->names, r->comm, &e->comm)))
@@ -1054,7 +1078,7 @@ static int note_prio(struct sr_demand *dm, struct ent *e, int prio,
 			op.kind = SR_OP_SETSCHED;
 			op.a = SR_SCHED_NORMAL;
 			if ((emit_at(dm, e, ts, &op)))
-				return SR_EINTERNAL;
+				return SR_ENOMEM;
 			memset(&op, 0, sizeof(op));
 		}
 		op.kind = SR_OP_NICE;
@@ -1081,8 +1105,8 @@ static int on_switch(struct sr_demand *dm, const struct sr_event *ev)
 	int err = SR_OK, rc;
 	struct ent *p, *n;
 
-	if (!c)
-		return SR_EINTERNAL;
+	if (!c) /* a switch has a cpu (sr_raw_check): cpu_of could not grow */
+		return SR_ENOMEM;
 	if (c->cur_known && c->cur != pth)
 		left_unseen(dm, c, ev->cpu, ev->ts);
 	/* idle before: whoever left the cpu unseen was asleep */
@@ -1496,6 +1520,22 @@ static const ev_fn handlers[SR_EV__COUNT] = {
 	[SR_EV_LOST] = on_other,
 };
 
+/*
+ * A handler's status rc, said: what failed said it in d (a name pcre2
+ * could not decide on, ...), except the allocations that return a bare
+ * SR_ENOMEM (lib/grow, lib/strpool, replay/ring and ours): out of memory.
+ * Any other status unsaid is a bug.
+ */
+static int said(int rc, struct sr_diag *d)
+{
+	if (d->code != SR_OK)
+		return d->code;
+	if (rc == SR_ENOMEM)
+		return sr_fail(d, SR_ENOMEM, "demand extraction: out of memory");
+	return sr_fail(d, SR_EINTERNAL, "demand extraction: status %d from "
+		       "an event handler that did not say why", rc);
+}
+
 int sr_demand_event(struct sr_demand *dm, const struct sr_event *ev,
 		    struct sr_diag *d)
 {
@@ -1528,16 +1568,18 @@ int sr_demand_event(struct sr_demand *dm, const struct sr_event *ev,
 	if (ev->kind >= SR_EV__COUNT)
 		return sr_fail(d, SR_EINTERNAL, "demand: event kind %d",
 			       ev->kind);
+	dm->d = d;
 	rc = handlers[ev->kind](dm, ev);
 	if (!rc && dm->oom)
-		rc = SR_EINTERNAL;
-	if (rc)
-		return sr_fail(d, rc, "demand extraction: out of memory");
-	return SR_OK;
+		rc = SR_ENOMEM;
+	return rc ? said(rc, d) : SR_OK;
 }
 
 int sr_demand_finish(struct sr_demand *dm, int64_t t_end, struct sr_diag *d)
 {
+	int rc;
+
+	dm->d = d;
 	if (dm->done)
 		return SR_OK;
 	if (!dm->started || t_end < dm->now)
@@ -1548,8 +1590,8 @@ int sr_demand_finish(struct sr_demand *dm, int64_t t_end, struct sr_diag *d)
 
 		if (!e->known || !e->included)
 			continue;
-		if (close_program(dm, e, t_end, R_DEAD))
-			return oom(d);
+		if ((rc = close_program(dm, e, t_end, R_DEAD)))
+			return said(rc, d);
 	}
 	dm->done = true;
 	return SR_OK;

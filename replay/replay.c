@@ -54,6 +54,8 @@ struct seen_mark {
 struct sr_replay {
 	struct sr_replay_opts o;
 	struct sr_rtrules *rt;
+	bool rt_unused[SR_REPLAY_MAX_TUNE]; /* --rt: first for no name */
+	bool rt_matched[SR_REPLAY_MAX_TUNE]; /* ... but matched one */
 	struct prun *p;
 	size_t n;
 	struct sr_reader *rd;
@@ -1075,6 +1077,45 @@ static void ctx_said(struct sr_replay *r)
 		put(b, n, &k, ": nothing the replay uses");
 }
 
+/*
+ * --rt: the rules no name of the trace made the first to match, said
+ * after the run (sr_replay_warn): a typo, or an earlier rule takes every
+ * task it matches.  Only when a policy is simulated (observed is the
+ * recording: no rule applies to it).
+ */
+static int rt_used(struct sr_replay *r, struct sr_diag *d)
+{
+	size_t n = sr_rtrules_count(r->rt);
+	bool sims = false;
+	char why[1024];
+
+	for (size_t i = 0; i < r->n; i++)
+		sims |= !r->p[i].pub.observed;
+	if (!sims || !r->o.tune.nrt)
+		return SR_OK;
+	for (size_t k = 0; k < n && k < SR_REPLAY_MAX_TUNE; k++)
+		r->rt_unused[k] = true;
+	for (size_t i = 0; i < r->nseen; i++) {
+		const char *comm = sr_strpool_get(&r->names, r->seen[i].comm);
+		bool first = true;
+
+		for (size_t k = 0; k < n && k < SR_REPLAY_MAX_TUNE; k++) {
+			int m = sr_rtrules_rule(r->rt, k, comm, why,
+						sizeof(why));
+
+			if (m < 0)
+				return sr_fail(d, SR_EUSAGE, "%s", why);
+			if (!m)
+				continue;
+			r->rt_matched[k] = true;
+			if (first)
+				r->rt_unused[k] = false;
+			first = false;
+		}
+	}
+	return SR_OK;
+}
+
 static int finish(struct sr_replay *r, struct sr_diag *d)
 {
 	const struct sr_read_stats *st = sr_reader_stats(r->rd);
@@ -1107,7 +1148,7 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 		if ((rc = check_cpus(r->o.cpus, d)) || (rc = start_sims(r, d)))
 			return rc;
 	}
-	if ((rc = step(r, true, d)))
+	if ((rc = step(r, true, d)) || (rc = rt_used(r, d)))
 		return rc;
 	sr_demand_stats(r->dm, &r->info.demand);
 	r->info.left_tasks = sr_demand_left_out(r->dm);
@@ -1227,6 +1268,25 @@ void sr_replay_warn(const struct sr_replay *r)
 	if (r->info.read)
 		sr_read_warn(sr_reader_path(r->rd), r->info.read,
 			     r->info.lost_tasks);
+	for (size_t k = 0; k < sr_rtrules_count(r->rt) &&
+			   k < SR_REPLAY_MAX_TUNE; k++) {
+		const char *spec = sr_rtrules_spec(r->rt, k);
+		char q[512], f[512];
+		const char *path = sr_reader_path(r->rd);
+
+		if (!r->rt_unused[k])
+			continue;
+		sr_quote(q, sizeof(q), spec, strlen(spec));
+		sr_quote(f, sizeof(f), path, strlen(path));
+		if (r->rt_matched[k])
+			sr_warn("--rt '%s': every task of %s it matches is "
+				"taken by an earlier --rt (the first rule "
+				"that matches a name wins): it made no task "
+				"SCHED_RR", q, f);
+		else
+			sr_warn("--rt '%s': no task of %s has a name it "
+				"matches: it made no task SCHED_RR", q, f);
+	}
 }
 
 const struct sr_tasks *sr_replay_tasks(const struct sr_replay *r)

@@ -16,7 +16,7 @@ static int resize(struct sr_ring *r, uint32_t cap, size_t elem)
 	uint32_t first;
 
 	if (!b)
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	first = r->cap - r->head < r->n ? r->cap - r->head : r->n;
 	if (r->n) {
 		memcpy(b, (char *)r->buf + (size_t)r->head * elem,
@@ -37,7 +37,7 @@ int sr_ring_push(struct sr_ring *r, const void *x, size_t elem)
 		uint32_t cap = r->cap ? r->cap * 2 : RING_MIN;
 
 		if (cap <= r->cap || resize(r, cap, elem))
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 	}
 	memcpy((char *)r->buf + ((r->head + r->n) & (r->cap - 1)) * elem, x,
 	       elem);

@@ -8,7 +8,7 @@
  *
  *	struct sr_ring r = { 0 };
  *	if (sr_ring_push(&r, &op, sizeof(op)))
- *		return SR_EINTERNAL;
+ *		return SR_ENOMEM;
  *	const struct sr_op *o = sr_ring_at(&r, i, sizeof(*o)); // NULL: gone
  *	sr_ring_trim(&r, cursors, nconsumers);
  *	sr_ring_free(&r);
@@ -43,7 +43,7 @@ static inline void *sr_ring_at(const struct sr_ring *r, uint64_t i,
 	       ((r->head + (uint32_t)(i - r->base)) & (r->cap - 1)) * elem;
 }
 
-/* Append a copy of x; SR_EINTERNAL when out of memory. */
+/* Append a copy of x; SR_ENOMEM when out of memory. */
 int sr_ring_push(struct sr_ring *r, const void *x, size_t elem);
 
 /* Drop the elements every one of the n cursors (each the number of the

@@ -37,6 +37,22 @@ void sim_fail(struct sr_sim *s, int code, const char *msg, uint32_t id)
 		 msg, id, (long long)s->now);
 }
 
+/* The --rt prio of a task named comm (0: none); a name pcre2 cannot
+ * decide on fails the run (an error, not a mismatch) and gives 0. */
+static int rt_rule(struct sr_sim *s, const char *comm)
+{
+	char why[sizeof(s->errmsg)];
+	int prio = sr_rtrules_match(s->o.rt, comm, why, sizeof(why));
+
+	if (prio >= 0)
+		return prio;
+	if (!s->err) {
+		s->err = SR_EUSAGE;
+		snprintf(s->errmsg, sizeof(s->errmsg), "%s", why);
+	}
+	return 0;
+}
+
 const char *const sr_early_names[] = {
 	[SR_EARLY_REQUEUE] = "requeue", [SR_EARLY_SKIP] = "skip", NULL,
 };
@@ -529,8 +545,8 @@ static void info_of(struct sr_sim *s, const struct sr_dtask *dt,
 				    dt->rt_priority;
 	t->rec_policy = (int8_t)info->policy;
 	t->rec_rtprio = (int8_t)info->rt_priority;
-	t->rt_forced = (int8_t)sr_rtrules_match(s->o.rt,
-		sr_demand_comm(s->dm, dt->comm));
+	t->rt_forced = (int8_t)rt_rule(s,
+				       sr_demand_comm(s->dm, dt->comm));
 	if (t->rt_forced) {
 		/* --rt: SCHED_RR from birth */
 		info->policy = SM_SCHED_RR;
@@ -650,7 +666,7 @@ static void arrive(struct sr_sim *s, uint32_t id)
 static void apply_rt(struct sr_sim *s, int c, uint32_t id, int inherited)
 {
 	struct stask *t = tk(s, id);
-	int want = sr_rtrules_match(s->o.rt, comm_of(s, t));
+	int want = rt_rule(s, comm_of(s, t));
 
 	if (!s->o.rt || want == inherited)
 		return;
