@@ -183,40 +183,50 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIB) $(ALL_LDFLAGS) $(LIBS)
 
-test-bins: $(PROG) $(TEST_BINS) $(FUZZ_BINS)
+# The allocation-failure injector the out-of-memory test preloads
+# (tests/lib/failmalloc/): not instrumented, whatever the build.
+FAILMALLOC := $(BUILD)/tests/lib/failmalloc.so
+$(FAILMALLOC): tests/lib/failmalloc/failmalloc.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -fPIC -shared $(BASE_CFLAGS) -o $@ $< -ldl
+
+test-bins: $(PROG) $(TEST_BINS) $(FUZZ_BINS) $(FAILMALLOC)
 
 # One pass of the suite on this build.
 check-run: test-bins
-	@SCHEDREPLAY=$(abspath $(PROG)) BUILD=$(BUILD) SAN=$(SAN) \
+	@SCHEDREPLAY="$$(pwd)/$(PROG)" BUILD=$(BUILD) SAN=$(SAN) \
 		sh tests/run.sh $(TEST_BINS)
 
 check-san:
 	@$(MAKE) --no-print-directory SAN=1 check-run
 
 check-valgrind: $(PROG) $(FUZZ_BINS)
-	@SCHEDREPLAY=$(abspath $(PROG)) BUILD=$(BUILD) sh tests/valgrind.sh
+	@SCHEDREPLAY="$$(pwd)/$(PROG)" BUILD=$(BUILD) sh tests/valgrind.sh
 
 # make check sets itself up first (deps.sh: installs what is missing, or
 # says what to run, before anything is compiled), then runs the passes;
 # each pass adds its counts to $(CHECK_SUMMARY) for the closing line.
-CHECK_SUMMARY := $(abspath build/check-summary)
+# The tree's path may hold blanks and quotes: the recipes take it from the
+# shell, quoted ("$$(pwd)", "$$CHECK_SUMMARY"), never unquoted from make's
+# $(abspath), which also splits a path at its blanks.
+CHECK_SUMMARY := $(CURDIR)/build/check-summary
 export CHECK_SUMMARY
 
 check:
 	@sh deps.sh ensure test
-	@mkdir -p build && : > $(CHECK_SUMMARY)
+	@mkdir -p build && : > "$$CHECK_SUMMARY"
 	@$(MAKE) --no-print-directory check-run
 	@$(MAKE) --no-print-directory SAN=1 check-run
 	@$(MAKE) --no-print-directory check-valgrind
 	@$(MAKE) --no-print-directory check-clang
-	@sh tests/summary.sh $(CHECK_SUMMARY)
+	@sh tests/summary.sh "$$CHECK_SUMMARY"
 
 # gcc and clang both build the tree warning-free: clang with -Werror.
 check-clang:
 	@$(MAKE) --no-print-directory CC=clang BUILD=build-clang \
 		CFLAGS=-Werror test-bins >/dev/null
 	@echo "PASS clang -Wall -Wextra -Werror build"
-	@echo "clang 1 0 0" >>$(CHECK_SUMMARY)
+	@echo "clang 1 0 0" >>"$$CHECK_SUMMARY"
 
 # Each fuzz target for FUZZ_SECONDS (FUZZ_TARGETS=fuzz-perf ... picks some).
 fuzz:
@@ -233,7 +243,7 @@ mutate: $(PROG)
 	@sh tests/mutate.sh tests/mutations $(MUTATE_FILTER)
 
 bench: $(PROG) $(BENCH_BINS)
-	@SCHEDREPLAY=$(abspath $(PROG)) BUILD=$(BUILD) sh bench/run.sh
+	@SCHEDREPLAY="$$(pwd)/$(PROG)" BUILD=$(BUILD) sh bench/run.sh
 
 demo:
 	@sh ./demo.sh

@@ -71,7 +71,9 @@ static int run(const struct sr_cmd *c, int argc, char **argv)
 	if (rc & SR_PASS_STATUS)
 		return flush_stdout(rc & 0xff);
 	if (rc != SR_OK) {
-		if (d.code == SR_OK)
+		if (d.code == SR_OK && rc == SR_ENOMEM)
+			sr_oom(&d);
+		else if (d.code == SR_OK)
 			sr_fail(&d, rc, "%s failed", c->name);
 		sr_report(&d);
 		if (rc == SR_EUSAGE)

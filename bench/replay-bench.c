@@ -303,7 +303,7 @@ static int replay_once(const struct sm_policy *pol, int cpus,
 
 	*tsim = 0;
 	if (!sched) {
-		sr_fail(&d, SR_EINTERNAL, "out of memory");
+		sr_oom(&d);
 		goto fail;
 	}
 	if (sr_demand_new(&dm, &dopts, &d) ||

@@ -117,7 +117,7 @@ int cmd_explain(int argc, char **argv, struct sr_diag *d)
 	if (rc == SR_OK && ld.set.nruns > 1) {
 		x.v = calloc(ld.set.nruns - 1, sizeof(*x.v));
 		if (!x.v)
-			rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+			rc = sr_oom(d);
 		for (size_t r = 1; rc == SR_OK && r < ld.set.nruns; r++, x.nv++)
 			rc = cmp_verdict_build(&x.v[r - 1], &ld.set, 0, r, d);
 	}

@@ -177,12 +177,12 @@ static int write_file(struct sr_ring *ring, const struct sr_context *ctx,
 	int rc;
 
 	if (!opts || !stat_text) {
-		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		rc = sr_oom(d);
 		goto done;
 	}
 	m = open_memstream(&ctxbuf, &ctxlen);
 	if (!m || sr_ctxtext_write(m, ctx, "") || fclose(m)) {
-		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		rc = sr_oom(d);
 		goto done;
 	}
 	opts[0] = (struct sr_tdw_option){ SR_TD_OPTION_CONTEXT, ctxbuf,
@@ -191,7 +191,7 @@ static int write_file(struct sr_ring *ring, const struct sr_context *ctx,
 		if (asprintf(&stat_text[i], "CPU: %d\n%s", (int)st[i].cpu,
 			     st[i].text) < 0) {
 			stat_text[i] = NULL;
-			rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+			rc = sr_oom(d);
 			goto done;
 		}
 		opts[i + 1] = (struct sr_tdw_option){ SR_TD_OPTION_CPUSTAT,
@@ -292,7 +292,7 @@ int cmd_record(int argc, char **argv, struct sr_diag *d)
 	int rc;
 
 	if (!cmdv)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	if ((rc = po_parse(&cmd, argc, argv, cmdv, &ncmd, d))) {
 		free(cmdv);
 		return rc == PO_HELP ? SR_OK : rc;

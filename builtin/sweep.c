@@ -75,23 +75,34 @@ static char **parallel_env(void)
 	return env;
 }
 
-/* parallel --will-cite [-j N] --joblog DIR/joblog.tsv < DIR/jobs.txt */
+/*
+ * parallel --will-cite [-j N] --joblog /dev/fd/N < DIR/jobs.txt: the job
+ * log is our temporary (lib/outfile.h, made with O_EXCL) written through
+ * the descriptor parallel inherits, then renamed to DIR/joblog.tsv.
+ * Given the name, parallel would open DIR/joblog.tsv itself, following a
+ * link planted there (root writing through it to any file).
+ */
 static int run_parallel(const char *outdir, int jobs, int *status,
 			struct sr_diag *d)
 {
 	char *jobfile = sr_path_join(outdir, "jobs", "txt");
 	char *joblog = sr_path_join(outdir, "joblog", "tsv");
 	char **env = parallel_env();
-	char nj[32];
+	char nj[32], logfd[32];
 	char *argv[10];
-	int argc = 0, fd, rc = SR_OK;
+	int argc = 0, fd = -1, rc = SR_OK;
+	struct sr_outfile *log = NULL;
 	posix_spawn_file_actions_t fa;
 	pid_t pid;
 
 	if (!jobfile || !joblog || !env) {
-		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		rc = sr_oom(d);
 		goto out;
 	}
+	if ((rc = sr_outfile_open(&log, joblog, d)))
+		goto out;
+	snprintf(logfd, sizeof(logfd), "/dev/fd/%d",
+		 fileno(sr_outfile_fp(log)));
 	argv[argc++] = "parallel";
 	argv[argc++] = "--will-cite";
 	if (jobs > 0) {
@@ -100,7 +111,7 @@ static int run_parallel(const char *outdir, int jobs, int *status,
 		argv[argc++] = nj;
 	}
 	argv[argc++] = "--joblog";
-	argv[argc++] = joblog;
+	argv[argc++] = logfd;
 	argv[argc] = NULL;
 	fd = open(jobfile, O_RDONLY);
 	if (fd < 0) {
@@ -109,17 +120,33 @@ static int run_parallel(const char *outdir, int jobs, int *status,
 	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fd, 0);
+	/* a signal kills parallel and removes the log (lib/outfile.h) */
+	sr_outfile_block(1);
 	if (posix_spawnp(&pid, "parallel", &fa, NULL, argv, env)) {
+		sr_outfile_block(0);
 		rc = sr_fail(d, SR_ENOGNUPLOT, "sweep: cannot run GNU parallel "
 			     "(%s): install it (apt-get install parallel), or "
 			     "run with --sequential", strerror(errno));
-	} else if (waitpid(pid, status, 0) < 0) {
-		rc = sr_fail(d, SR_EINTERNAL, "sweep: waiting for parallel: %s",
-			     strerror(errno));
+	} else {
+		sr_outfile_set_child(log, (int)pid);
+		sr_outfile_block(0);
+		while (waitpid(pid, status, 0) < 0)
+			if (errno != EINTR) {
+				rc = sr_fail(d, SR_EIO, "sweep: waiting for "
+					     "parallel: %s", strerror(errno));
+				break;
+			}
+		sr_outfile_set_child(log, 0);
 	}
 	posix_spawn_file_actions_destroy(&fa);
-	close(fd);
+	if (rc == SR_OK) {
+		rc = sr_outfile_commit(log, d);
+		log = NULL;
+	}
 out:
+	if (fd >= 0)
+		close(fd);
+	sr_outfile_abort(log);
 	free(env);
 	free(jobfile);
 	free(joblog);
@@ -137,9 +164,12 @@ static int check_rt(const char *const *rt, size_t nrt, struct sr_diag *d)
 	return SR_OK;
 }
 
-/* The jobs one after another, in this process. */
-static void run_sequential(const struct cmp_sweep *sw,
-			   const struct cmp_sweep_opts *o, bool quiet)
+/* The jobs one after another, in this process.  A job's failure is
+ * said and the next runs (the table then names the cells left), except
+ * out of memory: this process's own, which ends the sweep (71). */
+static int run_sequential(const struct cmp_sweep *sw,
+			  const struct cmp_sweep_opts *o, bool quiet,
+			  struct sr_diag *out)
 {
 	for (size_t i = 0; i < sw->njobs;) {
 		const struct cmp_sweep_job *j = &sw->jobs[i];
@@ -151,7 +181,11 @@ static void run_sequential(const struct cmp_sweep *sw,
 		       n < CMP_SWEEP_CHUNK)
 			labels[n++] = sw->jobs[i++].label;
 		if (cmp_sweep_run_job(j->trace, j->root, j->chunk, labels, n,
-				      o->rt, o->nrt, o->cpus, &done, &d))
+				      o->rt, o->nrt, o->cpus, &done, &d) &&
+		    d.code == SR_ENOMEM)
+			return sr_fail(out, SR_ENOMEM, "sweep job %zu: %s",
+				       j->chunk, d.msg);
+		else if (d.code)
 			fprintf(stderr, "schedreplay: sweep job %zu: %s\n",
 				j->chunk, d.msg);
 		else if (!quiet)
@@ -159,6 +193,7 @@ static void run_sequential(const struct cmp_sweep *sw,
 			       sw->nchunks, j->tkey, n, done == n ?
 			       " (done before)" : "");
 	}
+	return SR_OK;
 }
 
 /*
@@ -181,7 +216,7 @@ static int write_rerun(const struct cmp_sweep *sw,
 	}
 	*run = calloc(sw->nchunks, sizeof(**run));
 	if (!*run)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	for (size_t i = 0; i < nfailed; i++)
 		(*run)[sw->jobs[failed[i]].chunk - 1] = true;
 	sr_progress_init(&pg, "sweep", quiet);
@@ -331,8 +366,8 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 	 * other machines, from other directories): DIR made absolute */
 	absdir = sr_path_absolute(outdir);
 	if (!absdir)
-		return sr_fail(d, SR_EIO, "%s: cannot make it an absolute path: "
-			       "%s", outdir, strerror(errno));
+		return sr_fail_errno(d, SR_EIO, errno, "%s: cannot make it an "
+				     "absolute path", outdir);
 	if (collect) {
 		if ((rc = cmp_sweep_read_plan(&sw, outdir, d)))
 			goto out;
@@ -390,7 +425,8 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 		if (emit != EMIT_NONE)
 			goto out;
 		if (sequential) {
-			run_sequential(&sw, &so, quiet);
+			if ((rc = run_sequential(&sw, &so, quiet, d)))
+				goto out;
 		} else {
 			if ((rc = run_parallel(outdir, jobs, &status, d)))
 				goto out;
@@ -399,7 +435,7 @@ int cmd_sweep(int argc, char **argv, struct sr_diag *d)
 	nfailed = sw.njobs;
 	failed = malloc((sw.njobs ? sw.njobs : 1) * sizeof(*failed));
 	if (!failed) {
-		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		rc = sr_oom(d);
 		goto out;
 	}
 	if ((rc = cmp_sweep_collect(&sw, outdir, failed, &nfailed, d)) ||

@@ -70,7 +70,7 @@ static int grow_states(struct tstate **v, size_t *cap, size_t need,
 	struct tstate *p = sr_grow(*v, cap, need, sizeof(*p), 64, 0);
 
 	if (!p)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	*v = p;
 	return SR_OK;
 }
@@ -92,7 +92,7 @@ static int add_period(struct cmp_task *t, int64_t wake_ns, uint32_t burst,
 					       sizeof(*p), 16, 0);
 
 		if (!p)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		t->per = p;
 	}
 	t->per[t->nper].wake_ns = wake_ns;
@@ -277,7 +277,7 @@ int cmp_behave_descendants(struct cmp_set *s, struct sr_diag *d)
 	c.nbusy = calloc(n, sizeof(*c.nbusy));
 	c.since = calloc(n, sizeof(*c.since));
 	if (!c.st || !c.nbusy || !c.since) {
-		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		rc = sr_oom(d);
 		goto out;
 	}
 	for (size_t i = 0; i < s->ntasks; i++) {
@@ -355,8 +355,10 @@ int64_t cmp_detect_period(const int64_t *wake_ns, size_t n, double *regular)
 	g = malloc(m * sizeof(*g));
 	starts = malloc(n * sizeof(*starts));
 	scratch = malloc(n * sizeof(*scratch));
-	if (!g || !starts || !scratch)
+	if (!g || !starts || !scratch) {
+		best = -1; /* not "no period": out of memory */
 		goto out;
+	}
 	for (size_t i = 0; i < m; i++)
 		g[i] = wake_ns[i + 1] - wake_ns[i];
 	qsort(g, m, sizeof(*g), sr_cmp_i64);
@@ -392,7 +394,7 @@ out:
 	free(starts);
 	free(scratch);
 	*regular = best_r;
-	return best_r >= CMP_PERIOD_REGULAR ? best : 0;
+	return best < 0 || best_r >= CMP_PERIOD_REGULAR ? best : 0;
 }
 
 static const struct cmp_period_opt *forced_period(const struct cmp_set *s,
@@ -431,7 +433,7 @@ static void make_periods(struct cmp_task *t, int64_t t1)
 	t->nper = out;
 }
 
-void cmp_behave_classify(struct cmp_set *s)
+int cmp_behave_classify(struct cmp_set *s, struct sr_diag *d)
 {
 	int64_t span = s->have_t ? s->t1 - s->t0 : 0;
 
@@ -470,24 +472,30 @@ void cmp_behave_classify(struct cmp_set *s)
 		if (t->nper) {
 			int64_t *w = malloc(t->nper * sizeof(*w));
 
-			if (w) {
-				for (size_t k = 0; k < t->nper; k++)
-					w[k] = t->per[k].wake_ns;
-				if (po) {
-					int64_t *st = malloc(t->nper * sizeof(*st));
+			if (!w)
+				return sr_oom(d);
+			for (size_t k = 0; k < t->nper; k++)
+				w[k] = t->per[k].wake_ns;
+			if (po) {
+				int64_t *st = malloc(t->nper * sizeof(*st));
 
-					t->period_ns = po->period_ns;
-					t->period_forced = true;
-					t->period_regular = st ? regular_share(st,
-						period_starts(w, t->nper, po->period_ns, st),
-						po->period_ns) : 0;
-					free(st);
-				} else {
-					t->period_ns = cmp_detect_period(
-						w, t->nper, &t->period_regular);
+				if (!st) {
+					free(w);
+					return sr_oom(d);
 				}
-				free(w);
+				t->period_ns = po->period_ns;
+				t->period_forced = true;
+				t->period_regular = regular_share(st,
+					period_starts(w, t->nper, po->period_ns,
+						      st), po->period_ns);
+				free(st);
+			} else {
+				t->period_ns = cmp_detect_period(
+					w, t->nper, &t->period_regular);
 			}
+			free(w);
+			if (t->period_ns < 0)
+				return sr_oom(d);
 		}
 		if (t->period_ns > 0) {
 			make_periods(t, s->t1);
@@ -497,6 +505,7 @@ void cmp_behave_classify(struct cmp_set *s)
 			t->nper = t->perc = 0;
 		}
 	}
+	return SR_OK;
 }
 
 /* ---- spread of delays -------------------------------------------------- */
@@ -617,7 +626,7 @@ static int per_row(void *ctx, const struct cmp_tl_row *r, struct sr_diag *d)
 		x->cur_start = r->time_ns;
 		x->cpu_at_deadline = calloc(t->nper, sizeof(int64_t));
 		if (!x->cpu_at_deadline)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 	}
 	if (x->st == ST_DEAD)
 		return SR_OK;
@@ -630,7 +639,7 @@ static int per_row(void *ctx, const struct cmp_tl_row *r, struct sr_diag *d)
 	/* the bursts the periods need */
 	if (ends_burst(r->ev) && x->bursts <= t->per[t->nper - 1].last &&
 	    push_burst(x, x->cur_start, r->time_ns, x->cpu))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	if (ends_burst(r->ev)) {
 		x->bursts++;
 		x->cur_start = r->time_ns; /* it runs on unless it sleeps */

@@ -49,8 +49,8 @@ int cmp_behave_reference(struct cmp_set *s, struct sr_diag *d);
  * cmp_behave_reference). */
 int cmp_behave_descendants(struct cmp_set *s, struct sr_diag *d);
 /* Classes and periods (after cmp_behave_reference, and
- * cmp_behave_children when the set has the task table). */
-void cmp_behave_classify(struct cmp_set *s);
+ * cmp_behave_children when the set has the task table); SR_ENOMEM. */
+int cmp_behave_classify(struct cmp_set *s, struct sr_diag *d);
 /* Delay spread (sd, interbench "SD") of run r from its latency.tsv. */
 int cmp_behave_spread(struct cmp_set *s, size_t r, struct sr_diag *d);
 /* Deadlines met and CPU obtained of the periodic tasks under run r. */
@@ -59,7 +59,8 @@ int cmp_behave_periodic(struct cmp_set *s, size_t r, struct sr_diag *d);
 /*
  * Period detection on sorted wake times: returns the period (median gap)
  * if at least CMP_PERIOD_REGULAR of the gaps are within tolerance of it,
- * else 0; *regular gets that share.  Exposed for tests.
+ * else 0 (-1 when out of memory: never "no period" for that); *regular
+ * gets that share.  Exposed for tests.
  */
 int64_t cmp_detect_period(const int64_t *wake_ns, size_t n, double *regular);
 

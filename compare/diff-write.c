@@ -200,7 +200,7 @@ static void table_row(FILE *f, const struct cmp_task *t, const struct cmp_figs *
 		100.0 * fg->cpu_share, chg, ratio);
 }
 
-static void periodic_table(const struct cmp_ndiff *nd, FILE *f, bool color)
+static int periodic_table(const struct cmp_ndiff *nd, FILE *f, bool color)
 {
 	const struct cmp_set *s = nd->s;
 	long *rows = NULL;
@@ -210,7 +210,7 @@ static void periodic_table(const struct cmp_ndiff *nd, FILE *f, bool color)
 	/* the tasks periodic under any pair, in the diff order */
 	rows = malloc((nd->nrows + 1) * sizeof(*rows));
 	if (!rows)
-		return;
+		return SR_ENOMEM;
 	for (size_t i = 0; i < nd->nrows; i++) {
 		const struct cmp_task *t = &s->tasks[nd->rows[i]];
 
@@ -219,7 +219,7 @@ static void periodic_table(const struct cmp_ndiff *nd, FILE *f, bool color)
 	}
 	if (!n) {
 		free(rows);
-		return;
+		return SR_OK;
 	}
 	fprintf(f, "\nperiodic tasks (interbench's figures: deadlines met on the recording's clock and the replay's own,\n"
 		   "desired CPU; SD = true standard deviation, \"ib SD\" = what interbench prints, a root mean square)\n");
@@ -252,6 +252,7 @@ static void periodic_table(const struct cmp_ndiff *nd, FILE *f, bool color)
 		}
 	}
 	free(rows);
+	return SR_OK;
 }
 
 int cmp_ndiff_write_table(const struct cmp_ndiff *nd, FILE *f, bool all,
@@ -302,7 +303,8 @@ int cmp_ndiff_write_table(const struct cmp_ndiff *nd, FILE *f, bool all,
 		fputc('\n', f);
 	}
 	cmp_ndiff_headline(nd, print_line, f);
-	periodic_table(nd, f, color);
+	if (periodic_table(nd, f, color))
+		return SR_ENOMEM; /* said by sr_outfile_finish */
 	/*
 	 * All tasks in diff order with --all.  Without it, first the tasks
 	 * with enough waits under every policy for a p99 to mean something,

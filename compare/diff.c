@@ -183,7 +183,7 @@ int cmp_diff_build(struct cmp_diff *df, const struct cmp_set *s, size_t a,
 	df->inter = malloc((df->nrows + 1) * sizeof(long));
 	df->periodic = malloc((df->nrows + 1) * sizeof(long));
 	if (!df->inter || !df->periodic)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	for (size_t i = 0; i < df->nrows; i++) {
 		const struct cmp_task *t = &s->tasks[df->rows[i]];
 		bool both = t->figs[a].present && t->figs[b].present;
@@ -205,8 +205,10 @@ int cmp_diff_build(struct cmp_diff *df, const struct cmp_set *s, size_t a,
 		const struct cmp_figs *fa = &s->tasks[i].figs[a];
 		const struct cmp_figs *fb = &s->tasks[i].figs[b];
 
-		if (fa->present)
-			df->demand_ns += fa->runtime_ns;
+		if (fa->present && __builtin_add_overflow(df->demand_ns,
+							  fa->runtime_ns,
+							  &df->demand_ns))
+			df->demand_ns = INT64_MAX; /* saved runtimes, summed */
 		if (fa->present && fa->finish_ns > df->end_a)
 			df->end_a = fa->finish_ns;
 		if (fb->present && fb->finish_ns > df->end_b)
@@ -216,7 +218,7 @@ int cmp_diff_build(struct cmp_diff *df, const struct cmp_set *s, size_t a,
 	 * then the fewest met */
 	df->periodic_head = malloc((df->nperiodic + 1) * sizeof(long));
 	if (!df->periodic_head)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	memcpy(df->periodic_head, df->periodic, df->nperiodic * sizeof(long));
 	for (size_t i = 1; i < df->nperiodic; i++) {
 		/* insertion sort: stable, and these lists are short */
@@ -302,6 +304,21 @@ static void verdict_line(const struct cmp_diff *df, enum cmp_verdict want,
 	fn(ctx, line);
 }
 
+/* end is more than pct % of span after t1: (end - t1) * 100 > span *
+ * pct, exactly while the products fit in 64 bits, in doubles past that
+ * (a saved replay's times reach INT64_MAX; both are 0 or more). */
+static bool late_by(int64_t end, int64_t t1, int64_t span, int pct)
+{
+	int64_t over = end - t1, a, b;
+
+	if (over <= 0)
+		return false;
+	if (!__builtin_mul_overflow(over, (int64_t)100, &a) &&
+	    !__builtin_mul_overflow(span, (int64_t)pct, &b))
+		return a > b;
+	return (double)over * 100.0 > (double)span * (double)pct;
+}
+
 /* The work needs more CPUs than runs[0] had, or (outside a window) a
  * replay ends more than CMP_LATE_PCT % of the trace's span after it;
  * ends[k]: the last finish under runs[k]; *needs: the CPUs it needs. */
@@ -318,7 +335,7 @@ static bool behind(const struct cmp_set *s, const size_t *runs,
 		return false;
 	*needs = (double)demand_ns / (double)span;
 	for (size_t k = 0; k < nr; k++)
-		if ((ends[k] - s->t1) * 100 > span * CMP_LATE_PCT)
+		if (late_by(ends[k], s->t1, span, CMP_LATE_PCT))
 			late = true;
 	return (cpus && *needs > (double)cpus) ||
 	       (late && !sr_sel_windowed(s->sel));
@@ -335,8 +352,10 @@ bool cmp_replay_behind(const struct cmp_set *s, const size_t *runs, size_t nr)
 
 			if (!f->present)
 				continue;
-			if (!k)
-				demand += f->runtime_ns;
+			/* saturated: saved runtimes may add past 64 bits */
+			if (!k && __builtin_add_overflow(demand, f->runtime_ns,
+							 &demand))
+				demand = INT64_MAX;
 			if (f->finish_ns > ends[k])
 				ends[k] = f->finish_ns;
 		}

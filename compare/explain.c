@@ -98,7 +98,7 @@ static int worst_text(FILE *f, const struct cmp_explain *x, size_t r)
 		cmp_task_label(&x->s->tasks[w->worst[i].task], lab, sizeof(lab));
 		if (cmp_why_wait_lines(x->s, res, w->worst[i].lat, lab,
 				       worst_line, &n))
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 	}
 	return SR_OK;
 }
@@ -198,7 +198,7 @@ int cmp_explain_write_text(FILE *f, const struct cmp_explain *x)
 		if (w->nworst)
 			fprintf(f, "  the %zu worst:\n", w->nworst);
 		if (worst_text(f, x, r))
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 	}
 	fprintf(f, "\ntotal wait by reason, ms (share of the wait)\n%-16s", "reason");
 	for (size_t r = 0; r < s->nruns; r++)
@@ -224,7 +224,7 @@ int cmp_explain_write_text(FILE *f, const struct cmp_explain *x)
 	fputc('\n', f);
 	b = behind_rows(x, &nb);
 	if (!b)
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	if (nb) {
 		fprintf(f, "\ntotal wait by the task it waited behind, ms (share of "
 			   "the wait; the %d most)\n%-24s", CMP_EXPLAIN_BEHIND, "task");
@@ -275,7 +275,7 @@ int cmp_explain_write_tsv(FILE *f, const struct cmp_explain *x)
 	fputc('\n', f);
 	b = behind_rows(x, &nb);
 	if (!b)
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	for (size_t i = 0; i < nb; i++) {
 		fprintf(f, "behind\t-\t%d\t", (int)b[i].pid);
 		sr_put_comm(f, b[i].comm);

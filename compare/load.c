@@ -281,7 +281,8 @@ int cmp_set_load(struct cmp_set *s, struct sr_diag *d)
 	if (s->procs && (cmp_tree_parents(s, s->procs, d) ||
 			 cmp_behave_descendants(s, d)))
 		return d->code;
-	cmp_behave_classify(s);
+	if (cmp_behave_classify(s, d))
+		return d->code;
 	for (size_t r = 0; r < s->nruns; r++) {
 		if (cmp_behave_spread(s, r, d) || cmp_behave_periodic(s, r, d))
 			return d->code;

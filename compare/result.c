@@ -13,6 +13,7 @@
 #include "lib/fmt.h"
 #include "lib/grow.h"
 #include "lib/path.h"
+#include "replay/sim.h"
 
 void cmp_result_init(struct cmp_result *r, const char *policy)
 {
@@ -133,7 +134,7 @@ static int put_tl(struct cmp_result *r, const struct sr_tl_row *row,
 	bool known;
 
 	if (!t)
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	t->time_ns = row->t;
 	t->pid = row->pid;
 	t->ev = (uint8_t)event_of(row->event, &known);
@@ -153,7 +154,7 @@ static int put_lat(struct cmp_result *r, const struct sr_lat_row *row,
 				    row->comm, clean);
 
 	if (!l)
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	l->wake_ns = row->wake;
 	l->delay_ns = row->run - row->wake;
 	l->pid = row->pid;
@@ -173,7 +174,7 @@ static int put_wait(struct cmp_result *r, const struct sr_wait_row *row,
 				    row->running_comm, clean);
 
 	if (!g)
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	g->wake_ns = row->wake;
 	g->start_ns = row->start;
 	g->dur_ns = row->end - row->start;
@@ -283,7 +284,7 @@ int cmp_result_add_sums(struct cmp_result *r, const struct sr_replay_policy *p)
 
 	r->sum = calloc(p->nrows ? p->nrows : 1, sizeof(*r->sum));
 	if (!r->sum)
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	r->capsum = p->nrows;
 	for (size_t i = 0; i < p->nrows; i++) {
 		const struct sr_replay_row *row = &p->rows[i];
@@ -292,7 +293,7 @@ int cmp_result_add_sums(struct cmp_result *r, const struct sr_replay_policy *p)
 		int64_t pc[3];
 
 		if (add_comm(r, m->comm, true, &s->comm))
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		sr_delays_percentiles(m->delays, ps, pc, 3);
 		s->pid = m->pid;
 		s->f.runtime_ns = m->runtime_ns;
@@ -353,7 +354,7 @@ static int sum_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 	int64_t pid, v;
 
 	if (!s)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	memset(s, 0, sizeof(*s));
 	if (cmp_tsv_int(t, SC_PID, &pid, d))
 		return d->code;
@@ -361,7 +362,7 @@ static int sum_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 		return bad_pid(t, pid, d);
 	s->pid = (int32_t)pid;
 	if (add_comm(r, cmp_tsv_get(t, SC_COMM), false, &s->comm))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	if (cmp_tsv_fixed(t, SC_RUNTIME, 6, &s->f.runtime_ns, d) ||
 	    cmp_tsv_int(t, SC_SWITCHES, &v, d))
 		return d->code;
@@ -423,6 +424,8 @@ static int why_col(struct cmp_tsv *t, size_t i, int *out, struct sr_diag *d)
 {
 	const char *s = cmp_tsv_get(t, i);
 
+	char q[96];
+
 	*out = s && *s ? sm_why_find(s) : SM_WHY_NONE;
 	if (*out < 0)
 		return sr_fail(d, SR_EDATA, "%s:%llu: expected a reason (%s, "
@@ -430,7 +433,7 @@ static int why_col(struct cmp_tsv *t, size_t i, int *out, struct sr_diag *d)
 			       t->path, (unsigned long long)t->line,
 			       sm_why_name(SM_WHY_LOWER_PRIO),
 			       sm_why_name(SM_WHY_NO_PREEMPT), t->cols[i].name,
-			       s);
+			       sr_quote(q, sizeof(q), s, strlen(s)));
 	return SR_OK;
 }
 
@@ -487,7 +490,7 @@ static int lat_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 		return d->code;
 	row.behind_pid = (int32_t)behind;
 	if (put_lat(r, &row, false))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	return SR_OK;
 }
 
@@ -514,6 +517,7 @@ static int waits_row(struct cmp_result *r, struct cmp_tsv *t,
 	int64_t pid, cpu, rpid, prio;
 	int why;
 	const char *detail = cmp_tsv_get(t, WC_DETAIL);
+	char q[96];
 
 	if (time_col(t, WC_WAKE, &row.wake, d) ||
 	    cmp_tsv_int(t, WC_PID, &pid, d) ||
@@ -544,10 +548,12 @@ static int waits_row(struct cmp_result *r, struct cmp_tsv *t,
 	if (sm_why_parse_detail(detail && *detail ? detail : "-", &row.why))
 		return sr_fail(d, SR_EDATA, "%s:%llu: expected a detail such "
 			       "as 2x-slice,ahead=1 in column detail, got '%s'",
-			       t->path, (unsigned long long)t->line, detail);
+			       t->path, (unsigned long long)t->line,
+			       sr_quote(q, sizeof(q), detail ? detail : "",
+					detail ? strlen(detail) : 0));
 	row.running_comm = row.running_pid >= 0 ? cmp_tsv_get(t, WC_RCOMM) : "";
 	if (put_wait(r, &row, false))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	return SR_OK;
 }
 
@@ -592,7 +598,7 @@ static int tl_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 		row.v = &v;
 	}
 	if (put_tl(r, &row, false))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	return SR_OK;
 }
 
@@ -617,7 +623,7 @@ static int read_file(struct cmp_result *r, const char *dir, size_t f,
 	int rc;
 
 	if (!path)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	rc = cmp_tsv_open(&t, path, files[f].cols, files[f].ncols, d);
 	free(path);
 	if (rc)
@@ -642,7 +648,7 @@ int cmp_result_check(const char *dir, const char *policy, struct sr_diag *d)
 		int rc = SR_OK;
 
 		if (!p)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		if (stat(p, &st) != 0 || !S_ISREG(st.st_mode))
 			rc = sr_fail(d, SR_ENOINPUT, "%s: missing: expected the "
 				     "replay's %s for policy '%s'", p,
@@ -655,19 +661,37 @@ int cmp_result_check(const char *dir, const char *policy, struct sr_diag *d)
 }
 
 /* The CPUs a run used: the rows of DIR/cpus.tsv (0: no such file). */
-static int count_cpus(const char *dir)
+static int count_cpus(const char *dir, int *cpus, struct sr_diag *d)
 {
 	char *path = sr_path_join(dir, "cpus.tsv", NULL);
-	FILE *f = path ? fopen(path, "r") : NULL;
-	int c, lines = 0;
+	FILE *f;
+	int c, e;
+	long lines = 0;
 
-	free(path);
-	if (!f)
-		return 0;
-	while ((c = getc(f)) != EOF)
+	*cpus = 0;
+	if (!path)
+		return sr_oom(d);
+	if (!(f = fopen(path, "r"))) {
+		e = errno;
+		free(path);
+		if (e == ENOENT)
+			return SR_OK;
+		return sr_fail_errno(d, SR_EIO, e, "%s/cpus.tsv: cannot open",
+				     dir);
+	}
+	while ((c = getc(f)) != EOF && lines <= SR_SIM_MAX_CPUS + 1)
 		lines += c == '\n';
+	e = ferror(f);
 	fclose(f);
-	return lines > 1 ? lines - 1 : 0;
+	free(path);
+	if (e)
+		return sr_fail(d, SR_EIO, "%s/cpus.tsv: read error", dir);
+	if (lines > SR_SIM_MAX_CPUS + 1)
+		return sr_fail(d, SR_EDATA, "%s/cpus.tsv: expected a row per "
+			       "CPU, at most %d, got more", dir,
+			       SR_SIM_MAX_CPUS);
+	*cpus = lines > 1 ? (int)lines - 1 : 0;
+	return SR_OK;
 }
 
 int cmp_result_read(struct cmp_result *r, const char *dir, unsigned what,
@@ -679,8 +703,11 @@ int cmp_result_read(struct cmp_result *r, const char *dir, unsigned what,
 		if (f >= NFILES_NEEDED) {
 			struct stat st;
 			char *p = sr_path_join(dir, files[f].file, NULL);
-			bool there = p && stat(p, &st) == 0;
+			bool there;
 
+			if (!p)
+				return sr_oom(d);
+			there = stat(p, &st) == 0;
 			free(p);
 			if (!there)
 				continue;
@@ -688,7 +715,8 @@ int cmp_result_read(struct cmp_result *r, const char *dir, unsigned what,
 		if (read_file(r, dir, f, d))
 			return d->code;
 	}
-	r->cpus = count_cpus(dir);
+	if (count_cpus(dir, &r->cpus, d))
+		return d->code;
 	if ((what & CMP_READ_LAT) && cmp_result_link(r, d))
 		return d->code;
 	return SR_OK;

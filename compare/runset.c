@@ -59,7 +59,7 @@ static int rehash(struct cmp_set *s, struct sr_diag *d)
 	uint32_t *h = calloc(n, sizeof(*h));
 
 	if (!h)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	for (size_t k = 0; k < s->ntasks; k++) {
 		const struct cmp_task *t = &s->tasks[k];
 		size_t i = key_hash(t->pid, t->comm, t->occ) & (n - 1);
@@ -88,7 +88,7 @@ static long task_get(struct cmp_set *s, int32_t pid, const char *comm,
 					     sizeof(*p), 64, 0);
 
 		if (!p)
-			return sr_fail(d, SR_EINTERNAL, "out of memory"), -1;
+			return sr_oom(d), -1;
 		s->tasks = p;
 	}
 	if ((s->ntasks + 1) * 2 > s->hcap && rehash(s, d))
@@ -103,7 +103,7 @@ static long task_get(struct cmp_set *s, int32_t pid, const char *comm,
 	t->group = -1;
 	t->figs = calloc(s->nruns ? s->nruns : 1, sizeof(*t->figs));
 	if (!t->figs)
-		return sr_fail(d, SR_EINTERNAL, "out of memory"), -1;
+		return sr_oom(d), -1;
 	k = (long)s->ntasks++;
 	{
 		size_t mask = s->hcap - 1;
@@ -136,7 +136,7 @@ int cmp_set_open(struct cmp_set *s, const char *title,
 			       CMP_MAX_RUNS, nruns);
 	s->title = strdup(title);
 	if (!s->title)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	for (size_t i = 0; i < nruns; i++) {
 		snprintf(s->runs[i].policy, sizeof(s->runs[i].policy), "%s",
 			 res[i]->policy);
@@ -214,7 +214,7 @@ static struct pid_slot *pidmap_get(struct pidmap *m, int32_t pid,
 		struct pid_slot *nv = calloc(ncap, sizeof(*nv));
 
 		if (!nv)
-			return sr_fail(d, SR_EINTERNAL, "out of memory"), NULL;
+			return sr_oom(d), NULL;
 		for (size_t k = 0; k < m->cap; k++) {
 			if (!m->v[k].used)
 				continue;
@@ -261,7 +261,7 @@ static int occ_next(struct cmp_set *s, struct occ_count *oc, int32_t pid,
 				      64, 0);
 
 		if (!p)
-			return sr_fail(d, SR_EINTERNAL, "out of memory"), -1;
+			return sr_oom(d), -1;
 		oc->n = p;
 	}
 	*occ = ++oc->n[base];

@@ -113,7 +113,7 @@ static int order(const struct cmp_set *s, size_t a, size_t b,
 	*out = NULL;
 	*n = 0;
 	if (!k)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	for (size_t i = 0; i < s->ntasks; i++) {
 		const struct cmp_task *t = &s->tasks[i];
 		bool present = false;
@@ -157,7 +157,7 @@ static int order(const struct cmp_set *s, size_t a, size_t b,
 	*out = malloc((m + 1) * sizeof(**out));
 	if (!*out) {
 		free(k);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	for (size_t i = 0; i < m; i++)
 		(*out)[i] = k[i].idx;
@@ -265,7 +265,7 @@ int cmp_select_plot_tasks(struct cmp_set *s, const struct cmp_taskre *re,
 	sel = malloc((max + 1) * sizeof(*sel));
 	if (!sel) {
 		free(byp99);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	if (!re)
 		m = group_worst(s, sel, max);
@@ -276,7 +276,7 @@ int cmp_select_plot_tasks(struct cmp_set *s, const struct cmp_taskre *re,
 		if (!k) {
 			free(sel);
 			free(byp99);
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		}
 		for (size_t i = 0; i < nby; i++) {
 			k[i].idx = byp99[i];

@@ -131,7 +131,7 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 			 p->name);
 		k.res[i]->cpus = (int)p->ncpu;
 		if (k.lat[i] && cmp_result_add_sums(k.res[i], p))
-			rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+			rc = sr_oom(d);
 		else if (k.lat[i])
 			rc = cmp_result_link(k.res[i], d);
 	}
@@ -196,13 +196,13 @@ static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
 	}
 	for (size_t i = 0; i < o->npolicies && rc == SR_OK; i++) {
 		if (!(dir = sr_path_join(o->trace, name[i], NULL)))
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		rc = cmp_result_check(dir, name[i], d);
 		free(dir);
 	}
 	for (size_t i = 0; i < o->npolicies && rc == SR_OK; i++) {
 		if (!(dir = sr_path_join(o->trace, name[i], NULL)))
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		rc = cmp_result_read(&src->run[i], dir, CMP_READ_ALL, d);
 		free(dir);
 	}
@@ -211,7 +211,7 @@ static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
 	/* the recorded schedule is the reference when the replay wrote it */
 	if (!src->ref) {
 		if (!(dir = sr_path_join(o->trace, SR_REPLAY_OBSERVED, NULL)))
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		/* there, it must be whole (a replay writes it whole) */
 		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
 		    (rc = cmp_result_check(dir, SR_REPLAY_OBSERVED, d)) ==
@@ -225,7 +225,7 @@ static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
 	if (rc == SR_OK && o->procs && !o->tree) {
 		/* wanted, not needed: a directory of before tasks.tsv has none */
 		if (!(dir = sr_path_join(o->trace, "tasks.tsv", NULL)))
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		if (stat(dir, &st) == 0)
 			rc = cmp_procs_read(&src->procs, o->trace, d);
 		free(dir);
@@ -250,7 +250,7 @@ int cmp_source_open(struct cmp_source *src, const struct cmp_source_opts *o,
 	src->title = o->title ? strdup(o->title) : base_name(o->trace);
 	src->run = calloc(o->npolicies, sizeof(*src->run));
 	if (!src->title || !src->run)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	src->nrun = o->npolicies;
 	for (size_t i = 0; i < o->npolicies; i++)
 		cmp_result_init(&src->run[i], o->policies[i]);

@@ -2,6 +2,7 @@
  * sweep: the plan of a grid of replays, one job, and the results table
  * (see compare/sweep.h; plots/heatmap.c draws its heat maps).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -27,7 +28,7 @@ const char *const cmp_sweep_figure_names[] = {
 
 static int oom(struct sr_diag *d)
 {
-	return sr_fail(d, SR_EINTERNAL, "out of memory");
+	return sr_oom(d);
 }
 
 /* ---- the plan ---- */
@@ -240,9 +241,8 @@ int cmp_sweep_plan(struct cmp_sweep *sw, const char *const *traces,
 				       traces[t], strerror(errno));
 		abs = sr_path_absolute(traces[t]);
 		if (!abs)
-			return sr_fail(d, SR_EIO, "%s: cannot make it an "
-				       "absolute path: %s", traces[t],
-				       strerror(errno));
+			return sr_fail_errno(d, SR_EIO, errno, "%s: cannot make "
+					     "it an absolute path", traces[t]);
 		snprintf(tkey, sizeof(tkey), "t%zu-%s", t + 1,
 			 base_name(abs));
 		for (size_t p = 0; p < npolicies; p++) {
@@ -430,21 +430,174 @@ int cmp_sweep_write_plan(const struct cmp_sweep *sw,
 	return rc;
 }
 
-/* Split a TSV line in place into at most n fields; returns how many. */
+/* Split a TSV line in place into fields; the count, which may pass n
+ * (only the first n are stored). */
 static size_t split_tabs(char *line, char **field, size_t n)
 {
 	size_t k = 0;
 	char *p = line;
 
-	line[strcspn(line, "\n")] = 0;
-	while (k < n) {
-		field[k++] = p;
+	for (;;) {
+		if (k < n)
+			field[k] = p;
+		k++;
 		p = strchr(p, '\t');
 		if (!p)
-			break;
+			return k;
 		*p++ = 0;
 	}
-	return k;
+}
+
+/* "1".."999999999": a count from 1 in plain digits. */
+static bool count_field(const char *s, size_t *out)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > 9 || strspn(s, "0123456789") != n || s[0] == '0')
+		return false;
+	*out = (size_t)strtoul(s, NULL, 10);
+	return true;
+}
+
+/* A knob's value as put_manifest writes it: a decimal long. */
+static bool value_field(const char *s, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	return *s && *s != '+' && !isspace((unsigned char)*s) && !*end &&
+	       errno == 0;
+}
+
+/* A knob name as the header holds it: letters, digits and _. */
+static bool knob_field(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > 0 && n < sizeof(((struct cmp_sweep_axis *)0)->name) &&
+	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		      "0123456789_") == n;
+}
+
+/* "FILE:LINE: expected WHAT in column COL, got 'VALUE'" (quoted). */
+static int bad_field(const char *path, size_t line, const char *what,
+		     const char *col, const char *v, struct sr_diag *d)
+{
+	char q[256];
+
+	return sr_fail(d, SR_EDATA, "%s:%zu: expected %s in column %s, got "
+		       "'%s'", path, line, what, col,
+		       sr_quote(q, sizeof(q), v, strlen(v)));
+}
+
+/* Row lineno's fields into job j (the row before it: prev, or NULL). */
+static int read_row(struct cmp_sweep *sw, struct cmp_sweep_job *j,
+		    const struct cmp_sweep_job *prev, char **field, size_t nf,
+		    const char *path, size_t lineno, struct sr_diag *d)
+{
+	const struct sm_policy *pol;
+	size_t tn, len;
+	char *tail;
+
+	memset(j, 0, sizeof(*j));
+	if (!count_field(field[0], &j->index) || j->index != sw->njobs + 1)
+		return bad_field(path, lineno, "the row's own number (the "
+				 "first row 1, then one more each)", "job",
+				 field[0], d);
+	if (!count_field(field[1], &j->chunk) ||
+	    (j->chunk != (prev ? prev->chunk : 1) &&
+	     (!prev || j->chunk != prev->chunk + 1)))
+		return bad_field(path, lineno, "the job's number (the first "
+				 "row's 1, then the row before's or one "
+				 "more)", "chunk", field[1], d);
+	if (field[2][0] != '/')
+		return bad_field(path, lineno, "an absolute path", "trace",
+				 field[2], d);
+	len = strlen(field[3]);
+	if (field[3][0] != 't' || !(tn = strspn(field[3] + 1, "0123456789")) ||
+	    field[3][1 + tn] != '-' || len >= sizeof(j->tkey) ||
+	    strchr(field[3], '/') || !strcmp(field[3] + 2 + tn, ".") ||
+	    !strcmp(field[3] + 2 + tn, ".."))
+		return bad_field(path, lineno, "t<N>-<the trace's file name> "
+				 "(a directory name)", "tkey", field[3], d);
+	pol = sm_policy_find(field[4]);
+	if (!pol || strcmp(pol->name, field[4]) ||
+	    strlen(field[4]) >= sizeof(j->policy))
+		return bad_field(path, lineno, "a policy's name", "policy",
+				 field[4], d);
+	len = strlen(field[5]);
+	if (!len || len >= sizeof(j->label) || strchr(field[5], '/') ||
+	    !strcmp(field[5], ".") || !strcmp(field[5], ".."))
+		return bad_field(path, lineno, "the tuned policy's label (a "
+				 "directory name)", "label", field[5], d);
+	for (size_t a = 0; a < sw->naxes; a++) {
+		struct cmp_sweep_axis *ax = &sw->axes[a];
+		size_t k;
+
+		if (!strcmp(field[6 + a], "-"))
+			continue;
+		if (!value_field(field[6 + a], &j->value[a]))
+			return bad_field(path, lineno, "a number or '-'",
+					 ax->name, field[6 + a], d);
+		j->has[a] = true;
+		for (k = 0; k < ax->nvalues; k++)
+			if (ax->values[k] == j->value[a])
+				break;
+		if (k == ax->nvalues && ax->nvalues == CMP_SWEEP_MAX_VALUES)
+			return bad_field(path, lineno, "one of at most 64 "
+					 "values a knob takes", ax->name,
+					 field[6 + a], d);
+		if (k == ax->nvalues)
+			ax->values[ax->nvalues++] = j->value[a];
+	}
+	/* root: DIR/jobs/<tkey>, as add_job made it */
+	len = strlen(field[nf - 1]);
+	tail = field[nf - 1] + (len > strlen(field[3]) + 6 ?
+				len - strlen(field[3]) - 6 : 0);
+	if (field[nf - 1][0] != '/' || len <= strlen(field[3]) + 6 ||
+	    strncmp(tail, "/jobs/", 6) || strcmp(tail + 6, field[3]))
+		return bad_field(path, lineno, "DIR/jobs/<tkey> (an absolute "
+				 "path)", "root", field[nf - 1], d);
+	memcpy(j->tkey, field[3], strlen(field[3]) + 1);
+	memcpy(j->policy, field[4], strlen(field[4]) + 1);
+	memcpy(j->label, field[5], strlen(field[5]) + 1);
+	j->trace = strdup(field[2]);
+	j->root = strdup(field[nf - 1]);
+	j->dir = j->root ? sr_path_join(j->root, j->label, NULL) : NULL;
+	if (!j->trace || !j->root || !j->dir)
+		return oom(d);
+	if (j->chunk > sw->nchunks)
+		sw->nchunks = j->chunk;
+	return SR_OK;
+}
+
+/* The header: job chunk trace tkey policy label KNOB... root. */
+static int read_header(struct cmp_sweep *sw, char **field, size_t nf,
+		       const char *path, struct sr_diag *d)
+{
+	static const char *const head[] = { "job", "chunk", "trace", "tkey",
+					     "policy", "label" };
+	bool ok = nf >= 7 && nf <= CMP_SWEEP_MAX_AXES + 7 &&
+		  !strcmp(field[nf - 1], "root");
+
+	for (size_t i = 0; ok && i < 6; i++)
+		ok = !strcmp(field[i], head[i]);
+	sw->naxes = ok ? nf - 7 : 0;
+	for (size_t a = 0; ok && a < sw->naxes; a++) {
+		ok = knob_field(field[6 + a]);
+		for (size_t b = 0; ok && b < a; b++)
+			ok = strcmp(field[6 + a], field[6 + b]) != 0;
+		if (ok)
+			memcpy(sw->axes[a].name, field[6 + a],
+			       strlen(field[6 + a]) + 1);
+	}
+	if (!ok)
+		return sr_fail(d, SR_EDATA, "%s:1: expected the manifest's "
+			       "header (job chunk trace tkey policy label, "
+			       "up to %d knobs by name, root)", path,
+			       CMP_SWEEP_MAX_AXES);
+	return SR_OK;
 }
 
 int cmp_sweep_read_plan(struct cmp_sweep *sw, const char *outdir,
@@ -456,33 +609,51 @@ int cmp_sweep_read_plan(struct cmp_sweep *sw, const char *outdir,
 	FILE *f;
 	char *field[CMP_SWEEP_MAX_AXES + 7];
 	size_t nf, want = 0;
+	ssize_t got;
 
 	memset(sw, 0, sizeof(*sw));
 	if (!path)
 		return oom(d);
 	f = fopen(path, "r");
 	if (!f) {
-		sr_fail(d, SR_ENOINPUT, "%s: cannot open: %s (run the sweep "
-			"with -o %s first)", path, strerror(errno), outdir);
+		int e = errno;
+
+		if (e == ENOENT)
+			sr_fail(d, SR_ENOINPUT, "%s: cannot open: %s (run the "
+				"sweep with -o %s first)", path, strerror(e),
+				outdir);
+		else
+			sr_fail_errno(d, SR_EIO, e, "%s: cannot open", path);
 		free(path);
 		return d->code;
 	}
-	while (getline(&line, &len, f) > 0) {
-		lineno++;
-		nf = split_tabs(line, field, CMP_SWEEP_MAX_AXES + 7);
-		if (lineno == 1) {
-			if (nf < 7 || strcmp(field[0], "job") ||
-			    strcmp(field[nf - 1], "root")) {
-				sr_fail(d, SR_EDATA, "%s:1: expected the "
-					"manifest's header (job chunk trace "
-					"tkey policy label KNOB... root)", path);
+	for (;;) {
+		errno = 0;
+		if ((got = getline(&line, &len, f)) <= 0) {
+			/* getline says it ran out of memory by errno alone */
+			if (got < 0 && errno == ENOMEM) {
+				oom(d);
 				goto out;
 			}
-			sw->naxes = nf - 7;
-			for (size_t a = 0; a < sw->naxes; a++)
-				snprintf(sw->axes[a].name,
-					 sizeof(sw->axes[a].name), "%s",
-					 field[6 + a]);
+			break;
+		}
+		lineno++;
+		if (line[got - 1] == '\n')
+			line[--got] = 0;
+		for (ssize_t i = 0; i < got; i++)
+			if (((unsigned char)line[i] < 0x20 && line[i] != '\t') ||
+			    line[i] == 0x7f) {
+				sr_fail(d, SR_EDATA, "%s:%zu: expected text "
+					"and tabs, got the control byte "
+					"\\x%02x at byte %zd of the line",
+					path, lineno, (unsigned char)line[i],
+					i + 1);
+				goto out;
+			}
+		nf = split_tabs(line, field, CMP_SWEEP_MAX_AXES + 7);
+		if (lineno == 1) {
+			if (read_header(sw, field, nf, path, d))
+				goto out;
 			want = nf;
 			continue;
 		}
@@ -492,55 +663,32 @@ int cmp_sweep_read_plan(struct cmp_sweep *sw, const char *outdir,
 			goto out;
 		}
 		{
-			struct cmp_sweep_job *j;
+			struct cmp_sweep_job *v = sr_grow(sw->jobs, &cap,
+							  sw->njobs, sizeof(*v),
+							  16, 0);
 
-			{
-				struct cmp_sweep_job *v =
-					sr_grow(sw->jobs, &cap, sw->njobs,
-						sizeof(*v), 16, 0);
-
-				if (!v) {
-					oom(d);
-					goto out;
-				}
-				sw->jobs = v;
-			}
-			j = &sw->jobs[sw->njobs++];
-			memset(j, 0, sizeof(*j));
-			j->index = (size_t)strtoul(field[0], NULL, 10);
-			j->chunk = (size_t)strtoul(field[1], NULL, 10);
-			if (j->chunk > sw->nchunks)
-				sw->nchunks = j->chunk;
-			j->trace = strdup(field[2]);
-			snprintf(j->tkey, sizeof(j->tkey), "%s", field[3]);
-			snprintf(j->policy, sizeof(j->policy), "%s", field[4]);
-			snprintf(j->label, sizeof(j->label), "%s", field[5]);
-			for (size_t a = 0; a < sw->naxes; a++) {
-				struct cmp_sweep_axis *ax = &sw->axes[a];
-				size_t k;
-
-				if (!strcmp(field[6 + a], "-"))
-					continue;
-				j->has[a] = true;
-				j->value[a] = strtol(field[6 + a], NULL, 10);
-				for (k = 0; k < ax->nvalues; k++)
-					if (ax->values[k] == j->value[a])
-						break;
-				if (k == ax->nvalues &&
-				    ax->nvalues < CMP_SWEEP_MAX_VALUES)
-					ax->values[ax->nvalues++] = j->value[a];
-			}
-			j->root = strdup(field[nf - 1]);
-			j->dir = j->root ? sr_path_join(j->root, j->label,
-							NULL) : NULL;
-			if (!j->trace || !j->dir) {
+			if (!v) {
 				oom(d);
 				goto out;
 			}
+			sw->jobs = v;
 		}
+		if (read_row(sw, &sw->jobs[sw->njobs], sw->njobs ?
+			     &sw->jobs[sw->njobs - 1] : NULL, field, nf, path,
+			     lineno, d)) {
+			/* what it holds so far is freed with the plan */
+			sw->njobs++;
+			goto out;
+		}
+		sw->njobs++;
 	}
-	if (lineno == 0)
+	if (ferror(f))
+		sr_fail(d, SR_EIO, "%s: read error: %s", path,
+			strerror(errno ? errno : EIO));
+	else if (lineno == 0)
 		sr_fail(d, SR_EDATA, "%s: empty", path);
+	else if (sw->njobs == 0)
+		sr_fail(d, SR_EDATA, "%s: a header without a cell", path);
 out:
 	fclose(f);
 	free(line);
@@ -705,19 +853,90 @@ out:
 
 /* ---- the results ---- */
 
-bool cmp_sweep_job_figures(const struct cmp_sweep_job *j, char *buf,
-			   size_t len, char **fig)
+/* A figure as write_figures writes it: "-", or digits with at most one
+ * '.' among them. */
+static bool figure_ok(const char *v)
+{
+	size_t n = strlen(v), dots = 0;
+
+	if (!strcmp(v, "-"))
+		return true;
+	if (!n || n > 24 || !isdigit((unsigned char)v[0]) ||
+	    !isdigit((unsigned char)v[n - 1]))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == '.')
+			dots++;
+		else if (!isdigit((unsigned char)v[i]))
+			return false;
+	return dots <= 1;
+}
+
+int cmp_sweep_job_figures(const struct cmp_sweep_job *j, char *buf,
+			  size_t len, char **fig, bool *ok, struct sr_diag *d)
 {
 	char *path = sr_path_join(j->dir, "figures", "tsv");
-	FILE *f = path ? fopen(path, "r") : NULL;
-	bool ok = false;
+	FILE *f;
+	char head[512], q[256];
+	int rc = SR_OK;
+	size_t nf;
 
-	if (f && fgets(buf, (int)len, f) && fgets(buf, (int)len, f))
-		ok = split_tabs(buf, fig, CMP_SWEEP_NFIGS) == CMP_SWEEP_NFIGS;
-	if (f)
-		fclose(f);
+	*ok = false;
+	if (!path)
+		return oom(d);
+	f = fopen(path, "r");
+	if (!f) {
+		int e = errno;
+
+		if (e != ENOENT && e != ENOTDIR)
+			rc = sr_fail_errno(d, SR_EIO, e, "%s: cannot open",
+					   path);
+		free(path);
+		return rc;
+	}
+	head[0] = buf[0] = '\0';
+	for (size_t i = 0; cmp_sweep_figure_names[i]; i++)
+		snprintf(head + strlen(head), sizeof(head) - strlen(head),
+			 "%s%s", i ? "\t" : "", cmp_sweep_figure_names[i]);
+	strcat(head, "\n");
+	if (!fgets(buf, (int)len, f) || strcmp(buf, head)) {
+		rc = sr_fail(d, SR_EDATA, "%s:1: expected the figures' header "
+			     "(%s ...), got '%s'", path,
+			     cmp_sweep_figure_names[0],
+			     sr_quote(q, sizeof(q), buf, strcspn(buf, "\n")));
+		goto out;
+	}
+	if (!fgets(buf, (int)len, f) || !strchr(buf, '\n') ||
+	    fgetc(f) != EOF) {
+		rc = sr_fail(d, SR_EDATA, "%s:2: expected one row of figures "
+			     "ending the file", path);
+		goto out;
+	}
+	nf = split_tabs(buf, fig, CMP_SWEEP_NFIGS);
+	buf[strcspn(buf, "\n")] = '\0';
+	for (size_t i = 0; i < nf && i < CMP_SWEEP_NFIGS; i++)
+		fig[i][strcspn(fig[i], "\n")] = '\0';
+	if (nf != CMP_SWEEP_NFIGS) {
+		rc = sr_fail(d, SR_EDATA, "%s:2: expected %d figures, got %zu",
+			     path, CMP_SWEEP_NFIGS, nf);
+		goto out;
+	}
+	for (size_t i = 0; i < CMP_SWEEP_NFIGS; i++)
+		if (!figure_ok(fig[i])) {
+			rc = sr_fail(d, SR_EDATA, "%s:2: expected a number or "
+				     "'-' in column %s, got '%s'", path,
+				     cmp_sweep_figure_names[i],
+				     sr_quote(q, sizeof(q), fig[i],
+					      strlen(fig[i])));
+			goto out;
+		}
+	*ok = true;
+out:
+	if (ferror(f) && rc == SR_OK)
+		rc = sr_fail(d, SR_EIO, "%s: read error", path);
+	fclose(f);
 	free(path);
-	return ok;
+	return rc;
 }
 
 static void json_value(FILE *f, const char *v)
@@ -760,8 +979,13 @@ int cmp_sweep_collect(const struct cmp_sweep *sw, const char *outdir,
 	fputs("],\n  \"jobs\": [", fj);
 	for (size_t i = 0; i < sw->njobs; i++) {
 		const struct cmp_sweep_job *j = &sw->jobs[i];
-		bool ok = cmp_sweep_job_figures(j, buf, sizeof(buf), fig);
+		bool ok;
 
+		if (cmp_sweep_job_figures(j, buf, sizeof(buf), fig, &ok, d)) {
+			sr_outfile_abort(t);
+			sr_outfile_abort(js);
+			return d->code;
+		}
 		if (!ok) {
 			if (*nfailed < max)
 				failed_idx[*nfailed] = i;

@@ -144,10 +144,14 @@ int cmp_sweep_collect(const struct cmp_sweep *sw, const char *outdir,
 		      size_t *failed_idx, size_t *nfailed, struct sr_diag *d);
 
 /* Job j's figures (its figures.tsv's row: CMP_SWEEP_NFIGS fields into
- * fig, in buf); false when it has none. */
+ * fig, in buf); *ok false when it has none (its figures.tsv missing: the
+ * job failed or did not run).  A figures.tsv that is not what the job
+ * writes (its header, then one row of numbers or '-') is bad data
+ * (SR_EDATA naming file and line): results.tsv, results.json and the heat
+ * map take its values as they are. */
 #define CMP_SWEEP_NFIGS 8
-bool cmp_sweep_job_figures(const struct cmp_sweep_job *j, char *buf,
-			   size_t len, char **fig);
+int cmp_sweep_job_figures(const struct cmp_sweep_job *j, char *buf,
+			  size_t len, char **fig, bool *ok, struct sr_diag *d);
 
 /* --heatmap X,Y[,FIGURE], resolved against the plan. */
 struct cmp_sweep_heat {

@@ -32,7 +32,7 @@ static int add_proc(struct cmp_procs *pr, size_t id, int32_t pid,
 	if (id >= pr->cap) {
 		p = sr_grow(pr->p, &pr->cap, id, sizeof(*p), 256, 0);
 		if (!p)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		pr->p = p;
 	}
 	p = &pr->p[id];
@@ -55,13 +55,13 @@ static int add_seen(struct cmp_procs *pr, uint32_t id, const char *comm)
 					     sizeof(*v), 256, 0);
 
 		if (!v)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		pr->seen = v;
 	}
 	pr->seen[pr->nseen].id = id;
 	if (sr_strpool_add(&pr->names, sr_comm_clean(buf, sizeof(buf), comm),
 			   &pr->seen[pr->nseen].comm))
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	pr->nseen++;
 	return SR_OK;
 }
@@ -78,14 +78,14 @@ int cmp_procs_from_replay(struct cmp_procs *pr, const struct sr_replay *r,
 
 		if (add_proc(pr, i, t->pid, t->comm, t->thread, t->parent,
 			     t->is_idle))
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 	}
 	for (size_t i = 0; i < ns; i++) {
 		const char *comm;
 		sr_tid id = sr_replay_seen_at(r, i, &comm);
 
 		if (add_seen(pr, id, comm))
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 	}
 	return SR_OK;
 }
@@ -135,7 +135,7 @@ static int open_in(struct cmp_tsv *t, const char *root, const char *name,
 	int rc;
 
 	if (!path)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	if (stat(path, &st) != 0 && errno == ENOENT)
 		rc = sr_fail(d, SR_ENOINPUT, "--tree: %s: missing: the trace's "
 			     "tasks (a replay directory written before "
@@ -182,7 +182,7 @@ static int read_procs(struct cmp_procs *pr, const char *root,
 			break;
 		if (add_proc(pr, (size_t)id, (int32_t)pid,
 			     cmp_tsv_get(&t, PC_COMM), thread, parent, idle != 0)) {
-			sr_fail(d, SR_EINTERNAL, "out of memory");
+			sr_oom(d);
 			break;
 		}
 	}
@@ -204,7 +204,7 @@ static int read_seen(struct cmp_procs *pr, const char *root,
 		if (id_col(&t, 0, pr->n, &id, d))
 			break;
 		if (add_seen(pr, id, cmp_tsv_get(&t, 1))) {
-			sr_fail(d, SR_EINTERNAL, "out of memory");
+			sr_oom(d);
 			break;
 		}
 	}
@@ -345,7 +345,7 @@ static int rec_tasks_of(struct rec_tasks *rt, const struct cmp_set *s,
 	rt->rec_task = malloc((pr->n + 1) * sizeof(*rt->rec_task));
 	if (!rt->e || !rt->task || !rt->rec_task) {
 		rec_tasks_free(rt);
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	}
 	for (size_t i = 0; i < pr->n; i++) {
 		rt->rec_task[i] = -1;
@@ -399,7 +399,7 @@ static int mark(struct cmp_set *s, const struct cmp_procs *pr,
 
 	*nmarked = 0;
 	if (!st || !stack || rec_tasks_of(&rt, s, pr)) {
-		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		rc = sr_oom(d);
 		goto out;
 	}
 	for (size_t i = 0; i < s->ntasks; i++) {
@@ -469,7 +469,7 @@ int cmp_tree_parents(struct cmp_set *s, const struct cmp_procs *pr,
 	struct rec_tasks rt;
 
 	if (rec_tasks_of(&rt, s, pr))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	for (size_t i = 0; i < s->ntasks; i++)
 		s->tasks[i].parent = -1;
 	for (size_t i = 0; i < rt.n; i++) {

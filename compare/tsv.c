@@ -23,7 +23,7 @@ static int split(struct cmp_tsv *t, struct sr_diag *d)
 					   sizeof(*f), 16, 0);
 
 			if (!f)
-				return sr_fail(d, SR_EINTERNAL, "out of memory");
+				return sr_oom(d);
 			t->field = f;
 		}
 		t->field[t->nfield++] = p;
@@ -43,6 +43,10 @@ static int read_line(struct cmp_tsv *t, struct sr_diag *d)
 	errno = 0;
 	n = getline(&t->buf, &t->cap, t->fp);
 	if (n < 0) {
+		/* getline says it ran out of memory by errno alone */
+		if (errno == ENOMEM)
+			return sr_fail(d, SR_ENOMEM, "%s: out of memory",
+				       t->path), -1;
 		if (ferror(t->fp))
 			return sr_fail(d, SR_EIO, "%s: read error: %s", t->path,
 				       strerror(errno ? errno : EIO)), -1;
@@ -71,15 +75,15 @@ int cmp_tsv_open(struct cmp_tsv *t, const char *path, const struct cmp_col *cols
 	t->ncols = ncols;
 	t->path = strdup(path);
 	if (!t->path)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	t->fp = fopen(path, "r");
 	if (!t->fp) {
 		int e = errno;
 
 		free(t->path);
 		t->path = NULL;
-		return sr_fail(d, e == ENOENT ? SR_ENOINPUT : SR_EIO,
-			       "%s: cannot open: %s", path, strerror(e));
+		return sr_fail_errno(d, e == ENOENT ? SR_ENOINPUT : SR_EIO, e,
+				     "%s: cannot open", path);
 	}
 	rc = read_line(t, d);
 	if (rc <= 0) {

@@ -241,7 +241,7 @@ static int pool_row(void *ctx, const struct cmp_lat_row *row, struct sr_diag *d)
 	    (p->no_batch && t->cls == CMP_CLASS_BATCH))
 		return SR_OK;
 	if (sr_delays_add(p->dist, row->delay_ns))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	return SR_OK;
 }
 
@@ -259,7 +259,7 @@ static int pooled(struct cmp_set *s, size_t r, int group, bool no_batch,
 	*n = 0;
 	*p99 = *max = 0;
 	if (!(p.dist = sr_delays_new()))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	rc = cmp_latency_pass(s, s->runs[r].res, pool_row, &p, d);
 	if (rc == SR_OK) {
 		*n = (size_t)sr_delays_count(p.dist);
@@ -317,15 +317,15 @@ static int by_cpu(const void *pa, const void *pb)
 }
 
 /* "mpv/ao, mpv x2, ..." by CPU used in the reference run */
-static void group_names(const struct cmp_set *s, int group, size_t a,
-			char *buf, size_t len)
+static int group_names(const struct cmp_set *s, int group, size_t a,
+		       char *buf, size_t len, struct sr_diag *d)
 {
 	struct name_n *v = calloc(s->ntasks + 1, sizeof(*v));
 	size_t n = 0, o = 0;
 
 	buf[0] = '\0';
 	if (!v)
-		return;
+		return sr_oom(d);
 	for (size_t i = 0; i < s->ntasks; i++) {
 		const struct cmp_task *t = &s->tasks[i];
 		size_t k;
@@ -355,6 +355,7 @@ static void group_names(const struct cmp_set *s, int group, size_t a,
 	if (n > CMP_VERDICT_NAMES && o + 6 < len)
 		snprintf(buf + o, len - o, ", ...");
 	free(v);
+	return SR_OK;
 }
 
 void cmp_verdict_decide(struct cmp_verdict_group *g)
@@ -561,7 +562,8 @@ static int build_group(struct cmp_verdicts *v, struct cmp_set *s, int group,
 	reasons(v, g, &wa, &wb);
 	cmp_why_free(&wa);
 	cmp_why_free(&wb);
-	group_names(s, group, v->a, g->names, sizeof(g->names));
+	if (group_names(s, group, v->a, g->names, sizeof(g->names), d))
+		return d->code;
 	v->ng++;
 	return SR_OK;
 }
@@ -906,7 +908,7 @@ int cmp_verdict_build_n(struct cmp_ndiff *nd, struct cmp_set *s,
 	nd->verdicts = calloc(nd->npairs ? nd->npairs : 1,
 			      sizeof(*nd->verdicts));
 	if (!nd->verdicts)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	for (size_t k = 0; k < nd->npairs; k++) {
 		if (cmp_verdict_build(&nd->verdicts[k], s, nd->pair[k].a,
 				      nd->pair[k].b, d))

@@ -166,7 +166,7 @@ int cmp_why_wait_lines(const struct cmp_set *s, const struct cmp_result *res,
 	int64_t rest = 0;
 
 	if (!gr)
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	/* the segments by (reason, running task), each the sum of its time,
 	   first where it first ran */
 	for (uint32_t k = 0; k < l->nseg; k++) {
@@ -243,7 +243,7 @@ static int keep_worst(struct pass *p, const struct cmp_lat_row *row)
 	if (!w->worst) {
 		w->worst = calloc(p->top, sizeof(*w->worst));
 		if (!w->worst)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 	}
 	i = w->nworst < p->top ? w->nworst++ : p->top - 1;
 	while (i > 0 && worse(row->lat, w->worst[i - 1].lat)) {
@@ -264,11 +264,11 @@ static int add_raw(struct pass *p, const struct cmp_seg *g)
 		uint32_t *c;
 
 		if (!r)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		p->raw = r;
 		c = sr_grow(p->rawcomm, &c2, p->nraw, sizeof(*c), 256, 0);
 		if (!c)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		p->rawcomm = c;
 		p->capraw = c1 < c2 ? c1 : c2;
 	}
@@ -298,11 +298,11 @@ static int lat_row(void *ctx, const struct cmp_lat_row *row, struct sr_diag *d)
 			w->by_why[g->why.code < SM_WHY__COUNT ? g->why.code : 0] +=
 				g->dur_ns;
 			if (g->running_pid >= 0 && add_raw(p, g))
-				return sr_fail(d, SR_EINTERNAL, "out of memory");
+				return sr_oom(d);
 		}
 	}
 	if (keep_worst(p, row))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	return SR_OK;
 }
 
@@ -343,7 +343,7 @@ static int merge_behind(struct pass *p)
 	w->behind = malloc(p->nraw * sizeof(*w->behind));
 	if (!ix || !w->behind) {
 		free(ix);
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	}
 	for (size_t i = 0; i < p->nraw; i++)
 		ix[i] = i;
@@ -376,7 +376,7 @@ int cmp_why_run(struct cmp_set *s, size_t run, cmp_task_pred want, void *ctx,
 	out->attributed = p.res->has_waits;
 	rc = cmp_latency_pass(s, p.res, lat_row, &p, d);
 	if (rc == SR_OK && merge_behind(&p))
-		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		rc = sr_oom(d);
 	free(p.raw);
 	free(p.rawcomm);
 	if (rc)

@@ -1,16 +1,41 @@
 /*
  * diag: error values and the single place that prints them.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "lib/diag.h"
 
+/*
+ * s into out (outsz) with every control byte as \xNN: a message goes to a
+ * terminal, and names in it come from the command line and from files
+ * (a task's name, a saved table's cell); none may move the cursor, clear
+ * the screen or start a line that looks like another message.
+ */
+static void clean(char *out, size_t outsz, const char *s)
+{
+	size_t o = 0;
+
+	for (; *s && o + 5 < outsz; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			o += (size_t)snprintf(out + o, outsz - o, "\\x%02x", c);
+		else
+			out[o++] = (char)c;
+	}
+	out[o] = '\0';
+}
+
 int sr_vfail(struct sr_diag *d, int code, const char *fmt, va_list ap)
 {
 	if (d && d->code == SR_OK) {
+		char raw[SR_DIAG_MSG_MAX];
+
 		d->code = code;
-		vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+		vsnprintf(raw, sizeof(raw), fmt, ap);
+		clean(d->msg, sizeof(d->msg), raw);
 	}
 	return code;
 }
@@ -30,6 +55,19 @@ int sr_oom(struct sr_diag *d)
 	return sr_fail(d, SR_ENOMEM, "out of memory");
 }
 
+int sr_fail_errno(struct sr_diag *d, int code, int e, const char *fmt, ...)
+{
+	char what[SR_DIAG_MSG_MAX / 2];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (e == ENOMEM)
+		return sr_fail(d, SR_ENOMEM, "%s: out of memory", what);
+	return sr_fail(d, code, "%s: %s", what, strerror(e));
+}
+
 int sr_report(const struct sr_diag *d)
 {
 	if (d->code != SR_OK)
@@ -42,11 +80,13 @@ void sr_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("schedreplay: warning: ", stderr);
+	char raw[SR_DIAG_MSG_MAX / 4], msg[SR_DIAG_MSG_MAX / 4];
+
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	clean(msg, sizeof(msg), raw);
+	fprintf(stderr, "schedreplay: warning: %s\n", msg);
 }
 
 char *sr_quote(char *out, size_t outsz, const char *s, size_t len)

@@ -44,10 +44,17 @@ int sr_vfail(struct sr_diag *d, int code, const char *fmt, va_list ap);
  * own words; SR_EINTERNAL is for broken invariants only. */
 int sr_oom(struct sr_diag *d);
 
+/* A call that failed with errno e, said "WHAT: strerror(e)" with code;
+ * when e is ENOMEM, "WHAT: out of memory" with SR_ENOMEM.  Returns the
+ * code recorded. */
+int sr_fail_errno(struct sr_diag *d, int code, int e, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* Print "schedreplay: MSG" on stderr; returns d->code. */
 int sr_report(const struct sr_diag *d);
 
-/* Print "schedreplay: warning: MSG" on stderr. */
+/* Print "schedreplay: warning: MSG" on stderr.  (A message's control
+ * bytes, in sr_fail's and here, are written \xNN: it goes to a terminal.) */
 void sr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*

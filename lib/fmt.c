@@ -236,6 +236,13 @@ void sr_gp_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '`') {
+			/* gnuplot runs `...` inside "..." as a shell command,
+			   before it reads the string: the octal escape gives
+			   the character without one on the line */
+			fputs("\\140", f);
+			continue;
+		}
 		if (*p == '"' || *p == '\\')
 			fputc('\\', f);
 		fputc(comm_ctl(*p) ? '?' : *p, f);

@@ -64,10 +64,12 @@ void sr_json_str(FILE *f, const char *s);
 void sr_html_str(FILE *f, const char *s);
 /*
  * A gnuplot string literal, quotes included: "..." with \ and " escaped
- * by a backslash (the only escapes a double-quoted string then holds), so
- * any name reads back as itself.  Not '...' with ' doubled: gnuplot 5.4
- * reads a single-quoted string that opens with '' ('''x') as the empty
- * string followed by garbage.  Control bytes become '?'.
+ * by a backslash, and ` as \140: gnuplot runs `...` on a line as a shell
+ * command, inside "..." too (a task named `id>x` would run id), before
+ * it reads the string's escapes.  So any name reads back as itself, and
+ * none runs.  Not '...' with ' doubled: gnuplot 5.4 reads a
+ * single-quoted string that opens with '' ('''x') as the empty string
+ * followed by garbage.  Control bytes become '?'.
  */
 void sr_gp_str(FILE *f, const char *s);
 /*

@@ -152,14 +152,14 @@ int sr_outfile_open(struct sr_outfile **out, const char *path,
 		return d->code;
 	o = calloc(1, sizeof(*o));
 	if (!o)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	o->slot = -1;
 	if (strcmp(path, "-") == 0) {
 		o->fp = stdout;
 		o->path = strdup("-");
 		if (!o->path) {
 			free(o);
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		}
 		*out = o;
 		return SR_OK;
@@ -173,7 +173,7 @@ int sr_outfile_open(struct sr_outfile **out, const char *path,
 		o->in_place = 1;
 		if (!o->path) {
 			free(o);
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		}
 		fd = open(path, O_WRONLY | O_TRUNC);
 		if (fd < 0 || !(o->fp = fdopen(fd, "w"))) {
@@ -183,8 +183,8 @@ int sr_outfile_open(struct sr_outfile **out, const char *path,
 				close(fd);
 			free(o->path);
 			free(o);
-			return sr_fail(d, SR_EIO, "%s: cannot open: %s", path,
-				       strerror(e));
+			return sr_fail_errno(d, SR_EIO, e, "%s: cannot open",
+					     path);
 		}
 		*out = o;
 		return SR_OK;
@@ -196,7 +196,7 @@ int sr_outfile_open(struct sr_outfile **out, const char *path,
 		free(o->path);
 		free(o->tmp);
 		free(o);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	sr_outfile_clean_stale(path);
 	/* PATH.tmp.PID.XXXXXX: the pid tells a later run whether its
@@ -235,9 +235,11 @@ int sr_outfile_open(struct sr_outfile **out, const char *path,
 	fchmod(fd, 0644);
 	o->fp = fdopen(fd, "w");
 	if (!o->fp) {
+		int e = errno;
+
 		close(fd);
 		sr_outfile_abort(o);
-		return sr_fail(d, SR_EIO, "%s: cannot open", path);
+		return sr_fail_errno(d, SR_EIO, e, "%s: cannot open", path);
 	}
 	*out = o;
 	return SR_OK;
@@ -251,7 +253,7 @@ int sr_outfile_open_in(struct sr_outfile **o, const char *dir,
 
 	*o = NULL;
 	if (!path)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	rc = sr_outfile_open(o, path, d);
 	free(path);
 	return rc;
@@ -276,6 +278,9 @@ int sr_outfile_finish(struct sr_outfile *o, int write_rc, const char *path,
 	if (write_rc == SR_OK)
 		return sr_outfile_commit(o, d);
 	sr_outfile_abort(o);
+	if (write_rc == SR_ENOMEM)
+		return sr_fail(d, SR_ENOMEM, "out of memory (writing %s)",
+			       strcmp(path, "-") ? path : "stdout");
 	return sr_fail(d, write_rc, "write error on %s",
 		       strcmp(path, "-") ? path : "stdout");
 }
@@ -412,7 +417,7 @@ int sr_mkdirs_note(const char *dir, struct sr_madedirs *made,
 		return d->code;
 	p = strdup(dir);
 	if (!p)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	n = strlen(p);
 	for (size_t i = 1; i <= n; i++) {
 		if (p[i] == '/' || p[i] == '\0') {
@@ -421,7 +426,7 @@ int sr_mkdirs_note(const char *dir, struct sr_madedirs *made,
 			if (mkdir(p, 0755) == 0) {
 				if (made && note_made(made, p)) {
 					free(p);
-					return sr_fail(d, SR_EINTERNAL,
+					return sr_fail(d, SR_ENOMEM,
 						       "out of memory");
 				}
 			} else if (errno != EEXIST) {

@@ -19,7 +19,7 @@ int sr_bin_start(struct sr_bin *b, struct sr_input *in, const char *name,
 	b->fc.file = b->file;
 	tep_set_loglevel(TEP_LOG_NONE);
 	if (!b->file)
-		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		rc = sr_oom(d);
 	else
 		rc = sr_input_to_fd(in, fd, d);
 	sr_input_close(in);

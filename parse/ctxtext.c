@@ -750,7 +750,7 @@ int sr_ctxtext_parse(struct sr_context **out, const char *buf, size_t n,
 
 	*out = NULL;
 	if (sr_ctxread_start(&r))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	if (n && buf[n - 1] == '\0')
 		n--;
 	while (i < n) {

@@ -544,7 +544,7 @@ int sr_native_context(const char *head, size_t n, bool all, const char *file,
 		} else if (len >= sizeof(pre) - 1 &&
 			   !memcmp(s, pre, sizeof(pre) - 1)) {
 			if (!any && sr_ctxread_start(&r))
-				return sr_fail(d, SR_EINTERNAL, "out of memory");
+				return sr_oom(d);
 			any = true;
 			if (sr_ctxtext_line(&r, s + sizeof(pre) - 1,
 					    len - (sizeof(pre) - 1), why,

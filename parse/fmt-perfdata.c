@@ -183,7 +183,7 @@ static int add_attr(struct pd *p, const uint8_t *a, size_t size, uint64_t at,
 		x = sr_grow(p->attrs, &p->capattrs, p->nattrs, sizeof(*x), 16,
 			    0);
 		if (!x)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		p->attrs = x;
 		p->last_attr = NULL;
 	}
@@ -234,7 +234,7 @@ static int add_id(struct pd *p, uint64_t id, uint32_t attr, uint64_t at,
 				   "got more", 1u << 24);
 		v = sr_grow(p->ids, &p->capids, p->nids, sizeof(*v), 64, 0);
 		if (!v)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		p->ids = v;
 	}
 	p->ids[p->nids].id = id;
@@ -1142,7 +1142,7 @@ static int pd_decode_slow(struct pd *p, const struct sr_rkey *k,
 			size_t max = size - 16, n = strnlen(c, max);
 
 			if (comm_set(p, (int32_t)sr_ld32(rec + 12), c, n))
-				return sr_fail(d, SR_EINTERNAL, "out of memory"),
+				return sr_oom(d),
 				       SR_P_ERR;
 		}
 		return SR_P_NONE;
@@ -1158,7 +1158,7 @@ static int pd_decode_slow(struct pd *p, const struct sr_rkey *k,
 			/* a copy: comm_set may move the table pc points in */
 			memcpy(name, pc, sizeof(name));
 			if (comm_set(p, tid, name, strnlen(name, sizeof(name))))
-				return sr_fail(d, SR_EINTERNAL, "out of memory"),
+				return sr_oom(d),
 				       SR_P_ERR;
 		}
 		return SR_P_NONE;
@@ -1236,7 +1236,7 @@ int sr_perfdata_open(struct sr_merge **m, struct sr_input *in,
 	*ctx = NULL; /* perf.data has no place for one */
 	if (!p) {
 		sr_input_close(in);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	p->fd = -1;
 	p->max_ts = INT64_MIN;

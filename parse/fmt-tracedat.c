@@ -96,6 +96,22 @@ static int td_fail_record(struct td *t, const struct tep_record *r,
 		       (unsigned long long)r->offset, what);
 }
 
+/*
+ * libtracecmd and libtraceevent say nothing of an allocation that failed
+ * inside them: a record not read looks like the end of a cpu's data, a
+ * format missing a field like a bad file.  errno, ENOMEM after the call
+ * (cleared before it), tells: out of memory, said as such.
+ */
+static int lib_oom(const struct td *t, const char *what, int n,
+		   struct sr_diag *d)
+{
+	if (n < 0)
+		return sr_fail(d, SR_ENOMEM, "%s: out of memory (libtracecmd, "
+			       "%s)", t->bin.file, what);
+	return sr_fail(d, SR_ENOMEM, "%s: out of memory (libtracecmd, %s %d)",
+		       t->bin.file, what, n);
+}
+
 static int td_next(void *ctx, struct sr_rkey *k, struct sr_diag *d)
 {
 	struct td *t = ctx;
@@ -125,7 +141,10 @@ static int td_next(void *ctx, struct sr_rkey *k, struct sr_diag *d)
 		t->cur = s->rec;
 		t->cur_h = s->h;
 		t->cur_tp = s->tp;
+		errno = 0;
 		s->rec = tracecmd_read_data(s->h, s->cpu);
+		if (!s->rec && errno == ENOMEM)
+			return lib_oom(t, "reading cpu", s->cpu, d), SR_RS_ERR;
 		if (s->rec)
 			sift_down(t, 0);
 		else {
@@ -270,7 +289,7 @@ static int add_streams(struct td *t, struct tracecmd_input *h, size_t hi,
 			       "%d", t->bin.file, SR_CPU_MAX, ncpu);
 	s = realloc(t->s, (t->ns + (size_t)ncpu) * sizeof(*s));
 	if (!s)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	t->s = s;
 	for (int c = 0; c < ncpu; c++) {
 		struct stream *x = &t->s[t->ns];
@@ -278,7 +297,10 @@ static int add_streams(struct td *t, struct tracecmd_input *h, size_t hi,
 		x->h = h;
 		x->tp = &t->tps[hi];
 		x->cpu = c;
+		errno = 0;
 		x->rec = tracecmd_read_cpu_first(h, c);
+		if (!x->rec && errno == ENOMEM)
+			return lib_oom(t, "reading cpu", c, d);
 		if (x->rec)
 			t->ns++;
 	}
@@ -303,7 +325,7 @@ static int read_context(int fd, const struct sr_tdinfo *ti, const char *file,
 			       (unsigned long long)ti->ctx_len);
 	buf = malloc((size_t)ti->ctx_len);
 	if (!buf)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	while (got < ti->ctx_len) {
 		ssize_t k = pread(fd, buf + got, (size_t)ti->ctx_len - got,
 				  (off_t)(ti->ctx_at + got));
@@ -334,7 +356,7 @@ int sr_tracedat_open(struct sr_merge **m, struct sr_input *in,
 	*ctx = NULL;
 	if (!t) {
 		sr_input_close(in);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	if (sr_bin_start(&t->bin, in, name, &fd, d) != SR_OK)
@@ -344,8 +366,16 @@ int sr_tracedat_open(struct sr_merge **m, struct sr_input *in,
 		goto fail;
 	t->size = ti.size;
 	cpu_end = ti.cpus;
+	errno = 0;
 	t->top = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS |
 				  TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS);
+	if (errno == ENOMEM) {
+		if (!t->top)
+			close(fd);
+		fd = -1;
+		lib_oom(t, "opening the file", -1, d);
+		goto fail;
+	}
 	if (!t->top) {
 		sr_fail(d, SR_EDATA, "%s:0: expected a trace.dat libtracecmd "
 			"can read (file version 6 or 7), got one it refuses: "
@@ -359,13 +389,20 @@ int sr_tracedat_open(struct sr_merge **m, struct sr_input *in,
 	t->inst = calloc((size_t)n + 1, sizeof(*t->inst));
 	t->tps = calloc((size_t)n + 1, sizeof(*t->tps));
 	if (!t->inst || !t->tps) {
-		sr_fail(d, SR_EINTERNAL, "out of memory");
+		sr_oom(d);
 		goto fail;
 	}
 	if (add_streams(t, t->top, 0, cpu_end, d) != SR_OK)
 		goto fail;
 	for (int i = 0; i < n; i++) {
+		errno = 0;
 		t->inst[i] = tracecmd_buffer_instance_handle(t->top, i);
+		if (errno == ENOMEM) {
+			if (t->inst[i])
+				t->ninst = (size_t)i + 1;
+			lib_oom(t, "opening instance buffer", i, d);
+			goto fail;
+		}
 		if (!t->inst[i]) {
 			sr_fail(d, SR_EDATA, "%s:0: expected instance buffer %d "
 				"(%s) to open, got an error: corrupt trace.dat",
@@ -381,7 +418,7 @@ int sr_tracedat_open(struct sr_merge **m, struct sr_input *in,
 	}
 	t->heap = malloc((t->ns + 1) * sizeof(*t->heap));
 	if (!t->heap) {
-		sr_fail(d, SR_EINTERNAL, "out of memory");
+		sr_oom(d);
 		goto fail;
 	}
 	for (size_t i = 0; i < t->ns; i++)

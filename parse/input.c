@@ -37,7 +37,7 @@ int sr_input_open(struct sr_input **inp, const char *path, size_t bufsize,
 		bufsize = 2 * (size_t)SR_LINE_MAX + 2;
 	in = calloc(1, sizeof(*in));
 	if (!in)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	/* the compressed side in step with ours: a small input buffer
 	 * (cursors of a per-cpu merge, the fuzz targets) gets a small one */
 	if (sr_stream_open(&in->st, path, bufsize >= (1u << 20) ? 256 * 1024
@@ -52,7 +52,7 @@ int sr_input_open(struct sr_input **inp, const char *path, size_t bufsize,
 	in->cap = bufsize;
 	if (!in->buf) {
 		sr_input_close(in);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	*inp = in;
 	return SR_OK;
@@ -170,7 +170,7 @@ int sr_input_peek_grow(struct sr_input *in, size_t want, const char **p,
 		char *b;
 
 		if (cap < want || !(b = realloc(in->buf, cap)))
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		memset(b + in->cap, 0, cap - in->cap); /* as calloc'd */
 		in->buf = b;
 		in->cap = cap;

@@ -71,7 +71,7 @@ static int sort_keys(struct sr_merge *m, struct sr_diag *d)
 		size_t *v = realloc(m->runs, c * sizeof(*v));
 
 		if (!v)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		m->runs = v;
 		m->caprun = c;
 	}
@@ -139,7 +139,7 @@ static int key_room(struct sr_merge *m, struct sr_diag *d)
 		m->k = a;
 	b = a ? realloc(m->k2, c * sizeof(*b)) : NULL;
 	if (!b)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	m->k2 = b;
 	m->cap = c;
 	return SR_OK;
@@ -153,14 +153,14 @@ int sr_merge_open_records(struct sr_merge **mp, const struct sr_rsrc_ops *ops,
 	*mp = NULL;
 	if (!m) {
 		ops->close(ctx);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	m->rops = ops;
 	m->rctx = ctx;
 	m->path = strdup(strcmp(path, "-") ? path : "<stdin>");
 	if (!m->path) {
 		sr_merge_close(m);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	m->released_ts = INT64_MIN;
 	m->new_min = INT64_MAX;

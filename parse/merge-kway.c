@@ -48,7 +48,7 @@ int mg_kway_start(struct sr_merge *m, const uint8_t *cpus, int32_t ncpu,
 	m->heads = calloc(n, sizeof(*m->heads));
 	m->kheap = calloc(n, sizeof(*m->kheap));
 	if (!m->cur || !m->heads || !m->kheap)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	for (int32_t c = 0; c < ncpu; c++) {
 		struct sr_input *in;
 
@@ -124,7 +124,7 @@ int mg_needs_kway(struct sr_merge *m, uint8_t **cpusp, int32_t *ncpup,
 	if (!h || !cpus) {
 		free(h);
 		free(cpus);
-		return sr_fail(d, SR_EINTERNAL, "out of memory"), -1;
+		return sr_oom(d), -1;
 	}
 	if (sr_input_open(&in, m->path, 1u << 18, d) != SR_OK) {
 		free(h);

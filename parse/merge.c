@@ -56,7 +56,7 @@ static int slot_pack(struct slot *s, const struct sr_raw *r)
 	if (a + b + c > SLOT_NAMES) {
 		p = s->over = malloc(a + b + c);
 		if (!p)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 	}
 	memcpy(p, r->ctx_comm, a);
 	memcpy(p + a, r->comm, b);
@@ -95,7 +95,7 @@ static int slots_init(struct slots *st, size_t total, size_t nmem)
 	st->mem = malloc(st->nmem * sizeof(*st->mem));
 	st->mfree = malloc(st->nmem * sizeof(*st->mfree));
 	if (!st->mem || !st->mfree)
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	for (size_t i = 0; i < st->nmem; i++)
 		st->mfree[i] = (uint32_t)(st->nmem - 1 - i);
 	st->nmfree = st->nmem;
@@ -114,15 +114,15 @@ static int spill_open(struct slots *st)
 		/* zeroed: the names' unused bytes go to the file too */
 		st->wbuf = calloc(SPILL_BLOCK, sizeof(*st->wbuf));
 		st->rbuf = malloc(SPILL_BLOCK * sizeof(*st->rbuf));
-		return st->wbuf && st->rbuf ? SR_OK : SR_EINTERNAL;
+		return st->wbuf && st->rbuf ? SR_OK : SR_ENOMEM;
 	}
 	all = realloc(st->mem, st->total * sizeof(*all));
 	if (!all)
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	st->mem = all;
 	fr = realloc(st->mfree, st->total * sizeof(*fr));
 	if (!fr)
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	st->mfree = fr;
 	for (size_t i = st->total; i-- > old;)
 		st->mfree[st->nmfree++] = (uint32_t)i;
@@ -156,7 +156,7 @@ static int blk_free(struct slots *st, uint32_t b)
 			      sizeof(*v), 64, 0);
 
 	if (!v)
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	st->bfree = v;
 	st->bfree[st->nbfree++] = b;
 	if (st->rblk == b)
@@ -192,7 +192,7 @@ static int slots_alloc(struct slots *st, uint32_t *idx)
 
 			if (!l || st->nblk >= (UINT32_MAX - st->nmem) /
 						       SPILL_BLOCK)
-				return SR_EINTERNAL;
+				return SR_ENOMEM;
 			st->live = l;
 			st->wblk = (uint32_t)st->nblk++;
 		}
@@ -296,7 +296,7 @@ static void slots_fini(struct slots *st)
 static int spill_fail(struct sr_merge *m, struct sr_diag *d)
 {
 	if (m->pool.fd < 0 || errno == ENOMEM)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	return sr_fail(d, SR_EIO, "%s: the merge window's temporary file "
 		       "(in %s): %s", m->path, sr_tmpdir(),
 		       errno ? strerror(errno) : "short read or write");
@@ -321,7 +321,7 @@ int mg_check_cpu_order(struct sr_merge *m, const struct sr_raw *r,
 		if (l)
 			m->arr_line = l;
 		if (!t || !l)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		for (size_t k = n; k < c; k++)
 			t[k] = INT64_MIN;
 		m->narr = c;
@@ -468,7 +468,7 @@ int sr_merge_open(struct sr_merge **mp, struct sr_input *in, const char *path,
 	*mp = NULL;
 	if (!m) {
 		sr_input_close(in);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	m->path = strdup(path);
 	m->proto = *proto;
@@ -481,7 +481,7 @@ int sr_merge_open(struct sr_merge **mp, struct sr_input *in, const char *path,
 	if (!m->path || slots_init(&m->pool, m->window + 1, m->hold_min) ||
 	    !m->heap) {
 		sr_merge_close(m);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	m->released_ts = INT64_MIN;
 	*mp = m;

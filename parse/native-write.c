@@ -27,7 +27,7 @@ int sr_native_writer_new(struct sr_native_writer **wp, FILE *f,
 
 	*wp = NULL;
 	if (!w)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	w->f = f;
 	fputs("#schedreplay-native 1\n", f);
 	if (comment && *comment)
@@ -105,7 +105,7 @@ static int grow_gen(struct sr_native_writer *w, size_t n, struct sr_diag *d)
 		return SR_OK;
 	g = sr_grow(w->gen, &w->ngen, n - 1, sizeof(*g), 64, 0);
 	if (!g)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	w->gen = g;
 	return SR_OK;
 }

@@ -152,8 +152,10 @@ int sr_patterns_init(struct sr_patterns *p, struct sr_diag *d)
 		if (!c) {
 			PCRE2_UCHAR buf[160];
 
-			pcre2_get_error_message(err, buf, sizeof(buf));
 			sr_patterns_free(p);
+			if (err == PCRE2_ERROR_HEAP_FAILED)
+				return sr_oom(d);
+			pcre2_get_error_message(err, buf, sizeof(buf));
 			return sr_fail(d, SR_EINTERNAL,
 				       "pattern '%s' at offset %zu: %s",
 				       defs[i].name, (size_t)off, buf);
@@ -164,7 +166,7 @@ int sr_patterns_init(struct sr_patterns *p, struct sr_diag *d)
 		p->md[id] = pcre2_match_data_create_from_pattern(c, NULL);
 		if (!p->md[id]) {
 			sr_patterns_free(p);
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		}
 		for (int g = 0; g < G__COUNT; g++) {
 			int n = pcre2_substring_number_from_name(

@@ -78,7 +78,7 @@ static int inflate_record(ZSTD_DStream *z, struct out *o, const uint8_t *src,
 			uint8_t *b = realloc(o->buf, cap);
 
 			if (!b)
-				return sr_fail(d, SR_EINTERNAL, "out of memory");
+				return sr_oom(d);
 			o->buf = b;
 			o->cap = cap;
 		}
@@ -120,7 +120,7 @@ static int copy_records(const uint8_t *m, uint64_t pos, uint64_t end,
 
 	if (!z || ZSTD_isError(ZSTD_initDStream(z))) {
 		ZSTD_freeDStream(z);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	while (pos < end && rc == SR_OK) {
 		uint32_t type;
@@ -252,7 +252,7 @@ int sr_perf_inflate(const uint8_t *m, size_t len, const char *name, int *fdp,
 			ntab += sr_ld64(m + 72 + 8 * (b / 64)) >> (b % 64) & 1;
 		tail = malloc(len - fo ? len - fo : 1);
 		if (!tail) {
-			rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+			rc = sr_oom(d);
 			goto out;
 		}
 		memcpy(tail, m + fo, len - fo);

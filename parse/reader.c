@@ -213,12 +213,12 @@ int sr_reader_open(struct sr_reader **rp, const char *path,
 	*rp = NULL;
 	r = calloc(1, sizeof(*r));
 	if (!r)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	r->path = strdup(path);
 	r->tasks = sr_tasks_new();
 	if (!r->path || !r->tasks) {
 		sr_reader_close(r);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	if (sr_input_open(&in, path, opts ? opts->input_buffer : 0, d) != SR_OK)
 		goto fail;
@@ -370,7 +370,7 @@ static int64_t *cpu_grow(struct sr_reader *r, int32_t cpu, struct sr_diag *d)
 	if ((lost = sr_grow(r->cpu_lost, &c, i, sizeof(*lost), 8, 0)))
 		r->cpu_lost = lost;
 	if (!last || !charged || !lost) {
-		sr_fail(d, SR_EINTERNAL, "out of memory");
+		sr_oom(d);
 		return NULL;
 	}
 	for (size_t k = n; k < c; k++)
@@ -395,7 +395,7 @@ static struct pending_wake *pend_grow(struct sr_reader *r, sr_tid t,
 					 64, 0);
 
 	if (!p) {
-		sr_fail(d, SR_EINTERNAL, "out of memory");
+		sr_oom(d);
 		return NULL;
 	}
 	r->pend = p;
@@ -433,7 +433,7 @@ static int add_lost(struct sr_reader *r, const struct sr_event *ev,
 	}
 	l = sr_grow(r->lost, &r->caplost, r->st.nlost, sizeof(*l), 16, 0);
 	if (!l)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	r->lost = l;
 	l = &r->lost[r->st.nlost++];
 	l->cpu = ev->cpu;

@@ -51,7 +51,7 @@ static int stash(struct sr_source *s, const struct sr_raw *r, struct sr_diag *d)
 				       (unsigned long long)r->line);
 		np = sr_grow(s->pend, &s->cappend, s->npend, sizeof(*np), 8, 0);
 		if (!np)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		s->pend = np;
 	}
 	s->pend[s->npend++] = *r;

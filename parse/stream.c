@@ -70,7 +70,7 @@ int sr_stream_open(struct sr_stream **sp, const char *path, size_t inbuf,
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		close(fd);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	s->fd = fd;
 	s->seekable = !stdin_ && S_ISREG(st.st_mode);
@@ -80,7 +80,7 @@ int sr_stream_open(struct sr_stream **sp, const char *path, size_t inbuf,
 	s->in = malloc(s->incap);
 	if (!s->name || !s->in) {
 		sr_stream_close(s);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	*sp = s;
 	return SR_OK;
@@ -160,7 +160,7 @@ static int start(struct sr_stream *s, struct sr_diag *d)
 		return 0;
 	s->is_gzip = 1;
 	if (inflateInit2(&s->z, 15 + 16) != Z_OK)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	s->zinit = 1;
 	return 0;
 }
@@ -241,7 +241,7 @@ static long gzip_read(struct sr_stream *s, void *buf, size_t n,
 		if (rc == Z_STREAM_END)
 			s->member_done = 1;
 		else if (rc == Z_MEM_ERROR)
-			return sr_fail(d, SR_EINTERNAL, "out of memory"), -1;
+			return sr_oom(d), -1;
 		else if (rc != Z_OK && rc != Z_BUF_ERROR)
 			return sr_fail(d, SR_EDATA, "%s: corrupt gzip data near "
 				       "compressed byte %lld (after %llu bytes "

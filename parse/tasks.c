@@ -126,7 +126,7 @@ static sr_tid new_record(struct sr_tasks *t, int32_t pid, const char *comm,
 			nc = sr_grow(t->ch, &t->capch, t->nch, sizeof(*nc), 16, 0);
 		c = nc ? malloc(SR_TASKS_CHUNK * sizeof(*c)) : NULL;
 		if (!c) {
-			sr_fail(d, SR_EINTERNAL, "out of memory");
+			sr_oom(d);
 			return SR_TID_NONE;
 		}
 		t->ch = nc;
@@ -150,7 +150,7 @@ static sr_tid new_record(struct sr_tasks *t, int32_t pid, const char *comm,
 	k->kthread = pid == 2 || (comm && sr_comm_is_kthread(comm));
 	k->pidprev = pid > 0 ? sr_tasks_map_get(t, pid) : SR_TID_NONE;
 	if (pid > 0 && map_set(t, pid, k->id) != 0) {
-		sr_fail(d, SR_EINTERNAL, "out of memory");
+		sr_oom(d);
 		return SR_TID_NONE;
 	}
 	return (sr_tid)t->n++;
@@ -205,7 +205,7 @@ sr_tid sr_tasks_idle_slow(struct sr_tasks *t, int32_t cpu, int64_t ts,
 				     sizeof(*ni), 4, 0xff);
 
 		if (!ni) {
-			sr_fail(d, SR_EINTERNAL, "out of memory");
+			sr_oom(d);
 			return SR_TID_NONE;
 		}
 		t->idle = ni;

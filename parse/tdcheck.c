@@ -113,7 +113,7 @@ static int inflate_at(struct tdc *t, uint64_t at, uint32_t csize,
 
 	*out = NULL;
 	if (!buf)
-		return sr_fail(t->d, SR_EINTERNAL, "out of memory");
+		return sr_oom(t->d);
 	if (t->zstd) {
 		got = ZSTD_decompress(buf, usize, t->m + at, csize);
 		if (ZSTD_isError(got))
@@ -257,7 +257,7 @@ static int header_page_parses(struct tdc *t, uint64_t at, uint64_t n)
 	if (!buf || !tep) {
 		free(buf);
 		tep_free(tep);
-		return sr_fail(t->d, SR_EINTERNAL, "out of memory");
+		return sr_oom(t->d);
 	}
 	memcpy(buf, t->m + at, (size_t)n);
 	buf[n] = '\0';
@@ -518,7 +518,7 @@ static int defer_cpu_data(struct tdc *t, uint64_t off, uint64_t size,
 					    sizeof(*v), 16, 0);
 
 		if (!v)
-			return sr_fail(t->d, SR_EINTERNAL, "out of memory");
+			return sr_oom(t->d);
 		t->spans = v;
 	}
 	t->spans[t->nspans].off = off;

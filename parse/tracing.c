@@ -18,6 +18,7 @@
  * against the bytes left; errors name the file offset.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -530,7 +531,7 @@ static int parse_format(struct cur *c, struct tep_handle *tep,
 					      info->nother, sizeof(*v), 64, 0);
 
 			if (!v)
-				return sr_fail(c->d, SR_EINTERNAL,
+				return sr_fail(c->d, SR_ENOMEM,
 					       "out of memory");
 			info->other_ids = v;
 			v[info->nother++] = (uint32_t)id;
@@ -543,7 +544,18 @@ static int parse_format(struct cur *c, struct tep_handle *tep,
 			       "format in the tracing data, got one that does "
 			       "not hold together (%s): garbage tracing data",
 			       c->file, (unsigned long long)at, why);
+	/* libtraceevent says nothing of an allocation that failed: it parses
+	 * on without that part (a field gone), or fails as if the format
+	 * were bad.  errno, ENOMEM after it, tells. */
+	errno = 0;
 	e = tep_parse_event(tep, (const char *)p, (unsigned long)sz, sys);
+	if (errno == ENOMEM)
+		return sr_fail(c->d, SR_ENOMEM, "%s:%llu: out of memory "
+			       "(libtraceevent, reading the format of "
+			       "sched event %llu)", c->file,
+			       (unsigned long long)at,
+			       (unsigned long long)format_id((const char *)p,
+							     (size_t)sz));
 	if (e != TEP_ERRNO__SUCCESS) {
 		if (tep_strerror(tep, e, why, sizeof(why)) != 0)
 			strcpy(why, "unknown error");
@@ -604,7 +616,7 @@ int sr_tracing_load(struct tep_handle **tepp, const uint8_t *p, size_t n,
 			       (unsigned long long)(base + c.at - 4), page);
 	tep = tep_alloc();
 	if (!tep)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	tep_set_file_bigendian(tep, big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	tep_set_local_bigendian(tep, TEP_BIG_ENDIAN);
@@ -622,14 +634,21 @@ int sr_tracing_load(struct tep_handle **tepp, const uint8_t *p, size_t n,
 		char *hp = malloc((size_t)sz + 1);
 
 		if (!hp) {
-			sr_fail(d, SR_EINTERNAL, "out of memory");
+			sr_oom(d);
 			goto fail;
 		}
 		memcpy(hp, q, (size_t)sz);
 		hp[sz] = '\0';
+		errno = 0;
 		tep_parse_header_page(tep, hp, (unsigned long)sz,
 				      info->long_size);
 		free(hp);
+		if (errno == ENOMEM) {
+			sr_fail(d, SR_ENOMEM, "%s: out of memory "
+				"(libtraceevent, reading the header page)",
+				file);
+			goto fail;
+		}
 	}
 	if (tag(&c, "header_event") ||
 	    skip_sized(&c, 1, "the header event"))

@@ -73,54 +73,84 @@ static bool runnable(const char *path)
 	       access(path, X_OK) == 0;
 }
 
-int pl_gnuplot_check(const char *gnuplot, struct sr_diag *d)
+/*
+ * The gnuplot to run, as an absolute path (malloc'd in *out; NULL when
+ * none is found): a name is looked up on PATH as execlp would, a path
+ * taken as it is, and either made absolute here.  gnuplot runs in the
+ * output directory (chdir in the child): a relative --gnuplot, or a
+ * relative PATH entry ("", ".", "bin"), resolved there would name a
+ * program in the output directory, not the one the user meant.
+ */
+static int resolve(const char *gnuplot, char **out, struct sr_diag *d)
 {
 	const char *path = getenv("PATH");
-	bool found = false;
 
+	*out = NULL;
 	if (!gnuplot || !*gnuplot)
 		gnuplot = "gnuplot";
 	if (strchr(gnuplot, '/')) {
-		found = runnable(gnuplot);
-	} else {
-		/* as execlp looks: each PATH entry, an empty one the
-		 * working directory */
-		if (!path)
-			path = "/bin:/usr/bin";
-		while (!found) {
-			size_t n = strcspn(path, ":");
-			char *dir = strndup(path, n);
-			char *p = dir ? sr_path_join(n ? dir : ".", gnuplot,
-						     NULL) : NULL;
-
-			if (!p) {
-				free(dir);
-				return sr_fail(d, SR_EINTERNAL, "out of memory");
-			}
-			found = runnable(p);
-			free(p);
-			free(dir);
-			if (!path[n])
-				break;
-			path += n + 1;
-		}
-	}
-	if (found)
+		if (runnable(gnuplot) && !(*out = sr_path_absolute(gnuplot)))
+			return sr_oom(d);
 		return SR_OK;
+	}
+	/* as execlp looks: each PATH entry, an empty one the working
+	 * directory */
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (;;) {
+		size_t n = strcspn(path, ":");
+		char *dir = strndup(path, n);
+		char *p = dir ? sr_path_join(n ? dir : ".", gnuplot, NULL) : NULL;
+
+		free(dir);
+		if (!p)
+			return sr_oom(d);
+		if (runnable(p)) {
+			*out = sr_path_absolute(p);
+			free(p);
+			return *out ? SR_OK : sr_oom(d);
+		}
+		free(p);
+		if (!path[n])
+			return SR_OK;
+		path += n + 1;
+	}
+}
+
+static int not_found(const char *gnuplot, struct sr_diag *d)
+{
+	char q[512];
+
+	if (!gnuplot || !*gnuplot)
+		gnuplot = "gnuplot";
 	return sr_fail(d, SR_ENOGNUPLOT, "cannot run %s: %s; install it (%s, "
-		       "as root) or name it with --gnuplot PATH", gnuplot,
+		       "as root) or name it with --gnuplot PATH",
+		       sr_quote(q, sizeof(q), gnuplot, strlen(gnuplot)),
 		       strchr(gnuplot, '/') ? "not an executable file" :
 		       "not found on PATH", PL_GNUPLOT_INSTALL);
 }
 
-static int run(const char *gnuplot, const char *dir, const char *script,
-	       const char *image, struct sr_outfile *o, struct sr_diag *d);
+int pl_gnuplot_check(const char *gnuplot, struct sr_diag *d)
+{
+	char *abs;
+
+	if (resolve(gnuplot, &abs, d))
+		return d->code;
+	if (!abs)
+		return not_found(gnuplot, d);
+	free(abs);
+	return SR_OK;
+}
+
+static int run(const char *exe, const char *gnuplot, const char *dir,
+	       const char *script, const char *image, struct sr_outfile *o,
+	       struct sr_diag *d);
 
 int pl_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
 		   const char *image, struct sr_diag *d)
 {
 	struct sr_outfile *o;
-	char *final;
+	char *final, *exe;
 	int rc;
 
 	if (!gnuplot || !*gnuplot)
@@ -128,25 +158,35 @@ int pl_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
 	if (!*image || strchr(image, '/'))
 		return sr_fail(d, SR_EUSAGE, "%s: expected a plain file name",
 			       image);
+	if (resolve(gnuplot, &exe, d))
+		return d->code;
+	if (!exe)
+		return not_found(gnuplot, d);
 	final = sr_path_join(dir, image, NULL);
-	if (!final)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	if (!final) {
+		free(exe);
+		return sr_oom(d);
+	}
 	/* the temporary is ours, made with O_EXCL (mkstemp) beside the
 	 * image; gnuplot writes it through the descriptor it inherits and
 	 * never opens a name in dir, where a link could be waiting */
 	rc = sr_outfile_open(&o, final, d);
 	if (!rc)
-		rc = run(gnuplot, dir, script, image, o, d);
+		rc = run(exe, gnuplot, dir, script, image, o, d);
 	if (!rc)
 		rc = sr_outfile_commit(o, d);
 	else
 		sr_outfile_abort(o);
 	free(final);
+	free(exe);
 	return rc;
 }
 
-static int run(const char *gnuplot, const char *dir, const char *script,
-	       const char *image, struct sr_outfile *o, struct sr_diag *d)
+/* exe: gnuplot's absolute path (resolve()); gnuplot: as the user named
+ * it, for messages and its argv[0]. */
+static int run(const char *exe, const char *gnuplot, const char *dir,
+	       const char *script, const char *image, struct sr_outfile *o,
+	       struct sr_diag *d)
 {
 	int errpipe[2], execpipe[2];
 	char errbuf[ERRBUF], tail[600], setvar[64];
@@ -201,7 +241,7 @@ static int run(const char *gnuplot, const char *dir, const char *script,
 			_exit(126);
 		}
 		setenv("SOURCE_DATE_EPOCH", "0", 1);
-		execlp(gnuplot, gnuplot, "-e", setvar, script, (char *)NULL);
+		execl(exe, gnuplot, "-e", setvar, script, (char *)NULL);
 		e = errno;
 		if (write(execpipe[1], &e, sizeof(e)) < 0)
 			_exit(127);
@@ -271,7 +311,7 @@ static int run(const char *gnuplot, const char *dir, const char *script,
 		int rc;
 
 		if (!path)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		rc = pl_image_check(fd, image, path, d);
 		free(path);
 		return rc;

@@ -61,10 +61,17 @@ int pl_sweep_heatmap(const struct cmp_sweep *sw, const char *outdir,
 		for (size_t k = i; k < sw->njobs; k++) {
 			const struct cmp_sweep_job *m = &sw->jobs[k];
 
+			bool ok;
+
 			if (strcmp(m->tkey, j->tkey) ||
-			    strcmp(m->policy, j->policy) ||
-			    !cmp_sweep_job_figures(m, buf, sizeof(buf), fig) ||
-			    !strcmp(fig[fi], "-"))
+			    strcmp(m->policy, j->policy))
+				continue;
+			if (cmp_sweep_job_figures(m, buf, sizeof(buf), fig, &ok,
+						  d)) {
+				sr_outfile_abort(dat);
+				return d->code;
+			}
+			if (!ok || !strcmp(fig[fi], "-"))
 				continue;
 			fprintf(sr_outfile_fp(dat), "%zu %zu %s\n",
 				value_index(&sw->axes[ax], m->value[ax]),

@@ -157,9 +157,8 @@ int pl_image_check(int fd, const char *name, const char *path,
 
 	b = slurp(fd, &n);
 	if (!b)
-		return sr_fail(d, errno == ENOMEM ? SR_EINTERNAL : SR_EIO,
-			       "%s: cannot read the image back: %s", path,
-			       strerror(errno));
+		return sr_fail_errno(d, SR_EIO, errno, "%s: cannot read the "
+				     "image back", path);
 	if (!n) {
 		bad = "it is empty";
 	} else if (ext && !strcmp(ext, ".png")) {

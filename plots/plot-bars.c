@@ -141,7 +141,7 @@ static int write_bars_multi(struct ctx *x, const long *tasks, size_t n,
 	if (width < 1000)
 		width = 1000;
 	if (!(fig = pd_fig_add(x, "diff-bars", "diff-bars", -1)))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	snprintf(fig->title, sizeof(fig->title), "p99 and max scheduling delay per task");
 	snprintf(fig->caption, sizeof(fig->caption), "p99 and max scheduling delay per task, the policies side by side (log scale).");
 	if (open_out(&og, x, "diff-bars", "gp", d))
@@ -208,7 +208,7 @@ static int write_bars_panels(struct ctx *x, const long *tasks, size_t n,
 		FILE *f;
 
 		if (!(fig = pd_fig_add(x, bar_panels[pi].name, "diff-bars", -1)))
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		snprintf(fig->title, sizeof(fig->title), "%s per task", bar_panels[pi].what);
 		snprintf(fig->caption, sizeof(fig->caption), "The %s of each task shown above, a bar per policy (log scale), its value in ms at its end.",
 			 bar_panels[pi].what);
@@ -431,7 +431,7 @@ static int write_why_script(struct ctx *x, const char *name, long task,
 	if (x->o->panels && height < PL_PANEL_HEIGHT)
 		height = PL_PANEL_HEIGHT;
 	if (!(fig = pd_fig_add(x, name, "why-bars", task)))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	if (task >= 0) {
 		cmp_task_label(&s->tasks[task], lab, sizeof(lab));
 		snprintf(fig->title, sizeof(fig->title), "%s: wait by reason", lab);
@@ -514,7 +514,7 @@ int pd_write_why_bars(struct ctx *x, struct sr_diag *d)
 	int rc = SR_OK;
 
 	if (!total)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	if ((rc = write_why_data(x, &any, total, used, d)) || !any)
 		goto out; /* !any: no run was attributed, nothing to split */
 	if (!x->o->panels) {

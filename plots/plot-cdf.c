@@ -111,7 +111,7 @@ int pd_write_delay_cdf_data(struct ctx *x, struct sr_diag *d)
 				      s->runs[r].policy, "delay_ms fraction nines");
 			if ((top = write_cdf(f, p, body, tail, &x->cdf_nines)) < 0) {
 				sr_outfile_abort(od);
-				return sr_fail(d, SR_EINTERNAL, "out of memory");
+				return sr_oom(d);
 			}
 			if (top > x->cdf_xmax)
 				x->cdf_xmax = top;

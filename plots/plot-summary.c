@@ -106,7 +106,7 @@ int pd_write_summary(struct ctx *x, const struct cmp_verdicts *v,
 	if (sr_outfile_commit(od, d))
 		return d->code;
 	if (!(fig = pd_fig_add(x, "summary", "summary", -1)))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	snprintf(fig->title, sizeof(fig->title), "%s: %s against %s, per group of tasks",
 		 s->title, s->runs[v->b].policy, s->runs[v->a].policy);
 	snprintf(fig->caption, sizeof(fig->caption), "The verdict per group of tasks: the figure each word follows from, under each policy (docs/why.md, \"The rule\").");

@@ -43,7 +43,7 @@ static int push(struct series *x, int64_t t, int64_t v, struct sr_diag *d)
 		struct pt *p = sr_grow(x->p, &x->cap, x->n, sizeof(*p), 64, 0);
 
 		if (!p)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		x->p = p;
 	}
 	x->p[x->n].t = t;
@@ -121,7 +121,7 @@ static int collect_all(struct collect *c, struct cmp_set *s, const long *sel,
 	c->delay = calloc(nsel * s->nruns + 1, sizeof(*c->delay));
 	c->static_prio = malloc((nsel + 1) * sizeof(int));
 	if (!c->slot || !c->prio || !c->mig || !c->delay || !c->static_prio)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	for (size_t i = 0; i < s->ntasks; i++)
 		c->slot[i] = -1;
 	for (size_t i = 0; i < nsel; i++) {
@@ -179,8 +179,10 @@ bool pd_tip(struct pl_figure *fig, const char *fmt, ...)
 	old = fig->tips ? strlen(fig->tips) : 0;
 	n = strlen(line);
 	t = realloc(fig->tips, old + n + 2);
-	if (!t)
+	if (!t) {
+		fig->tips_lost = true; /* said before the figures are used */
 		return false;
+	}
 	memcpy(t + old, line, n);
 	t[old + n] = '\n';
 	t[old + n + 1] = '\0';
@@ -423,7 +425,7 @@ static int write_scripts(struct ctx *x, const struct kind *k,
 		struct pl_figure *fig = pd_fig_add(x, k->name, k->name, -1);
 
 		if (!fig)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		snprintf(fig->title, sizeof(fig->title), "%s", k->title);
 		snprintf(fig->caption, sizeof(fig->caption), "%s", k->caption);
 		if (open_out(&og, x, k->name, "gp", d))
@@ -444,7 +446,7 @@ static int write_scripts(struct ctx *x, const struct kind *k,
 
 		snprintf(name, sizeof(name), "%s-%zu", k->name, i + 1);
 		if (!(fig = pd_fig_add(x, name, k->name, x->sel[i])))
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		cmp_task_label(t, lab, sizeof(lab));
 		snprintf(fig->title, sizeof(fig->title), "%s: %s", lab,
 			 k->title);
@@ -551,13 +553,17 @@ static int plot_all(struct cmp_set *s, const struct pl_plot_opts *o,
 		struct cmp_verdicts *v = calloc(1, sizeof(*v));
 
 		rc = v ? cmp_verdict_build(v, s, 0, 1, d) :
-			 sr_fail(d, SR_EINTERNAL, "out of memory");
+			 sr_oom(d);
 		if (rc == SR_OK)
 			rc = pd_write_summary(&x, v, d);
 		free(v);
 	}
 	collect_free(&c);
 	free(bars);
+	for (size_t i = 0; rc == SR_OK && i < out->n; i++)
+		if (out->fig[i].tips_lost)
+			rc = sr_fail(d, SR_ENOMEM, "out of memory (the tooltips "
+				     "of %s)", out->fig[i].name);
 	if (rc)
 		return rc;
 	if (!o->render)

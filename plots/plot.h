@@ -76,6 +76,7 @@ struct pl_figure {
 	/* panels: each plotted element's tooltip, in the order gnuplot's
 	   SVG numbers them (gnuplot_plot_1, _2, ...), one per line */
 	char *tips;
+	bool tips_lost;               /* a tooltip found no memory */
 };
 
 struct pl_plot_files {

@@ -450,11 +450,11 @@ static int write_tasks(FILE *f, const struct cmp_ndiff *nd,
 	FILE *m = open_memstream(&buf, &len);
 
 	if (!m)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	table_json(m, nd, pf);
 	if (fclose(m) != 0 || !buf) {
 		free(buf);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	fputs("<section id=\"task-table\">\n<h2>Tasks</h2>\n<p>Every task shown, in the diff's order: first those with 20 "
 	      "waits or more under every policy, then the others, each time the tasks a person notices first (audio, display, "
@@ -503,7 +503,7 @@ static int read_all(const char *path, char **out, size_t *len, struct sr_diag *d
 	size_t cap = 0, n = 0;
 
 	if (!f)
-		return sr_fail(d, SR_EIO, "%s: cannot open: %s", path, strerror(errno));
+		return sr_fail_errno(d, SR_EIO, errno, "%s: cannot open", path);
 	for (;;) {
 		size_t got;
 
@@ -513,7 +513,7 @@ static int read_all(const char *path, char **out, size_t *len, struct sr_diag *d
 			if (!p) {
 				free(buf);
 				fclose(f);
-				return sr_fail(d, SR_EINTERNAL, "out of memory");
+				return sr_oom(d);
 			}
 			buf = p;
 		}
@@ -679,7 +679,7 @@ static int write_figure(FILE *f, const char *dir, const struct pl_figure *fig,
 	if (!fig || !fig->rendered)
 		return SR_OK;
 	if (!(path = sr_path_join(dir, fig->name, "svg")))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	if (read_all(path, &svg, &len, d)) {
 		free(path);
 		return d->code;
@@ -760,7 +760,7 @@ static int write_worst(FILE *f, const struct cmp_set *cs, long task,
 			if (cmp_why_wait_lines(s, res, w.worst[i].lat, NULL,
 					       wait_line, &h)) {
 				cmp_why_free(&w);
-				return sr_fail(d, SR_EINTERNAL, "out of memory");
+				return sr_oom(d);
 			}
 			fputs(h.open ? "</ul></li>\n" : "</li>\n", f);
 		}

@@ -53,7 +53,7 @@ struct sr_capture {
 
 static int oom(struct sr_diag *d)
 {
-	return sr_fail(d, SR_EINTERNAL, "out of memory");
+	return sr_oom(d);
 }
 
 static int unread(struct sr_capture *c, struct sr_diag *d, const char *fmt,

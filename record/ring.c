@@ -124,7 +124,7 @@ static int online_cpus(struct sr_ring *r, struct sr_diag *d)
 						 sizeof(*v), 8, 0);
 
 			if (!v)
-				return sr_fail(d, SR_EINTERNAL, "out of memory");
+				return sr_oom(d);
 			r->cpu = v;
 			r->cpu[r->ncpu++] = (struct rcpu){ (int32_t)c, -1, -1,
 							   0 };
@@ -167,7 +167,7 @@ static int decoder(struct sr_ring *r, struct sr_diag *d)
 
 	r->tep = tep_alloc();
 	if (!r->tep)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	tep_set_loglevel(TEP_LOG_NONE);
 	if (tep_parse_header_page(r->tep, r->header_page,
 				  (unsigned long)r->header_page_len,
@@ -198,7 +198,7 @@ static int decoder(struct sr_ring *r, struct sr_diag *d)
 	tep_set_page_size(r->tep, (int)r->page);
 	r->kbuf = tep_kbuffer(r->tep);
 	if (!r->kbuf)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	return SR_OK;
 }
 
@@ -231,7 +231,7 @@ static int enable_events(struct sr_ring *r, struct sr_diag *d)
 		text = top_file(path, &len);
 		if (!text) {
 			if (add_missing(r, events[i].event))
-				return sr_fail(d, SR_EINTERNAL, "out of memory");
+				return sr_oom(d);
 			continue;
 		}
 		if (tracefs_event_enable(r->inst, events[i].system,
@@ -244,7 +244,7 @@ static int enable_events(struct sr_ring *r, struct sr_diag *d)
 		v = sr_grow(r->fmt, &cap, r->nfmt, sizeof(*v), 16, 0);
 		if (!v) {
 			free(text);
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		}
 		r->fmt = v;
 		r->fmt[r->nfmt++] = (struct sr_tdw_format){ events[i].system,
@@ -284,7 +284,7 @@ int sr_ring_open(struct sr_ring **out, size_t buffer_kb, const char **missing,
 	*out = NULL;
 	*missing = "";
 	if (!r)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	if (!dir) {
 		free(r);
 		return sr_fail(d, SR_ENOINPUT, "no tracefs: mount it (mount -t "
@@ -311,7 +311,7 @@ int sr_ring_open(struct sr_ring **out, size_t buffer_kb, const char **missing,
 	}
 	r->buf = malloc(r->page);
 	if (!r->buf)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	if (tracefs_instance_set_buffer_size(r->inst, buffer_kb, -1) < 0)
 		return io_fail(d, "setting buffer_size_kb");
 	/* overwrite: a reader that falls behind loses the oldest events,
@@ -392,7 +392,7 @@ static int scan_page(struct sr_ring *r, struct sr_diag *d)
 			continue;
 		v = sr_grow(r->tev, &r->captev, r->ntev, sizeof(*v), 64, 0);
 		if (!v)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		r->tev = v;
 		r->tev[r->ntev++] = (struct sr_ring_task_ev){
 			(int64_t)ts, id == r->fork_id ? (int32_t)a : -1,
@@ -475,7 +475,7 @@ int sr_ring_stats(struct sr_ring *r, const struct sr_ring_cpu_stats **st,
 	if (!r->st) {
 		r->st = calloc(r->ncpu ? r->ncpu : 1, sizeof(*r->st));
 		if (!r->st)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		for (size_t i = 0; i < r->ncpu; i++) {
 			char path[64];
 			char *t;
@@ -508,7 +508,7 @@ int sr_ring_tdw(struct sr_ring *r, struct sr_tdw *w, struct sr_diag *d)
 	free(r->tdw_cpu);
 	r->tdw_cpu = calloc(n ? n : 1, sizeof(*r->tdw_cpu));
 	if (!r->tdw_cpu)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	for (size_t i = 0; i < n; i++)
 		r->tdw_cpu[i] = (struct sr_tdw_cpu){ -1, 0 };
 	for (size_t i = 0; i < r->ncpu; i++)

@@ -357,7 +357,7 @@ int sr_calib_event(struct sr_calib_builder *b, const struct sr_event *ev,
 		break;
 	}
 	if (rc)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	return SR_OK;
 }
 
@@ -450,7 +450,7 @@ int sr_calib_finish(struct sr_calib_builder *b, struct sr_calib *out,
 oom:
 	sr_calib_builder_free(b);
 	sr_calib_free(out);
-	return sr_fail(d, SR_EINTERNAL, "out of memory");
+	return sr_oom(d);
 }
 
 int64_t sr_calib_wake_cost(const struct sr_calib *c, int32_t cpu,

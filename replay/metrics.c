@@ -151,7 +151,7 @@ static int hist_reserve(struct sr_delays *d, uint32_t i)
 	nb = hi - lo;
 	h = calloc(nb, sizeof(*h));
 	if (!h)
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	if (d->hist) {
 		memcpy(h + (d->lo - lo), d->hist, d->nb * sizeof(*h));
 		free(d->hist);
@@ -164,10 +164,12 @@ static int hist_reserve(struct sr_delays *d, uint32_t i)
 
 static int hist_add(struct sr_delays *d, uint32_t i, uint32_t count)
 {
-	if (hist_reserve(d, i))
-		return SR_EINTERNAL;
+	int rc;
+
+	if ((rc = hist_reserve(d, i)))
+		return rc;
 	if (d->hist[i - d->lo] > UINT32_MAX - count)
-		return SR_EINTERNAL; /* 4 billion delays in one slice */
+		return SR_EDATA; /* 4 billion delays in one slice */
 	d->hist[i - d->lo] += count;
 	return SR_OK;
 }
@@ -180,9 +182,10 @@ static int add_samples(struct sr_delays *h, const struct sr_delays *src,
 	*lo = *hi = 0;
 	for (uint64_t k = 0; k < src->n; k++) {
 		int64_t v = sample(src, k);
+		int rc;
 
-		if (hist_add(h, bucket_of(v), 1))
-			return SR_EINTERNAL;
+		if ((rc = hist_add(h, bucket_of(v), 1)))
+			return rc;
 		if (k == 0 || v < *lo)
 			*lo = v;
 		if (k == 0 || v > *hi)
@@ -199,11 +202,12 @@ static int fold(struct sr_delays *d)
 {
 	struct sr_delays h = { .n = 0 };
 	int64_t lo, hi;
+	int rc;
 
-	if (add_samples(&h, d, &lo, &hi) ||
-	    (!h.hist && hist_reserve(&h, 0))) {
+	if ((rc = add_samples(&h, d, &lo, &hi)) ||
+	    (!h.hist && (rc = hist_reserve(&h, 0)))) {
 		free(h.hist);
-		return SR_EINTERNAL;
+		return rc;
 	}
 	free_samples(d);
 	d->hist = h.hist;
@@ -237,7 +241,7 @@ static int reserve(struct sr_delays *d, bool wide)
 	if (!d->samples || (bool)d->wide != wide) {
 		/* leaving the inline array, or widening: copy the samples */
 		if (!(s = malloc(cap * w)))
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		for (uint64_t k = 0; k < d->n; k++) {
 			if (wide)
 				((int64_t *)s)[k] = sample(d, k);
@@ -246,7 +250,7 @@ static int reserve(struct sr_delays *d, bool wide)
 		}
 		free(d->samples);
 	} else if (!(s = realloc(d->samples, cap * w))) {
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	}
 	d->samples = s;
 	d->cap = cap;
@@ -259,7 +263,7 @@ static int store(struct sr_delays *d, int64_t v)
 	bool wide = d->wide || v > (int64_t)UINT32_MAX;
 
 	if (reserve(d, wide))
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	if (!d->samples)
 		d->inl[d->n] = (uint32_t)v;
 	else if (d->wide)
@@ -271,16 +275,18 @@ static int store(struct sr_delays *d, int64_t v)
 
 int sr_delays_add(struct sr_delays *d, int64_t v)
 {
+	int rc;
+
 	if (v < 0)
-		return SR_EINTERNAL;
+		return SR_EINTERNAL; /* the callers' invariant */
 	if (d->n < SR_DELAY_EXACT_MAX) {
-		if (store(d, v))
-			return SR_EINTERNAL;
+		if ((rc = store(d, v)))
+			return rc;
 	} else {
-		if (exact(d) && fold(d))
-			return SR_EINTERNAL;
-		if (hist_add(d, bucket_of(v), 1))
-			return SR_EINTERNAL;
+		if (exact(d) && (rc = fold(d)))
+			return rc;
+		if ((rc = hist_add(d, bucket_of(v), 1)))
+			return rc;
 		minmax(d, v, v, d->n);
 	}
 	d->n++;
@@ -291,25 +297,27 @@ int sr_delays_merge(struct sr_delays *dst, const struct sr_delays *src)
 {
 	uint64_t n0 = dst->n;
 	int64_t lo, hi;
+	int rc;
 
 	if (!src || src->n == 0)
 		return SR_OK;
 	if (dst->n + src->n <= SR_DELAY_EXACT_MAX) { /* both exact */
 		for (uint64_t k = 0; k < src->n; k++)
-			if (sr_delays_add(dst, sample(src, k)))
-				return SR_EINTERNAL;
+			if ((rc = sr_delays_add(dst, sample(src, k))))
+				return rc;
 		return SR_OK;
 	}
-	if (exact(dst) && fold(dst))
-		return SR_EINTERNAL;
+	if (exact(dst) && (rc = fold(dst)))
+		return rc;
 	if (!exact(src)) {
 		for (uint32_t k = 0; k < src->nb; k++)
-			if (src->hist[k] && hist_add(dst, src->lo + k, src->hist[k]))
-				return SR_EINTERNAL;
+			if (src->hist[k] &&
+			    (rc = hist_add(dst, src->lo + k, src->hist[k])))
+				return rc;
 		lo = src->min;
 		hi = src->max;
-	} else if (add_samples(dst, src, &lo, &hi)) {
-		return SR_EINTERNAL;
+	} else if ((rc = add_samples(dst, src, &lo, &hi))) {
+		return rc;
 	}
 	minmax(dst, lo, hi, n0);
 	dst->n += src->n;
@@ -381,15 +389,16 @@ int sr_metrics_add_delay(struct sr_task_metrics *m, int64_t start_ns,
 			 int64_t end_ns)
 {
 	int64_t delay, sum;
+	int rc;
 
 	if (__builtin_sub_overflow(end_ns, start_ns, &delay) || delay < 0)
 		return SR_EINTERNAL;
 	if (__builtin_add_overflow(m->sum_delay_ns, delay, &sum))
 		return SR_EDATA;
 	if (!m->delays && !(m->delays = sr_delays_new()))
-		return SR_EINTERNAL;
-	if (sr_delays_add(m->delays, delay))
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
+	if ((rc = sr_delays_add(m->delays, delay)))
+		return rc;
 	m->switches++;
 	m->sum_delay_ns = sum;
 	if (delay > m->max_delay_ns) {
@@ -409,10 +418,12 @@ int sr_metrics_merge(struct sr_task_metrics *dst,
 	    __builtin_add_overflow(dst->sum_delay_ns, src->sum_delay_ns, &sum))
 		return SR_EDATA;
 	if (src->delays) {
+		int rc;
+
 		if (!dst->delays && !(dst->delays = sr_delays_new()))
-			return SR_EINTERNAL;
-		if (sr_delays_merge(dst->delays, src->delays))
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
+		if ((rc = sr_delays_merge(dst->delays, src->delays)))
+			return rc;
 	}
 	dst->ntasks += src->ntasks ? src->ntasks : 1;
 	dst->runtime_ns = rt;
@@ -501,7 +512,7 @@ int sr_acct_new(struct sr_acct **a, struct sr_diag *d)
 {
 	*a = calloc(1, sizeof(**a));
 	if (!*a)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	(*a)->lo = INT64_MIN;
 	(*a)->hi = INT64_MAX;
 	return SR_OK;
@@ -548,12 +559,18 @@ void sr_acct_on_wait(struct sr_acct *a, sr_acct_wait_fn fn, void *ctx)
 	a->on_wait_ctx = ctx;
 }
 
+/* code, from the figures or a wait's consumer, said by its kind. */
 static int acct_err(struct sr_acct *a, int code)
 {
 	if (code && !a->err) {
 		a->err = code;
 		a->errmsg = code == SR_EDATA ? "a task's total delay overflows "
-			"64-bit nanoseconds" : "out of memory";
+			"64-bit nanoseconds, or 4 billion of its delays fall "
+			"in one histogram slice" :
+			code == SR_ENOMEM ? "out of memory" :
+			code == SR_EIO ? "writing a wait failed" :
+			"a wait that ends before it begins, or a consumer of "
+			"the waits failed";
 	}
 	return code;
 }
@@ -581,12 +598,12 @@ static struct acct_task *slot(struct sr_acct *a, uint32_t task)
 	if (s)
 		return s;
 	if (task == UINT32_MAX || a->nslots >= UINT32_MAX - 1) {
-		acct_err(a, SR_EINTERNAL);
+		acct_fail(a, SR_EDATA, "more than 4294967294 tasks");
 		return NULL;
 	}
 	x = sr_grow(a->idx, &a->idx_cap, task, sizeof(*x), 1024, 0);
 	if (!x) {
-		acct_err(a, SR_EINTERNAL);
+		acct_err(a, SR_ENOMEM);
 		return NULL;
 	}
 	a->idx = x;
@@ -595,12 +612,12 @@ static struct acct_task *slot(struct sr_acct *a, uint32_t task)
 					       a->nchunks, sizeof(*c), 16, 0);
 
 		if (!c) {
-			acct_err(a, SR_EINTERNAL);
+			acct_err(a, SR_ENOMEM);
 			return NULL;
 		}
 		a->chunks = c;
 		if (!(c[a->nchunks] = malloc(CHUNK * sizeof(**c)))) {
-			acct_err(a, SR_EINTERNAL);
+			acct_err(a, SR_ENOMEM);
 			return NULL;
 		}
 		a->nchunks++;
@@ -624,7 +641,7 @@ int sr_acct_runnable(struct sr_acct *a, uint32_t task, int64_t t,
 	struct acct_task *s = slot(a, task);
 
 	if (!s)
-		return SR_EINTERNAL;
+		return a->err;
 	if (s->state != SR_ACCT_UNSEEN && s->state != SR_ACCT_SLEEPING)
 		return SR_OK;
 	s->state = SR_ACCT_RUNNABLE;
@@ -641,7 +658,7 @@ int sr_acct_run(struct sr_acct *a, uint32_t task, int64_t t)
 	int rc;
 
 	if (!s)
-		return SR_EINTERNAL;
+		return a->err;
 	switch (s->state) {
 	case SR_ACCT_RUNNABLE:
 		s->state = SR_ACCT_RUNNING;
@@ -685,7 +702,7 @@ int sr_acct_stop(struct sr_acct *a, uint32_t task, int64_t t,
 	struct acct_task *s = slot(a, task);
 
 	if (!s)
-		return SR_EINTERNAL;
+		return a->err;
 	if (s->state == SR_ACCT_DEAD)
 		return SR_OK;
 	close_run(a, s, t);
@@ -706,7 +723,7 @@ int sr_acct_exit(struct sr_acct *a, uint32_t task, int64_t t)
 	struct acct_task *s = slot(a, task);
 
 	if (!s)
-		return SR_EINTERNAL;
+		return a->err;
 	close_run(a, s, t);
 	s->state = SR_ACCT_DEAD;
 	s->since = 0;
@@ -724,7 +741,7 @@ int sr_acct_charge_at(struct sr_acct *a, uint32_t task, int64_t t,
 	struct acct_task *s = slot(a, task);
 
 	if (!s)
-		return SR_EINTERNAL;
+		return a->err;
 	if (ns < 0)
 		return acct_fail(a, SR_EDATA, "negative cpu time charged");
 	/* the cpu time of [t - ns, t): its part in the window */
@@ -747,7 +764,7 @@ int sr_acct_mark_lost(struct sr_acct *a, uint32_t task)
 	struct acct_task *s = slot(a, task);
 
 	if (!s)
-		return SR_EINTERNAL;
+		return a->err;
 	s->m.lost_touched = true;
 	return SR_OK;
 }
@@ -801,9 +818,9 @@ int sr_acct_name(struct sr_acct *a, uint32_t task, int32_t pid,
 	const char *c;
 
 	if (!s)
-		return SR_EINTERNAL;
+		return a->err;
 	if (!(c = intern(a, comm ? comm : "")))
-		return acct_err(a, SR_EINTERNAL);
+		return acct_err(a, SR_ENOMEM);
 	s->m.pid = pid;
 	s->m.comm = c;
 	return SR_OK;

@@ -71,7 +71,8 @@ struct sr_delays;   /* opaque distribution */
 
 struct sr_delays *sr_delays_new(void);
 void sr_delays_free(struct sr_delays *d);
-/* SR_OK, or SR_EINTERNAL (out of memory, negative delay). */
+/* SR_OK, SR_ENOMEM, SR_EDATA (4 billion delays in one slice), or
+   SR_EINTERNAL (a negative delay: the caller's bug). */
 int sr_delays_add(struct sr_delays *d, int64_t delay_ns);
 /* merge src into dst (for --by-comm); src is unchanged */
 int sr_delays_merge(struct sr_delays *dst, const struct sr_delays *src);
@@ -109,7 +110,7 @@ struct sr_task_metrics {
  * Record one delay from start_ns to end_ns on m: count, sum, the
  * distribution, and the max (replaced only by a strictly larger delay, so
  * the first of equal maxima keeps its start/end, as in perf).  SR_EDATA if
- * the sum would overflow 64 bits, SR_EINTERNAL if end < start or on OOM.
+ * the sum would overflow 64 bits, SR_EINTERNAL if end < start, SR_ENOMEM.
  */
 int sr_metrics_add_delay(struct sr_task_metrics *m, int64_t start_ns,
 			 int64_t end_ns);

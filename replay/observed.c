@@ -76,7 +76,7 @@ static int set_cur(struct sr_observed *o, int32_t cpu, uint32_t key)
 				      sizeof(*c), 8, 0xff);
 
 		if (!c)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		o->cur = c;
 	}
 	o->cur[cpu] = key;
@@ -109,7 +109,7 @@ static int wait_begun(struct sr_observed *o, uint32_t key)
 				      256, 0);
 
 		if (!w)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		o->wseq = w;
 	}
 	o->wseq[key] = o->nloss;
@@ -152,7 +152,7 @@ static int track_cpu(struct sr_observed *o, const struct sr_event *ev,
 	if (ev->cpu < 0)
 		return SR_OK;
 	if (!(c = ocpu_of(o, ev->cpu)))
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	if ((size_t)ev->cpu >= o->ncpus_seen)
 		o->ncpus_seen = (size_t)ev->cpu + 1;
 	c->f.switches++;
@@ -167,7 +167,7 @@ static int track_cpu(struct sr_observed *o, const struct sr_event *ev,
 				     256, 0xff);
 
 		if (!p)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		o->tcpu = p;
 	}
 	if (o->tcpu[next] >= 0 && o->tcpu[next] != ev->cpu) {
@@ -176,7 +176,7 @@ static int track_cpu(struct sr_observed *o, const struct sr_event *ev,
 					      sizeof(*p), 256, 0);
 
 			if (!p)
-				return SR_EINTERNAL;
+				return SR_ENOMEM;
 			o->moves = p;
 		}
 		o->moves[next]++;
@@ -268,7 +268,7 @@ static int on_runtime(struct sr_observed *o, const struct sr_event *ev)
 		struct ocpu *c = ocpu_of(o, ev->cpu);
 
 		if (!c)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		c->charged += ev->value;
 		c->any_charge = true;
 	}
@@ -326,7 +326,7 @@ int sr_observed_new(struct sr_observed **out,
 
 	*out = NULL;
 	if (!o)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	if (sr_acct_new(&o->acct, d)) {
 		free(o);
 		return d->code;
@@ -378,7 +378,7 @@ int sr_observed_finish(struct sr_observed *o, int64_t t_end,
 	/* waits still open at the end, begun before a loss */
 	for (size_t k = 0; k < sr_acct_ntasks(o->acct); k++)
 		if (wait_ends(o, (uint32_t)k))
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 	if (sr_acct_finish(o->acct, t_end, d))
 		return d->code;
 	o->end_ts = t_end;
@@ -406,7 +406,7 @@ int sr_observed_finish(struct sr_observed *o, int64_t t_end,
 		if (!t || k == SR_TID_NONE || !sr_acct_metrics(o->acct, k))
 			continue;
 		if (sr_acct_name(o->acct, k, t->pid, t->comm))
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 	}
 	return SR_OK;
 }
@@ -425,7 +425,7 @@ int sr_observed_rows(struct sr_observed *o, struct sr_task_metrics ***rows,
 	*rows = NULL;
 	*n = 0;
 	if (!r)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	for (size_t i = 0; i < cap; i++) {
 		struct sr_task_metrics *m = sr_acct_metrics(o->acct,
 							    (uint32_t)i);

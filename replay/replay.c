@@ -340,7 +340,7 @@ static int note_seen(struct sr_replay *r, sr_tid id)
 	if (id >= r->nmark) {
 		m = sr_grow(r->mark, &r->nmark, id, sizeof(*m), 256, 0);
 		if (!m)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		r->mark = m;
 	}
 	m = &r->mark[id];
@@ -348,7 +348,7 @@ static int note_seen(struct sr_replay *r, sr_tid id)
 		return SR_OK;
 	m->gen = t->attr_gen;
 	if (sr_strpool_add(&r->names, t->comm, &off))
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	if (m->comm == off + 1)
 		return SR_OK; /* renamed back and forth, or tgid changed */
 	m->comm = off + 1;
@@ -357,7 +357,7 @@ static int note_seen(struct sr_replay *r, sr_tid id)
 						   r->nseen, sizeof(*v), 256, 0);
 
 		if (!v)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		r->seen = v;
 	}
 	r->seen[r->nseen].id = id;
@@ -370,7 +370,7 @@ static int event_seen(struct sr_replay *r, const struct sr_event *ev)
 {
 	if (note_seen(r, ev->task) || note_seen(r, ev->other) ||
 	    note_seen(r, ev->waker))
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	return SR_OK;
 }
 
@@ -483,7 +483,7 @@ static int open_outputs(struct sr_replay *r, struct prun *p,
 	int rc;
 
 	if (!dir)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	if ((rc = sr_mkdirs_note(dir, &r->made, d)))
 		goto out;
 	if (!r->o.no_timeline) {
@@ -573,7 +573,7 @@ static int add_policies(struct sr_replay *r, int *nsims, struct sr_diag *d)
 			       "replay, got %zu", SR_REPLAY_MAX_POLICIES, n);
 	r->p = calloc(n, sizeof(*r->p));
 	if (!r->p)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	for (size_t i = 0; i < n; i++) {
 		struct prun *p = &r->p[i];
 		struct sm_tuning t;
@@ -593,7 +593,7 @@ static int add_policies(struct sr_replay *r, int *nsims, struct sr_diag *d)
 			p->pub.name = p->label;
 			p->sched = sm_sched_new(t.policy, &t);
 			if (!p->sched)
-				return sr_fail(d, SR_EINTERNAL, "out of memory");
+				return sr_oom(d);
 			(*nsims)++;
 		}
 		for (size_t j = 0; j < i; j++)
@@ -674,7 +674,7 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 		return d->code;
 	if (nsims > 0 && r->o.calibrate == SR_CALIBRATE_AUTO &&
 	    !(r->cb = sr_calib_builder_new()))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	if ((r->o.cpus == 0 || r->cb) && nsims > 0) {
 		/*
 		 * The recording's cpu count and its calibration: a first pass
@@ -763,7 +763,7 @@ static int pass(struct sr_replay *r, struct sr_diag *d)
 		if (!r->win_known)
 			window_set(r, ev.ts);
 		if (event_seen(r, &ev))
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		note_ran(&r->ran, r->tasks, &ev);
 		if (r->held && r->cb) {
 			struct sr_calib_tasks ct = { view_get, r->tasks };
@@ -804,7 +804,7 @@ static int cmp_rows_done(struct sr_replay *r, struct prun *p,
 		return d->code;
 	p->pub.rows = calloc(n ? n : 1, sizeof(*p->pub.rows));
 	if (!p->pub.rows)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	for (size_t i = 0; i < n; i++) {
 		struct sr_replay_row *row = &p->pub.rows[i];
 		uint32_t id = ms[i]->id;
@@ -882,7 +882,7 @@ static int collect(struct sr_replay *r, struct prun *p, struct sr_diag *d)
 
 		ms = malloc((cap ? cap : 1) * sizeof(*ms));
 		if (!ms)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		for (size_t i = 0; i < cap; i++) {
 			struct sr_task_metrics *m =
 				sr_acct_metrics(a, (uint32_t)i);
@@ -906,7 +906,7 @@ static int open_policy_file(struct sr_replay *r, struct prun *p,
 	int rc;
 
 	if (!dir)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	rc = sr_outfile_open_in(o, dir, name, NULL, d);
 	free(dir);
 	return rc;
@@ -965,7 +965,7 @@ static int collect_cpus(struct prun *p, struct sr_diag *d)
 
 	p->pub.cpu = calloc(n ? n : 1, sizeof(*p->pub.cpu));
 	if (!p->pub.cpu)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	p->pub.ncpu = n;
 	for (size_t c = 0; c < n; c++) {
 		struct sr_cpu_figs *f = &p->pub.cpu[c];
@@ -1232,7 +1232,7 @@ int sr_replay_run(const struct sr_replay_opts *o, struct sr_replay **out,
 
 	*out = NULL;
 	if (!r)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	r->o = *o;
 	if ((rc = setup(r, d)) || (rc = pass(r, d)) || (rc = finish(r, d))) {
 		struct sr_madedirs made = r->made;

@@ -108,7 +108,7 @@ static void check_queues(struct sr_sim *s)
 				      sizeof(*p), 256, 0);
 
 		if (!p) {
-			sim_fail(s, SR_EINTERNAL, "out of memory", SR_TID_NONE);
+			sim_fail(s, SR_ENOMEM, "out of memory", SR_TID_NONE);
 			return;
 		}
 		s->seen = p;

@@ -24,7 +24,7 @@ int sim_timer_push(struct sr_sim *s, int64_t t, uint64_t seq, uint32_t id)
 					  sizeof(*h), 64, 0);
 
 		if (!h)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		s->heap = h;
 	}
 	i = s->nheap++;
@@ -87,7 +87,7 @@ void sim_kick_later(struct sr_sim *s, int c, bool idle, bool remote)
 	if (cost <= 0)
 		return;
 	if (sim_timer_push(s, s->now + cost, 0, KICK_TIMER | (uint32_t)c)) {
-		sim_fail(s, SR_EINTERNAL, "out of memory", SR_TID_NONE);
+		sim_fail(s, SR_ENOMEM, "out of memory", SR_TID_NONE);
 		return;
 	}
 	k->kick_at = s->now + cost;

@@ -71,10 +71,10 @@ static int seg_push(struct stask *t, const struct sr_wait_seg *g)
 		struct sr_wait_seg *p;
 
 		if (cap >= UINT32_MAX / 2)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		p = sr_grow(t->segs, &cap, t->nsegs, sizeof(*p), 4, 0);
 		if (!p)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		t->segs = p;
 		t->capsegs = (uint32_t)cap;
 	}
@@ -94,7 +94,7 @@ static void seg_close(struct sr_sim *s, uint32_t id)
 		return;
 	t->seg.end = s->now;
 	if (seg_push(t, &t->seg))
-		sim_fail(s, SR_EINTERNAL, "out of memory", id);
+		sim_fail(s, SR_ENOMEM, "out of memory", id);
 }
 
 /*

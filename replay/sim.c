@@ -37,6 +37,17 @@ void sim_fail(struct sr_sim *s, int code, const char *msg, uint32_t id)
 		 msg, id, (long long)s->now);
 }
 
+/* A status of the accounting (replay/metrics.h), said as it says it. */
+static void acct_failed(struct sr_sim *s, int rc, uint32_t id)
+{
+	const char *why = sr_acct_error(s->acct);
+	char msg[200];
+
+	snprintf(msg, sizeof(msg), "accounting: %s", why ? why :
+		 rc == SR_ENOMEM ? "out of memory" : "failed");
+	sim_fail(s, rc, msg, id);
+}
+
 /* The --rt prio of a task named comm (0: none); a name pcre2 cannot
  * decide on fails the run (an error, not a mismatch) and gives 0. */
 static int rt_rule(struct sr_sim *s, const char *comm)
@@ -151,7 +162,8 @@ static void row(struct sr_sim *s, uint32_t id, const char *event,
 	int rc = s->h.row(s->h.ctx, &r);
 
 	if (rc)
-		sim_fail(s, rc, "writing the timeline failed", id);
+		sim_fail(s, rc, rc == SR_ENOMEM ? "out of memory (a timeline "
+			 "row)" : "writing the timeline failed", id);
 }
 
 static void observe(void *ctx, const struct sm_rq *rq, const struct sm_task *pt,
@@ -273,7 +285,7 @@ int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
 			       (long long)o->cs_cost_ns);
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	s->o = *o;
 	s->pol = pol;
 	s->bops = sm_balancer_of(pol);
@@ -314,7 +326,7 @@ int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
 	    !s->touched || !s->wdirty || !s->widle ||
 	    sr_acct_new(&s->acct, d)) {
 		sr_sim_free(s);
-		return d->code ? d->code : sr_fail(d, SR_EINTERNAL,
+		return d->code ? d->code : sr_fail(d, SR_ENOMEM,
 						   "out of memory");
 	}
 	for (int c = 0; c < s->ncpu; c++) {
@@ -388,15 +400,15 @@ static int slot_new(struct sr_sim *s, uint32_t *k)
 	}
 	if (s->ntch >= (SLOT_GONE >> TCH_BITS) ||
 	    !(c = sr_grow(s->tch, &s->captch, s->ntch, sizeof(*c), 16, 0)))
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	s->tch = c;
 	f = sr_grow(s->tfree, &s->captfree, TCH - 1 + s->ntch * TCH,
 		    sizeof(*f), TCH, 0);
 	if (!f)
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	s->tfree = f;
 	if (!(chunk = malloc(TCH * sizeof(*chunk))))
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	s->tch[s->ntch] = chunk;
 	/* the chunk's slots, the lowest taken first */
 	for (uint32_t i = TCH; i-- > 1;)
@@ -430,12 +442,12 @@ static int grow_tasks(struct sr_sim *s, size_t n)
 		struct sr_sim_task *u;
 
 		if (!x)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		s->tslot = x;
 		cap = s->capid;
 		u = sr_grow(s->sum, &cap, n - 1, sizeof(*u), 256, 0);
 		if (!u)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		s->sum = u;
 		s->capid = cap;
 	}
@@ -443,7 +455,7 @@ static int grow_tasks(struct sr_sim *s, size_t n)
 		struct stask *t;
 
 		if (slot_new(s, &s->tslot[s->nt]))
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		t = tk(s, (uint32_t)s->nt++);
 		memset(t, 0, sizeof(*t));
 		t->last_prio = -1;
@@ -451,6 +463,11 @@ static int grow_tasks(struct sr_sim *s, size_t n)
 		t->pin = -1;
 		t->wcpu = -1;
 	}
+	/* a policy whose queues grow: room for every task now, so that
+	   queueing one never runs out of memory half-way (policy.h) */
+	for (int c = 0; s->pol->reserve && c < s->ncpu && s->cpu[c].rq; c++)
+		if (s->pol->reserve(s->cpu[c].rq, s->nt))
+			return SR_ENOMEM;
 	return SR_OK;
 }
 
@@ -468,7 +485,7 @@ static int start(struct sr_sim *s, struct sr_diag *d)
 	for (int c = 0; c < s->ncpu; c++) {
 		s->cpu[c].rq = s->pol->rq_new(s->o.sched, c, s->jiffies, &obs);
 		if (!s->cpu[c].rq)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		s->cpu[c].rq->hz = s->tick_hz;
 		s->cpu[c].rq->ncpus = s->ncpu;
 		sm_rq_set_clock(s->cpu[c].rq, s->jiffies, clock_at(s, s->start));
@@ -484,14 +501,14 @@ static int start(struct sr_sim *s, struct sr_diag *d)
 		int rc;
 
 		if (!rqs)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		for (int c = 0; c < s->ncpu; c++)
 			rqs[c] = s->cpu[c].rq;
 		rc = s->bops->create(&s->bal, s->pol, rqs, s->ncpu,
 				     s->cache_decay_ticks, &bh);
 		free(rqs);
 		if (rc)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 	}
 	s->st.start = s->start;
 	s->st.end = s->start;
@@ -626,7 +643,7 @@ static void make_ready(struct sr_sim *s, uint32_t id, enum sr_acct_cause why)
 	s->st.wakes++;
 	rc = sr_acct_runnable(s->acct, id, s->now, why);
 	if (rc)
-		sim_fail(s, rc, "accounting failed", id);
+		acct_failed(s, rc, id);
 	sim_wait_open(s, id);
 }
 
@@ -648,7 +665,7 @@ static void arrive(struct sr_sim *s, uint32_t id)
 	c = t->pin >= 0 ? t->pin : sr_fold_cpu(dt->cpu, s->ncpu);
 	t->pt = s->pol->task_new(s->cpu[c].rq, &info);
 	if (!t->pt) {
-		sim_fail(s, SR_EINTERNAL, "out of memory", id);
+		sim_fail(s, SR_ENOMEM, "out of memory", id);
 		return;
 	}
 	s->pol->wake(s->cpu[c].rq, t->pt, false);
@@ -697,7 +714,7 @@ static void fork_child(struct sr_sim *s, int c, uint32_t parent,
 	t->pt = s->pol->fork(s->cpu[c].rq, p->pt, &info,
 			     away ? SM_FORK_STOPPED : 0);
 	if (!t->pt) {
-		sim_fail(s, SR_EINTERNAL, "out of memory", child);
+		sim_fail(s, SR_ENOMEM, "out of memory", child);
 		return;
 	}
 	mark(s, c);
@@ -784,10 +801,10 @@ static int pend_add(struct stask *t, uint32_t block, int waker, bool sync)
 		struct pend *p;
 
 		if (cap >= UINT32_MAX / 2)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		p = sr_grow(t->pend, &cap, t->npend, sizeof(*p), 2, 0);
 		if (!p)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		t->pend = p;
 		t->cappend = (uint32_t)cap;
 	}
@@ -830,7 +847,7 @@ static void causal_wake(struct sr_sim *s, uint32_t id, uint32_t block,
 	} else if (t->next_block <= block && t->state != T_DONE) {
 		/* it has not reached that block yet: keep the wake */
 		if (pend_add(t, block, waker, sync))
-			sim_fail(s, SR_EINTERNAL, "out of memory", id);
+			sim_fail(s, SR_ENOMEM, "out of memory", id);
 	} else {
 		sim_fail(s, SR_EINTERNAL, "a causal wake for a block already "
 		     "passed", id);
@@ -888,7 +905,7 @@ static void reach_block(struct sr_sim *s, int c, uint32_t id,
 			t->early_waker = pe.waker;
 			t->early_sync = pe.sync;
 			if (sim_timer_push(s, s->now, 0, id))
-				sim_fail(s, SR_EINTERNAL, "out of memory", id);
+				sim_fail(s, SR_ENOMEM, "out of memory", id);
 			return;
 		}
 		/* the wake came before the sleep: no sleep at all */
@@ -914,7 +931,7 @@ static void reach_block(struct sr_sim *s, int c, uint32_t id,
 		}
 		go_to_sleep(s, c, id, op);
 		if (sim_timer_push(s, w, op->seq, id))
-			sim_fail(s, SR_EINTERNAL, "out of memory", id);
+			sim_fail(s, SR_ENOMEM, "out of memory", id);
 		break;
 	case SR_BLOCK_OPEN:
 		go_to_sleep(s, c, id, op);
@@ -923,7 +940,7 @@ static void reach_block(struct sr_sim *s, int c, uint32_t id,
 					      sizeof(*h), 64, 0);
 
 			if (!h) {
-				sim_fail(s, SR_EINTERNAL, "out of memory", id);
+				sim_fail(s, SR_ENOMEM, "out of memory", id);
 				return;
 			}
 			s->hlist = h;
@@ -967,7 +984,7 @@ void sr_sim_resolved(struct sr_sim *s, uint32_t id, uint32_t block,
 		if (w < s->now)
 			sim_fail(s, SR_EINTERNAL, "a wake resolved in the past", id);
 		else if (sim_timer_push(s, w, op->seq, id))
-			sim_fail(s, SR_EINTERNAL, "out of memory", id);
+			sim_fail(s, SR_ENOMEM, "out of memory", id);
 		break;
 	case SR_BLOCK_NEVER:
 		t->state = T_DONE;
@@ -999,7 +1016,7 @@ static void reap(struct sr_sim *s, uint32_t id)
 				      sizeof(*v), 64, 0);
 
 		if (!v) {
-			sim_fail(s, SR_EINTERNAL, "out of memory", id);
+			sim_fail(s, SR_ENOMEM, "out of memory", id);
 			return;
 		}
 		s->reaped = v;
@@ -1059,7 +1076,7 @@ static void do_schedule(struct sr_sim *s, int c)
 		k->busy_until = s->now + s->o.cs_cost_ns;
 	}
 	if (rc)
-		sim_fail(s, rc, "accounting failed", next);
+		acct_failed(s, rc, next);
 	s->st.switches++;
 	k->switches++;
 	s->nbusy += (next != SR_TID_NONE) - (prev != SR_TID_NONE);
@@ -1238,6 +1255,9 @@ static void ticks(struct sr_sim *s)
 		}
 		s->st.ticks++;
 		pulled = s->bops->tick(s->bal, c);
+		if (s->bops->nomem && s->bops->nomem(s->bal))
+			sim_fail(s, SR_ENOMEM, "out of memory (the load "
+				 "balancer)", SR_TID_NONE);
 		mark(s, c);
 		if (!pulled && s->cpu[c].cur == SR_TID_NONE && s->o.check &&
 		    s->bops->idle_pull_check)
@@ -1376,7 +1396,7 @@ int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
 			return d->code;
 	}
 	if (grow_tasks(s, sr_demand_ntasks(s->dm)))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	s->hz = sim_horizon(s);
 	refresh = true;
 	while (!s->err) {
@@ -1452,6 +1472,9 @@ int sr_sim_finish(struct sr_sim *s, struct sr_diag *d)
 	if (!s->finished)
 		return sr_fail(d, SR_EINTERNAL, "replay under %s: not finished",
 			       sim_policy_name(s));
+	if (s->bal && s->bops->nomem && s->bops->nomem(s->bal))
+		return sr_fail(d, SR_ENOMEM, "replay under %s: out of memory "
+			       "(the load balancer)", sim_policy_name(s));
 	if (sr_acct_finish(s->acct, s->st.end, d))
 		return d->code;
 	for (size_t i = 0; i < s->nt; i++) {
@@ -1460,7 +1483,7 @@ int sr_sim_finish(struct sr_sim *s, struct sr_diag *d)
 		if (sr_acct_name(s->acct, (uint32_t)i,
 				 sr_demand_last_pid(s->dm, (uint32_t)i),
 				 sr_demand_last_comm(s->dm, (uint32_t)i)))
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 	}
 	return SR_OK;
 }

@@ -52,7 +52,7 @@ int sr_sortbuf_new(struct sr_sortbuf **out, size_t elem, sr_sortbuf_less less,
 	*out = NULL;
 	if (!b || !(b->tmp = malloc(elem))) {
 		free(b);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	b->elem = elem;
 	b->less = less;
@@ -326,13 +326,13 @@ int sr_sortbuf_push(struct sr_sortbuf *b, const void *x)
 		uint32_t *ix, *fl;
 
 		if (!h)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		b->slab = h;
 		if (!(ix = sr_grow(b->ix, &c2, b->n, sizeof(*ix), 1024, 0)))
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		b->ix = ix;
 		if (!(fl = sr_grow(b->freel, &c3, b->n, sizeof(*fl), 1024, 0)))
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		b->freel = fl;
 		/* the smallest of the three (all grow alike) */
 		b->cap = cap < c2 ? (cap < c3 ? cap : c3) : (c2 < c3 ? c2 : c3);

@@ -128,7 +128,7 @@ int sr_rows_sort(struct sr_task_metrics **rows, size_t n,
 	int64_t *e = malloc((n ? n : 1) * stride * sizeof(*e));
 
 	if (!e)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	for (size_t i = 0; i < n; i++) {
 		int64_t *x = e + i * stride;
 
@@ -174,7 +174,7 @@ int sr_rows_by_comm(struct sr_task_metrics *const *rows, size_t n,
 	if (!by || !res) {
 		free(by);
 		free(res);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	memcpy(by, rows, n * sizeof(*by));
 	/* by comm, then id: the merge order (and so max ties) is fixed */

@@ -47,7 +47,7 @@ int sr_tlfilter_new(struct sr_tlfilter **fp, enum sr_tl_mode mode,
 
 	*fp = NULL;
 	if (!f)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	f->emit = emit;
 	f->ctx = ctx;
 	f->mode = mode;
@@ -175,18 +175,23 @@ int sr_tlfilter_row(struct sr_tlfilter *f, const struct sr_tl_row *r)
 			return rc;
 		f->now = r->t;
 	}
-	if (id >= f->nlast) {
-		struct shown *l = sr_grow(f->last, &f->nlast, id, sizeof(*l),
-					  64, 0);
+	if (id >= f->nlast || id >= f->nslot) {
+		/* both grown, or neither counted grown: the next row of a
+		 * failed run must not index past either */
+		size_t nlast = f->nlast, nslot = f->nslot;
+		struct shown *l = sr_grow(f->last, &nlast, id, sizeof(*l), 64,
+					  0);
 		uint32_t *s;
 
 		if (!l)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		f->last = l;
-		s = sr_grow(f->slot, &f->nslot, id, sizeof(*s), 64, 0);
+		s = sr_grow(f->slot, &nslot, id, sizeof(*s), 64, 0);
 		if (!s)
-			return SR_EINTERNAL;
+			return SR_ENOMEM;
 		f->slot = s;
+		f->nlast = nlast;
+		f->nslot = nslot;
 	}
 	/* a skipped sleep, or a migration (its from and why would not
 	   survive a collapse): written, after what the task's held row
@@ -216,7 +221,7 @@ int sr_tlfilter_row(struct sr_tlfilter *f, const struct sr_tl_row *r)
 						 sizeof(*p), 16, 0);
 
 			if (!p)
-				return SR_EINTERNAL;
+				return SR_ENOMEM;
 			f->held = p;
 			/* the rows held point into their own slots: moved */
 			for (size_t i = 0; i < f->nheld; i++) {

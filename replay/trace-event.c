@@ -108,7 +108,7 @@ static FILE *spool_open(struct sr_te *te)
 	}
 	if (!f) {
 		if (errno == ENOMEM) {
-			hook_fail(te, SR_EINTERNAL, "out of memory");
+			hook_fail(te, SR_ENOMEM, "out of memory");
 			return NULL;
 		}
 		snprintf(why, sizeof(why), "%.120s: cannot create a temporary "
@@ -124,7 +124,7 @@ static struct pol *pol_get(struct sr_te *te, size_t k)
 	struct pol *p = sr_grow(te->p, &te->np, k, sizeof(*p), 4, 0);
 
 	if (!p) {
-		hook_fail(te, SR_EINTERNAL, "out of memory");
+		hook_fail(te, SR_ENOMEM, "out of memory");
 		return NULL;
 	}
 	te->p = p;
@@ -192,7 +192,7 @@ static int run_end(struct sr_te *te, struct pol *p, uint32_t id,
 	if (at <= t->since)
 		return SR_OK;
 	if (sr_strpool_add(&te->pool, why, &what))
-		return hook_fail(te, SR_EINTERNAL, "out of memory");
+		return hook_fail(te, SR_ENOMEM, "out of memory");
 	memset(&r, 0, sizeof(r)); /* padding too: it is written out */
 	r.kind = REC_RUN;
 	r.ts = t->since;
@@ -230,7 +230,7 @@ static int on_row(void *ctx, size_t k, const struct sr_tl_row *row)
 	if (!p)
 		return te->err;
 	if (!(t = task_get(te, p, row->task, row->pid, row->comm)))
-		return hook_fail(te, SR_EINTERNAL, "out of memory");
+		return hook_fail(te, SR_ENOMEM, "out of memory");
 	if (cpu >= (int)TID_TASKS) /* more than the reader's cpu limit */
 		return hook_fail(te, SR_EDATA, "cpu number beyond what a "
 				 "track id holds");
@@ -246,7 +246,7 @@ static int on_row(void *ctx, size_t k, const struct sr_tl_row *row)
 				      sizeof(*c), 8, 0);
 
 		if (!c)
-			return hook_fail(te, SR_EINTERNAL, "out of memory");
+			return hook_fail(te, SR_ENOMEM, "out of memory");
 		p->cpu = c;
 		/* whoever the CPU ran is off it now (one run per CPU) */
 		if (c[cpu] && c[cpu] != row->task + 1) {
@@ -290,7 +290,7 @@ static int on_wait(void *ctx, size_t k, const struct sr_replay_wait *w)
 	if (!p)
 		return te->err;
 	if (!(t = task_get(te, p, w->task, w->pid, w->comm)))
-		return hook_fail(te, SR_EINTERNAL, "out of memory");
+		return hook_fail(te, SR_ENOMEM, "out of memory");
 	if (w->to <= w->from)
 		return SR_OK;
 	memset(&r, 0, sizeof(r));
@@ -308,7 +308,7 @@ int sr_te_new(struct sr_te **out, struct sr_diag *d)
 
 	*out = NULL;
 	if (!te)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	te->hooks = (struct sr_replay_hooks){ on_row, on_wait, te };
 	*out = te;
 	return SR_OK;
@@ -487,7 +487,7 @@ static int write_policy(struct sr_te *te, struct out *o, size_t k,
 	free(o->carry);
 	o->carry = malloc((p->ntr ? p->ntr : 1) * sizeof(*o->carry));
 	if (!o->carry)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	for (size_t i = 0; i < p->ntr; i++)
 		o->carry[i] = INT32_MIN;
 	while (fread(&r, sizeof(r), 1, p->spool) == 1)

@@ -171,7 +171,7 @@ int sr_latw_new(struct sr_latw **out, const struct sr_acct *acct,
 
 	*out = NULL;
 	if (!w)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	w->emit = emit;
 	w->emit_wait = emit_wait;
 	w->ctx = ctx;
@@ -258,7 +258,7 @@ int sr_latw_add(struct sr_latw *w, int64_t from, int64_t to, int32_t pid,
 			  .behind_pid = -1 };
 
 	if (sr_strpool_add(&w->names, comm ? comm : "", &r.comm))
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	if (why) {
 		int main_why;
 		uint32_t behind;
@@ -287,7 +287,7 @@ int sr_latw_add(struct sr_latw *w, int64_t from, int64_t to, int32_t pid,
 		}
 	}
 	if (sr_sortbuf_push(w->q, &r))
-		return SR_EINTERNAL;
+		return SR_ENOMEM;
 	if (sr_sortbuf_count(w->q) >= w->next_check)
 		drain(w, to);
 	return w->err;

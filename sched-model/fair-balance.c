@@ -48,7 +48,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/grow.h"
 #include "sched-model/fair.h"
 #include "sched-model/smp.h"
 
@@ -63,6 +62,7 @@ struct fair_balancer {
 	unsigned *nr_balance_failed;
 	struct fair_task **cand;	/* a balance's candidates */
 	size_t ncand, capcand;
+	bool nomem;			/* no room for them: said by the tick */
 };
 
 static const struct fair_balance *rules(const struct fair_rq *rq)
@@ -109,16 +109,9 @@ static bool may_run(const struct fair_balancer *b, const struct fair_task *p,
 	return !b->h.allowed || b->h.allowed(b->h.ctx, &p->base, cpu);
 }
 
+/* Room for the candidates of src is made first (candidates()). */
 static void add_cand(struct fair_balancer *b, struct fair_task *p)
 {
-	{
-		struct fair_task **c = sr_grow(b->cand, &b->capcand, b->ncand,
-					       sizeof(*c), 16, 0);
-
-		if (!c)
-			return; /* fewer candidates: a balance that moves less */
-		b->cand = c;
-	}
 	b->cand[b->ncand++] = p;
 }
 
@@ -145,13 +138,25 @@ static int by_mru(const void *x, const void *y)
 static void candidates(struct fair_balancer *b, const struct fair_rq *src)
 {
 	const struct fair_balance *r = rules(src);
+	size_t need = src->rt_nr_running + src->nq + 1;
 
 	b->ncand = 0;
+	if (need > b->capcand) {
+		struct fair_task **c = realloc(b->cand, need * sizeof(*c));
+
+		if (!c) {
+			b->nomem = true; /* nothing moves; the tick says why */
+			return;
+		}
+		b->cand = c;
+		b->capcand = need;
+	}
 	if (r->rt_moves)
 		for (int prio = 0; prio < FAIR_MAX_RT_PRIO; prio++)
-			for (size_t i = src->nrt[prio]; i-- > 0;)
-				if (!src->rt[prio][i]->base.on_cpu)
-					add_cand(b, src->rt[prio][i]);
+			for (struct fair_task *p = src->rt_tail[prio]; p;
+			     p = p->rt_prev)
+				if (!p->base.on_cpu)
+					add_cand(b, p);
 	{
 		size_t first = b->ncand;
 
@@ -364,6 +369,11 @@ static int fb_tick(void *v, int cpu)
 	return balance(b, cpu, false);
 }
 
+static bool fb_nomem(const void *v)
+{
+	return ((const struct fair_balancer *)v)->nomem;
+}
+
 static bool fb_quiet(const void *v)
 {
 	return true; /* no history: an all-idle machine has nothing to move */
@@ -434,6 +444,7 @@ const struct sm_balancer_ops fair_balancer_ops = {
 	.destroy = fb_destroy,
 	.tick = fb_tick,
 	.quiet = fb_quiet,
+	.nomem = fb_nomem,
 	.stats = fb_stats,
 	.wake_cpu = fb_wake_cpu,
 	.why_stays = fb_why_stays,
@@ -458,10 +469,12 @@ void fair_balance_walk(struct sm_rq *srq, sm_walk_fn fn, void *ctx)
 	struct fair_rq *rq = fair_rq_of(srq);
 
 	for (int prio = 0; prio < FAIR_MAX_RT_PRIO; prio++)
-		for (size_t i = rq->nrt[prio]; i-- > 0;)
-			if (!rq->rt[prio][i]->base.on_cpu &&
-			    !fn(ctx, &rq->rt[prio][i]->base))
+		for (struct fair_task *p = rq->rt_tail[prio], *prev; p;
+		     p = prev) {
+			prev = p->rt_prev; /* fn may move p away */
+			if (!p->base.on_cpu && !fn(ctx, &p->base))
 				return;
+		}
 	for (size_t i = rq->nq; i-- > 0;)
 		if (!rq->q[i]->delayed && !fn(ctx, &rq->q[i]->base))
 			return;

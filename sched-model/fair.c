@@ -144,17 +144,29 @@ uint64_t fair_scaled(const struct fair_rq *rq, long v, long flag)
 
 /* ---- the fair queue ---- */
 
+int fair_reserve(struct sm_rq *srq, size_t ntasks)
+{
+	struct fair_rq *rq = fair_rq_of(srq);
+	struct fair_task **q;
+
+	if (ntasks <= rq->capq)
+		return 0;
+	q = realloc(rq->q, ntasks * sizeof(*q));
+	if (!q)
+		return -1;
+	rq->q = q;
+	rq->capq = ntasks;
+	return 0;
+}
+
 void fair_q_add(struct fair_rq *rq, struct fair_task *p)
 {
-	{
-		struct fair_task **q = sr_grow(rq->q, &rq->capq, rq->nq,
-					       sizeof(*q), 16, 0);
-
-		if (!q) {
-			fprintf(stderr, "schedreplay: out of memory\n");
-			exit(70);
-		}
-		rq->q = q;
+	/* the simulator reserves room for all its tasks first, so only a
+	   caller of the policy alone (a test) grows the queue here */
+	if (rq->nq == rq->capq && fair_reserve(&rq->base, rq->capq * 2 + 16)) {
+		fprintf(stderr, "schedreplay: internal error: a fair runqueue "
+			"used without room reserved (sm_policy.reserve)\n");
+		abort();
 	}
 	p->qpos = rq->nq;
 	p->seq = ++rq->seq;
@@ -250,39 +262,33 @@ static void rt_enqueue(struct fair_rq *rq, struct fair_task *p, bool head)
 {
 	int prio = p->prio;
 
-	{
-		struct fair_task **l = sr_grow(rq->rt[prio], &rq->caprt[prio],
-					       rq->nrt[prio], sizeof(*l), 4, 0);
-
-		if (!l) {
-			fprintf(stderr, "schedreplay: out of memory\n");
-			exit(70);
-		}
-		rq->rt[prio] = l;
-	}
+	p->rt_rq = rq;
+	p->rt_qprio = prio;
 	if (head) {
-		memmove(rq->rt[prio] + 1, rq->rt[prio],
-			rq->nrt[prio] * sizeof(*rq->rt[prio]));
-		rq->rt[prio][0] = p;
+		p->rt_prev = NULL;
+		p->rt_next = rq->rt_head[prio];
 	} else {
-		rq->rt[prio][rq->nrt[prio]] = p;
+		p->rt_prev = rq->rt_tail[prio];
+		p->rt_next = NULL;
 	}
+	*(p->rt_prev ? &p->rt_prev->rt_next : &rq->rt_head[prio]) = p;
+	*(p->rt_next ? &p->rt_next->rt_prev : &rq->rt_tail[prio]) = p;
 	rq->nrt[prio]++;
 	rq->rt_nr_running++;
 	p->rt_queued = true;
 }
 
+/* p off rq's list of its prio (nothing if it is not on that one). */
 static void rt_dequeue(struct fair_rq *rq, struct fair_task *p)
 {
 	int prio = p->prio;
-	size_t i = 0;
 
-	while (i < rq->nrt[prio] && rq->rt[prio][i] != p)
-		i++;
-	if (i == rq->nrt[prio])
+	if (!p->rt_queued || p->rt_rq != rq || p->rt_qprio != prio)
 		return;
-	memmove(rq->rt[prio] + i, rq->rt[prio] + i + 1,
-		(rq->nrt[prio] - i - 1) * sizeof(*rq->rt[prio]));
+	*(p->rt_prev ? &p->rt_prev->rt_next : &rq->rt_head[prio]) = p->rt_next;
+	*(p->rt_next ? &p->rt_next->rt_prev : &rq->rt_tail[prio]) = p->rt_prev;
+	p->rt_prev = p->rt_next = NULL;
+	p->rt_rq = NULL;
 	rq->nrt[prio]--;
 	rq->rt_nr_running--;
 	p->rt_queued = false;
@@ -292,7 +298,7 @@ static struct fair_task *rt_pick(const struct fair_rq *rq)
 {
 	for (int prio = 0; prio < FAIR_MAX_RT_PRIO; prio++)
 		if (rq->nrt[prio])
-			return rq->rt[prio][0];
+			return rq->rt_head[prio];
 	return NULL;
 }
 
@@ -444,8 +450,6 @@ void fair_rq_free(struct sm_rq *srq)
 
 	if (!rq)
 		return;
-	for (int i = 0; i < FAIR_MAX_RT_PRIO; i++)
-		free(rq->rt[i]);
 	free(rq->q);
 	free(rq);
 }
@@ -792,7 +796,8 @@ void fair_why_waiting(const struct sm_rq *srq, const struct sm_task *t,
 	if (fair_is_rt(p)) {
 		int32_t n = 0;
 
-		while ((size_t)n < rq->nrt[p->prio] && rq->rt[p->prio][n] != p)
+		for (const struct fair_task *x = rq->rt_head[p->prio];
+		     x && x != p; x = x->rt_next)
 			n++;
 		if (fair_is_rt(curr) && curr->prio == p->prio) {
 			w->code = SM_WHY_SAME_PRIO_QUEUE;
@@ -843,9 +848,8 @@ int fair_check(const struct sm_rq *srq, char *why, size_t whylen)
 	unsigned long rt = 0, cfs = 0, load = 0, delayed = 0;
 
 	for (int prio = 0; prio < FAIR_MAX_RT_PRIO; prio++)
-		for (size_t i = 0; i < rq->nrt[prio]; i++) {
-			const struct fair_task *p = rq->rt[prio][i];
-
+		for (const struct fair_task *p = rq->rt_head[prio]; p;
+		     p = p->rt_next) {
 			if (p->rq != rq || !p->rt_queued || p->prio != prio ||
 			    !fair_is_rt(p))
 				FAIL("rt list %d: task %u misfiled", prio,

@@ -80,7 +80,11 @@ struct fair_task {
 
 	/* RT class */
 	bool rt_queued;
-	size_t rt_pos;			/* in its list: rq->rt[prio] */
+	/* its place in the FIFO list of rq->rt_head[prio], linked through
+	   the tasks (queueing allocates nothing, so it cannot fail) */
+	struct fair_task *rt_prev, *rt_next;
+	struct fair_rq *rt_rq;		/* the list it is on, and its prio */
+	int rt_qprio;
 	long time_slice;		/* SCHED_RR: jiffies left */
 
 	/* fair class (struct sched_entity) */
@@ -219,11 +223,13 @@ struct fair_rq {
 	struct sm_rq base;
 	const struct fair_rules *rules;
 	unsigned long nr_running;	/* all classes, the running one too */
-	/* RT class: a FIFO list per priority */
-	struct fair_task **rt[FAIR_MAX_RT_PRIO];
-	size_t nrt[FAIR_MAX_RT_PRIO], caprt[FAIR_MAX_RT_PRIO];
+	/* RT class: a FIFO list per priority, linked through the tasks */
+	struct fair_task *rt_head[FAIR_MAX_RT_PRIO], *rt_tail[FAIR_MAX_RT_PRIO];
+	size_t nrt[FAIR_MAX_RT_PRIO];
 	unsigned long rt_nr_running;
-	/* fair class: the queued entities (curr excluded while it runs) */
+	/* fair class: the queued entities (curr excluded while it runs);
+	   room for every task of the replay is made ahead (fair_reserve),
+	   so queueing cannot run out of memory half-way */
 	struct fair_task **q;
 	size_t nq, capq;
 	struct fair_task *curr_se;	/* cfs_rq->curr */
@@ -244,6 +250,8 @@ unsigned long fair_calc_delta_mine(unsigned long delta, unsigned long weight,
 uint64_t fair_calc_delta_fair66(uint64_t delta, const struct fair_task *p);
 
 /* ---- the queue (for the classes) ---- */
+/* sm_policy.reserve: room for ntasks entities in rq's queue */
+int fair_reserve(struct sm_rq *rq, size_t ntasks);
 void fair_q_add(struct fair_rq *rq, struct fair_task *p);
 void fair_q_del(struct fair_rq *rq, struct fair_task *p);
 /* leftmost by vruntime (ties: first queued); NULL if empty */
@@ -302,6 +310,7 @@ void fair_why_waiting(const struct sm_rq *rq, const struct sm_task *t,
 		      struct sm_why *w);
 
 #define FAIR_POLICY_OPS \
+	.reserve = fair_reserve, \
 	.rq_free = fair_rq_free, \
 	.task_new = fair_task_new, \
 	.fork = fair_fork, \

@@ -328,6 +328,11 @@ struct sm_policy {
 				unsigned long jiffies,
 				const struct sm_observer *obs);
 	void (*rq_free)(struct sm_rq *rq);
+	/* Room for ntasks tasks in rq's queues (NULL: a policy whose queues
+	   never allocate): the simulator calls it whenever its task count
+	   grows, so that no later call (wake, migrate, ...) can run out of
+	   memory half-way.  0, or -1 when out of memory. */
+	int (*reserve)(struct sm_rq *rq, size_t ntasks);
 
 	/* A task alive before the trace starts: not queued, asleep. */
 	struct sm_task *(*task_new)(struct sm_rq *rq,

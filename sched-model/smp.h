@@ -36,6 +36,10 @@ struct sm_balancer_ops {
 	int (*tick)(void *b, int cpu);
 	/* nothing a balancer holds can change while every CPU idles */
 	bool (*quiet)(const void *b);
+	/* an allocation failed (that balance moved nothing): the simulator
+	   stops, out of memory.  NULL: the balancer never allocates after
+	   create */
+	bool (*nomem)(const void *b);
 	const struct sm_balance_stats *(*stats)(const void *b, int cpu);
 	/* where a wakeup of t enqueues: prev = its CPU, waker = the waking
 	   task's CPU (-1: a timer or a device); *why if it moves.  NULL:

@@ -199,7 +199,7 @@ expect_groups 5 9 "hog audio display build other " "--group order"
 expect_status 64 "$SR" diff "$T/v.txt" --cpus 1 --group audio
 expect_err "--group: expected NAME=REGEX"
 expect_status 64 "$SR" diff "$T/v.txt" --cpus 1 --group 'audio=('
-expect_err "^schedreplay: --group audio=\\(: expected a pcre2 regex, got an error at offset"
+expect_err "^schedreplay: --group 'audio=\\(': expected a pcre2 regex, got an error at offset"
 
 # --only-tree: only the command's tree is replayed; the verdict says so
 expect_status 0 "$SR" diff "$T/v.txt" --cpus 1 --only-tree '^perf-exec$'

@@ -65,11 +65,11 @@ awk -F '\t' '$2 == 200 && $3 == "player" && $5 != 92 { exit 1 }' \
 expect_status 0 "$SR" diff "$F" --policy stock --policy o11int --rt player
 
 expect_status 64 "$SR" replay "$F" -o "$T/e" --rt 'player:0'
-expect_err "--rt player:0: expected a SCHED_RR priority from 1 to 99 after the ':', got '0'"
+expect_err "--rt 'player:0': expected a SCHED_RR priority from 1 to 99 after the last ':', got '0'"
 expect_status 64 "$SR" replay "$F" -o "$T/e" --rt 'player:100'
 expect_err 'from 1 to 99'
 expect_status 64 "$SR" replay "$F" -o "$T/e" --rt '(player'
-expect_err '^schedreplay: --rt \(player: at offset [0-9]+: '
+expect_err "^schedreplay: --rt '\\(player': at offset [0-9]+: "
 expect_status 64 "$SR" replay "$F" -o "$T/e" --rt ':5'
 expect_err 'expected REGEX\[:PRIO\]'
 nchecks=$((nchecks + 1))

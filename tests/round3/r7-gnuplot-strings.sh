@@ -73,7 +73,7 @@ nchecks=$((nchecks + 1))
 [ ! -e "$T/h3" ] || fail "sweep ran before finding no gnuplot"
 # --rt, which every job compiles
 expect_status 64 "$SR" sweep "$H" --policy stock --rt 'a(' -o "$T/h4" --sequential
-expect_err "^schedreplay: --rt a\\(: at offset 2: missing closing parenthesis"
+expect_err "^schedreplay: --rt 'a\\(': at offset 2: missing closing parenthesis"
 nchecks=$((nchecks + 1))
 [ ! -e "$T/h4" ] || fail "sweep ran before refusing --rt"
 done_ok
