@@ -3,11 +3,14 @@
  * files, the event-stream checks, and one compiled pattern table per
  * process.
  */
+#include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "parse/patterns.h"
@@ -110,7 +113,7 @@ void fz_check_error(const char *path, const struct sr_diag *d)
 	for (const char *c = d->msg; *c; c++)
 		FZ_ASSERT(*c >= 0x20 && *c < 0x7f, "unquoted byte 0x%02x in "
 			  "message '%s'", (unsigned char)*c, d->msg);
-	if (d->code == SR_EINTERNAL && strstr(d->msg, "out of memory"))
+	if (d->code == SR_ENOMEM)
 		return;
 	FZ_ASSERT(d->code == SR_EDATA || d->code == SR_EIO,
 		  "status %d for bad input: '%s'", d->code, d->msg);
@@ -314,5 +317,151 @@ int fz_read(const char *path, const struct sr_read_opts *opts,
 		*rp = r;
 	else
 		sr_reader_close(r);
+	return rc;
+}
+
+char *fz_slurp(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	char *b = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (*n + 4096 + 1 > cap) {
+			cap = cap ? 2 * cap : 8192;
+			b = realloc(b, cap);
+			if (!b)
+				fz_fail("out of memory");
+		}
+		size_t got = fread(b + *n, 1, cap - *n - 1, f);
+
+		*n += got;
+		if (!got)
+			break;
+	}
+	fclose(f);
+	b[*n] = '\0';
+	return b;
+}
+
+/* The "..." literals of a gnuplot line, decoded by gnuplot's escapes
+ * (backslash-backslash, backslash-quote, backslash and octal digits);
+ * -1 if the line holds a ` outside a comment (a command gnuplot would
+ * run, inside a "..." too), a control byte, an escape we do not write,
+ * or a string not closed. */
+int fz_gp_strings(const char *line, char out[][512], int max)
+{
+	int n = 0;
+
+	for (const char *p = line; *p; p++) {
+		size_t o = 0;
+
+		if (*p == '#')
+			break;	/* a comment: gnuplot runs nothing there */
+		if (*p == '`' || (unsigned char)*p < 0x20)
+			return -1;
+		if (*p == '\'') {	/* single-quoted: ours, constant */
+			const char *q = strchr(p + 1, '\'');
+
+			if (!q)
+				return -1;
+			p = q;
+			continue;
+		}
+		if (*p != '"')
+			continue;
+		if (n == max)
+			return -1;
+		for (p++; *p != '"'; p++) {
+			char c = *p;
+
+			if (!*p || *p == '`' || (unsigned char)*p < 0x20)
+				return -1;
+			if (*p == '\\') {
+				p++;
+				if (*p >= '0' && *p <= '7') {
+					int v = 0, k = 0;
+
+					while (k < 3 && *p >= '0' && *p <= '7')
+						v = v * 8 + (*p++ - '0'), k++;
+					p--;
+					c = (char)v;
+				} else if (*p == '\\' || *p == '"') {
+					c = *p;
+				} else {
+					return -1; /* not an escape we write */
+				}
+			}
+			if (o + 1 < sizeof(out[0]))
+				out[n][o++] = c;
+		}
+		out[n++][o] = '\0';
+	}
+	return n;
+}
+
+/* rm -rf: a directory a run made unreadable or unwritable included; an
+ * entry that will not go does not stop the walk */
+static int rm_one(const char *p, const struct stat *st, int flag,
+		  struct FTW *f)
+{
+	(void)st; (void)f;
+	if (flag == FTW_DP || flag == FTW_D || flag == FTW_DNR)
+		chmod(p, 0700);
+	remove(p);
+	return 0;
+}
+
+void fz_rm_tree(const char *path)
+{
+	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A file of our temporaries' pattern, NAME.tmp.PID[.XXXXXX] (lib/outfile.h);
+ * a directory the command line itself named so is not one. */
+static int tmp_one(const char *p, const struct stat *st, int flag,
+		   struct FTW *f)
+{
+	const char *t = strstr(p + f->base, ".tmp.");
+
+	(void)st;
+	if (flag != FTW_F || !t || t == p + f->base)
+		return 0;
+	t += 5;
+	return *t >= '0' && *t <= '9';
+}
+
+int fz_tmp_left(const char *path)
+{
+	return nftw(path, tmp_one, 16, FTW_PHYS) != 0;
+}
+
+int fz_main(int argc, char **argv, char *msg, size_t size)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *real = stderr;
+	int rc;
+
+	/* the tool's stream, not fd 2, where a sanitizer's report goes */
+	stderr = open_memstream(&buf, &len);
+	if (!stderr)
+		fz_fail("open_memstream: %s", strerror(errno));
+	rc = sr_main(argc, argv);
+	fclose(stderr);
+	stderr = real;
+	if (len > size - 1)
+		len = size - 1;
+	memcpy(msg, buf, len);
+	msg[len] = '\0';
+	free(buf);
+	for (size_t k = 0; k < len; k++)
+		FZ_ASSERT((unsigned char)msg[k] >= 0x20 ? msg[k] != 0x7f :
+			  msg[k] == '\n',
+			  "a control byte (0x%02x) in what '%s' said: %s",
+			  (unsigned char)msg[k], argc > 1 ? argv[1] : "", msg);
 	return rc;
 }

@@ -9,7 +9,9 @@
  * path in the temporary directory, @L a path there of more than 1000
  * characters, @E the empty string; any other line is taken as it is.
  * Checks: the exit status is one the tool documents for a user's mistake
- * or a run (0, 64, 65, 66, 69, 74: never 70, never a signal), nothing is
+ * or a run (0, 64, 65, 66, 69, 74: never 70, never a signal), what it says
+ * on stderr is printable text (an argument's control bytes written \xNN:
+ * a terminal must not get them), nothing is
  * written outside the temporary directory (no /stock, /observed,
  * /priority.dat ...), and no temporary file (NAME.tmp.*) is left behind.
  * gnuplot is kept off PATH, so plot and report stop at 69 quickly.
@@ -17,7 +19,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +26,6 @@
 #include <unistd.h>
 
 #include "tests/fuzz/fuzz.h"
-
-int sr_main(int argc, char **argv);
 
 #define MAX_ARGS 32
 
@@ -46,32 +45,6 @@ static const char *const outside[] = {
 	"/stock", "/o11int", "/test2-mm1", "/observed", "/priority.dat",
 	"/priority.gp", "/index.html", "/summary.tsv", "/out",
 };
-
-/* rm -rf: a directory a run made unreadable or unwritable included; an
- * entry that will not go does not stop the walk */
-static int rm_one(const char *p, const struct stat *st, int flag,
-		  struct FTW *f)
-{
-	(void)st; (void)f;
-	if (flag == FTW_DP || flag == FTW_D || flag == FTW_DNR)
-		chmod(p, 0700);
-	remove(p);
-	return 0;
-}
-
-/* A file of our temporaries' pattern, NAME.tmp.PID[.XXXXXX] (lib/outfile.h);
- * a directory the command line itself named so is not one. */
-static int tmp_left(const char *p, const struct stat *st, int flag,
-		    struct FTW *f)
-{
-	const char *t = strstr(p + f->base, ".tmp.");
-
-	(void)st;
-	if (flag != FTW_F || !t || t == p + f->base)
-		return 0;
-	t += 5;
-	return *t >= '0' && *t <= '9';
-}
 
 static void init(void)
 {
@@ -160,6 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *argv[MAX_ARGS + 2];
 	int argc = 1, rc;
+	static char msg[1 << 16];
 	size_t i = 0;
 
 	init();
@@ -177,7 +151,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				free(argv[--argc]);
 			if (chdir(root) != 0)
 				fz_fail("chdir %s: %s", root, strerror(errno));
-			nftw(work, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+			fz_rm_tree(work);
 			return 0;
 		}
 		argv[argc] = expand(s, n);
@@ -191,7 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * a thing to fuzz (tests/record/record.sh tests it) */
 	if (argc > 1 && !strcmp(argv[1], "record"))
 		argv[1][0] = 'X';
-	rc = sr_main(argc, argv);
+	rc = fz_main(argc, argv, msg, sizeof(msg));
 	if (chdir(root) != 0)
 		fz_fail("chdir %s: %s", root, strerror(errno));
 	FZ_ASSERT(rc == 0 || rc == 64 || rc == 65 || rc == 66 || rc == 69 ||
@@ -200,10 +174,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t k = 0; k < sizeof(outside) / sizeof(outside[0]); k++)
 		FZ_ASSERT(access(outside[k], F_OK) != 0, "%s written by '%s'",
 			  outside[k], argc > 1 ? argv[1] : "");
-	FZ_ASSERT(nftw(work, tmp_left, 16, FTW_PHYS) == 0,
+	FZ_ASSERT(!fz_tmp_left(work),
 		  "a temporary file left in %s by '%s'", work,
 		  argc > 1 ? argv[1] : "");
-	nftw(work, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	fz_rm_tree(work);
 	FZ_ASSERT(access(work, F_OK) != 0, "%s could not be removed", work);
 	for (int k = 1; k < argc; k++)
 		free(argv[k]);

@@ -68,4 +68,24 @@ void fz_check_offset(const char *path, const struct sr_diag *d);
  * found by detection, every event and error checked (fz_read). */
 void fz_binary(const uint8_t *data, size_t size, const char *format);
 
+/* The binary's entry point (schedreplay.c built with SR_NO_MAIN). */
+int sr_main(int argc, char **argv);
+/* sr_main(argc, argv), what the tool writes on stderr (its stream; fd 2
+ * stays the sanitizers' and libFuzzer's) kept in msg, cut at size, and
+ * checked to be printable text (its control bytes \xNN); its status. */
+int fz_main(int argc, char **argv, char *msg, size_t size);
+/* rm -rf path, an unreadable or unwritable directory included. */
+void fz_rm_tree(const char *path);
+/* Does a file of our temporaries' pattern (NAME.tmp.PID...) lie under
+ * path? */
+int fz_tmp_left(const char *path);
+/* A file's bytes, NUL-terminated (malloc'd; *n without the NUL); NULL if
+ * it cannot be opened. */
+char *fz_slurp(const char *path, size_t *n);
+/* The "..." literals of a line of a gnuplot script, decoded by gnuplot's
+ * escapes, into out (at most max); -1 if the line holds a ` outside a
+ * comment (gnuplot runs `...` as a shell command, inside "..." too), a
+ * control byte, an escape we do not write, or a string not closed. */
+int fz_gp_strings(const char *line, char out[][512], int max);
+
 #endif
