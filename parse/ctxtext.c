@@ -379,8 +379,7 @@ static bool parse_i64(const char *s, size_t n, int64_t *v)
 	return true;
 }
 
-/* "0-3,5": the set; false when malformed or a cpu is out of range */
-static bool parse_cpus(const char *s, size_t n, struct sr_cpuset *set)
+bool sr_cpuset_parse(const char *s, size_t n, struct sr_cpuset *set)
 {
 	size_t i = 0;
 	uint32_t top = 0;
@@ -464,7 +463,7 @@ static int set_field(void *base, const struct field *fd, const char *v,
 		p[vn] = '\0';
 		break;
 	case F_CPUS:
-		if (!parse_cpus(v, vn, (struct sr_cpuset *)p)) {
+		if (!sr_cpuset_parse(v, vn, (struct sr_cpuset *)p)) {
 			snprintf(what, sizeof(what), "cpus= a list of cpu "
 				 "numbers below %d such as 0-3,6", SR_CPU_MAX);
 			return expected(why, whysz, what, v, vn);

@@ -22,6 +22,7 @@
 #ifndef SR_CTXTEXT_H
 #define SR_CTXTEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -67,5 +68,10 @@ void sr_ctxread_abort(struct sr_ctxread *r);
 int sr_ctxtext_parse(struct sr_context **out, const char *buf, size_t n,
 		     const char *file, unsigned long long base,
 		     struct sr_diag *d);
+
+/* The n bytes at s, a cpu list ("0-3,5", as the kernel prints one), into
+ * set (its old bits freed; nbits a multiple of 64); false when malformed
+ * or a cpu is SR_CPU_MAX or more. */
+bool sr_cpuset_parse(const char *s, size_t n, struct sr_cpuset *set);
 
 #endif

@@ -26,6 +26,7 @@
 #include <zlib.h>
 
 #include "lib/grow.h"
+#include "parse/ctxtext.h"
 #include "parse/event.h"
 #include "parse/tasks.h"
 #include "record/capture.h"
@@ -114,49 +115,10 @@ static bool read_i64(const char *path, int64_t *v)
 	return !errno && e != buf && (*e == '\n' || *e == '\0');
 }
 
-/* "0-3,6" into a set (nbits a multiple of 64); false if malformed. */
+/* A cpu list of /sys or /proc, to its line's end, into a set. */
 static bool cpulist(const char *s, struct sr_cpuset *set)
 {
-	int64_t top = -1;
-
-	set->nbits = 0;
-	set->w = NULL;
-	for (int pass = 0; pass < 2; pass++) {
-		const char *p = s;
-
-		if (pass == 1) {
-			if (top < 0)
-				return false;
-			set->nbits = (uint32_t)(top / 64 + 1) * 64;
-			set->w = calloc(set->nbits / 64, sizeof(*set->w));
-			if (!set->w)
-				return set->nbits = 0, false;
-		}
-		while (*p && *p != '\n') {
-			char *e;
-			long a = strtol(p, &e, 10), b = a;
-
-			if (e == p || a < 0)
-				goto bad;
-			if (*e == '-')
-				b = strtol(e + 1, &e, 10);
-			if (b < a || b >= 8192)
-				goto bad;
-			if (pass == 0 && b > top)
-				top = b;
-			for (long k = a; pass == 1 && k <= b; k++)
-				set->w[k / 64] |= 1ull << (k % 64);
-			p = *e == ',' ? e + 1 : e;
-			if (*e && *e != ',' && *e != '\n')
-				goto bad;
-		}
-	}
-	return true;
-bad:
-	free(set->w);
-	set->w = NULL;
-	set->nbits = 0;
-	return false;
+	return sr_cpuset_parse(s, strcspn(s, "\n"), set);
 }
 
 /* The lowest cpu of a list, -1 if none. */
