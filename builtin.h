@@ -77,8 +77,8 @@ int cmd_record(int argc, char **argv, struct sr_diag *d);
 
 /* How the demand is replayed (o: anything with the fields of struct
  * sr_replay_opts named causal, external, cs_cost_ns, init_sleep_pct,
- * calibrate, affinity, early): replay and export, and the commands that
- * compare (their struct cmp_replay_rules, compare/source.h). */
+ * calibrate, affinity, early, group_sched): replay and export, and the
+ * commands that compare (their struct cmp_replay_rules, compare/source.h). */
 #define OPT_REPLAY_RULES(o) \
 	OPT_CHOICE(0, "causal", &(o)->causal, sr_causal_names, "MODE", \
 		   "which wakes a task gets in the trace it causes in " \
@@ -110,7 +110,12 @@ int cmd_record(int argc, char **argv, struct sr_diag *d);
 	OPT_CHOICE(0, "early-wake", &(o)->early, sr_early_names, "MODE", \
 		   "a wake that reaches its task before the sleep it ends: " \
 		   "requeue (default: the task sleeps and is woken at " \
-		   "once, in the recorded order), skip (it does not sleep)")
+		   "once, in the recorded order), skip (it does not sleep)"), \
+	OPT_CHOICE(0, "group-sched", &(o)->group_sched, \
+		   sr_group_mode_names, "MODE", "auto (default): the fair " \
+		   "models share CPUs between task groups, the recording's " \
+		   "context's or inferred (a process and what it forks); " \
+		   "none: every task in the root group")
 
 /* --tree shows one process tree (diff, plot, report, explain); --only
  * and --only-tree restrict what is replayed, in every command.  --tree

@@ -148,6 +148,9 @@ static void rules_said(const struct cmp_replay_rules *o, char *buf,
 		say(buf, n, &k, "--affinity %s", sr_affinity_names[o->affinity]);
 	if (o->early)
 		say(buf, n, &k, "--early-wake %s", sr_early_names[o->early]);
+	if (o->group_sched)
+		say(buf, n, &k, "--group-sched %s",
+		    sr_group_mode_names[o->group_sched]);
 }
 
 void cmp_loaded_free(struct cmp_loaded *l)

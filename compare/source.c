@@ -104,6 +104,7 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 	ro.calibrate = o->rules.calibrate;
 	ro.affinity = o->rules.affinity;
 	ro.early = o->rules.early;
+	ro.group_sched = o->rules.group_sched;
 	ro.sink = &sink;
 	ro.read.progress = o->progress;
 	if (sr_sel_windowed(o->sel)) {
@@ -159,7 +160,8 @@ static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
 
 	if (o->cpus || u->causal != SR_CAUSAL_KNOWN ||
 	    u->external != SR_EXTERNAL_ABSOLUTE || u->cs_cost_ns ||
-	    u->init_sleep_pct || u->calibrate || u->affinity || u->early)
+	    u->init_sleep_pct || u->calibrate || u->affinity || u->early ||
+	    u->group_sched)
 		return sr_fail(d, SR_EUSAGE, "--%s needs the trace file, not "
 			       "the replay directory %s (replayed already)",
 			       o->cpus ? "cpus" :
@@ -168,7 +170,8 @@ static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
 			       u->cs_cost_ns ? "cs-cost" :
 			       u->init_sleep_pct ? "warm" :
 			       u->calibrate ? "calibrate" :
-			       u->affinity ? "affinity" : "early-wake", o->trace);
+			       u->affinity ? "affinity" :
+			       u->early ? "early-wake" : "group-sched", o->trace);
 	if (o->only || o->only_tree)
 		return sr_fail(d, SR_EUSAGE, "--%s needs the trace file, not "
 			       "the replay directory %s (replayed already: give "

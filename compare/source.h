@@ -31,6 +31,7 @@ struct cmp_replay_rules {
 	enum sr_calibrate_mode calibrate;
 	enum sr_affinity_mode affinity;
 	enum sr_early_mode early;
+	enum sr_group_mode group_sched;
 };
 
 struct cmp_source_opts {

@@ -798,6 +798,16 @@ static int birth(struct sr_demand *dm, struct ent *e, int64_t ts,
 			e->t.parent = p;
 	}
 	e->t.cpu = cpu;
+	if (dm->o.groups) {
+		struct sr_tg_task tt = {
+			.id = e->t.id, .parent = e->t.parent, .pid = e->t.pid,
+			.tgid = e->t.tgid, .kthread = !e->t.has_mm, .ts = ts,
+		};
+
+		if ((rc = sr_taskgroups_assign(dm->o.groups, &tt, &e->t.group,
+					       NULL)))
+			return rc;
+	}
 	e->l->charged = dm->charges && fair(e);
 	e->l->prio = (int16_t)(fair(e) ? 120 + e->t.nice
 				       : 99 - e->t.rt_priority);

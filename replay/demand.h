@@ -42,6 +42,7 @@
 #include "parse/context.h"
 #include "parse/event.h"
 #include "parse/tasks.h"
+#include "replay/taskgroups.h"
 
 enum sr_op_kind {
 	SR_OP_RUN,
@@ -101,6 +102,8 @@ struct sr_dtask {
 	int32_t ctx_pin;    /* its allowed cpus as the recording's context
 			       read them at its birth: SR_PIN_UNKNOWN (not
 			       read), SR_PIN_ANY, or the one cpu allowed */
+	/* its task group (replay/taskgroups.h); NULL: the root */
+	const struct sm_group *group;
 	/* recorded figures, for checks and for `observed` */
 	int64_t cpu_ns;     /* CPU time in the recording (so far) */
 	int64_t finish_ts;  /* end of its recorded demand (valid at the end) */
@@ -162,6 +165,8 @@ struct sr_demand_opts {
 	   cpus at its birth and after each exec, its policy, and its nice
 	   where the events do not give it */
 	const struct sr_context *ctx;
+	/* where a task born goes (replay/taskgroups.h); NULL: the root */
+	struct sr_taskgroups *groups;
 };
 
 /* Called when block `block` of `task` gets its end (not OPEN). */

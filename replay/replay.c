@@ -76,6 +76,7 @@ struct sr_replay {
 	struct sr_calib_builder *cb;  /* while the calibration is read */
 	struct sr_calib calib;        /* replay/calib.h */
 	bool calibrated;
+	struct sr_taskgroups *groups; /* each task's group (taskgroups.h) */
 	int32_t ran;                  /* highest cpu that ran a task + 1 */
 	bool win_known;               /* the window is on the trace's clock */
 	int64_t lo, hi;               /* the window (--start, --end) */
@@ -703,6 +704,9 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 	if (sr_reader_context(r->rd))
 		r->ctx_ncpus = sr_reader_context(r->rd)->ncpus;
 	r->tasks = sr_reader_tasks(r->rd);
+	if ((rc = sr_taskgroups_new(&r->groups, r->o.group_sched,
+				    sr_reader_context(r->rd), d)))
+		return rc;
 	dopts = (struct sr_demand_opts){ .exclude = r->o.exclude,
 					 .only = r->o.only,
 					 .tree = r->o.tree,
@@ -710,7 +714,8 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 					 .task_get = view_get,
 					 .task_ctx = r->tasks,
 					 .nconsumers = nsims,
-					 .ctx = sr_reader_context(r->rd) };
+					 .ctx = sr_reader_context(r->rd),
+					 .groups = r->groups };
 	if ((rc = sr_demand_new(&r->dm, &dopts, d)))
 		return rc;
 	sr_demand_on_resolve(r->dm, resolved, r);
@@ -1333,6 +1338,7 @@ void sr_replay_free(struct sr_replay *r)
 	sr_rtrules_free(r->rt);
 	sr_madedirs_forget(&r->made);
 	sr_demand_free(r->dm);
+	sr_taskgroups_free(r->groups);
 	if (r->rd)
 		sr_reader_close(r->rd);
 	free(r);

@@ -159,6 +159,7 @@ struct sr_replay_opts {
 	enum sr_calibrate_mode calibrate;
 	enum sr_early_mode early;     /* --early-wake */
 	enum sr_affinity_mode affinity;
+	enum sr_group_mode group_sched; /* --group-sched (taskgroups.h) */
 	enum sr_perf_compat compat;   /* how `observed` counts, as stats */
 	size_t batch;                 /* events between simulator steps;
 					 results do not depend on it */

@@ -571,6 +571,7 @@ static void info_of(struct sr_sim *s, const struct sr_dtask *dt,
 	}
 	info->has_mm = dt->has_mm;
 	info->mm = dt->has_mm ? dt->tgid : 0;
+	info->group = dt->group;
 	/* tasks alive at the start may be warmed up; forks inherit */
 	info->init_sleep_pct = dt->forked ? 0 : s->o.init_sleep_pct;
 }

@@ -505,6 +505,7 @@ struct sm_task *fair_fork(struct sm_rq *srq, struct sm_task *sparent,
 	p->base.info = parent->base.info;
 	p->base.info.id = in->id;
 	p->base.info.has_mm = in->has_mm;
+	p->base.info.group = in->group;
 	p->base.info.init_sleep_pct = 0;
 	p->rq = rq;
 	p->static_prio = parent->static_prio;

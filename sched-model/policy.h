@@ -61,6 +61,22 @@ enum sm_array {
 	SM_ARRAY_EXPIRED,
 };
 
+/*
+ * A task group (the kernel's struct task_group: an autogroup, a cgroup of
+ * the cpu controller): the fair classes share a CPU first between the
+ * groups (and tasks) of the root, as entities weighing at most `shares`,
+ * then within each group (docs/replay.md, "Task groups").  The replay
+ * makes them (replay/taskgroups.h) and they live for the whole run; the
+ * policies that do not schedule groups ignore them.
+ */
+struct sm_group {
+	uint32_t id;                   /* 1, 2, ...: dense within a run */
+	int depth;                     /* 1: a child of the root group */
+	const struct sm_group *parent; /* NULL: the root's child */
+	unsigned long shares;          /* tg->shares as a weight (1024: what
+					  a nice-0 task weighs) */
+};
+
 /* What the simulator knows of a task when it creates it. */
 struct sm_task_info {
 	uint32_t id;          /* simulator's task id, stable */
@@ -74,6 +90,9 @@ struct sm_task_info {
 	/* its address space: the process (tgid) its threads share; 0 =
 	   not known (then its own); 2.4's same-mm bonus */
 	int32_t mm;
+	/* its task group; NULL: the root group (also fork's: the child's
+	   group, which the caller gives) */
+	const struct sm_group *group;
 };
 
 /* Scheduler state of a task, as the kernel's p->state. */

@@ -280,7 +280,8 @@ static inline int drv_add_info(struct drv *d, struct sm_task_info info,
 static inline int drv_add(struct drv *d, int nice, bool has_mm,
 			  const struct drv_op *prog, long start_us)
 {
-	struct sm_task_info info = { 0, nice, SM_SCHED_NORMAL, 0, has_mm, 0, 0 };
+	struct sm_task_info info = { 0, nice, SM_SCHED_NORMAL, 0, has_mm,
+				     0, 0, NULL };
 
 	return drv_add_info(d, info, prog, start_us);
 }
@@ -608,7 +609,8 @@ static inline void api_tick_wake(struct drv *d, long j, int i)
 static inline int api_add(struct drv *d, int nice, bool has_mm, int pct)
 {
 	static const struct drv_op none[] = { END };
-	struct sm_task_info info = { 0, nice, SM_SCHED_NORMAL, 0, has_mm, pct, 0 };
+	struct sm_task_info info = { 0, nice, SM_SCHED_NORMAL, 0, has_mm,
+				     pct, 0, NULL };
 
 	return drv_add_info(d, info, none, FOREVER);
 }
@@ -617,7 +619,7 @@ static inline int api_add(struct drv *d, int nice, bool has_mm, int pct)
 static inline int api_fork(struct drv *d, int i, bool has_mm, unsigned fl)
 {
 	struct sm_task_info info = { (uint32_t)d->n, 0, SM_SCHED_NORMAL, 0,
-				     has_mm, 0, 0 };
+				     has_mm, 0, 0, NULL };
 	struct sm_task *c = d->pol->fork(d->rq, d->task[i].t, &info, fl);
 
 	if (!c) {

@@ -523,7 +523,7 @@ static void test_migrate(void)
 			struct sm_observer obs = { NULL, NULL };
 			struct sm_rq *rq1;
 			struct sm_task_info ci = { 9, 0, SM_SCHED_NORMAL, 0,
-						   true, 0, 0 };
+						   true, 0, 0, NULL };
 			struct sm_task *c;
 			char why[200];
 			int q;

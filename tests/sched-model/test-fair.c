@@ -330,8 +330,10 @@ static void test_rt(void)
 
 	for (size_t r = 0; r < 2; r++) {
 		struct drv d;
-		struct sm_task_info rr = { 0, 0, SM_SCHED_RR, 10, true, 0, 0 };
-		struct sm_task_info ff = { 0, 0, SM_SCHED_FIFO, 20, true, 0, 0 };
+		struct sm_task_info rr = { 0, 0, SM_SCHED_RR, 10, true,
+					   0, 0, NULL };
+		struct sm_task_info ff = { 0, 0, SM_SCHED_FIFO, 20, true,
+					   0, 0, NULL };
 
 		fair_init(&d, names[r]);
 		drv_add_info(&d, rr, hog, 0);

@@ -344,7 +344,7 @@ static void test_exit_reap(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct drv d;
 		struct sm_task_info info = { 0, 0, SM_SCHED_NORMAL, 0, true,
-					     cases[i].pct, 0 };
+					     cases[i].pct, 0, NULL };
 		const struct drv_rec *r;
 		struct sm_view v;
 

@@ -99,7 +99,7 @@ static void test_one_hog(void)
 			size_t nat = g ? sizeof(a3_at) / sizeof(a3_at[0]) :
 				sizeof(g3_at) / sizeof(g3_at[0]);
 			struct sm_task_info info = { 0, 0, SM_SCHED_NORMAL, 0,
-						     true, warm ? 100 : 0, 0 };
+						     true, warm ? 100 : 0, 0, NULL };
 			struct drv d;
 			size_t seg = 0;
 

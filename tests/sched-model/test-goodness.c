@@ -33,7 +33,7 @@ static void test_quanta(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct drv d;
 		struct sm_task_info in = { 0, cases[i].nice, SM_SCHED_NORMAL, 0,
-					   true, cases[i].pct, 0 };
+					   true, cases[i].pct, 0, NULL };
 
 		drv_init(&d, pol());
 		drv_add_info(&d, in, hog, FOREVER);
@@ -210,7 +210,7 @@ static void test_rr(void)
 		{ 1, 0, 41 }, { 0, 41, 82 }, { 1, 82, 123 }, { 0, 123, 164 },
 	};
 	struct drv d;
-	struct sm_task_info rr = { 0, 0, SM_SCHED_RR, 10, true, 0, 0 };
+	struct sm_task_info rr = { 0, 0, SM_SCHED_RR, 10, true, 0, 0, NULL };
 
 	drv_init(&d, pol());
 	drv_add_info(&d, rr, hog, 0);

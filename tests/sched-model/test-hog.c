@@ -75,7 +75,7 @@ static void test_one_hog(void)
 		bool stock = !strcmp(name, "stock"), warm = runs[r].warm;
 		struct drv d;
 		struct sm_task_info info = { 0, 0, SM_SCHED_NORMAL, 0, true,
-					     warm ? 100 : 0, 0 };
+					     warm ? 100 : 0, 0, NULL };
 
 		drv_init(&d, pol(name));
 		drv_add_info(&d, info, hog, 0);

@@ -36,7 +36,7 @@ static void test_nice_mid_run(void)
 	for (size_t p = 0; p < 3; p++) {
 		struct drv d;
 		struct sm_task_info info = { 0, 0, SM_SCHED_NORMAL, 0, true,
-					     100, 0 };
+					     100, 0, NULL };
 		struct sm_view v;
 		bool b = p > 0;
 
@@ -79,7 +79,8 @@ static void test_nice_other(void)
 	for (size_t p = 0; p < 3; p++) {
 		struct drv d;
 		struct sm_view v;
-		struct sm_task_info rt = { 0, 0, SM_SCHED_FIFO, 10, true, 0, 0 };
+		struct sm_task_info rt = { 0, 0, SM_SCHED_FIFO, 10, true,
+					   0, 0, NULL };
 		int s, r;
 
 		drv_init(&d, sm_policy_find(all[p]));
@@ -129,7 +130,8 @@ static void test_fifo(void)
 
 	for (size_t p = 0; p < 3; p++) {
 		struct drv d;
-		struct sm_task_info info = { 0, 0, SM_SCHED_FIFO, 50, true, 0, 0 };
+		struct sm_task_info info = { 0, 0, SM_SCHED_FIFO, 50, true,
+					     0, 0, NULL };
 		struct sm_view v;
 
 		drv_init(&d, sm_policy_find(all[p]));
@@ -172,7 +174,7 @@ static void test_rr(void)
 		for (int nice = 0; nice <= 10; nice += 10) {
 			struct drv d;
 			struct sm_task_info info = { 0, nice, SM_SCHED_RR, 10,
-						     true, 0, 0 };
+						     true, 0, 0, NULL };
 			struct sm_view v;
 
 			drv_init(&d, sm_policy_find(all[p]));
@@ -206,7 +208,8 @@ static void test_yield(void)
 	for (size_t p = 0; p < 3; p++) {
 		struct drv d;
 		struct sm_view v;
-		struct sm_task_info rt = { 0, 0, SM_SCHED_FIFO, 10, true, 0, 0 };
+		struct sm_task_info rt = { 0, 0, SM_SCHED_FIFO, 10, true,
+					   0, 0, NULL };
 		static const struct drv_op none[] = { END };
 
 		drv_init(&d, sm_policy_find(all[p]));

@@ -27,7 +27,8 @@ struct fixture {
 
 static void fixture_init(struct fixture *f, const char *policy, int nice)
 {
-	struct sm_task_info info = { 1, nice, SM_SCHED_NORMAL, 0, true, 0, 0 };
+	struct sm_task_info info = { 1, nice, SM_SCHED_NORMAL, 0, true,
+				     0, 0, NULL };
 
 	f->pol = pol(policy);
 	f->rq = f->pol->rq_new(NULL, 0, 1000, NULL);
@@ -299,7 +300,7 @@ static void test_new_task(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct sm_policy *p = pol(cases[i].policy);
 		struct sm_task_info info = { 7, 0, SM_SCHED_NORMAL, 0, true,
-					     cases[i].pct, 0 };
+					     cases[i].pct, 0, NULL };
 		struct sm_rq *rq = p->rq_new(NULL, 0, 5000, NULL);
 		struct sm_task *t = p->task_new(rq, &info);
 		struct sm_view v;
@@ -354,8 +355,10 @@ static void test_preempts(void)
 
 	for (size_t k = 0; k < sizeof(policies) / sizeof(policies[0]); k++) {
 		const struct sm_policy *p = pol(policies[k]);
-		struct sm_task_info ia = { 1, 0, SM_SCHED_NORMAL, 0, true, 0, 0 };
-		struct sm_task_info ib = { 2, 0, SM_SCHED_NORMAL, 0, true, 0, 0 };
+		struct sm_task_info ia = { 1, 0, SM_SCHED_NORMAL, 0, true,
+					   0, 0, NULL };
+		struct sm_task_info ib = { 2, 0, SM_SCHED_NORMAL, 0, true,
+					   0, 0, NULL };
 		struct sm_rq *rq = p->rq_new(NULL, 0, 1000, NULL);
 		struct sm_task *a = p->task_new(rq, &ia);
 		struct sm_task *b = p->task_new(rq, &ib);
