@@ -52,6 +52,7 @@ int cmd_convert(int argc, char **argv, struct sr_diag *d);
 int cmd_replay(int argc, char **argv, struct sr_diag *d);
 int cmd_diff(int argc, char **argv, struct sr_diag *d);
 int cmd_explain(int argc, char **argv, struct sr_diag *d);
+int cmd_fidelity(int argc, char **argv, struct sr_diag *d);
 int cmd_plot(int argc, char **argv, struct sr_diag *d);
 int cmd_report(int argc, char **argv, struct sr_diag *d);
 int cmd_export(int argc, char **argv, struct sr_diag *d);

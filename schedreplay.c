@@ -18,6 +18,7 @@ const struct sr_cmd sr_commands[] = {
 	{ "stats", cmd_stats, "per-task runtime, switches and scheduling delays (like perf sched latency)" },
 	{ "replay", cmd_replay, "replay a trace under each policy: timelines, latencies, summaries" },
 	{ "diff", cmd_diff, "what policy B (or each policy) changed against A, task by task" },
+	{ "fidelity", cmd_fidelity, "how closely the replay under the recording kernel's model reproduces the recording" },
 	{ "explain", cmd_explain, "why a task waited, under each policy: its worst waits in words, the wait by reason and by the task it waited behind" },
 	{ "plot", cmd_plot, "gnuplot plots of priorities and scheduling delays" },
 	{ "report", cmd_report, "one self-contained HTML page: the verdict, a task table, the plots" },

@@ -821,6 +821,7 @@ static int cmp_rows_done(struct sr_replay *r, struct prun *p,
 			row->x.expired = st ? (int64_t)st->expired : 0;
 			row->x.late_wakeups = st ? (int64_t)st->late_wakeups
 						 : 0;
+			row->x.early_wakes = st ? (int64_t)st->early_wakes : 0;
 			row->x.finish_ts = st ? st->finish_ts : p->pub.end;
 			row->x.cpu_ns = st ? st->cpu_ns : 0;
 			row->x.migrations = st ? (int64_t)st->migrations : 0;
@@ -830,6 +831,7 @@ static int cmp_rows_done(struct sr_replay *r, struct prun *p,
 
 			row->x.expired = -1;
 			row->x.late_wakeups = -1;
+			row->x.early_wakes = -1;
 			row->x.finish_ts = dt ? dt->finish_ts :
 					   t ? t->last_ts : p->pub.end;
 			row->x.cpu_ns = dt ? dt->cpu_ns : 0;
@@ -840,6 +842,7 @@ static int cmp_rows_done(struct sr_replay *r, struct prun *p,
 			/* counted over the whole replay: unknown in a window */
 			row->x.expired = -1;
 			row->x.late_wakeups = -1;
+			row->x.early_wakes = -1;
 			row->x.migrations = -1;
 		}
 	}

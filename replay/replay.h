@@ -179,6 +179,8 @@ struct sr_replay_row {
 	struct sr_summary_figs {
 		int64_t expired;          /* -1: unknown (observed) */
 		int64_t late_wakeups;     /* -1: unknown */
+		int64_t early_wakes;      /* causal wakes before their block
+					     (replay/sim.h); -1: unknown */
 		int64_t finish_ts;        /* end of its demand, trace clock */
 		int64_t cpu_ns;           /* CPU consumed from its demand
 					     (observed: recorded demand) */
