@@ -5,6 +5,7 @@
  * scheduler policy?  Subcommands read a trace, replay it through scheduler
  * models, and write statistics, timelines, diffs and plots.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -110,8 +111,20 @@ int sr_main(int argc, char **argv)
 }
 
 #ifndef SR_NO_MAIN
+/* Descriptors 0-2 held on /dev/null when the caller closed them, so no
+ * file we open becomes stdin, stdout or stderr (and gnuplot, run with
+ * our stdin, never reads a file we write). */
+static void hold_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 &&
+		    open("/dev/null", fd ? O_WRONLY : O_RDONLY) < 0)
+			return;
+}
+
 int main(int argc, char **argv)
 {
+	hold_std_fds();
 	return sr_main(argc, argv);
 }
 #endif

@@ -62,6 +62,19 @@ int cmd_convert(int argc, char **argv, struct sr_diag *d)
 			goto fail;
 	if (rc < 0)
 		goto fail;
+	{
+		/* the recording's closing counts, after the events */
+		const struct sr_read_stats *st = sr_reader_stats(r);
+
+		for (size_t i = 0; i < st->nlost_cpu; i++)
+			if (st->tally_cpu[i])
+				sr_native_write_tally(w, st->last_ts,
+						      (int32_t)i - 1,
+						      st->tally_cpu[i]);
+		if (st->tally_nocpu)
+			sr_native_write_tally(w, st->last_ts, -1,
+					      st->tally_nocpu);
+	}
 	sr_progress_end(&pg);
 	sr_native_writer_free(w);
 	w = NULL;

@@ -9,6 +9,7 @@
 
 #include "builtin.h"
 #include "lib/outfile.h"
+#include "parse/read-warn.h"
 #include "replay/replay.h"
 #include "replay/trace-event.h"
 
@@ -78,6 +79,7 @@ int cmd_export(int argc, char **argv, struct sr_diag *d)
 	if (!quiet && strcmp(out, "-")) {
 		struct sr_te_counts c;
 
+		sr_loss_put(stdout, &sr_replay_info(r)->loss, "");
 		sr_te_counts(te, &c);
 		printf("wrote %s: %" PRIu64 " events (X %" PRIu64 ", C %"
 		       PRIu64 ", M %" PRIu64 ")\n", out, c.x + c.c + c.m, c.x,

@@ -9,6 +9,7 @@
 #include "lib/progress.h"
 #include "compare/load.h"
 #include "compare/source.h"
+#include "parse/read-warn.h"
 #include "plots/gnuplot.h"
 #include "plots/plot.h"
 
@@ -62,6 +63,8 @@ int cmd_plot(int argc, char **argv, struct sr_diag *d)
 		po.re = ld.re;
 		rc = pl_plot_all(&ld.set, &po, &pf, d);
 		if (rc == SR_OK || rc == SR_ENOGNUPLOT) {
+			if (ld.set.loss)
+				sr_loss_put(stdout, ld.set.loss, "");
 			for (size_t i = 0; i < pf.n; i++) {
 				printf("%s/%s.gp  %s/%s.dat", po.outdir,
 				       pf.fig[i].name, po.outdir,

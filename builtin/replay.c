@@ -136,6 +136,7 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 		       in->cpus == 1 ? "" : "s");
 		if (in->ctx_said[0])
 			printf("%s\n", in->ctx_said);
+		sr_loss_put(stdout, &in->loss, "");
 		if (in->left_tasks && in->left_known) {
 			char a[SR_FMT_NUM], b[SR_FMT_NUM];
 
@@ -155,7 +156,7 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 		for (size_t i = 0; i < sr_replay_count(r); i++)
 			printf("wrote %s/%s/{timeline,latency,summary,cpus}"
 			       ".tsv\n", o.outdir, sr_replay_get(r, i)->name);
-		printf("wrote %s/{tasks,seen}.tsv\n", o.outdir);
+		printf("wrote %s/{tasks,seen,lost}.tsv\n", o.outdir);
 	}
 	if (memory)
 		print_held(r);

@@ -75,6 +75,7 @@ static size_t view_count(const void *ctx)
 }
 
 static int write_rows(const struct stats_opts *o, const struct sr_reader *r,
+		      const struct sr_loss *loss,
 		      struct sr_task_metrics **rows, size_t n,
 		      struct sr_diag *d)
 {
@@ -91,9 +92,18 @@ static int write_rows(const struct stats_opts *o, const struct sr_reader *r,
 	if (o->format == OUT_TSV)
 		sr_write_tsv(sr_outfile_fp(f), rows, n);
 	else if (o->format == OUT_JSON)
-		sr_write_json(sr_outfile_fp(f), sr_reader_path(r), rows, n);
-	else
+		sr_write_json(sr_outfile_fp(f), sr_reader_path(r), loss, rows,
+			      n);
+	else {
+		char line[512];
+
 		sr_write_table(sr_outfile_fp(f), rows, n);
+		/* where perf sched latency says its "INFO: N% lost events";
+		 * the marked tasks are the table's line above */
+		sr_loss_say(loss, line, sizeof(line));
+		if (*line)
+			fprintf(sr_outfile_fp(f), "  INFO: %s\n\n", line);
+	}
 	return sr_outfile_commit(f, d);
 }
 
@@ -107,6 +117,7 @@ static int run_stats(const struct stats_opts *o, struct sr_reader *r,
 	struct sr_task_metrics **rows = NULL, *merged = NULL;
 	size_t n = 0, nmerged = 0;
 	struct sr_event ev;
+	struct sr_loss loss;
 	int64_t t_end = 0;
 	bool started = false;
 	int rc;
@@ -148,6 +159,7 @@ static int run_stats(const struct stats_opts *o, struct sr_reader *r,
 	    sr_observed_rows(obs, &rows, &n, d))
 		goto out;
 	sr_read_warn(sr_reader_path(r), st, (long)sr_observed_lost_tasks(obs));
+	sr_loss_of(st, -1, &loss);
 	if (select_rows(o, rows, &n, d))
 		goto out;
 	if (o->by_comm) {
@@ -157,7 +169,7 @@ static int run_stats(const struct stats_opts *o, struct sr_reader *r,
 			rows[i] = &merged[i];
 		n = nmerged;
 	}
-	write_rows(o, r, rows, n, d);
+	write_rows(o, r, &loss, rows, n, d);
 out:
 	sr_rows_free_merged(merged, nmerged);
 	free(rows);

@@ -11,6 +11,7 @@
 #include "compare/diff.h"
 #include "compare/style.h"
 #include "lib/fmt.h"
+#include "parse/read-warn.h"
 
 /* ---- the figures compared, as one table ------------------------------- */
 
@@ -281,6 +282,8 @@ int cmp_ndiff_write_table(const struct cmp_ndiff *nd, FILE *f, bool all,
 	fprintf(f, "behaviour (interactive, batch, periodic) from the %s run%s\n",
 		s->ref_policy,
 		strcmp(s->ref_policy, "observed") ? "" : " (the recorded schedule)");
+	if (s->loss)
+		sr_loss_put(f, s->loss, "");
 	if (s->focus) {
 		char line[512];
 
@@ -419,7 +422,7 @@ static void tsv_row(FILE *f, const struct cmp_set *s, const struct cmp_task *t,
 	fprintf(f, "\t%s", fa->finish_ns ? sr_fmt_s(v, sizeof(v), fa->finish_ns, 9) : "-");
 	fprintf(f, "\t%s", fb->finish_ns ? sr_fmt_s(v, sizeof(v), fb->finish_ns, 9) : "-");
 	fprintf(f, "\t%s", both ? verdicts[cmp_verdict_of(t, 0, b)] : "-");
-	fprintf(f, "\t%d\t%u\n", t->starved, t->late_wakes);
+	fprintf(f, "\t%d\t%u\t%d\n", t->starved, t->late_wakes, t->lost);
 }
 
 int cmp_ndiff_write_tsv(const struct cmp_ndiff *nd, FILE *f)
@@ -430,7 +433,7 @@ int cmp_ndiff_write_tsv(const struct cmp_ndiff *nd, FILE *f)
 	for (size_t m = 0; m < NMETRICS; m++)
 		fprintf(f, "\ta_%s\tb_%s\tchange_%s\tratio_%s", metrics[m].name,
 			metrics[m].name, metrics[m].name, metrics[m].name);
-	fputs("\ta_deadlines_met_pct\ta_deadlines_met_own_pct\ta_desired_cpu_pct\tb_deadlines_met_pct\tb_deadlines_met_own_pct\tb_desired_cpu_pct\ta_finish_s\tb_finish_s\tp99_verdict\tstarved\tlate_wakes\n", f);
+	fputs("\ta_deadlines_met_pct\ta_deadlines_met_own_pct\ta_desired_cpu_pct\tb_deadlines_met_pct\tb_deadlines_met_own_pct\tb_desired_cpu_pct\ta_finish_s\tb_finish_s\tp99_verdict\tstarved\tlate_wakes\tlost\n", f);
 	/* a task's rows together, one per compared policy; a row only where
 	 * the baseline or that policy has the task */
 	for (size_t i = 0; i < nd->nrows; i++) {
@@ -588,6 +591,11 @@ int cmp_ndiff_write_json(const struct cmp_ndiff *nd, FILE *f)
 
 	fputs("{\n  \"trace\": ", f);
 	sr_json_str(f, s->title);
+	fputs(",\n  \"lost_events\": ", f);
+	if (s->loss)
+		sr_loss_json(s->loss, f);
+	else
+		fputs("null", f);
 	fputs(",\n  \"baseline\": ", f);
 	sr_json_str(f, s->runs[0].policy);
 	fputs(",\n  \"policies\": [", f);
@@ -636,9 +644,10 @@ int cmp_ndiff_write_json(const struct cmp_ndiff *nd, FILE *f)
 
 		fprintf(f, "%s\n    {\"pid\": %d, \"comm\": ", i ? "," : "", t->pid);
 		sr_json_str(f, t->comm);
-		fprintf(f, ", \"occ\": %u, \"class\": \"%s\", \"sleep_share\": %.4f, \"wake_rate\": %.3f, \"starved\": %s, \"late_wakes\": %u, \"period_ms\": ",
+		fprintf(f, ", \"occ\": %u, \"class\": \"%s\", \"sleep_share\": %.4f, \"wake_rate\": %.3f, \"starved\": %s, \"late_wakes\": %u, \"lost\": %s, \"period_ms\": ",
 			t->occ, cmp_class_name(t->cls), t->sleep_share, t->wake_rate,
-			t->starved ? "true" : "false", t->late_wakes);
+			t->starved ? "true" : "false", t->late_wakes,
+			t->lost ? "true" : "false");
 		if (t->period_ns > 0)
 			fputs(sr_fmt_ms(v, sizeof(v), t->period_ns, 6), f);
 		else

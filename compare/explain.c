@@ -8,6 +8,7 @@
 #include "compare/diff.h"
 #include "compare/explain.h"
 #include "lib/fmt.h"
+#include "parse/read-warn.h"
 
 bool cmp_explain_wanted(const struct cmp_task *t, void *ctx)
 {
@@ -67,6 +68,8 @@ static void heading(FILE *f, const struct cmp_explain *x)
 	if (x->ntasks > CMP_EXPLAIN_NAMES)
 		fprintf(f, ", and %zu more", x->ntasks - CMP_EXPLAIN_NAMES);
 	fputs(")\n", f);
+	if (x->s->loss)
+		sr_loss_put(f, x->s->loss, "");
 	if (x->s->ctx_said[0])
 		fprintf(f, "%s\n", x->s->ctx_said);
 }
@@ -315,6 +318,11 @@ int cmp_explain_write_json(FILE *f, const struct cmp_explain *x)
 
 	fputs("{\n  \"trace\": ", f);
 	sr_json_str(f, s->title);
+	fputs(",\n  \"lost_events\": ", f);
+	if (s->loss)
+		sr_loss_json(s->loss, f);
+	else
+		fputs("null", f);
 	fputs(",\n  \"selection\": ", f);
 	sr_json_str(f, x->what);
 	fputs(",\n  \"tasks\": [", f);
@@ -323,7 +331,8 @@ int cmp_explain_write_json(FILE *f, const struct cmp_explain *x)
 
 		fprintf(f, "%s{\"pid\": %d, \"comm\": ", i ? ", " : "", t->pid);
 		sr_json_str(f, t->comm);
-		fprintf(f, ", \"occ\": %u}", t->occ);
+		fprintf(f, ", \"occ\": %u, \"lost\": %s}", t->occ,
+			t->lost ? "true" : "false");
 	}
 	fputs("],\n  \"verdict\": [", f);
 	for (size_t k = 0; k < x->nv; k++) {

@@ -238,6 +238,7 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 		set->left_tasks = src->left_tasks;
 		set->left_cpu_ns = src->left_cpu_ns;
 		set->total_cpu_ns = src->total_cpu_ns;
+		set->loss = src->have_loss ? &src->loss : NULL;
 		set->period_opts = o->periods;
 		set->nperiod_opts = o->nperiods;
 		set->sel = sr_sel_any(&o->sel) ? &o->sel : NULL;

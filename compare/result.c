@@ -311,6 +311,7 @@ int cmp_result_add_sums(struct cmp_result *r, const struct sr_replay_policy *p)
 		s->f.late_wakeups = !p->observed && row->x.late_wakeups > 0 ?
 				  (uint64_t)row->x.late_wakeups : 0;
 		s->f.finish_ns = row->x.finish_ts;
+		s->f.lost = m->lost_touched;
 		r->nsum = i + 1;
 	}
 	return SR_OK;
@@ -327,7 +328,7 @@ static int bad_pid(const struct cmp_tsv *t, int64_t pid, struct sr_diag *d)
 enum {
 	SC_PID, SC_COMM, SC_RUNTIME, SC_SWITCHES, SC_WAKEUPS, SC_AVG, SC_P50,
 	SC_P95, SC_P99, SC_MAX, SC_SHARE, SC_EXPIRED, SC_LATE, SC_FINISH,
-	SC__N
+	SC_LOST, SC__N
 };
 
 static const struct cmp_col summary_cols[SC__N] = {
@@ -345,6 +346,7 @@ static const struct cmp_col summary_cols[SC__N] = {
 	[SC_EXPIRED] = { "expired", false },
 	[SC_LATE] = { "late_wakeups", false },
 	[SC_FINISH] = { "finish_s", false },
+	[SC_LOST] = { "lost", false },
 };
 
 static int sum_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
@@ -383,8 +385,10 @@ static int sum_row(struct cmp_result *r, struct cmp_tsv *t, struct sr_diag *d)
 	if (cmp_tsv_int(t, SC_LATE, &v, d))
 		return d->code;
 	s->f.late_wakeups = (uint64_t)v;
-	if (cmp_tsv_fixed(t, SC_FINISH, 9, &s->f.finish_ns, d))
+	if (cmp_tsv_fixed(t, SC_FINISH, 9, &s->f.finish_ns, d) ||
+	    cmp_tsv_int(t, SC_LOST, &v, d))
 		return d->code;
+	s->f.lost = v != 0;
 	r->nsum++;
 	return SR_OK;
 }

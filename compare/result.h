@@ -55,6 +55,8 @@ struct cmp_figs {
 	double cpu_share;        /* summary's cpu_share, a fraction */
 	uint64_t expired, late_wakeups;
 	int64_t finish_ns;       /* trace clock; 0 if unknown */
+	bool lost;               /* lost events touched its figures (the
+				    recorded schedule's summary says so) */
 	/* from the latency rows */
 	uint64_t ndelays;
 	long double sum_ns, sumsq_ns;

@@ -118,10 +118,13 @@ static long task_get(struct cmp_set *s, int32_t pid, const char *comm,
 
 void cmp_task_label(const struct cmp_task *t, char *buf, size_t len)
 {
+	const char *lost = t->lost ? " !" : "";
+
 	if (t->occ > 1)
-		snprintf(buf, len, "%s (%d#%u)", t->comm, t->pid, t->occ);
+		snprintf(buf, len, "%s (%d#%u)%s", t->comm, t->pid, t->occ,
+			 lost);
 	else
-		snprintf(buf, len, "%s (%d)", t->comm, t->pid);
+		snprintf(buf, len, "%s (%d)%s", t->comm, t->pid, lost);
 }
 
 /* ---- opening ----------------------------------------------------------- */
@@ -402,13 +405,36 @@ int cmp_latency_pass(struct cmp_set *s, const struct cmp_result *res,
 	return SR_OK;
 }
 
+/* The tasks res's summary marks as touched by lost events (the recorded
+ * schedule's: the reference, compared or not) get t->lost. */
+static void mark_lost(struct cmp_set *s, const struct cmp_result *res)
+{
+	for (size_t i = 0; i < res->nsum; i++) {
+		const struct cmp_sum *x = &res->sum[i];
+		const char *comm = cmp_result_comm(res, x->comm);
+		uint32_t occ = 1;
+		long k;
+
+		if (!x->f.lost)
+			continue;
+		/* rows are sorted by pid: the earlier ones of this record */
+		for (size_t j = i; j-- > 0 && res->sum[j].pid == x->pid;)
+			occ += !strcmp(cmp_result_comm(res, res->sum[j].comm),
+				       comm);
+		if ((k = cmp_set_find(s, x->pid, comm, occ)) >= 0)
+			s->tasks[k].lost = true;
+	}
+}
+
 int cmp_set_read_summaries(struct cmp_set *s, struct sr_diag *d)
 {
 	for (size_t r = 0; r < s->nruns; r++) {
 		if (load_summary(s, r, d))
 			return d->code;
 		s->runs[r].cpus = s->runs[r].res->cpus;
+		mark_lost(s, s->runs[r].res);
 	}
+	mark_lost(s, s->ref);
 	s->ref_cpus = s->ref->cpus;
 	return SR_OK;
 }

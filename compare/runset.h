@@ -26,6 +26,8 @@
 #include "lib/diag.h"
 #include "replay/selection.h"
 
+struct sr_loss;
+
 #define CMP_COMM_MAX 64
 #define CMP_MAX_RUNS 8
 
@@ -74,6 +76,8 @@ struct cmp_task {
 	uint32_t late_wakes;    /* wakeups it waited CMP_STARVED_WAIT_NS or
 				   more after, every CPU busy (behave.h) */
 	bool starved;           /* the recording starved it (behave.h) */
+	bool lost;              /* lost events touched its recorded figures
+				   (marked '!') */
 	struct cmp_figs *figs;   /* [set->nruns] */
 	bool selected;          /* for plots */
 	bool in_focus;          /* in the --tree focus (compare/tree.h) */
@@ -139,6 +143,8 @@ struct cmp_set {
 	   start" counts from here; without it (a replay directory), t0 */
 	int64_t origin;
 	int64_t trace_end;      /* its last event, 0 if not known */
+	const struct sr_loss *loss; /* the recording's lost events, NULL:
+				       not known (parse/read-warn.h) */
 };
 
 /*
@@ -164,7 +170,8 @@ static inline bool cmp_task_shown(const struct cmp_set *s, const struct cmp_task
 	return (!s->focus || t->in_focus) && sr_sel_pid(s->sel, t->pid);
 }
 
-/* "comm (pid)", with "#occ" when occ > 1. */
+/* "comm (pid)", with "#occ" when occ > 1, then " !" when lost events
+ * touched its recorded figures. */
 void cmp_task_label(const struct cmp_task *t, char *buf, size_t len);
 
 /*

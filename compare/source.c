@@ -131,7 +131,8 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 		snprintf(k.res[i]->policy, sizeof(k.res[i]->policy), "%s",
 			 p->name);
 		k.res[i]->cpus = (int)p->ncpu;
-		if (k.lat[i] && cmp_result_add_sums(k.res[i], p))
+		/* the reference's too: its lost marks (runset.c) */
+		if (cmp_result_add_sums(k.res[i], p))
 			rc = sr_oom(d);
 		else if (k.lat[i])
 			rc = cmp_result_link(k.res[i], d);
@@ -144,6 +145,8 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 	src->total_cpu_ns = sr_replay_info(r)->total_cpu_ns;
 	snprintf(src->ctx_said, sizeof(src->ctx_said), "%s",
 		 sr_replay_info(r)->ctx_said);
+	src->loss = sr_replay_info(r)->loss;
+	src->have_loss = true;
 	sr_replay_free(r);
 	return rc;
 }
@@ -221,7 +224,19 @@ static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
 		    SR_OK) {
 			src->ref = &src->ref_own;
 			cmp_result_init(src->ref, SR_REPLAY_OBSERVED);
-			rc = cmp_result_read(src->ref, dir, CMP_READ_TL, d);
+			rc = cmp_result_read(src->ref, dir, CMP_READ_TL |
+					     CMP_READ_SUM, d);
+		}
+		free(dir);
+	}
+	if (rc == SR_OK) {
+		/* the recording's loss: a directory of before lost.tsv has
+		   none, and says nothing of it */
+		if (!(dir = sr_path_join(o->trace, "lost.tsv", NULL)))
+			return sr_fail(d, SR_EINTERNAL, "out of memory");
+		if (stat(dir, &st) == 0) {
+			rc = sr_loss_read(dir, &src->loss, d);
+			src->have_loss = rc == SR_OK;
 		}
 		free(dir);
 	}

@@ -76,6 +76,10 @@ struct cmp_source {
 	char ctx_said[512];            /* what the replay took from the
 					  recording's context ("" none:
 					  replay/replay.h) */
+	struct sr_loss loss;           /* the recording's lost events (a
+					  directory: its lost.tsv) */
+	bool have_loss;                /* known (a directory before
+					  lost.tsv: not) */
 	bool have_start;               /* a trace: where it starts, ends */
 	int64_t trace_start;           /* its first event, trace clock */
 	int64_t trace_end;             /* its last */

@@ -18,7 +18,7 @@ enum nkey {
 	K_PID, K_COMM, K_TGID, K_PRIO, K_NICE, K_POLICY, K_RTPRIO, K_KTHREAD,
 	K_RUNNING, K_CHILD, K_BY, K_SYNC, K_TARGET, K_PREV, K_NEXT, K_STATE,
 	K_PREV_PRIO, K_NEXT_PRIO, K_FROM, K_TO, K_NS, K_COUNT, K_OLD_PID,
-	K_GUESSED,
+	K_GUESSED, K_TALLY,
 	K__N
 };
 
@@ -38,7 +38,7 @@ static const struct {
 	[K_PREV_PRIO] = { "prev_prio", 9, 0 }, [K_NEXT_PRIO] = { "next_prio", 9, 0 },
 	[K_FROM] = { "from", 4, 0 }, [K_TO] = { "to", 2, 0 }, [K_NS] = { "ns", 2, 0 },
 	[K_COUNT] = { "count", 5, 0 }, [K_OLD_PID] = { "old_pid", 7, 0 },
-	[K_GUESSED] = { "guessed", 7, 1 },
+	[K_GUESSED] = { "guessed", 7, 1 }, [K_TALLY] = { "tally", 5, 1 },
 };
 
 #define B(k) (1u << (k))
@@ -80,7 +80,7 @@ static const struct {
 	{ "migrate", 7, SR_EV_MIGRATE, 0, B(K_PID) | B(K_FROM) | B(K_TO) | B(K_PRIO),
 	  B(K_PID) | B(K_FROM) | B(K_TO) },
 	{ "runtime", 7, SR_EV_RUNTIME, 0, B(K_PID) | B(K_NS), B(K_PID) | B(K_NS) },
-	{ "lost", 4, SR_EV_LOST, 0, B(K_COUNT), 0 },
+	{ "lost", 4, SR_EV_LOST, 0, B(K_COUNT) | B(K_TALLY), 0 },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -396,6 +396,9 @@ static int native_parse(struct sr_fmtctx *c, char *line, size_t len,
 			break;
 		case K_GUESSED:
 			out->guessed = 1;
+			break;
+		case K_TALLY:
+			out->dir = SR_DIR_TALLY;
 			break;
 		case K_BY: {
 			size_t i;

@@ -11,8 +11,10 @@
 /*
  * --show-lost-events / --show-task-events lines: PERF_RECORD_LOST and
  * PERF_RECORD_LOST_SAMPLES are lost-events markers with their own time
- * (as the perf.data reader makes of the same records); the others are
- * skipped (the sched tracepoints already say what they say).
+ * (as the perf.data reader makes of the same records), except a
+ * LOST_SAMPLES of time 0, perf record's closing count, which only adds to
+ * the tally; the others are skipped (the sched tracepoints already say
+ * what they say).
  */
 static int side_band(struct sr_fmtctx *c, const struct sr_match *m,
 		     struct sr_raw *out)
@@ -20,6 +22,7 @@ static int side_band(struct sr_fmtctx *c, const struct sr_match *m,
 	const char *p;
 	size_t pn;
 	uint32_t v;
+	int samples;
 
 	sr_grp(m, G_EV, &p, &pn);
 	if (!(pn == 16 && !memcmp(p, "PERF_RECORD_LOST", 16)) &&
@@ -27,10 +30,19 @@ static int side_band(struct sr_fmtctx *c, const struct sr_match *m,
 		c->skipped_events++;
 		return SR_P_NONE;
 	}
+	samples = pn == 24;
 	out->kind = SR_EV_LOST;
 	out->value = sr_grp(m, G_COUNT, &p, &pn) &&
 		sr_parse_u32(p, pn, UINT32_MAX, &v) == 0 ? v : 0;
-	return sr_fields_cpu_ts(c, m, out);
+	if (sr_fields_cpu_ts(c, m, out) != SR_P_RAW)
+		return SR_P_ERR;
+	if (samples && out->ts == 0) {
+		/* perf record's closing count (fmt-perfdata.c, is_tally),
+		 * printed at time 0 on no cpu of its own: a tally */
+		c->tally_lost += (uint64_t)out->value;
+		return SR_P_NONE;
+	}
+	return SR_P_RAW;
 }
 
 static int perf_parse(struct sr_fmtctx *c, char *line, size_t len,

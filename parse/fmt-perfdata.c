@@ -47,6 +47,7 @@ enum {
 	REC_LOST = 2, REC_COMM = 3, REC_EXIT = 4, REC_FORK = 7,
 	REC_SAMPLE = 9, REC_LOST_SAMPLES = 13,
 	REC_HEADER_ATTR = 64, REC_TRACING_DATA = 66, REC_FINISHED_ROUND = 68,
+	REC_ID_INDEX = 69,
 	REC_HEADER_FEATURE = 80, REC_COMPRESSED = 81, REC_COMPRESSED2 = 83,
 };
 
@@ -90,7 +91,14 @@ struct pd_attr {
 struct pd_id {
 	uint64_t id;
 	uint32_t attr;
+	int32_t cpu;              /* whose ring buffer (ID_INDEX, else its
+				   * place in the attr's list: perf opens an
+				   * event per cpu in order), -1: unknown */
 };
+
+/* misc of a LOST_SAMPLES record counting samples a BPF filter dropped on
+ * purpose (perf record --filter): not lost */
+#define MISC_LOST_SAMPLES_BPF (1u << 15)
 
 #define ID_CACHE 256
 
@@ -223,8 +231,8 @@ static int add_attr(struct pd *p, const uint8_t *a, size_t size, uint64_t at,
 	return SR_OK;
 }
 
-static int add_id(struct pd *p, uint64_t id, uint32_t attr, uint64_t at,
-		  struct sr_diag *d)
+static int add_id(struct pd *p, uint64_t id, uint32_t attr, uint64_t nth,
+		  uint64_t at, struct sr_diag *d)
 {
 	if (p->nids == p->capids) {
 		struct pd_id *v;
@@ -239,6 +247,7 @@ static int add_id(struct pd *p, uint64_t id, uint32_t attr, uint64_t at,
 	}
 	p->ids[p->nids].id = id;
 	p->ids[p->nids].attr = attr;
+	p->ids[p->nids].cpu = nth < SR_CPU_MAX ? (int32_t)nth : -1;
 	p->nids++;
 	p->ids_sorted = 0;
 	p->last_attr = NULL;
@@ -300,34 +309,64 @@ static struct pd_attr *attr_of_id(struct pd *p, uint64_t id)
 	return NULL;
 }
 
+/* The entry of a sample id, or NULL (the ids sorted as attr_of_id does). */
+static struct pd_id *id_entry(struct pd *p, uint64_t id)
+{
+	struct pd_id key = { .id = id };
+
+	if (!p->ids_sorted) {
+		qsort(p->ids, p->nids, sizeof(*p->ids), id_cmp);
+		p->ids_sorted = 1;
+	}
+	return bsearch(&key, p->ids, p->nids, sizeof(*p->ids), id_cmp);
+}
+
+/*
+ * PERF_RECORD_ID_INDEX: u64 nr, then nr entries of u64 id, idx, cpu, tid:
+ * which cpu each id's ring buffer is (an event per thread: cpu -1).
+ */
+static int id_index(struct pd *p, const uint8_t *rec, size_t size,
+		    uint64_t at, struct sr_diag *d)
+{
+	uint64_t nr;
+
+	if (size < 16)
+		return bad(p, at, d, "expected an ID_INDEX record of at least "
+			   "16 bytes, got %zu", size);
+	nr = sr_ld64(rec + 8);
+	if (nr > (size - 16) / 32)
+		return bad(p, at + 8, d, "expected at most %zu ID_INDEX "
+			   "entries in its %zu bytes, got %llu",
+			   (size - 16) / 32, size, (unsigned long long)nr);
+	for (uint64_t i = 0; i < nr; i++) {
+		const uint8_t *e = rec + 16 + 32 * i;
+		struct pd_id *x = id_entry(p, sr_ld64(e));
+		uint64_t cpu = sr_ld64(e + 16);
+
+		if (x)
+			x->cpu = cpu < SR_CPU_MAX ? (int32_t)cpu : -1;
+	}
+	return SR_OK;
+}
+
 /*
  * Which attr a record belongs to.  With PERF_SAMPLE_IDENTIFIER the id
  * sits first (samples) or last (other records); with a single attr there
  * is no question; else every attr must lay out its ids alike (perf
  * refuses the file otherwise too).
  */
-static struct pd_attr *attr_of(struct pd *p, const uint8_t *rec, size_t size,
-			       int sample, uint64_t at, struct sr_diag *d)
+/* A record's sample id (attr_of): 0 and *id, or -1 (error told in d). */
+static int rec_id(struct pd *p, const uint8_t *rec, size_t size, int sample,
+		  uint64_t at, uint64_t *id, struct sr_diag *d)
 {
-	const struct pd_attr *a0;
-	struct pd_attr *a;
-	uint64_t id;
+	const struct pd_attr *a0 = &p->attrs[0];
 
-	if (p->nattrs == 0) {
-		bad(p, at, d, "expected the event attrs before the first "
-		    "record that needs them, got none");
-		return NULL;
-	}
-	a0 = &p->attrs[0];
-	if (p->nattrs == 1)
-		return &p->attrs[0];
 	if (a0->sample_type & S_IDENTIFIER) {
-		if (size < 16) {
-			bad(p, at, d, "expected a record of at least 16 bytes "
-			    "(PERF_SAMPLE_IDENTIFIER), got %zu", size);
-			return NULL;
-		}
-		id = sample ? sr_ld64(rec + 8) : sr_ld64(rec + size - 8);
+		if (size < 16)
+			return bad(p, at, d, "expected a record of at least 16 "
+				   "bytes (PERF_SAMPLE_IDENTIFIER), got %zu",
+				   size), -1;
+		*id = sample ? sr_ld64(rec + 8) : sr_ld64(rec + size - 8);
 	} else if (a0->sample_type & S_ID) {
 		size_t off;
 
@@ -342,19 +381,35 @@ static struct pd_attr *attr_of(struct pd *p, const uint8_t *rec, size_t size,
 
 			off = size >= after ? size - after : size;
 		}
-		if (off + 8 > size) {
-			bad(p, at, d, "expected a record with its sample id at "
-			    "byte %zu, got %zu bytes", off, size);
-			return NULL;
-		}
-		id = sr_ld64(rec + off);
+		if (off + 8 > size)
+			return bad(p, at, d, "expected a record with its sample "
+				   "id at byte %zu, got %zu bytes", off, size),
+			       -1;
+		*id = sr_ld64(rec + off);
 	} else {
-		bad(p, at, d, "expected PERF_SAMPLE_IDENTIFIER or "
-		    "PERF_SAMPLE_ID in the sample_type of a file with %zu "
-		    "event attrs, got neither: its records cannot be told "
-		    "apart", p->nattrs);
+		return bad(p, at, d, "expected PERF_SAMPLE_IDENTIFIER or "
+			   "PERF_SAMPLE_ID in the sample_type of a file with "
+			   "%zu event attrs, got neither: its records cannot "
+			   "be told apart", p->nattrs), -1;
+	}
+	return 0;
+}
+
+static struct pd_attr *attr_of(struct pd *p, const uint8_t *rec, size_t size,
+			       int sample, uint64_t at, struct sr_diag *d)
+{
+	struct pd_attr *a;
+	uint64_t id;
+
+	if (p->nattrs == 0) {
+		bad(p, at, d, "expected the event attrs before the first "
+		    "record that needs them, got none");
 		return NULL;
 	}
+	if (p->nattrs == 1)
+		return &p->attrs[0];
+	if (rec_id(p, rec, size, sample, at, &id, d))
+		return NULL;
 	/* id 0: a record perf synthesized; perf takes the first attr then,
 	 * as for any other record of an unknown id */
 	a = id ? attr_of_id(p, id) : NULL;
@@ -705,7 +760,7 @@ static int header_record(struct pd *p, uint32_t type, const uint8_t *rec,
 		nids = (size - 8 - asize) / 8;
 		for (size_t i = 0; i < nids; i++)
 			if (add_id(p, sr_ld64(rec + 8 + asize + 8 * i),
-				   (uint32_t)(p->nattrs - 1),
+				   (uint32_t)(p->nattrs - 1), i,
 				   at + 8 + asize + 8 * i, d))
 				return d->code;
 		return check_id_layout(p, d);
@@ -730,6 +785,8 @@ static int header_record(struct pd *p, uint32_t type, const uint8_t *rec,
 			return bad(p, at, d, "expected a HEADER_FEATURE record "
 				   "of at least 16 bytes, got %zu", size);
 		return feature(p, sr_ld64(rec + 8), rec + 16, size - 16, at + 16, d);
+	case REC_ID_INDEX:
+		return id_index(p, rec, size, at, d);
 	case REC_COMPRESSED:
 	case REC_COMPRESSED2:
 		/* perfzstd.c inflated every one: this came out of one */
@@ -871,7 +928,7 @@ static int open_file_mode(struct pd *p, struct sr_diag *d)
 				   (unsigned long long)io, p->len);
 		for (uint64_t i = 0; i < is / 8; i++)
 			if (add_id(p, sr_ld64(p->map + io + 8 * i),
-				   (uint32_t)(p->nattrs - 1), io + 8 * i, d))
+				   (uint32_t)(p->nattrs - 1), i, io + 8 * i, d))
 				return d->code;
 	}
 	if (check_id_layout(p, d))
@@ -942,6 +999,18 @@ static int pd_next(void *ctx, struct sr_rkey *k, struct sr_diag *d)
 	return pd_next_slow(p, k, d);
 }
 
+/*
+ * perf record's closing tally: when recording ends it reads each event's
+ * lost-sample count (PERF_FORMAT_LOST) and writes it as a LOST_SAMPLES
+ * record of time 0 after the data; the kernel's own LOST records of the
+ * cpu's ring buffer counted the same samples as they were lost.  A
+ * LOST_SAMPLES of a real time is the kernel's (a marker).
+ */
+static inline int is_tally(uint32_t type, int64_t ts)
+{
+	return type == REC_LOST_SAMPLES && (ts == INT64_MIN || ts == 0);
+}
+
 static int pd_next_slow(struct pd *p, struct sr_rkey *k, struct sr_diag *d)
 {
 	for (;;) {
@@ -992,15 +1061,20 @@ static int pd_next_slow(struct pd *p, struct sr_rkey *k, struct sr_diag *d)
 			k->ts = ts;
 			k->seq = at;
 			return SR_RS_REC;
-		case REC_LOST:
 		case REC_LOST_SAMPLES:
+			if (sr_ld16(rec + 4) & MISC_LOST_SAMPLES_BPF) {
+				p->bin.skipped++; /* filtered, not lost */
+				continue;
+			}
+			/* fall through */
+		case REC_LOST:
 		case REC_COMM:
 		case REC_FORK:
 			a = attr_of(p, rec, size, 0, at, d);
 			if (!a)
 				return SR_RS_ERR;
 			trailer(a, rec, size, &ts, &cpu);
-			if (ts == INT64_MIN)
+			if (ts == INT64_MIN || is_tally(type, ts))
 				ts = p->max_ts; /* no time: where it stands */
 			k->ts = ts < 0 ? 0 : ts;
 			k->seq = at;
@@ -1129,6 +1203,20 @@ static int pd_decode_slow(struct pd *p, const struct sr_rkey *k,
 		out->kind = SR_EV_LOST;
 		out->ts = k->ts;
 		out->cpu = cpu >= 0 && cpu < SR_CPU_MAX ? cpu : -1;
+		if (is_tally(type, ts)) {
+			/* its cpu is its id's: the record's own says 0 */
+			uint64_t id = 0;
+			const struct pd_id *x;
+
+			out->dir = SR_DIR_TALLY;
+			out->cpu = -1;
+			if (p->nattrs > 1 || (a->sample_type & (S_ID |
+								S_IDENTIFIER)))
+				if (rec_id(p, rec, size, 0, k->seq, &id, d))
+					return SR_P_ERR;
+			if ((x = id_entry(p, id)))
+				out->cpu = x->cpu;
+		}
 		{
 			uint64_t n = sr_ld64(rec + (type == REC_LOST ? 16 : 8));
 

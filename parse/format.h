@@ -56,6 +56,9 @@ struct sr_fmtctx {
 	/* counters for sr_read_stats */
 	uint64_t skipped_events;   /* known format, other event names */
 	uint64_t failed_wakeups;   /* success=0 wakeups, not delivered */
+	uint64_t tally_lost;       /* perf's closing count of lost samples
+				    * as text prints it (time 0, cpu
+				    * unknown): sr_read_stats.lost_tally */
 };
 
 struct sr_fmt_ops {

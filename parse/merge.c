@@ -621,6 +621,7 @@ void sr_merge_counts(const struct sr_merge *m, struct sr_merge_counts *c)
 		c->bad_lines = m->src.bad_lines;
 		c->skipped_events = m->src.fc.skipped_events;
 		c->failed_wakeups = m->src.fc.failed_wakeups;
+		c->tally_lost = m->src.fc.tally_lost;
 		return;
 	}
 	for (size_t i = 0; i < m->ncur; i++) {
@@ -635,6 +636,7 @@ void sr_merge_counts(const struct sr_merge *m, struct sr_merge_counts *c)
 		}
 		c->skipped_events += s->fc.skipped_events;
 		c->failed_wakeups += s->fc.failed_wakeups;
+		c->tally_lost += s->fc.tally_lost;
 	}
 }
 

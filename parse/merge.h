@@ -54,6 +54,7 @@ struct sr_merge;
 
 struct sr_merge_counts {
 	uint64_t lines, bad_lines, skipped_events, failed_wakeups, bytes;
+	uint64_t tally_lost;           /* a tally of unknown cpu (text) */
 	uint64_t file_read, file_size; /* the primary input's file bytes */
 	int kway;
 };

@@ -160,6 +160,13 @@ static void put_by(FILE *f, const struct sr_event *ev,
 	}
 }
 
+void sr_native_write_tally(struct sr_native_writer *w, int64_t ts,
+			   int32_t cpu, uint64_t n)
+{
+	put_time(w->f, ts, cpu);
+	fprintf(w->f, "lost count=%" PRIu64 " tally\n", n);
+}
+
 int sr_native_write(struct sr_native_writer *w, const struct sr_event *ev,
 		    const struct sr_tasks *t, struct sr_diag *d)
 {

@@ -24,6 +24,11 @@ int sr_native_write_context(struct sr_native_writer *w,
 /* Write ev (and the task lines it needs first); tasks as after ev. */
 int sr_native_write(struct sr_native_writer *w, const struct sr_event *ev,
 		    const struct sr_tasks *tasks, struct sr_diag *d);
+/* The recording's own count of events lost on cpu (-1: unknown), as a
+ * "lost count=N tally" line at ts: st's tallies (sr_read_stats) after the
+ * last event. */
+void sr_native_write_tally(struct sr_native_writer *w, int64_t ts,
+			   int32_t cpu, uint64_t n);
 void sr_native_writer_free(struct sr_native_writer *w);
 
 #endif

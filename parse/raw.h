@@ -38,6 +38,11 @@ enum sr_raw_dir {
 	SR_DIR_EVENT = 0,   /* an ordinary event, kind says which */
 	SR_DIR_TASK,        /* native "task": a new task record for pid */
 	SR_DIR_INFO,        /* native "info": update comm/tgid of pid */
+	SR_DIR_TALLY,       /* kind SR_EV_LOST: the recording's own count of
+			     * events lost on cpu over the whole run (perf
+			     * record's closing LOST_SAMPLES, native "lost
+			     * tally"), not a point in time: reader.c keeps
+			     * the larger of it and the cpu's markers */
 };
 
 struct sr_raw {

@@ -109,6 +109,11 @@ struct sr_reader {
 	size_t caplost;
 	int64_t *cpu_last;        /* last delivered time per cpu (+1) */
 	size_t *cpu_lost;         /* per cpu (+1): its last lost range + 1 */
+	/* per cpu (+1): events lost by markers, by the tally, and the
+	 * larger (what st.lost_cpu shows) */
+	uint64_t *loss_mark, *loss_tally, *loss_cpu;
+	size_t nloss;
+	uint64_t marks_total;     /* every marker's count */
 	int64_t *cpu_charged;     /* per cpu (+1): sched_stat_runtime total */
 	size_t ncpu_last;
 	struct pending_wake *pend; /* per task: a waking awaiting its wakeup */
@@ -307,6 +312,9 @@ void sr_reader_close(struct sr_reader *r)
 	free(r->cpu_last);
 	free(r->cpu_charged);
 	free(r->cpu_lost);
+	free(r->loss_mark);
+	free(r->loss_tally);
+	free(r->loss_cpu);
 	free(r->pend);
 	free(r->path);
 	sr_context_free(r->context);
@@ -316,6 +324,76 @@ void sr_reader_close(struct sr_reader *r)
 const struct sr_tasks *sr_reader_tasks(const struct sr_reader *r)
 {
 	return r->tasks;
+}
+
+/* The loss arrays' slot of cpu (-1: unknown), grown; NULL: no memory. */
+static int loss_grow(struct sr_reader *r, int32_t cpu, struct sr_diag *d)
+{
+	size_t i = (size_t)(cpu + 1), n = r->nloss, c;
+	uint64_t *a;
+
+	if (i < n)
+		return SR_OK;
+	c = n;
+	if ((a = sr_grow(r->loss_mark, &c, i, sizeof(*a), 8, 0)))
+		r->loss_mark = a;
+	c = a ? n : c;
+	if (a && (a = sr_grow(r->loss_tally, &c, i, sizeof(*a), 8, 0)))
+		r->loss_tally = a;
+	c = a ? n : c;
+	if (a && (a = sr_grow(r->loss_cpu, &c, i, sizeof(*a), 8, 0)))
+		r->loss_cpu = a;
+	if (!a)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	r->nloss = c;
+	return SR_OK;
+}
+
+/*
+ * Markers and tallies count the same loss (perf: the kernel's LOST
+ * records of a cpu's ring buffer, and the lost samples perf record reads
+ * from each event of that cpu at the end), so a cpu lost the larger of
+ * the two; a tally whose cpu is unknown (text) counts every cpu's.
+ */
+static void loss_reconcile(const struct sr_reader *cr, uint64_t tally_any)
+{
+	struct sr_reader *r = (struct sr_reader *)cr;
+	struct sr_read_stats *st = &r->st;
+	uint64_t sum = 0, only_tally = 0;
+
+	for (size_t i = 0; i < r->nloss; i++) {
+		uint64_t m = r->loss_mark[i], t = r->loss_tally[i];
+
+		r->loss_cpu[i] = m > t ? m : t;
+		only_tally += m > t ? 0 : t - m;
+		sum += r->loss_cpu[i];
+	}
+	if (tally_any > sum) {
+		struct sr_diag nomem = SR_DIAG_INIT;
+
+		only_tally += tally_any - sum;
+		if (loss_grow(r, -1, &nomem) == SR_OK)
+			r->loss_cpu[0] += tally_any - sum;
+		sum = tally_any;
+	}
+	st->lost_events = sum > r->marks_total ? sum : r->marks_total;
+	st->lost_tally = only_tally;
+	st->lost_cpu = r->loss_cpu;
+	st->nlost_cpu = r->nloss;
+	st->tally_cpu = r->loss_tally;
+	st->tally_nocpu = tally_any;
+}
+
+/* A tally (SR_DIR_TALLY): the recording's count for the cpu, summed. */
+static int add_tally(struct sr_reader *r, const struct sr_raw *x,
+		     struct sr_diag *d)
+{
+	if (x->value <= 0)
+		return SR_OK;
+	if (loss_grow(r, x->cpu, d))
+		return -1;
+	r->loss_tally[x->cpu + 1] += (uint64_t)x->value;
+	return SR_OK;
 }
 
 const struct sr_read_stats *sr_reader_stats(const struct sr_reader *r)
@@ -331,6 +409,7 @@ const struct sr_read_stats *sr_reader_stats(const struct sr_reader *r)
 		st->failed_wakeups = c.failed_wakeups;
 		st->bytes = c.bytes;
 		st->kway = c.kway;
+		loss_reconcile(r, c.tally_lost);
 	}
 	st->lost = r->lost;
 	return st;
@@ -424,7 +503,14 @@ static int add_lost(struct sr_reader *r, const struct sr_event *ev,
 	struct sr_lost_range *l;
 	size_t *mine = &r->cpu_lost[ev->cpu + 1];
 
-	r->st.lost_events += (uint64_t)ev->value;
+	if (loss_grow(r, ev->cpu, d))
+		return -1;
+	r->loss_mark[ev->cpu + 1] += (uint64_t)ev->value;
+	r->marks_total += (uint64_t)ev->value;
+	r->st.lost_events = r->marks_total;
+	r->st.lost_chunks++;
+	if (ev->value <= 0)
+		r->st.lost_uncounted++;
 	if (r->st.nlost >= LOST_RANGES_MAX && *mine) {
 		l = &r->lost[*mine - 1];
 		l->count += (uint64_t)ev->value;
@@ -639,6 +725,8 @@ static int resolve(struct sr_reader *r, const struct sr_raw *x,
 			k->cpu = x->cpu;
 		return 0;
 	}
+	if (x->dir == SR_DIR_TALLY)
+		return add_tally(r, x, d) ? -1 : 0;
 	if (x->dir == SR_DIR_INFO) {
 		id = who(r, x->pid, NULL, x->cpu, x->ts, 0, d);
 		if (id == SR_TID_NONE)

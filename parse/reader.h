@@ -55,7 +55,24 @@ struct sr_read_stats {
 	uint64_t by_kind[SR_EV__COUNT];
 	uint64_t skipped_events;           /* other tracepoints, counted */
 	uint64_t bad_lines;                /* lenient mode only */
+	/* Lost events: the markers in the stream (their ranges in lost[],
+	 * chunks: how many), and the recording's own count (a tally: perf
+	 * record's closing LOST_SAMPLES per cpu).  A cpu lost the larger of
+	 * its markers' sum and its tally (both count the same loss);
+	 * lost_events is that, over every cpu, and lost_tally the part only
+	 * the tally knows (when, unknown).  lost_cpu[cpu + 1] (index 0: cpu
+	 * unknown) per cpu, nlost_cpu entries.  lost_uncounted: markers that
+	 * did not say how many (trace-cmd's "[EVENTS DROPPED]"). */
 	uint64_t lost_events;
+	uint64_t lost_chunks;
+	uint64_t lost_uncounted;
+	uint64_t lost_tally;
+	const uint64_t *lost_cpu;
+	size_t nlost_cpu;
+	/* the tallies as read: per cpu (+1), nlost_cpu entries, and one of
+	 * no cpu (text) */
+	const uint64_t *tally_cpu;
+	uint64_t tally_nocpu;
 	size_t nlost;                      /* entries in lost[] */
 	const struct sr_lost_range *lost;
 	int32_t ncpus;                     /* highest cpu seen + 1 */

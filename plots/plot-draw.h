@@ -179,6 +179,8 @@ void pd_panel_xrange_cmd(FILE *f, const struct ctx *x, size_t i,
 			 bool *zoomed);
 void pd_gp_header(FILE *f, const struct ctx *x, const char *name,
 		  const char *what, int width, int height);
+/* "; the recording lost N events (x %)" after title[0, o), if it did */
+void pd_loss_title(const struct ctx *x, char *title, size_t len, size_t o);
 void pd_multiplot_title(FILE *f, const struct ctx *x, const char *what,
 			int rows, int cols);
 void pd_panel_title(FILE *f, const struct cmp_task *t, const char *extra);

@@ -127,8 +127,11 @@ int pd_write_summary(struct ctx *x, const struct cmp_verdicts *v,
 	}
 	fputs(")\n", f);
 	cmp_vrule_line(cmp_verdict_kinds(v), rule, sizeof(rule));
-	snprintf(title, sizeof(title), "%s: %s against %s, per group of tasks",
-		 s->title, s->runs[v->b].policy, s->runs[v->a].policy);
+	pd_loss_title(x, title, sizeof(title),
+		      (size_t)snprintf(title, sizeof(title), "%s: %s against %s, "
+				       "per group of tasks", s->title,
+				       s->runs[v->b].policy,
+				       s->runs[v->a].policy));
 	fputs("set label 1 ", f);
 	sr_gp_str(f, rule + 2);
 	fputs(" at screen 0.5, screen 0.02 center textcolor rgb '#505050'\n", f);

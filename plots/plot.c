@@ -13,6 +13,7 @@
 #include "lib/fmt.h"
 #include "lib/outfile.h"
 #include "lib/rank.h"
+#include "parse/read-warn.h"
 #include "plots/gnuplot.h"
 #include "plots/plot-draw.h"
 #include "plots/plot.h"
@@ -297,6 +298,17 @@ void pd_gp_header(FILE *f, const struct ctx *x, const char *name,
 	}
 }
 
+void pd_loss_title(const struct ctx *x, char *title, size_t len, size_t o)
+{
+	char brief[128];
+
+	if (!x->s->loss || o >= len)
+		return;
+	sr_loss_brief(x->s->loss, brief, sizeof(brief));
+	if (*brief)
+		snprintf(title + o, len - o, "; %s", brief);
+}
+
 void pd_multiplot_title(FILE *f, const struct ctx *x, const char *what,
 			    int rows, int cols)
 {
@@ -310,7 +322,8 @@ void pd_multiplot_title(FILE *f, const struct ctx *x, const char *what,
 		o += (size_t)snprintf(title + o, sizeof(title) - o, "%s%s",
 				      r ? ", " : "", x->s->runs[r].policy);
 	if (o < sizeof(title))
-		snprintf(title + o, sizeof(title) - o, ")");
+		o += (size_t)snprintf(title + o, sizeof(title) - o, ")");
+	pd_loss_title(x, title, sizeof(title), o);
 	fprintf(f, "set multiplot layout %d,%d title ", rows, cols);
 	sr_gp_str(f, title);
 	fputs(" font ',13'\n", f);

@@ -12,6 +12,7 @@
 #include "lib/fmt.h"
 #include "lib/outfile.h"
 #include "lib/path.h"
+#include "parse/read-warn.h"
 #include "plots/report.h"
 
 static const char style[] =
@@ -245,6 +246,16 @@ static void write_top(FILE *f, const struct cmp_ndiff *nd)
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n", f);
+	if (s->loss && sr_loss_any(s->loss)) {
+		char say[512];
+
+		/* every figure of a recording that lost events is read with
+		 * that in mind: said before the verdict */
+		sr_loss_say(s->loss, say, sizeof(say));
+		fputs("<p class=\"note\" id=\"lost\"><b>Lost events:</b> ", f);
+		sr_html_str(f, say);
+		fputs(".</p>\n", f);
+	}
 	sr_sel_describe(s->sel, sel, sizeof(sel));
 	if (s->focus || *sel) {
 		fputs("<p class=\"scope\" id=\"scope\">Shown:", f);

@@ -956,6 +956,10 @@ static int write_tasks(struct sr_replay *r, struct sr_diag *d)
 		return rc;
 	sr_tasks_write(sr_outfile_fp(o), r->tasks);
 	if ((rc = sr_outfile_commit(o, d)) ||
+	    (rc = sr_outfile_open_in(&o, r->o.outdir, "lost.tsv", NULL, d)))
+		return rc;
+	sr_loss_write(&r->info.loss, sr_outfile_fp(o));
+	if ((rc = sr_outfile_commit(o, d)) ||
 	    (rc = sr_outfile_open_in(&o, r->o.outdir, "seen.tsv", NULL, d)))
 		return rc;
 	sr_seen_header(sr_outfile_fp(o));
@@ -1159,6 +1163,7 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 	if ((rc = step(r, true, d)) || (rc = rt_used(r, d)))
 		return rc;
 	sr_demand_stats(r->dm, &r->info.demand);
+	sr_loss_of(st, -1, &r->info.loss);
 	r->info.left_tasks = sr_demand_left_out(r->dm);
 	ctx_said(r);
 	for (size_t i = 0; i < r->n; i++) {
@@ -1227,6 +1232,7 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 				    (rc = write_cpus(r, p, d))))
 			return rc;
 	}
+	r->info.loss.marked = r->info.lost_tasks;
 	if (r->o.outdir && (rc = write_tasks(r, d)))
 		return rc;
 	return SR_OK;

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "lib/diag.h"
+#include "parse/read-warn.h"
 #include "parse/reader.h"
 #include "replay/tlfilter.h"
 #include "replay/demand.h"
@@ -223,6 +224,9 @@ struct sr_replay_info {
 					  behind the recording */
 	const struct sr_read_stats *read; /* lost events, skipped lines */
 	long lost_tasks;              /* marked lost in observed, -1: none */
+	struct sr_loss loss;          /* the recording's loss, for headlines
+					 (parse/read-warn.h); also written
+					 to DIR/lost.tsv */
 	/* what the replay left out (--exclude, --only, --only-tree): tasks, and
 	   their CPU as the recording ran them and every task's, known
 	   (left_known) when observed was replayed */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/fmt.h"
+#include "parse/read-warn.h"
 #include "replay/summary.h"
 
 static const char *const sort_names[SR_SORT__COUNT] = {
@@ -276,11 +277,16 @@ void sr_write_tsv(FILE *f, struct sr_task_metrics *const *rows, size_t n)
 	}
 }
 
-void sr_write_json(FILE *f, const char *trace,
+void sr_write_json(FILE *f, const char *trace, const struct sr_loss *loss,
 		   struct sr_task_metrics *const *rows, size_t n)
 {
 	fputs("{\"trace\": ", f);
 	sr_json_str(f, trace);
+	fputs(", \"lost_events\": ", f);
+	if (loss)
+		sr_loss_json(loss, f);
+	else
+		fputs("null", f);
 	fputs(", \"tasks\": [", f);
 	for (size_t i = 0; i < n; i++) {
 		const struct sr_task_metrics *m = rows[i];

@@ -65,10 +65,13 @@ void sr_tsv_header(FILE *f);
 void sr_tsv_row(FILE *f, const struct sr_task_metrics *m);
 void sr_write_tsv(FILE *f, struct sr_task_metrics *const *rows, size_t n);
 
-/* The same figures as JSON: {"trace": NAME, "tasks": [{"pid": ..,
- * "comm": .., "runtime_ms": .., ... "lost": false}, ...]}, a key per TSV
- * column with the same exact decimals; pid null on a merged row. */
-void sr_write_json(FILE *f, const char *trace,
+/* The same figures as JSON: {"trace": NAME, "lost_events": LOSS,
+ * "tasks": [{"pid": .., "comm": .., "runtime_ms": .., ... "lost": false},
+ * ...]}, a key per TSV column with the same exact decimals; pid null on a
+ * merged row.  LOSS: the recording's (parse/read-warn.h, sr_loss_json),
+ * null without a loss or loss NULL. */
+struct sr_loss;
+void sr_write_json(FILE *f, const char *trace, const struct sr_loss *loss,
 		   struct sr_task_metrics *const *rows, size_t n);
 
 /* The human table (perf-like, ms with 3 decimals), with a TOTAL line. */

@@ -537,8 +537,10 @@ int sr_te_write(struct sr_te *te, const struct sr_replay *r,
 	free(o.carry);
 	fputs("\n],\n\"otherData\":{\"trace\":", f);
 	sr_json_str(f, title);
-	fprintf(f, ",\"start_s\":%s,\"policies\":[",
+	fprintf(f, ",\"start_s\":%s,\"lost_events\":",
 		sr_fmt_s(b, sizeof(b), in->first_ts, 9));
+	sr_loss_json(&in->loss, f);
+	fputs(",\"policies\":[", f);
 	for (size_t k = 0; k < sr_replay_count(r); k++) {
 		fputs(k ? "," : "", f);
 		sr_json_str(f, sr_replay_get(r, k)->name);

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """bintool: rewrite binary scheduler recordings for the repository.
 
-    bintool.py perf-strip IN OUT [--max-samples N]
+    bintool.py perf-strip IN OUT [--max-samples N] [--drop TYPE,...]
         perf.data (file or pipe mode) without what names files or the machine:
         MMAP/MMAP2/KSYMBOL/BPF/CGROUP/NAMESPACES/TEXT_POKE/BUILD_ID records
         and the BUILD_ID, HOSTNAME, CMDLINE, CPUDESC, CPUID, topology,
         PMU, cache, BPF and memory features are left out; the samples,
         COMM/FORK/EXIT, LOST and FINISHED_ROUND records are kept as
-        recorded, in order.  --max-samples keeps the first N samples.
+        recorded, in order.  --max-samples keeps the first N samples;
+        --drop leaves out the records of these types too (2: the kernel's
+        PERF_RECORD_LOST, for a file whose loss only perf record's
+        closing count tells).
 
     bintool.py perf-zstd IN OUT
         a file-mode perf.data as `perf record -z` writes it: the data
@@ -68,12 +71,12 @@ def feature_sections(table_at, feats, sections):
     return table + payload
 
 
-def perf_strip(src, dst, max_samples=None):
+def perf_strip(src, dst, max_samples=None, drop=()):
     d = open(src, 'rb').read()
     if d[:8] != b'PERFILE2':
         sys.exit('bintool: %s: not a little-endian perf.data' % src)
     if struct.unpack_from('<Q', d, 8)[0] == 16:
-        return perf_strip_pipe(d, src, dst, max_samples)
+        return perf_strip_pipe(d, src, dst, max_samples, drop)
     attr_size, ao, asz, do, dsz, flags, feats, sections = perf_header(d)
     # attrs and their ids
     attrs = []
@@ -92,7 +95,7 @@ def perf_strip(src, dst, max_samples=None):
             nsamples += 1
             if max_samples is not None and nsamples > max_samples:
                 break
-        if typ not in DROP_RECORDS:
+        if typ not in DROP_RECORDS and typ not in drop:
             out += d[pos:pos + size]
         pos += size
     # layout: header, ids, attrs, data, feature table, features
@@ -119,7 +122,7 @@ def perf_strip(src, dst, max_samples=None):
     open(dst, 'wb').write(header + body)
 
 
-def perf_strip_pipe(d, src, dst, max_samples):
+def perf_strip_pipe(d, src, dst, max_samples, drop=()):
     """Pipe mode: the same records left out, and the same features (they
     come as HEADER_FEATURE records); the tracing data follows its record."""
     out = bytearray(d[:16])
@@ -135,7 +138,7 @@ def perf_strip_pipe(d, src, dst, max_samples):
             nsamples += 1
             if max_samples is not None and nsamples > max_samples:
                 break
-        keep = typ not in DROP_RECORDS
+        keep = typ not in DROP_RECORDS and typ not in drop
         if typ == 80:
             keep = struct.unpack_from('<Q', d, pos + 8)[0] in KEEP_FEATURES
         if keep:
@@ -441,7 +444,7 @@ def main(argv):
         if rest[i] in ('--max-samples', '--version', '--pages'):
             opts[rest[i]] = int(rest[i + 1])
             i += 2
-        elif rest[i] == '--cpu-numbers':
+        elif rest[i] in ('--cpu-numbers', '--drop'):
             opts[rest[i]] = [int(x) for x in rest[i + 1].split(',')]
             i += 2
         elif rest[i] in ('--top', '--all-systems'):
@@ -450,7 +453,7 @@ def main(argv):
         else:
             sys.exit('bintool: unknown option %s' % rest[i])
     if cmd == 'perf-strip':
-        perf_strip(src, dst, opts.get('--max-samples'))
+        perf_strip(src, dst, opts.get('--max-samples'), opts.get('--drop', ()))
     elif cmd == 'perf-zstd':
         perf_zstd(src, dst)
     elif cmd == 'trace-dat':
