@@ -56,6 +56,8 @@ int cmd_fidelity(int argc, char **argv, struct sr_diag *d);
 int cmd_plot(int argc, char **argv, struct sr_diag *d);
 int cmd_report(int argc, char **argv, struct sr_diag *d);
 int cmd_export(int argc, char **argv, struct sr_diag *d);
+int cmd_timehist(int argc, char **argv, struct sr_diag *d);
+int cmd_map(int argc, char **argv, struct sr_diag *d);
 int cmd_help(int argc, char **argv, struct sr_diag *d);
 int cmd_version(int argc, char **argv, struct sr_diag *d);
 int cmd_sweep(int argc, char **argv, struct sr_diag *d);

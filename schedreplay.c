@@ -24,6 +24,8 @@ const struct sr_cmd sr_commands[] = {
 	{ "plot", cmd_plot, "gnuplot plots of priorities and scheduling delays" },
 	{ "report", cmd_report, "one self-contained HTML page: the verdict, a task table, the plots" },
 	{ "export", cmd_export, "the replayed schedules as a Chrome JSON trace (Perfetto)" },
+	{ "timehist", cmd_timehist, "perf sched timehist of the recording or a replay: a line per switch" },
+	{ "map", cmd_map, "perf sched map of the recording or a replay: each CPU's task per switch" },
 	{ "sweep", cmd_sweep, "a grid of replays (traces x policies x knob values) on GNU parallel, one table" },
 	{ "sweep-job", cmd_sweep_job, "one job of a sweep (what its jobs.txt runs)" },
 	{ NULL, NULL, NULL },
