@@ -34,26 +34,61 @@ static void put_long_or_dash(FILE *f, long v, bool known)
 		fputs("\t-", f);
 }
 
+/* "\tV", or "\t-" when not known */
+static void line_long_or_dash(struct sr_line *l, long v, bool known)
+{
+	sr_line_ch(l, '\t');
+	if (known)
+		sr_line_i64(l, v);
+	else
+		sr_line_ch(l, '-');
+}
+
+/* A name as the files give it: cleaned, cut as a reader's buffer cuts it
+ * (sr_comm_clean) */
+static void put_comm(struct sr_line *l, const char *comm)
+{
+	char c[SR_COMM_MAX];
+
+	sr_line_str(l, sr_comm_clean(c, sizeof(c), comm));
+}
+
+/* Written without printf, as the waits' rows: a replay writes millions. */
 void sr_timeline_row(FILE *f, const struct sr_tl_row *r)
 {
-	char comm[SR_COMM_MAX];
 	const struct sm_view *v = r->v;
+	struct sr_line l;
 
-	fprintf(f, "%" PRId64 "\t%" PRId32 "\t%s\t%s", r->t, r->pid,
-		sr_comm_clean(comm, sizeof(comm), r->comm), r->event);
+	l.n = 0;
+	sr_line_i64(&l, r->t);
+	sr_line_ch(&l, '\t');
+	sr_line_i64(&l, r->pid);
+	sr_line_ch(&l, '\t');
+	put_comm(&l, r->comm);
+	sr_line_ch(&l, '\t');
+	sr_line_str(&l, r->event);
 	if (!v) {
-		put_long_or_dash(f, r->prio, r->prio >= 0);
-		fputs("\t-\t-\t-\t-\t-", f);
+		line_long_or_dash(&l, r->prio, r->prio >= 0);
+		sr_line_str(&l, "\t-\t-\t-\t-\t-");
 	} else {
-		fprintf(f, "\t%d\t%d", v->prio, v->static_prio);
-		put_long_or_dash(f, v->sleep_avg, v->sleep_avg >= 0);
-		put_long_or_dash(f, v->credit, v->credit >= 0);
-		fprintf(f, "\t%ld\t%s", v->time_slice,
-			(unsigned)v->array < 3 ? array_names[v->array] : "-");
+		sr_line_ch(&l, '\t');
+		sr_line_i64(&l, v->prio);
+		sr_line_ch(&l, '\t');
+		sr_line_i64(&l, v->static_prio);
+		line_long_or_dash(&l, v->sleep_avg, v->sleep_avg >= 0);
+		line_long_or_dash(&l, v->credit, v->credit >= 0);
+		sr_line_ch(&l, '\t');
+		sr_line_i64(&l, v->time_slice);
+		sr_line_ch(&l, '\t');
+		sr_line_str(&l, (unsigned)v->array < 3 ? array_names[v->array]
+						       : "-");
 	}
-	put_long_or_dash(f, r->cpu, r->cpu >= 0);
-	put_long_or_dash(f, r->from_cpu, r->from_cpu >= 0);
-	fprintf(f, "\t%s\n", r->why ? r->why : "-");
+	line_long_or_dash(&l, r->cpu, r->cpu >= 0);
+	line_long_or_dash(&l, r->from_cpu, r->from_cpu >= 0);
+	sr_line_ch(&l, '\t');
+	sr_line_str(&l, r->why ? r->why : "-");
+	sr_line_ch(&l, '\n');
+	sr_line_put(&l, f);
 }
 
 /* ---- latency ------------------------------------------------------------ */
@@ -103,19 +138,33 @@ void sr_latency_header(FILE *f)
 
 void sr_latency_row(FILE *f, const struct sr_lat_row *r)
 {
-	char comm[SR_COMM_MAX];
+	struct sr_line l;
 
-	fprintf(f, "%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId32
-		"\t%s\t%s", r->wake, r->run, r->run - r->wake, r->pid,
-		sr_comm_clean(comm, sizeof(comm), r->comm),
-		sr_acct_cause_name(r->cause));
-	if (!r->attributed)
-		fputs("\t-\t-\n", f);
-	else if (r->behind_pid >= 0)
-		fprintf(f, "\t%s\t%" PRId32 "\n", sm_why_name(r->why),
-			r->behind_pid);
-	else
-		fprintf(f, "\t%s\t-\n", sm_why_name(r->why));
+	l.n = 0;
+	sr_line_i64(&l, r->wake);
+	sr_line_ch(&l, '\t');
+	sr_line_i64(&l, r->run);
+	sr_line_ch(&l, '\t');
+	sr_line_i64(&l, r->run - r->wake);
+	sr_line_ch(&l, '\t');
+	sr_line_i64(&l, r->pid);
+	sr_line_ch(&l, '\t');
+	put_comm(&l, r->comm);
+	sr_line_ch(&l, '\t');
+	sr_line_str(&l, sr_acct_cause_name(r->cause));
+	if (!r->attributed) {
+		sr_line_str(&l, "\t-\t-\n");
+	} else {
+		sr_line_ch(&l, '\t');
+		sr_line_str(&l, sm_why_name(r->why));
+		sr_line_ch(&l, '\t');
+		if (r->behind_pid >= 0)
+			sr_line_i64(&l, r->behind_pid);
+		else
+			sr_line_ch(&l, '-');
+		sr_line_ch(&l, '\n');
+	}
+	sr_line_put(&l, f);
 }
 
 void sr_waits_header(FILE *f)
