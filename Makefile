@@ -36,8 +36,8 @@ TRACE_LIBS := $(shell pkg-config --libs libtracecmd libtracefs libtraceevent lib
 
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wno-unused-parameter
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -I. $(PCRE2_CFLAGS) $(TRACE_CFLAGS) $(WARN)
-LIBS := $(PCRE2_LIBS) $(TRACE_LIBS) -lz -lm
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -I. $(PCRE2_CFLAGS) $(TRACE_CFLAGS) $(WARN)
+LIBS := $(PCRE2_LIBS) $(TRACE_LIBS) -lz -lm -pthread
 
 ifeq ($(SAN),1)
 BUILD := build-san

@@ -11,6 +11,7 @@
 
 #include "lib/diag.h"
 #include "lib/parse-options.h"
+#include "lib/pool.h"
 #include "replay/selection.h"
 
 #define SR_VERSION "0.1"
@@ -214,6 +215,7 @@ int cmd_record(int argc, char **argv, struct sr_diag *d);
 	OPT_NUMBER(0, "cpus", &(o)->cpus, "N", \
 		   "CPUs to replay on (default: as many as the recording " \
 		   "used)", 1, SR_SIM_MAX_CPUS, NULL), \
+	OPT_JOBS(&(o)->jobs), \
 	OPT_REPLAY_RULES(&(o)->rules), \
 	OPT_TUNE((o)->sets, &(o)->nsets, (o)->rt, &(o)->nrt, \
 		 CMP_MAX_TUNE_OPTS)
@@ -250,6 +252,14 @@ int cmd_record(int argc, char **argv, struct sr_diag *d);
 	OPT_NUMBER(0, "batch", &(o)->batch, "N", \
 		   "events read between simulator steps " batch_help, 1, \
 		   1LL << 30, NULL)
+
+/* -j N: the threads the policies' simulators run on (replay/replay.h
+ * jobs; 0, the default: every CPU). */
+#define OPT_JOBS(v) \
+	OPT_NUMBER('j', "jobs", (v), "N", \
+		   "simulate the policies on N threads at once (default: " \
+		   "one per CPU; results do not depend on it)", 1, \
+		   SR_POOL_MAX_THREADS, NULL)
 
 /* What a command writes: its table (or text), or with --tsv or --json
  * (OPT_SET_INT on one int, so the two exclude each other). */

@@ -56,6 +56,7 @@ int cmd_export(int argc, char **argv, struct sr_diag *d)
 	if ((rc = sr_te_new(&te, d)))
 		return rc;
 	o.hooks = sr_te_hooks(te);
+	o.jobs = 1; /* the hooks keep every policy in one table */
 	if ((rc = sr_sel_check(&sel, d)))
 		goto out;
 	if ((rc = builtin_replay(&o, "export", trace, policies, npolicies,

@@ -68,7 +68,7 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 	const char *sets[SR_REPLAY_MAX_TUNE], *rt[SR_REPLAY_MAX_TUNE];
 	size_t npolicies = 0, nsets = 0, nrt = 0, n;
 	const char *trace;
-	bool quiet = false, memory = false;
+	bool quiet = false, memory = false, thread_cpu = false;
 	int64_t cache_decay = -1;
 	const struct po_option opts[] = {
 		OPT_GROUP("output"),
@@ -83,6 +83,7 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 			 "falling behind the recording) and the rows held to "
 			 "put them in order"),
 		OPT_REPLAY(&o, policies, &npolicies),
+		OPT_JOBS(&o.jobs),
 		OPT_TUNE(sets, &nsets, rt, &nrt, SR_REPLAY_MAX_TUNE),
 		OPT_CHOICE(0, "timeline", &o.timeline, sr_tl_mode_names, "WHICH",
 			   "simulated timeline rows: changes (default: where "
@@ -93,6 +94,10 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 			   NULL),
 		OPT_SELECT(&sel),
 		OPT_REPLAY_INPUT(&o, "(results do not depend on it)"),
+		OPT_FLAG(0, "thread-cpu", &thread_cpu,
+			 "say on stderr the CPU time the simulators' threads "
+			 "took (-j): in all, and each step's longest thread "
+			 "summed, what they would take on idle CPUs"),
 		OPT_FLAG(0, "check", &o.check,
 			 "check the policies' invariants at every instant "
 			 "(slow)"),
@@ -160,6 +165,14 @@ int cmd_replay(int argc, char **argv, struct sr_diag *d)
 	}
 	if (memory)
 		print_held(r);
+	if (thread_cpu) {
+		const struct sr_pool_stats *st = &sr_replay_info(r)->steps;
+
+		fprintf(stderr, "simulator threads: %llu steps, %.3f s CPU in "
+			"all, %.3f s on the longest thread of each step\n",
+			(unsigned long long)st->jobs, (double)st->cpu_ns / 1e9,
+			(double)st->longest_ns / 1e9);
+	}
 	sr_replay_free(r);
 	return SR_OK;
 }

@@ -212,6 +212,7 @@ int cmp_cmd_load(struct cmp_load_opts *o, size_t min_policies, size_t max_polici
 	so.only = o->only;
 	so.only_tree = o->only_tree;
 	so.cpus = o->cpus;
+	so.jobs = o->jobs;
 	so.rules = o->rules;
 	so.title = o->title;
 	so.tree = o->tree != NULL;

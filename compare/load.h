@@ -36,6 +36,7 @@ struct cmp_load_opts {
 	const char *only_tree;  /* --only-tree: only this tree */
 	const char *tree;
 	int cpus;           /* --cpus: 0 = the recording's */
+	int jobs;           /* -j: the replay's threads (0: one per CPU) */
 	struct cmp_replay_rules rules;	/* --causal ... --early-wake */
 	const char *sets[CMP_MAX_TUNE_OPTS];	/* --set NAME=VALUE */
 	size_t nsets;

@@ -97,6 +97,7 @@ static int from_trace(struct cmp_source *src, const struct cmp_source_opts *o,
 	ro.only = o->only;
 	ro.tree = o->only_tree;
 	ro.cpus = o->cpus;
+	ro.jobs = o->jobs;
 	ro.causal = o->rules.causal;
 	ro.external = o->rules.external;
 	ro.cs_cost_ns = o->rules.cs_cost_ns;

@@ -43,6 +43,7 @@ struct cmp_source_opts {
 	const char *only_tree;         /* ... as replay --tree */
 	int cpus;                      /* as replay --cpus (0: the
 					  recording's); a directory: only 0 */
+	int jobs;                      /* as replay -j (0: one per CPU) */
 	/* a directory: only the defaults (replayed already) */
 	struct cmp_replay_rules rules;
 	const char *title;             /* NULL: the trace's file name */

@@ -814,6 +814,7 @@ int cmp_sweep_run_job(const char *trace, const char *root, size_t chunk,
 	so.policies = todo;
 	so.npolicies = n;
 	so.cpus = cpus;
+	so.jobs = 1; /* the sweep runs its jobs at once already */
 	so.title = base_name(trace);
 	so.tune = &tune;
 	if ((rc = cmp_source_open(&src, &so, d)) ||

@@ -101,6 +101,12 @@ struct sr_demand {
 	struct cpu *cpus;
 	size_t ncpus;
 	struct sr_strpool names;
+	struct pending {        /* per consumer, while deferred: tasks
+				   whose cursor it moved, to trim */
+		uint32_t *t;
+		size_t n, cap;
+		bool lost;      /* one could not be noted: trim all */
+	} *pend;
 	uint32_t *shrink;       /* tasks whose ring every consumer passed
 				   since the last event: shrink it then */
 	size_t nshrink, capshrink;
@@ -207,6 +213,9 @@ void sr_demand_free(struct sr_demand *dm)
 	sr_strpool_free(&dm->names);
 	sr_ring_free(&dm->arr);
 	free(dm->arrcur);
+	for (int c = 0; dm->pend && c < dm->o.nconsumers; c++)
+		free(dm->pend[c].t);
+	free(dm->pend);
 	sr_regex_free(dm->re);
 	sr_regex_free(dm->only_re);
 	sr_regex_free(dm->tree_re);
@@ -270,17 +279,12 @@ static bool read_out(const struct sr_demand *dm, const struct ent *e)
 	return true;
 }
 
-void sr_demand_consumed(struct sr_demand *dm, int c, uint32_t task,
-			uint64_t idx)
+/* The ops of task every consumer has passed dropped. */
+static void trim_task(struct sr_demand *dm, uint32_t task)
 {
-	struct ent *e;
+	struct ent *e = &dm->e[task];
 	uint64_t k;
 
-	if (task >= dm->ne || c < 0 || c >= dm->o.nconsumers ||
-	    !dm->e[task].l || dm->e[task].state == R_UNSEEN)
-		return;
-	e = &dm->e[task];
-	e->l->cur[c] = idx;
 	/*
 	 * Ops every consumer passed are dropped now (a task that gets no
 	 * more ops, one that exited, must not keep its program); memory is
@@ -303,6 +307,64 @@ void sr_demand_consumed(struct sr_demand *dm, int c, uint32_t task,
 		dm->shrink[dm->nshrink++] = task;
 		e->l->shrink_queued = 1;
 	}
+}
+
+void sr_demand_consumed(struct sr_demand *dm, int c, uint32_t task,
+			uint64_t idx)
+{
+	struct pending *pd;
+
+	if (task >= dm->ne || c < 0 || c >= dm->o.nconsumers ||
+	    !dm->e[task].l || dm->e[task].state == R_UNSEEN)
+		return;
+	dm->e[task].l->cur[c] = idx;
+	if (!dm->pend) {
+		trim_task(dm, task);
+		return;
+	}
+	/* deferred: noted in the consumer's own list (a task noted twice
+	 * is trimmed twice, the second time a no-op) */
+	pd = &dm->pend[c];
+	if (pd->n && pd->t[pd->n - 1] == task)
+		return;
+	if (pd->n == pd->cap) {
+		uint32_t *v = sr_grow(pd->t, &pd->cap, pd->n, sizeof(*v), 64, 0);
+
+		if (!v) {
+			pd->lost = true; /* settle trims every task */
+			return;
+		}
+		pd->t = v;
+	}
+	pd->t[pd->n++] = task;
+}
+
+int sr_demand_defer(struct sr_demand *dm)
+{
+	if (dm->pend || !dm->o.nconsumers)
+		return SR_OK;
+	dm->pend = calloc((size_t)dm->o.nconsumers, sizeof(*dm->pend));
+	return dm->pend ? SR_OK : SR_EINTERNAL;
+}
+
+void sr_demand_settle(struct sr_demand *dm)
+{
+	bool all = false;
+
+	if (!dm->pend)
+		return;
+	for (int c = 0; c < dm->o.nconsumers; c++) {
+		struct pending *pd = &dm->pend[c];
+
+		all |= pd->lost;
+		for (size_t i = 0; i < pd->n && !all; i++)
+			trim_task(dm, pd->t[i]);
+		pd->n = 0;
+		pd->lost = false;
+	}
+	for (size_t i = 0; all && i < dm->ne; i++)
+		if (dm->e[i].l && dm->e[i].state != R_UNSEEN)
+			trim_task(dm, (uint32_t)i);
 }
 
 /*

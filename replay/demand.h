@@ -217,6 +217,16 @@ int64_t sr_demand_open(const struct sr_demand *dm, uint32_t task);
 /* Consumer c has consumed every op of task below idx (frees them). */
 void sr_demand_consumed(struct sr_demand *dm, int c, uint32_t task,
 			uint64_t idx);
+/*
+ * Consumers that run at once, each on its own thread: from now on
+ * sr_demand_consumed() and sr_demand_arrivals_consumed() only move the
+ * consumer's own cursors (nothing two consumers share is written), and
+ * sr_demand_settle(), called when none runs, frees what all have passed.
+ * Memory, not results: the ops are the same either way.  SR_EINTERNAL
+ * when out of memory.
+ */
+int sr_demand_defer(struct sr_demand *dm);
+void sr_demand_settle(struct sr_demand *dm);
 
 /* Arrival number idx (0-based, time order), NULL if not known yet. */
 const struct sr_arrival *sr_demand_arrival(const struct sr_demand *dm,

@@ -9,10 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "lib/grow.h"
 #include "lib/outfile.h"
 #include "lib/path.h"
+#include "lib/pool.h"
 #include "lib/progress.h"
 #include "lib/strpool.h"
 #include "parse/read-warn.h"
@@ -43,6 +45,11 @@ struct prun {
 	bool want_waits;
 	struct sr_latw *latw;         /* latency rows in wake order */
 	struct sr_tlfilter *tlfil;    /* simulated runs' rows (tlfilter.h) */
+	/* on a thread of the pool (r->pool): its own --rt rules (a regex
+	   matches through its own scratch), what its last step met and cost */
+	struct sr_rtrules *rt;
+	struct sr_diag d;
+	int64_t cost;                 /* thread CPU ns of its last step */
 };
 
 /* A record's names as events show them (--tree): the last one noted. */
@@ -61,6 +68,9 @@ struct sr_replay {
 	struct sr_reader *rd;
 	const struct sr_tasks *tasks;
 	struct sr_demand *dm;
+	struct sr_pool *pool;         /* the simulators' threads (-j) */
+	size_t *order;                /* the simulated runs, costliest first */
+	size_t norder;
 	struct sr_replay_info info;
 	struct sr_madedirs made;  /* removed again if the run fails */
 	/* each record's names, in the order events first showed them */
@@ -616,6 +626,15 @@ static int start_sims(struct sr_replay *r, struct sr_diag *d)
 	r->info.cpus = r->o.cpus;
 	for (size_t i = 0; i < r->n; i++) {
 		struct prun *p = &r->p[i];
+
+		if (!p->pub.observed && r->o.tune.nrt &&
+		    sr_pool_threads(r->pool) > 1 &&
+		    (rc = sr_rtrules_new(&p->rt, r->o.tune.rt, r->o.tune.nrt,
+					 d)))
+			return rc;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		struct prun *p = &r->p[i];
 		struct sr_sim_opts so = {
 			.policy = p->pub.policy, .sched = p->sched,
 			.cpus = r->o.cpus,
@@ -625,7 +644,7 @@ static int start_sims(struct sr_replay *r, struct sr_diag *d)
 			.cs_cost_ns = r->o.cs_cost_ns,
 			.init_sleep_pct = r->o.init_sleep_pct,
 			.check = r->o.check,
-			.rt = r->o.tune.nrt ? r->rt : NULL,
+			.rt = !r->o.tune.nrt ? NULL : p->rt ? p->rt : r->rt,
 			.no_why = r->o.no_why,
 			.calib = r->calibrated ? &r->calib : NULL,
 			.infer_affinity = r->o.affinity != SR_AFFINITY_NONE,
@@ -641,6 +660,7 @@ static int start_sims(struct sr_replay *r, struct sr_diag *d)
 			continue;
 		if ((rc = sr_sim_new(&p->sim, &so, r->dm, k++, &h, d)))
 			return rc;
+		r->order[r->norder++] = i;
 		window_to(r, p);
 		if (p->want_lat && (rc = sr_latw_new(&p->latw,
 				sr_sim_acct(p->sim), emit_lat,
@@ -648,6 +668,19 @@ static int start_sims(struct sr_replay *r, struct sr_diag *d)
 			return rc;
 	}
 	return SR_OK;
+}
+
+/* The simulators' threads: -j (0: every CPU), at most one per simulator. */
+static int start_pool(struct sr_replay *r, int nsims, struct sr_diag *d)
+{
+	int n = r->o.jobs > 0 ? r->o.jobs : sr_pool_cpus();
+
+	if (n > nsims)
+		n = nsims;
+	r->order = calloc((size_t)(nsims > 0 ? nsims : 1), sizeof(*r->order));
+	if (!r->order)
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	return n > 1 ? sr_pool_new(&r->pool, n, d) : SR_OK;
 }
 
 static int setup(struct sr_replay *r, struct sr_diag *d)
@@ -671,6 +704,8 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 		return d->code;
 	if (add_policies(r, &nsims, d))
 		return d->code;
+	if ((rc = start_pool(r, nsims, d)))
+		return rc;
 	if (sr_rtrules_new(&r->rt, r->o.tune.rt, r->o.tune.nrt, d))
 		return d->code;
 	if (nsims > 0 && r->o.calibrate == SR_CALIBRATE_AUTO &&
@@ -718,6 +753,8 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 					 .groups = r->groups };
 	if ((rc = sr_demand_new(&r->dm, &dopts, d)))
 		return rc;
+	if (sr_pool_threads(r->pool) > 1 && sr_demand_defer(r->dm))
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
 	sr_demand_on_resolve(r->dm, resolved, r);
 	view = (struct sr_task_view){ view_get, view_count, r->tasks };
 	for (size_t i = 0; i < r->n; i++) {
@@ -743,18 +780,61 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 
 /* ---- the pass ------------------------------------------------------------- */
 
-/* The simulators run as far as the input read so far decides (to the end
- * when it is all read: last). */
+/* One simulator advanced, on a thread of the pool. */
+static void advance(void *ctx, size_t i)
+{
+	struct prun *p = &((struct sr_replay *)ctx)->p[i];
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
+	sr_sim_advance(p->sim, &p->d);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
+	p->cost = (int64_t)(b.tv_sec - a.tv_sec) * 1000000000 +
+		  (b.tv_nsec - a.tv_nsec);
+}
+
+/* Costliest last time first, so that no thread is left with a long one
+ * at the end (ties: the replay's order). */
+static void sort_order(struct sr_replay *r)
+{
+	for (size_t i = 1; i < r->norder; i++) {
+		size_t x = r->order[i], j = i;
+
+		for (; j > 0 && r->p[r->order[j - 1]].cost < r->p[x].cost; j--)
+			r->order[j] = r->order[j - 1];
+		r->order[j] = x;
+	}
+}
+
+/*
+ * The simulators run as far as the input read so far decides (to the end
+ * when it is all read: last).  With threads they run at once: each reads
+ * the demand (nothing writes it meanwhile: the deferred cursors of
+ * demand.h) and writes only its own state, files and sink rows, so the
+ * outputs are the same whatever the number of threads; the first error in
+ * the replay's order is the one told.
+ */
 static int step(struct sr_replay *r, bool last, struct sr_diag *d)
 {
-	for (size_t i = 0; i < r->n; i++) {
-		if (!r->p[i].sim)
-			continue;
-		if (last)
-			say_policies(r, &r->p[i]);
-		if (sr_sim_advance(r->p[i].sim, d))
-			return d->code;
+	if (sr_pool_threads(r->pool) == 1) {
+		for (size_t i = 0; i < r->n; i++) {
+			if (!r->p[i].sim)
+				continue;
+			if (last)
+				say_policies(r, &r->p[i]);
+			if (sr_sim_advance(r->p[i].sim, d))
+				return d->code;
+		}
+		return SR_OK;
 	}
+	sort_order(r);
+	sr_pool_run(r->pool, r->norder, r->order, advance, r);
+	sr_demand_settle(r->dm);
+	for (size_t i = 0; i < r->n; i++)
+		if (r->p[i].sim && r->p[i].d.code) {
+			*d = r->p[i].d;
+			return d->code;
+		}
 	return SR_OK;
 }
 
@@ -1162,6 +1242,9 @@ static int finish(struct sr_replay *r, struct sr_diag *d)
 	}
 	if ((rc = step(r, true, d)) || (rc = rt_used(r, d)))
 		return rc;
+	sr_pool_stats(r->pool, &r->info.steps);
+	sr_pool_free(r->pool); /* the simulators are done */
+	r->pool = NULL;
 	sr_demand_stats(r->dm, &r->info.demand);
 	sr_loss_of(st, -1, &r->info.loss);
 	r->info.left_tasks = sr_demand_left_out(r->dm);
@@ -1324,6 +1407,7 @@ void sr_replay_free(struct sr_replay *r)
 {
 	if (!r)
 		return;
+	sr_pool_free(r->pool);
 	for (size_t i = 0; i < r->n; i++) {
 		struct prun *p = &r->p[i];
 
@@ -1335,12 +1419,14 @@ void sr_replay_free(struct sr_replay *r)
 		sr_sim_free(p->sim);
 		sm_sched_free(p->sched);
 		sr_observed_free(p->obs);
+		sr_rtrules_free(p->rt);
 		free(p->pub.rows);
 		free(p->pub.cpu);
 	}
 	sr_calib_builder_free(r->cb);
 	sr_calib_free(&r->calib);
 	free(r->p);
+	free(r->order);
 	free(r->mark);
 	free(r->seen);
 	sr_strpool_free(&r->names);

@@ -35,6 +35,7 @@
 
 #include "lib/diag.h"
 #include "parse/read-warn.h"
+#include "lib/pool.h"
 #include "parse/reader.h"
 #include "replay/tlfilter.h"
 #include "replay/demand.h"
@@ -165,6 +166,14 @@ struct sr_replay_opts {
 	size_t batch;                 /* events between simulator steps;
 					 results do not depend on it */
 	bool check;                   /* policy invariants every instant */
+	/* threads the simulators run on at once (lib/pool.h): 0 every CPU
+	   this process may use, 1 none (in the calling thread); never more
+	   than the policies simulated.  Results do not depend on it.  With
+	   more than one, the sink's and hooks' calls of different policies
+	   may come at once from different threads (one policy's calls come
+	   one at a time, in order): a caller whose callbacks share state
+	   across policies asks for 1 */
+	int jobs;
 	const struct sr_replay_hooks *hooks; /* NULL: none */
 	/* --pid, --start, --end (replay/selection.h): the summary rows,
 	   timeline and latency rows (files and sink) of the tasks and the
@@ -238,6 +247,8 @@ struct sr_replay_info {
 	   "from the recording's context: HZ 250 for eevdf-6.18; the cpus
 	   of 212 tasks (2 pinned to one)"; "" without a context */
 	char ctx_said[512];
+	struct sr_pool_stats steps;   /* the simulators' steps on threads
+					 (jobs > 1; zero otherwise) */
 	bool windowed;                /* --start or --end given */
 	int64_t win_lo, win_hi;       /* the window, trace clock (open ends:
 					 INT64_MIN, INT64_MAX) */
