@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/bigmem.h"
 #include "parse/merge.h"
 
 /*
@@ -75,17 +76,21 @@ struct sr_merge {
 	struct sr_raw *heads;
 	uint32_t *kheap;
 	size_t ncur, kn;
-	/* record-source mode: the keys waiting, k[lo, sorted) in (ts, seq)
-	 * order, then k[sorted, n) as read (see records_next) */
+	/* record-source mode: the keys waiting, k[0, n) in the order read,
+	 * as runs (see merge-keys.c) */
 	const struct sr_rsrc_ops *rops;
 	void *rctx;
-	struct sr_rkey *k, *k2;  /* the keys, and the merge's other buffer */
-	size_t lo, sorted, n, cap;
-	int64_t new_min;      /* the oldest time of k[sorted, n) */
-	uint64_t sorted_seq;  /* the lowest seq of k[.., sorted) at the last
-			       * sort: at most that of any still waiting */
-	size_t *runs;         /* where the runs of k[lo, n) start (scratch) */
-	size_t caprun;
+	struct sr_rkey *k;    /* in kmem */
+	size_t n, cap;
+	struct sr_bigmem kmem;
+	struct krun {
+		size_t cur, end;  /* k[cur, end): in order, waiting */
+	} *run;               /* in the order read */
+	uint32_t *rheap;      /* the sealed runs with keys, by their first */
+	size_t nrun, caprun, nrheap;
+	size_t sealed;        /* run[0, sealed) sealed: in the heap or done */
+	size_t waiting;       /* keys waiting */
+	int64_t new_min;      /* the oldest time of the runs not sealed */
 	int64_t bound;        /* keys at or before it may leave */
 	int bound_set;
 	int rs_eof;

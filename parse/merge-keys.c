@@ -1,28 +1,35 @@
 /*
- * merge-keys: a record source's keys (perf.data), sorted by runs and
- * decoded as they leave (see merge.h).
+ * merge-keys: a record source's keys (perf.data), merged as runs through a
+ * heap and decoded as they leave (see merge.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/bigmem.h"
 #include "lib/fmt.h"
 #include "parse/merge-int.h"
 
-/* ---- record sources: keys sorted by runs, decoded as they leave ----
+/* ---- record sources: runs of keys merged, decoded as they leave ----
  *
  * The rule (merge.h): a key leaves once nothing older can follow: when its
  * time is at or before the bound the source last gave (a round), or at
  * once for a source already in order; and it leaves oldest first.  So
  * after every record read, the keys waiting at or before the bound leave,
  * in (ts, seq) order, before the next is read; the others are newer than
- * the bound.  Keys are kept in one array: those already sorted, then those
- * read since.  Only a round that lets some key leave (or the end) sorts:
- * the keys read since are runs in order (a cpu's stretch of records: perf
- * writes each cpu's ring buffer in turn), merged with the sorted ones run
- * by run, a few passes of a tight loop, instead of a heap operation a key.
- * A key read at or before the bound (a late one, or every key of a source
- * in order) is the oldest waiting (the others are newer than the bound)
- * and leaves at once.
+ * the bound.  A key read at or before the bound (a late one, or every key
+ * of a source in order) is the oldest waiting and leaves at once.
+ *
+ * The keys waiting are kept in one array in the order they were read, as
+ * runs: stretches in (ts, seq) order (a cpu's records: perf writes each
+ * cpu's ring buffer in turn, so a round is a run or two per cpu).  A round
+ * that lets a key read since the last one leave puts their runs into a
+ * heap ordered by each run's first key; the oldest key of all is then the
+ * first of the heap's top run.  So a key is written once, where it is
+ * read, and leaves from there: no second array to sort into, and a heap of
+ * a few runs, not of keys.  When the array is full, the keys still
+ * waiting are moved to its front (in order, run by run), and it grows only
+ * when they fill half of it, in place (lib/bigmem.h: in huge pages, never
+ * copied; a round of a busy recording holds hundreds of thousands).
  */
 
 static inline int key_less(const struct sr_rkey *a, const struct sr_rkey *b)
@@ -30,118 +37,117 @@ static inline int key_less(const struct sr_rkey *a, const struct sr_rkey *b)
 	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
 }
 
-/* Merge a[0, na) and b[0, nb), both sorted, into out. */
-static void merge2(const struct sr_rkey *a, size_t na, const struct sr_rkey *b,
-		   size_t nb, struct sr_rkey *out)
+static inline int run_less(const struct sr_merge *m, uint32_t a, uint32_t b)
 {
-	const struct sr_rkey *ae = a + na, *be = b + nb;
-
-	if (na && nb) {
-		for (;;) {
-			if (key_less(b, a)) {
-				*out++ = *b++;
-				if (b == be)
-					break;
-			} else {
-				*out++ = *a++;
-				if (a == ae)
-					break;
-			}
-		}
-	}
-	while (a < ae)
-		*out++ = *a++;
-	while (b < be)
-		*out++ = *b++;
+	return key_less(&m->k[m->run[a].cur], &m->k[m->run[b].cur]);
 }
 
-/*
- * Sort k[lo, n): the sorted keys and the runs of those read since, merged
- * pairwise into the other buffer and back until one run is left.
- */
-static int sort_keys(struct sr_merge *m, struct sr_diag *d)
+static void rheap_down(struct sr_merge *m, size_t i)
 {
-	size_t nr = 0;
+	uint32_t *h = m->rheap;
+	size_t n = m->nrheap;
 
-	if (m->sorted == m->n)
-		return SR_OK;
-	/* the runs: the sorted keys (if any), then each stretch in order */
-	if (m->caprun < 2 || m->n - m->sorted + 2 > m->caprun) {
-		size_t c = m->n - m->sorted + 2;
-		size_t *v = realloc(m->runs, c * sizeof(*v));
+	for (;;) {
+		size_t l = 2 * i + 1, c = i;
 
-		if (!v)
-			return sr_oom(d);
-		m->runs = v;
-		m->caprun = c;
+		if (l < n && run_less(m, h[l], h[c]))
+			c = l;
+		if (l + 1 < n && run_less(m, h[l + 1], h[c]))
+			c = l + 1;
+		if (c == i)
+			return;
+		uint32_t t = h[i];
+
+		h[i] = h[c];
+		h[c] = t;
+		i = c;
 	}
-	if (m->lo < m->sorted)
-		m->runs[nr++] = m->lo;
-	m->runs[nr++] = m->sorted;
-	for (size_t i = m->sorted + 1; i < m->n; i++)
-		if (key_less(&m->k[i], &m->k[i - 1]))
-			m->runs[nr++] = i;
-	/* the read keys continue the sorted ones: nothing to merge */
-	if (nr == 2 && m->lo < m->sorted &&
-	    !key_less(&m->k[m->sorted], &m->k[m->sorted - 1]))
-		nr = 1;
-	if (nr > 1) {
-		struct sr_rkey *a = m->k, *b = m->k2, *t;
+}
 
-		while (nr > 1) {
-			size_t j = 0, i;
+static void rheap_up(struct sr_merge *m, size_t i)
+{
+	uint32_t *h = m->rheap;
 
-			for (i = 0; i + 1 < nr; i += 2) {
-				size_t s0 = m->runs[i], s1 = m->runs[i + 1];
-				size_t e = i + 2 < nr ? m->runs[i + 2] : m->n;
+	while (i > 0 && run_less(m, h[i], h[(i - 1) / 2])) {
+		uint32_t t = h[i];
 
-				merge2(a + s0, s1 - s0, a + s1, e - s1, b + s0);
-				m->runs[j++] = s0;
-			}
-			if (i < nr) {
-				memcpy(b + m->runs[i], a + m->runs[i],
-				       (m->n - m->runs[i]) * sizeof(*a));
-				m->runs[j++] = m->runs[i];
-			}
-			nr = j;
-			t = a, a = b, b = t;
-		}
-		m->k = a;
-		m->k2 = b;
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
 	}
-	m->sorted = m->n;
+}
+
+/* The runs read since the last round into the heap. */
+static void seal_runs(struct sr_merge *m)
+{
+	for (; m->sealed < m->nrun; m->sealed++) {
+		m->rheap[m->nrheap++] = (uint32_t)m->sealed;
+		rheap_up(m, m->nrheap - 1);
+	}
 	m->new_min = INT64_MAX;
-	m->sorted_seq = UINT64_MAX;
-	for (size_t i = m->lo; i < m->n; i++)
-		if (m->k[i].seq < m->sorted_seq)
-			m->sorted_seq = m->k[i].seq;
-	return SR_OK;
 }
 
-/* Room for one more key: the waiting ones moved to the front, or both
- * buffers grown. */
+/* The keys still waiting moved to the front, run by run (in order: a
+ * run never moves right); the runs used up dropped, the heap made again. */
+static void compact(struct sr_merge *m)
+{
+	size_t dst = 0, nr = 0, sealed = 0;
+
+	for (size_t i = 0; i < m->nrun; i++) {
+		struct krun r = m->run[i];
+		size_t len = r.end - r.cur;
+
+		if (!len)
+			continue;
+		if (r.cur != dst)
+			memmove(m->k + dst, m->k + r.cur, len * sizeof(*m->k));
+		m->run[nr].cur = dst;
+		m->run[nr].end = dst + len;
+		dst += len;
+		sealed += i < m->sealed;
+		nr++;
+	}
+	m->n = dst;
+	m->nrun = nr;
+	m->sealed = sealed;
+	m->nrheap = 0;
+	for (size_t i = 0; i < sealed; i++)
+		m->rheap[m->nrheap++] = (uint32_t)i;
+	for (size_t i = m->nrheap / 2; i-- > 0;)
+		rheap_down(m, i);
+}
+
+/* Room for one more key (and run): the waiting ones moved to the front,
+ * and the array grown when they fill half of it. */
 static int key_room(struct sr_merge *m, struct sr_diag *d)
 {
-	size_t c;
-	struct sr_rkey *a, *b;
+	if (m->n == m->cap) {
+		compact(m);
+		/* in place (lib/bigmem.h): a key is read only while fewer
+		 * than SR_MERGE_KEYS_MAX wait, so it always has room */
+		if (m->n >= m->cap / 2) {
+			size_t want = (m->cap ? 2 * m->cap : 1) * sizeof(*m->k);
 
-	if (m->lo) {
-		memmove(m->k, m->k + m->lo, (m->n - m->lo) * sizeof(*m->k));
-		m->sorted -= m->lo;
-		m->n -= m->lo;
-		m->lo = 0;
-		if (m->n < m->cap)
-			return SR_OK;
+			if (want > m->kmem.max)
+				want = m->kmem.max;
+			if (sr_bigmem_grow(&m->kmem, want) && m->n == m->cap)
+				return sr_oom(d);
+			m->k = (struct sr_rkey *)m->kmem.p;
+			m->cap = m->kmem.cap / sizeof(*m->k);
+		}
 	}
-	c = m->cap ? 2 * m->cap : 4096;
-	a = realloc(m->k, c * sizeof(*a));
-	if (a)
-		m->k = a;
-	b = a ? realloc(m->k2, c * sizeof(*b)) : NULL;
-	if (!b)
-		return sr_oom(d);
-	m->k2 = b;
-	m->cap = c;
+	if (m->nrun == m->caprun) {
+		size_t c2 = m->caprun ? 2 * m->caprun : 64;
+		struct krun *r = realloc(m->run, c2 * sizeof(*r));
+		uint32_t *h = r ? realloc(m->rheap, c2 * sizeof(*h)) : NULL;
+
+		if (r)
+			m->run = r;
+		if (!h)
+			return sr_oom(d);
+		m->rheap = h;
+		m->caprun = c2;
+	}
 	return SR_OK;
 }
 
@@ -157,7 +163,6 @@ int sr_merge_open_records(struct sr_merge **mp, const struct sr_rsrc_ops *ops,
 	}
 	m->rops = ops;
 	m->rctx = ctx;
-	m->pool.fd = -1; /* no slots: sr_merge_close must not close fd 0 */
 	m->path = strdup(strcmp(path, "-") ? path : "<stdin>");
 	if (!m->path) {
 		sr_merge_close(m);
@@ -165,24 +170,27 @@ int sr_merge_open_records(struct sr_merge **mp, const struct sr_rsrc_ops *ops,
 	}
 	m->released_ts = INT64_MIN;
 	m->new_min = INT64_MAX;
+	sr_bigmem_init(&m->kmem, (size_t)(SR_MERGE_KEYS_MAX + 1) *
+		       sizeof(struct sr_rkey));
 	*mp = m;
 	return SR_OK;
 }
 
 /*
  * Every record read before the oldest waiting key (by seq: input order)
- * was decoded.  The keys read since the last sort are in input order, so
- * the first of them is their oldest; the sorted ones' lowest was noted
- * when they were sorted (those gone since only make it lower).
+ * was decoded.  Within a run keys are in input order, so a run's oldest is
+ * its first.
  */
 static void report_done(struct sr_merge *m)
 {
-	uint64_t low = m->sorted < m->n ? m->k[m->sorted].seq : UINT64_MAX;
+	uint64_t low = UINT64_MAX;
 
 	if (!m->rops->done_below)
 		return;
-	if (m->lo < m->sorted && m->sorted_seq < low)
-		low = m->sorted_seq;
+	for (size_t i = 0; i < m->nrun; i++)
+		if (m->run[i].cur < m->run[i].end &&
+		    m->k[m->run[i].cur].seq < low)
+			low = m->k[m->run[i].cur].seq;
 	m->rops->done_below(m->rctx, low);
 }
 
@@ -201,11 +209,12 @@ static int broken_promise(struct sr_merge *m, const struct sr_rkey *k,
 		       (unsigned long long)m->released_line), -1;
 }
 
-/* May the oldest sorted key leave? */
+/* May the oldest key of the heap leave? */
 static inline int may_leave(const struct sr_merge *m)
 {
-	return m->lo < m->sorted &&
-	       (m->rs_eof || (m->bound_set && m->k[m->lo].ts <= m->bound));
+	return m->nrheap &&
+	       (m->rs_eof || (m->bound_set &&
+			      m->k[m->run[m->rheap[0]].cur].ts <= m->bound));
 }
 
 static int too_many_keys(struct sr_merge *m, const struct sr_rkey *k,
@@ -220,103 +229,107 @@ static int too_many_keys(struct sr_merge *m, const struct sr_rkey *k,
 
 /*
  * Read records until a key may leave: 1 with *k a key just read that
- * leaves at once (at or before the bound), 0 when the oldest sorted key
- * may leave or the input ended (sorted then), -1 on an error.  The loop
- * keeps the merge's state in locals, written back before anything else
- * looks at it.
+ * leaves at once (at or before the bound), 0 when the heap's oldest may
+ * leave or the input ended (every run in the heap then), -1 on an error.
  */
 static int read_keys(struct sr_merge *m, struct sr_rkey *k, struct sr_diag *d)
 {
 	int (*next)(void *, struct sr_rkey *, struct sr_diag *) = m->rops->next;
 	void *ctx = m->rctx;
-	struct sr_rkey *keys = m->k;
-	size_t n = m->n, lo = m->lo, cap = m->cap;
-	int64_t new_min = m->new_min, bound = m->bound;
 	int64_t rts = m->released_any ? m->released_ts : INT64_MIN;
-	int bset = m->bound_set, ordered = m->rops->ordered, rc;
+	int ordered = m->rops->ordered, rc;
 
 	for (;;) {
 		rc = next(ctx, k, d);
 		if (rc == SR_RS_REC) {
-			if (k->ts < rts) {
-				rc = broken_promise(m, k, d);
-				break;
-			}
-			if (n - lo >= SR_MERGE_KEYS_MAX) {
-				rc = too_many_keys(m, k, d);
-				break;
-			}
+			struct krun *last;
+
+			if (k->ts < rts)
+				return broken_promise(m, k, d);
 			if (ordered) {
-				bound = k->ts;
-				bset = 1;
+				m->bound = k->ts;
+				m->bound_set = 1;
 			}
-			if (bset && k->ts <= bound) {
-				rc = 1; /* the oldest of all: the others are
-					 * newer than the bound */
-				break;
+			if (m->bound_set && k->ts <= m->bound)
+				return 1; /* the oldest of all: the others are
+					   * newer than the bound */
+			if (m->waiting >= SR_MERGE_KEYS_MAX)
+				return too_many_keys(m, k, d);
+			if ((m->n == m->cap || m->nrun == m->caprun) &&
+			    key_room(m, d))
+				return -1;
+			last = m->nrun > m->sealed ? &m->run[m->nrun - 1] : NULL;
+			if (last && last->end == m->n &&
+			    !key_less(k, &m->k[m->n - 1])) {
+				last->end++;
+			} else {
+				m->run[m->nrun].cur = m->n;
+				m->run[m->nrun].end = m->n + 1;
+				m->nrun++;
 			}
-			if (n == cap) {
-				m->n = n;
-				if (key_room(m, d)) {
-					rc = -1;
-					break;
-				}
-				keys = m->k;
-				n = m->n;
-				lo = m->lo;
-				cap = m->cap;
-			}
-			keys[n++] = *k;
-			if (k->ts < new_min)
-				new_min = k->ts;
+			m->k[m->n++] = *k;
+			m->waiting++;
+			if (k->ts < m->new_min)
+				m->new_min = k->ts;
 			continue;
 		}
 		if (rc == SR_RS_ROUND) {
-			if (!bset || k->ts > bound)
-				bound = k->ts;
-			bset = 1;
-			if (new_min <= bound) {
-				rc = 2; /* sort: some key read may leave */
-				break;
+			if (!m->bound_set || k->ts > m->bound)
+				m->bound = k->ts;
+			m->bound_set = 1;
+			if (m->new_min <= m->bound) {
+				seal_runs(m); /* some key read since may leave */
+				return 0;
 			}
-			if (lo < m->sorted && keys[lo].ts <= bound) {
-				rc = 0;
-				break;
-			}
+			if (may_leave(m))
+				return 0;
 			continue;
 		}
 		if (rc == SR_RS_END) {
 			m->rs_eof = 1;
-			rc = 2;
-			break;
+			seal_runs(m);
+			return 0;
 		}
 		if (!d->code)
 			sr_fail(d, SR_EINTERNAL, "record source: status %d", rc);
-		rc = -1;
-		break;
+		return -1;
 	}
-	m->n = n;
-	m->new_min = new_min;
-	m->bound = bound;
-	m->bound_set = bset;
-	if (rc == 2)
-		return sort_keys(m, d) ? -1 : 0;
-	return rc;
+}
+
+/* The oldest key of the heap, taken. */
+static void take_oldest(struct sr_merge *m, struct sr_rkey *k)
+{
+	struct krun *r = &m->run[m->rheap[0]];
+
+	*k = m->k[r->cur++];
+	m->waiting--;
+	if (r->cur == r->end) {
+		m->rheap[0] = m->rheap[--m->nrheap];
+		if (!m->nrheap) {
+			/* nothing sealed waits: the array's front is free */
+			if (m->sealed == m->nrun) {
+				m->n = 0;
+				m->nrun = m->sealed = 0;
+			}
+			return;
+		}
+	}
+	rheap_down(m, 0);
 }
 
 int mg_records_next(struct sr_merge *m, const struct sr_raw **out,
-			struct sr_diag *d)
+		    struct sr_diag *d)
 {
 	for (;;) {
 		struct sr_rkey k;
 		int rc;
 
-		/* the sorted keys at or before the bound leave first; the
-		 * keys read since are all newer than it (else sorted) */
+		/* the keys at or before the bound leave first; the keys read
+		 * since are all newer than it (else in the heap) */
 		if (may_leave(m)) {
-			k = m->k[m->lo++];
+			take_oldest(m, &k);
 		} else if (m->rs_eof) {
-			return 0; /* sorted at the end: none left */
+			return 0; /* every run in the heap: none left */
 		} else {
 			rc = read_keys(m, &k, d);
 			if (rc < 0)

@@ -646,9 +646,9 @@ void sr_merge_close(struct sr_merge *m)
 		return;
 	if (m->rops)
 		m->rops->close(m->rctx);
-	free(m->k);
-	free(m->k2);
-	free(m->runs);
+	sr_bigmem_free(&m->kmem);
+	free(m->run);
+	free(m->rheap);
 	if (m->src.in)
 		sr_source_fini(&m->src);
 	for (size_t i = 0; i < m->ncur; i++)

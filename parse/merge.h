@@ -23,10 +23,10 @@
  *
  * Binary inputs (perf.data, trace.dat) come as a record source instead
  * (struct sr_rsrc_ops): next() scans the next record in input order and
- * gives only its key; the merge keeps the keys (those read since the last
- * round that let some leave are sorted, as runs, only then: see merge.c)
- * and asks decode() for the record as it leaves, so the window costs a
- * key per record, not a decoded record.  A record
+ * gives only its key; the merge keeps the keys where they were read, as
+ * runs in order, and merges the runs through a heap of their first keys
+ * (see merge-keys.c), and asks decode() for the record as it leaves, so
+ * the window costs a key per record, not a decoded record.  A record
  * leaves once the source has said that nothing older can follow: a round
  * bound (perf.data's PERF_RECORD_FINISHED_ROUND, see fmt-perfdata.c), or
  * at once if the source hands out records already in order (trace.dat's

@@ -10,6 +10,8 @@
  * and the items read when each key leaves are worked out by hand from the
  * rule in merge.h (written beside each case).
  */
+#include <stdlib.h>
+
 #include "parse/merge.h"
 #include "tests/lib/test.h"
 
@@ -87,12 +89,15 @@ static void run(const char *name, const struct item *it, size_t n,
 	struct sr_merge *m;
 	const struct sr_raw *r;
 	size_t got = 0;
-	int rc;
+	int rc, bad = 0;
 
 	CHECK_CTX("%s", name);
 	CHECK_INT(sr_merge_open_records(&m, &ops, &s, "script", &d), SR_OK);
 	while ((rc = sr_merge_next(m, &r, &d)) == 1) {
-		if (got < nw) {
+		/* told at the first key out of place only */
+		if (got < nw && !bad) {
+			bad = r->ts != w[got].ts ||
+			      r->line != w[got].seq || r->value != w[got].read;
 			CHECK_INT(r->ts, w[got].ts);
 			CHECK_INT(r->line, w[got].seq);
 			CHECK_INT(r->value, w[got].read);
@@ -107,6 +112,112 @@ static void run(const char *name, const struct item *it, size_t n,
 }
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- a long script, against the rule worked out plainly ---- */
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+
+static uint64_t rnd(uint64_t n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng % n;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct want *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * Rounds as perf writes them: four cpus' stretches each, a round's times
+ * overlapping the last one's, a record now and then a little back in time
+ * (an interrupt's event written first), times repeated, and rounds of a
+ * few keys and of 150 000 (the keys' array grows, is compacted, goes past
+ * 2 MB).  The bound after round r + 1 is round r's newest time, and no
+ * record older than it follows.  What leaves and when, worked out plainly:
+ * after each item, every key waiting at or before the bound, sorted by
+ * (time, seq); a key read at or before the bound at once; at the end the
+ * rest.
+ */
+static void test_long(void)
+{
+	enum { NROUND = 40, NCPU = 4, SPAN = 1000000 };
+	size_t cap = 1 << 21, n = 0, nw = 0, nwait = 0;
+	struct item *it = malloc(cap * sizeof(*it));
+	struct want *w = malloc(cap * sizeof(*w)), *wait = malloc(cap * sizeof(*w));
+	int64_t newest[NROUND] = { 0 }, bound = 0;
+	int bset = 0;
+	uint64_t seq = 1;
+
+	if (!it || !w || !wait) {
+		CHECK(!"out of memory");
+		return;
+	}
+	for (int r = 0; r < NROUND; r++) {
+		int64_t base = (int64_t)r * SPAN / 2;
+		size_t per = r % 9 == 4 ? 150000 / NCPU : (size_t)rnd(3000);
+
+		for (int c = 0; c < NCPU; c++) {
+			int64_t t = base + (int64_t)rnd(SPAN / 4);
+
+			for (size_t i = 0; i < per && n < cap - 8; i++) {
+				int64_t ts = t;
+
+				t += (int64_t)rnd((uint64_t)(SPAN / 2 / (per + 1)) + 1);
+				if (t > base + SPAN - 1)
+					t = base + SPAN - 1;
+				if (rnd(100) == 0 && ts > base + 5)
+					ts -= (int64_t)rnd(5);  /* back in time */
+				it[n++] = (struct item){ REC, ts, seq++ };
+				if (ts > newest[r])
+					newest[r] = ts;
+			}
+		}
+		if (r > 0)
+			it[n++] = (struct item){ ROUND, newest[r - 1], 0 };
+	}
+	/* the rule, plainly */
+	for (size_t i = 0; i < n; i++) {
+		if (it[i].what == REC) {
+			struct want k = { it[i].ts, it[i].seq, (int64_t)i + 1 };
+
+			if (bset && k.ts <= bound)
+				w[nw++] = k;
+			else
+				wait[nwait++] = k;
+			continue;
+		}
+		if (!bset || it[i].ts > bound)
+			bound = it[i].ts;
+		bset = 1;
+		qsort(wait, nwait, sizeof(*wait), key_cmp);
+		size_t j = 0, keep = 0;
+
+		for (; j < nwait && wait[j].ts <= bound; j++) {
+			w[nw] = wait[j];
+			w[nw++].read = (int64_t)i + 1;
+		}
+		for (; j < nwait; j++)
+			wait[keep++] = wait[j];
+		nwait = keep;
+	}
+	qsort(wait, nwait, sizeof(*wait), key_cmp);
+	for (size_t j = 0; j < nwait; j++) {
+		w[nw] = wait[j];
+		w[nw++].read = (int64_t)n;
+	}
+	CHECK(n > 500000);
+	run("long", it, n, 0, w, nw, 0, NULL);
+	free(it);
+	free(w);
+	free(wait);
+}
 
 int main(void)
 {
@@ -225,5 +336,6 @@ int main(void)
 	    NELEM(inorder_w), 0, NULL);
 	run("five stretches", many, NELEM(many), 0, many_w, NELEM(many_w), 0,
 	    NULL);
+	test_long();
 	return test_done("test-keymerge");
 }
