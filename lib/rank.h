@@ -22,6 +22,10 @@
 
 /* qsort's comparison of two int64_t, ascending. */
 int sr_cmp_i64(const void *a, const void *b);
+/* v[0..n) sorted ascending in place, as qsort with sr_cmp_i64 sorts it
+ * (the values alone: equal ones are alike), without a call per
+ * comparison: a task's delays are sorted for every row written. */
+void sr_sort_i64(int64_t *v, size_t n);
 /* The nearest rank of percentile p (0 < p <= 100) among n > 0 values:
  * ceil(p * n / 100), within [1, n]; exact for a whole p. */
 uint64_t sr_rank(double p, uint64_t n);

@@ -347,7 +347,7 @@ void sr_delays_percentiles(const struct sr_delays *d, const double *p,
 	if (exact(d)) {
 		for (uint64_t k = 0; k < d->n; k++)
 			tmp[k] = sample(d, k);
-		qsort(tmp, d->n, sizeof(*tmp), sr_cmp_i64);
+		sr_sort_i64(tmp, d->n);
 		for (size_t i = 0; i < np; i++)
 			out[i] = sr_percentile_sorted(tmp, d->n, p[i]);
 		return;

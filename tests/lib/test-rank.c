@@ -72,10 +72,48 @@ static void test_order(void)
 	CHECK_INT(sr_cmp_i64(&a, &b), 0);
 }
 
+/* sr_sort_i64 sorts as qsort does: random values, few distinct ones,
+ * runs in order and reversed, all equal, the extremes; every length to
+ * 300 and some long ones (the fallback when splits go badly) */
+static void test_sort(void)
+{
+	static int64_t a[5000], b[5000];
+	uint64_t x = 88172645463325252ull;
+	size_t lens[] = { 0, 1, 2, 3, 17, 255, 256, 257, 1000, 5000 };
+
+	for (int shape = 0; shape < 6; shape++) {
+		for (size_t li = 0; li < 300 + sizeof(lens) / sizeof(lens[0]); li++) {
+			size_t n = li < 300 ? li : lens[li - 300];
+			int same = 1;
+
+			for (size_t i = 0; i < n; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				switch (shape) {
+				case 0: a[i] = (int64_t)x; break;
+				case 1: a[i] = (int64_t)(x % 5) - 2; break;
+				case 2: a[i] = (int64_t)i; break;
+				case 3: a[i] = -(int64_t)i; break;
+				case 4: a[i] = 7; break;
+				default: a[i] = x & 1 ? INT64_MAX : INT64_MIN; break;
+				}
+				b[i] = a[i];
+			}
+			sr_sort_i64(a, n);
+			qsort(b, n, sizeof(*b), sr_cmp_i64);
+			for (size_t i = 0; i < n; i++)
+				same &= a[i] == b[i];
+			CHECK_CTX("shape %d, %zu values", shape, n);
+			CHECK(same);
+		}
+	}
+	test_ctx[0] = '\0';
+}
+
 int main(void)
 {
 	test_rank();
 	test_sorted();
 	test_order();
+	test_sort();
 	return test_done("test-rank");
 }
