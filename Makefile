@@ -34,10 +34,18 @@ TRACE_CFLAGS := $(shell pkg-config --cflags libtraceevent libtracecmd libtracefs
 TRACE_LIBS := $(shell pkg-config --libs libtracecmd libtracefs libtraceevent libzstd 2>/dev/null || \
 	echo -ltracecmd -ltracefs -ltraceevent -lzstd)
 
+# gzip inflated by ISA-L's igzip (libisal-dev) when it is there, else zlib
+# (parse/stream.c); ISAL=0 builds without it.
+ISAL ?= $(shell pkg-config --exists libisal 2>/dev/null && echo 1)
+ifeq ($(ISAL),1)
+ISAL_CFLAGS := -DSR_HAVE_ISAL $(shell pkg-config --cflags libisal 2>/dev/null)
+ISAL_LIBS := $(shell pkg-config --libs libisal 2>/dev/null || echo -lisal)
+endif
+
 WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wno-unused-parameter
-BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -I. $(PCRE2_CFLAGS) $(TRACE_CFLAGS) $(WARN)
-LIBS := $(PCRE2_LIBS) $(TRACE_LIBS) -lz -lm -pthread
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -I. $(PCRE2_CFLAGS) $(TRACE_CFLAGS) $(ISAL_CFLAGS) $(WARN)
+LIBS := $(PCRE2_LIBS) $(TRACE_LIBS) $(ISAL_LIBS) -lz -lm -pthread
 
 ifeq ($(SAN),1)
 BUILD := build-san

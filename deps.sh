@@ -16,6 +16,8 @@
 # the man page rendered by man and groff, the zsh completion),
 # fuzz (make fuzz: libFuzzer's runtime), cluster (the tests of sweeps on
 # a real Slurm cluster and on GNU parallel across hosts: Slurm, munge, sshd;
+# bench (make bench: perf to record and as the yardstick, igzip as the
+# fastest inflate);
 # their packages set up system services, so make check does not install
 # them itself and those tests skip without them: `make deps` or
 # `sh deps.sh install cluster`; CI installs every group), all.  Each row: group, package, and how to tell it is there: cmd:NAME (a
@@ -35,8 +37,11 @@ build libtraceevent-dev pc:libtraceevent
 build libtracefs-dev pc:libtracefs
 build libtracecmd-dev pc:libtracecmd
 build libzstd-dev     pc:libzstd
+build libisal-dev     pc:libisal
 run   gnuplot-nox     cmd:gnuplot
 run   parallel        cmd:parallel
+bench linux-perf      cmd:perf
+bench isal            cmd:igzip
 test  valgrind        cmd:valgrind
 test,fuzz clang       cmd:clang
 fuzz  libclang-rt-14-dev deb:libclang-rt-14-dev

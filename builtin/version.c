@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "builtin.h"
+#include "parse/stream.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -23,7 +24,8 @@ int cmd_version(int argc, char **argv, struct sr_diag *d)
 		.max_operands = 0,
 		.about = "The version of schedreplay, and of the libraries it was built "
 			"with (pcre2, zlib): the headers' and the libraries' found "
-			"at run time.",
+			"at run time; which inflates gzip (ISA-L's igzip when "
+			"built with it, else zlib).",
 		.opts = opts,
 	};
 	char pcre[64] = "?";
@@ -41,5 +43,6 @@ int cmd_version(int argc, char **argv, struct sr_diag *d)
 	printf("pcre2 %s (built with %s.%s), JIT %s\n", pcre,
 	       STR(PCRE2_MAJOR), STR(PCRE2_MINOR), jit ? "yes" : "no");
 	printf("zlib %s (built with %s)\n", zlibVersion(), ZLIB_VERSION);
+	printf("gzip inflated by %s\n", sr_stream_inflater());
 	return SR_OK;
 }

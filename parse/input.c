@@ -67,8 +67,9 @@ void sr_input_close(struct sr_input *in)
 	free(in);
 }
 
-/* Read more text after buf[end]; moves the unread part to the front. */
-static int refill(struct sr_input *in, struct sr_diag *d)
+/* Read more text after buf[end], at most max bytes; moves the unread
+ * part to the front. */
+static int refill(struct sr_input *in, size_t max, struct sr_diag *d)
 {
 	long n;
 
@@ -80,7 +81,8 @@ static int refill(struct sr_input *in, struct sr_diag *d)
 	}
 	if (in->end == in->cap || in->eof)
 		return SR_OK;
-	n = sr_stream_read(in->st, in->buf + in->end, in->cap - in->end, d);
+	n = sr_stream_read(in->st, in->buf + in->end,
+			   in->cap - in->end < max ? in->cap - in->end : max, d);
 	if (n < 0) {
 		in->eof = 1;
 		return d->code;
@@ -143,7 +145,7 @@ int sr_input_next(struct sr_input *in, const char **line, size_t *len,
 			*len = l;
 			return SR_IN_LINE;
 		}
-		if (refill(in, d) != SR_OK)
+		if (refill(in, in->cap, d) != SR_OK)
 			return SR_IN_ERR;
 	}
 }
@@ -153,8 +155,9 @@ int sr_input_peek(struct sr_input *in, size_t want, const char **p,
 {
 	if (want > in->cap / 2)
 		want = in->cap / 2;
+	/* no more than asked (a binary input's magic is a few bytes) */
 	while (!in->eof && in->end - in->pos < want) {
-		if (refill(in, d) != SR_OK)
+		if (refill(in, want - (in->end - in->pos), d) != SR_OK)
 			return SR_IN_ERR;
 	}
 	*p = in->buf + in->pos;
@@ -256,7 +259,7 @@ int sr_input_to_fd(struct sr_input *in, int *fdp, struct sr_diag *d)
 		in->pos = in->end = 0;
 		if (in->eof)
 			break;
-		if (refill(in, d) != SR_OK) {
+		if (refill(in, in->cap, d) != SR_OK) {
 			close(fd);
 			return d->code;
 		}

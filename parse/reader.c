@@ -16,6 +16,7 @@
 #include "parse/tasktab.h"
 
 #define DETECT_BYTES (256 * 1024)
+#define MAGIC_BYTES 16      /* a binary format's magic is in there */
 /* Lost ranges kept one by one; beyond this, a cpu's later losses are
  * added to its last range, so memory stays bounded. */
 #define LOST_RANGES_MAX 65536
@@ -227,7 +228,8 @@ int sr_reader_open(struct sr_reader **rp, const char *path,
 	}
 	if (sr_input_open(&in, path, opts ? opts->input_buffer : 0, d) != SR_OK)
 		goto fail;
-	if (sr_input_peek(in, DETECT_BYTES, &head, &n, d) != SR_OK)
+	/* the magic bytes first: a binary input is read no further here */
+	if (sr_input_peek(in, MAGIC_BYTES, &head, &n, d) != SR_OK)
 		goto fail;
 	for (size_t i = 0; i < NFORMATS; i++) {
 		const struct input_format *f = &formats[i];
@@ -250,7 +252,8 @@ int sr_reader_open(struct sr_reader **rp, const char *path,
 		*rp = r;
 		return SR_OK;
 	}
-	if (sr_patterns_init(&r->pat, d) != SR_OK)
+	if (sr_input_peek(in, DETECT_BYTES, &head, &n, d) != SR_OK ||
+	    sr_patterns_init(&r->pat, d) != SR_OK)
 		goto fail;
 	memset(&fc, 0, sizeof(fc));
 	fc.pat = &r->pat;

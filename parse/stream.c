@@ -1,6 +1,8 @@
 /*
- * stream: a file's or stdin's bytes, gzip members inflated with zlib's
- * inflate() as they come (stream.h says what is refused, and why).
+ * stream: a file's or stdin's bytes, gzip members inflated as they come
+ * (stream.h says what is refused, and why): by ISA-L's igzip when built
+ * with it (SR_HAVE_ISAL: about three times zlib's speed, the same bytes),
+ * else by zlib's inflate().
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
+#ifdef SR_HAVE_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
 
 #include "parse/stream.h"
 
@@ -24,6 +29,10 @@ struct sr_stream {
 	int started;          /* the magic bytes were looked at */
 	int zinit;
 	z_stream z;
+	int use_zlib;         /* zlib even when built with igzip */
+#ifdef SR_HAVE_ISAL
+	struct inflate_state *isal; /* igzip's state, when it inflates */
+#endif
 	unsigned char *in;    /* compressed side (or the first plain bytes) */
 	size_t incap, inlen;  /* bytes in in[] from in + inpos */
 	size_t inpos;
@@ -92,6 +101,9 @@ void sr_stream_close(struct sr_stream *s)
 		return;
 	if (s->zinit)
 		inflateEnd(&s->z);
+#ifdef SR_HAVE_ISAL
+	free(s->isal);
+#endif
 	if (s->fd >= 0)
 		close(s->fd);
 	free(s->in);
@@ -99,9 +111,11 @@ void sr_stream_close(struct sr_stream *s)
 	free(s);
 }
 
-/* Read more compressed (or first) bytes after what is unread in in[]. */
-static int fill(struct sr_stream *s, struct sr_diag *d)
+/* Read more compressed (or first) bytes after what is unread in in[], at
+ * most max. */
+static int fill_upto(struct sr_stream *s, size_t max, struct sr_diag *d)
 {
+	size_t room;
 	ssize_t n;
 
 	if (s->inpos > 0) {
@@ -110,8 +124,9 @@ static int fill(struct sr_stream *s, struct sr_diag *d)
 	}
 	if (s->fd_eof || s->inlen == s->incap)
 		return SR_OK;
+	room = s->incap - s->inlen < max ? s->incap - s->inlen : max;
 	do
-		n = read(s->fd, s->in + s->inlen, s->incap - s->inlen);
+		n = read(s->fd, s->in + s->inlen, room);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return sr_fail(d, SR_EIO, "%s: read error: %s", s->name,
@@ -121,6 +136,11 @@ static int fill(struct sr_stream *s, struct sr_diag *d)
 	s->inlen += (size_t)n;
 	s->fd_bytes += (uint64_t)n;
 	return SR_OK;
+}
+
+static int fill(struct sr_stream *s, struct sr_diag *d)
+{
+	return fill_upto(s, s->incap, d);
 }
 
 /* Have at least want unread bytes, or all there are. */
@@ -147,8 +167,11 @@ static long long zoffset(const struct sr_stream *s)
 static int start(struct sr_stream *s, struct sr_diag *d)
 {
 	s->started = 1;
-	if (want_bytes(s, 6, d))
-		return -1;
+	/* a page for the magic: the rest of a plain file is read straight
+	 * into the caller's buffer (a binary input reads no more here) */
+	while (s->inlen < 6 && !s->fd_eof)
+		if (fill_upto(s, 4096, d))
+			return -1;
 	for (size_t i = 0; i < sizeof(compressed) / sizeof(compressed[0]); i++)
 		if (s->inlen >= compressed[i].len &&
 		    !memcmp(s->in, compressed[i].magic, compressed[i].len))
@@ -159,6 +182,17 @@ static int start(struct sr_stream *s, struct sr_diag *d)
 	if (!is_gzip_magic(s))
 		return 0;
 	s->is_gzip = 1;
+#ifdef SR_HAVE_ISAL
+	if (!s->use_zlib) {
+		s->isal = malloc(sizeof(*s->isal));
+		if (!s->isal)
+			return sr_oom(d);
+		isal_inflate_init(s->isal);
+		s->isal->crc_flag = ISAL_GZIP; /* the header read, the crc
+						* and length checked */
+		return 0;
+	}
+#endif
 	if (inflateInit2(&s->z, 15 + 16) != Z_OK)
 		return sr_oom(d);
 	s->zinit = 1;
@@ -192,12 +226,95 @@ static long plain_read(struct sr_stream *s, void *buf, size_t n,
 	return (long)r;
 }
 
+/* What went wrong in a member, as the message says it. */
+static long corrupt(struct sr_stream *s, size_t produced, const char *why,
+		    struct sr_diag *d)
+{
+	return sr_fail(d, SR_EDATA, "%s: corrupt gzip data near compressed "
+		       "byte %lld (after %llu bytes of text): %s", s->name,
+		       zoffset(s), (unsigned long long)(s->out + produced),
+		       why), -1;
+}
+
+#ifdef SR_HAVE_ISAL
+static const char *isal_why(int rc)
+{
+	switch (rc) {
+	case ISAL_INVALID_BLOCK: return "invalid deflate block";
+	case ISAL_INVALID_SYMBOL: return "invalid code";
+	case ISAL_INVALID_LOOKBACK: return "invalid distance too far back";
+	case ISAL_INVALID_WRAPPER: return "invalid gzip header";
+	case ISAL_UNSUPPORTED_METHOD: return "unknown compression method";
+	case ISAL_INCORRECT_CHECKSUM: return "incorrect data check";
+	default: return "unknown igzip error";
+	}
+}
+#endif
+
+/* One inflate step over in[] into buf: the bytes made, or -1 (in d). */
+static long inflate_step(struct sr_stream *s, void *buf, size_t n,
+			 struct sr_diag *d)
+{
+	uInt room = (uInt)(n > (1u << 30) ? (1u << 30) : n);
+	size_t produced;
+	int rc;
+
+#ifdef SR_HAVE_ISAL
+	if (s->isal) {
+		struct inflate_state *st = s->isal;
+
+		st->next_in = s->in + s->inpos;
+		st->avail_in = (uint32_t)s->inlen;
+		st->next_out = buf;
+		st->avail_out = room;
+		rc = isal_inflate(st);
+		produced = (size_t)(st->next_out - (uint8_t *)buf);
+		s->inpos = (size_t)(st->next_in - s->in);
+		s->inlen = st->avail_in;
+		if (rc < 0)
+			return corrupt(s, produced, isal_why(rc), d);
+		if (st->block_state == ISAL_BLOCK_FINISH)
+			s->member_done = 1;
+		return (long)produced;
+	}
+#endif
+	s->z.next_in = s->in + s->inpos;
+	s->z.avail_in = (uInt)s->inlen;
+	s->z.next_out = buf;
+	s->z.avail_out = room;
+	rc = inflate(&s->z, Z_NO_FLUSH);
+	produced = (size_t)((unsigned char *)s->z.next_out -
+			    (unsigned char *)buf);
+	s->inpos = (size_t)(s->z.next_in - s->in);
+	s->inlen = s->z.avail_in;
+	if (rc == Z_STREAM_END)
+		s->member_done = 1;
+	else if (rc == Z_MEM_ERROR)
+		return sr_oom(d), -1;
+	else if (rc != Z_OK && rc != Z_BUF_ERROR)
+		return corrupt(s, produced, s->z.msg ? s->z.msg
+						     : "unknown zlib error", d);
+	return (long)produced;
+}
+
+/* The next member begins where one ended. */
+static void member_reset(struct sr_stream *s)
+{
+#ifdef SR_HAVE_ISAL
+	if (s->isal) {
+		isal_inflate_reset(s->isal);
+		s->isal->crc_flag = ISAL_GZIP;
+		return;
+	}
+#endif
+	inflateReset(&s->z);
+}
+
 static long gzip_read(struct sr_stream *s, void *buf, size_t n,
 		      struct sr_diag *d)
 {
 	for (;;) {
-		size_t produced;
-		int rc;
+		long produced;
 
 		if (s->member_done) {
 			/* the end, another member, or refused trailing data */
@@ -215,7 +332,7 @@ static long gzip_read(struct sr_stream *s, void *buf, size_t n,
 					       "or another gzip member",
 					       s->name, zoffset(s),
 					       (unsigned long long)s->out), -1;
-			inflateReset(&s->z);
+			member_reset(s);
 			s->member_done = 0;
 		}
 		if (s->inlen == 0) {
@@ -229,29 +346,12 @@ static long gzip_read(struct sr_stream *s, void *buf, size_t n,
 					       s->name, zoffset(s),
 					       (unsigned long long)s->out), -1;
 		}
-		s->z.next_in = s->in + s->inpos;
-		s->z.avail_in = (uInt)s->inlen;
-		s->z.next_out = buf;
-		s->z.avail_out = (uInt)(n > (1u << 30) ? (1u << 30) : n);
-		rc = inflate(&s->z, Z_NO_FLUSH);
-		produced = (size_t)((unsigned char *)s->z.next_out -
-				    (unsigned char *)buf);
-		s->inpos = (size_t)(s->z.next_in - s->in);
-		s->inlen = s->z.avail_in;
-		if (rc == Z_STREAM_END)
-			s->member_done = 1;
-		else if (rc == Z_MEM_ERROR)
-			return sr_oom(d), -1;
-		else if (rc != Z_OK && rc != Z_BUF_ERROR)
-			return sr_fail(d, SR_EDATA, "%s: corrupt gzip data near "
-				       "compressed byte %lld (after %llu bytes "
-				       "of text): %s", s->name, zoffset(s),
-				       (unsigned long long)(s->out + produced),
-				       s->z.msg ? s->z.msg : "unknown zlib "
-				       "error"), -1;
+		produced = inflate_step(s, buf, n, d);
+		if (produced < 0)
+			return -1;
 		if (produced) {
-			s->out += produced;
-			return (long)produced;
+			s->out += (uint64_t)produced;
+			return produced;
 		}
 	}
 }
@@ -272,6 +372,20 @@ long sr_stream_read(struct sr_stream *s, void *buf, size_t n,
 		return r;
 	}
 	return gzip_read(s, buf, n, d);
+}
+
+void sr_stream_use_zlib(struct sr_stream *s)
+{
+	s->use_zlib = 1;
+}
+
+const char *sr_stream_inflater(void)
+{
+#ifdef SR_HAVE_ISAL
+	return "igzip (ISA-L)";
+#else
+	return "zlib";
+#endif
 }
 
 const char *sr_stream_name(const struct sr_stream *s) { return s->name; }

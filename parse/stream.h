@@ -27,6 +27,14 @@ int sr_stream_open(struct sr_stream **sp, const char *path, size_t inbuf,
 		   struct sr_diag *d);
 void sr_stream_close(struct sr_stream *s);
 
+/* gzip is inflated by ISA-L's igzip when built with it, else by zlib:
+ * the same bytes, the same errors (but zlib's and igzip's own words for
+ * a corrupt block).  sr_stream_use_zlib, before the first read, keeps to
+ * zlib (the tests read each input both ways); sr_stream_inflater names
+ * the one built in. */
+void sr_stream_use_zlib(struct sr_stream *s);
+const char *sr_stream_inflater(void);
+
 /* Up to n bytes into buf: the count, 0 at the end, -1 on error (in d). */
 long sr_stream_read(struct sr_stream *s, void *buf, size_t n,
 		    struct sr_diag *d);

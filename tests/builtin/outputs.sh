@@ -1,6 +1,6 @@
 #!/bin/sh
-# The small things of the command line: --version names the version and
-# the pcre2 and zlib the build uses; stats --json gives the figures of
+# The small things of the command line: --version names the version, the
+# pcre2 and zlib the build uses and which inflates gzip; stats --json gives the figures of
 # stats --tsv; every command that writes one file takes -o FILE and -o -
 # (stdout), diff too; help --man and help --complete come from the option
 # tables, and a bad --help=FORMAT is a usage error.
@@ -14,6 +14,7 @@ expect_status 0 "$SR" --version
 expect_out '^schedreplay [0-9]+\.[0-9]+'
 expect_out '^pcre2 [0-9]+\.[0-9]+.* \(built with [0-9]+\.[0-9]+\), JIT (yes|no)$'
 expect_out '^zlib [0-9]+\.[0-9]+(\.[0-9]+)* \(built with [0-9.]+\)$'
+expect_out '^gzip inflated by (igzip \(ISA-L\)|zlib)$'
 cp "$T/out" "$T/v"
 for v in -V version; do
 	expect_status 0 "$SR" $v
