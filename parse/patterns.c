@@ -134,11 +134,25 @@ static const char *const grp_names[G__COUNT] = {
 	[G_UNIT] = "unit",
 };
 
+const int8_t sr_hand_grp[G__COUNT] = {
+#define G1(g) [g] = (int8_t)((g) + 1)
+	G1(G_COMM), G1(G_PID), G1(G_TID), G1(G_TGID), G1(G_CPU), G1(G_FLAGS),
+	G1(G_TS), G1(G_SYS), G1(G_EV), G1(G_PCOMM), G1(G_PPID), G1(G_PPRIO),
+	G1(G_STATE), G1(G_NCOMM), G1(G_NPID), G1(G_NPRIO), G1(G_PRIO),
+	G1(G_SUCC), G1(G_TCPU), G1(G_CCOMM), G1(G_CPID), G1(G_FILE),
+	G1(G_OPID), G1(G_OCPU), G1(G_DCPU), G1(G_RT), G1(G_COUNT),
+	G1(G_NCPUS), G1(G_VER), G1(G_NUM), G1(G_FRAC), G1(G_UNIT),
+#undef G1
+};
+
 int sr_patterns_init(struct sr_patterns *p, struct sr_diag *d)
 {
 	uint32_t jit = 0;
 
 	memset(p, 0, sizeof(*p));
+	for (int id = 0; id < P__COUNT; id++)
+		for (int k = 0; k < 2 * (G__COUNT + 1); k++)
+			p->hov[id][k] = PCRE2_UNSET;
 	pcre2_config(PCRE2_CONFIG_JIT, &jit);
 	p->jit = jit != 0;
 	for (size_t i = 0; i < sizeof(defs) / sizeof(defs[0]); i++) {
@@ -195,6 +209,18 @@ void sr_patterns_free(struct sr_patterns *p)
 
 int sr_match(struct sr_patterns *p, enum sr_pat id, const char *s,
 	     size_t len, size_t start, struct sr_match *m)
+{
+	if (sr_hand_match(id, s, len, start, p->hov[id])) {
+		m->s = s;
+		m->ov = p->hov[id];
+		m->grp = sr_hand_grp;
+		return 1;
+	}
+	return sr_match_re(p, id, s, len, start, m);
+}
+
+int sr_match_re(struct sr_patterns *p, enum sr_pat id, const char *s,
+		size_t len, size_t start, struct sr_match *m)
 {
 	int rc;
 

@@ -75,6 +75,8 @@ struct sr_patterns {
 	 * such a line is an error, never a line that did not match. */
 	int err;
 	enum sr_pat err_id;
+	/* the hand matchers' groups (handmatch.c), by enum sr_grp + 1 */
+	PCRE2_SIZE hov[P__COUNT][2 * (G__COUNT + 1)];
 };
 
 struct sr_match {
@@ -87,7 +89,9 @@ int sr_patterns_init(struct sr_patterns *p, struct sr_diag *d);
 void sr_patterns_free(struct sr_patterns *p);
 
 /* Match pattern id against s[0..len) starting at start. 1 match, 0 not
- * (or pcre2 could not decide: p->err says so). */
+ * (or pcre2 could not decide: p->err says so).  The usual lines are
+ * matched by hand (handmatch.c), with the groups pcre2 would give; the
+ * others by pcre2. */
 int sr_match(struct sr_patterns *p, enum sr_pat id, const char *s,
 	     size_t len, size_t start, struct sr_match *m);
 static inline void sr_match_clear(struct sr_patterns *p)
@@ -99,6 +103,24 @@ static inline void sr_match_clear(struct sr_patterns *p)
  * decide on this line: match limit exceeded (error -47; an error, not a
  * mismatch)"), and 1 is returned. */
 int sr_match_error(const struct sr_patterns *p, char *why, size_t n);
+/* sr_match by pcre2 alone (what the hand matchers are checked against). */
+int sr_match_re(struct sr_patterns *p, enum sr_pat id, const char *s,
+		size_t len, size_t start, struct sr_match *m);
+
+/*
+ * handmatch.c: pattern id matched by hand, exactly as pcre2 would, into
+ * ov (2 * (G__COUNT + 1) entries: the whole match, then group g's offsets
+ * at 2 * (g + 1); the pattern's groups set or PCRE2_UNSET, the others
+ * left alone): 1; or 0, declined: no hand matcher for id, or a line it
+ * does not read (pcre2 decides then, match or not).
+ */
+int sr_hand_match(enum sr_pat id, const char *s, size_t len, size_t start,
+		  PCRE2_SIZE *ov);
+int sr_hand_has(enum sr_pat id);
+/* Group g is one that pattern id's hand matcher sets. */
+int sr_hand_groups(enum sr_pat id, enum sr_grp g);
+/* The group map of a hand match: group g is ov[2 * (g + 1)]. */
+extern const int8_t sr_hand_grp[G__COUNT];
 
 /* Group g of a match: 1 and (*p, *n) if it took part, else 0. */
 static inline int sr_grp(const struct sr_match *m, enum sr_grp g,
