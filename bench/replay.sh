@@ -77,7 +77,9 @@ header() {
 # the demand held (what the peak would be had the replay kept pace)
 ratio() {
 	awk '$1 == "1x" { a = $5; da = $9 } $1 == "16x" { b = $5; db = $9 }
-	     END { if (a > 0) printf "   16x / 1x peak RSS: %.2f (target <= 1.5 while the replay keeps pace); less the demand held: %.2f\n", b / a, (b - db) / (a - da) }' "$1"
+	     END { if (a > 0) {
+		printf "   16x / 1x peak RSS: %.2f (target <= 1.5 while the replay keeps pace); less the demand held: %.2f\n", b / a, (b - db) / (a - da)
+		printf "16x / 1x peak RSS, %s\t%.2f\t<= 1.5\n", what, b / a >> S } }' what="$2" S="$BENCH_TMP/summary" "$1"
 }
 
 # the sample that fits one CPU best: recorded CPU time / span, the least
@@ -101,7 +103,7 @@ if [ -n "$best" ]; then
 	"$GEN" --copies 16 "$tmp/s1.txt" "$tmp/s16.txt" || exit 1
 	header
 	{ rss 1x "$tmp/s1.txt" && rss 4x "$tmp/s4.txt" && rss 16x "$tmp/s16.txt"; } | tee "$tmp/table" || exit 1
-	ratio "$tmp/table"
+	ratio "$tmp/table" "$(basename "$best" .perf.txt.gz) x1/x16"
 	rm -f "$tmp"/s*.txt
 fi
 
@@ -110,5 +112,5 @@ echo "   memory, the synthetic workload (bench/replay-bench gen): $SECS, $((4 * 
 	"$RB" gen "$((16 * SECS))" "$tmp/g16.txt" || exit 1
 header
 { rss 1x "$tmp/g1.txt" && rss 4x "$tmp/g4.txt" && rss 16x "$tmp/g16.txt"; } | tee "$tmp/table" || exit 1
-ratio "$tmp/table"
+ratio "$tmp/table" "synthetic ${SECS}/$((16 * SECS)) s"
 rm -f "$tmp"/g*.txt

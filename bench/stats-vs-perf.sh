@@ -1,139 +1,168 @@
 #!/bin/sh
 # bench/stats-vs-perf.sh: `schedreplay stats` against `perf sched latency -p`
-# on the same recording (docs/metrics.md, "Agreement with perf sched
-# latency").
+# on the same recording, per kind of recording (docs/metrics.md, "Agreement
+# with perf sched latency"), and what the text and gzip forms of it cost.
 #
-# perf.data is never committed, so this records a fresh sample of the
-# largest kind (mixed: compile + audio + X) with traces/record.sh
-# --keep-data into a temporary directory, then times, in interleaved rounds
-# (each round runs every command once, in turn, so a busy neighbour slows
-# them alike):
+# The recordings, made here with `perf sched record` (root): the wake-heavy
+# kinds the targets are about, `perf bench sched pipe` (two tasks waking
+# each other), `perf bench sched messaging` (groups of senders and
+# receivers) and a parallel build of this program beside a task that
+# sleeps 5 ms at a time (make -j4 + sleeper).  Without root, the bundled
+# samples' perf.data (traces/binary) stand in; SR_BENCH_PERF_DATA="A.data
+# B.data" times those files instead.  Each is also printed by `perf script`
+# (text) and gzipped.
+#
+# Interleaved rounds (SR_BENCH_ROUNDS, default 7: each round runs every
+# command once, in turn, so a busy neighbour slows them alike) of
 #   perf sched latency -p -i NAME.perf.data
-#   schedreplay stats --compat perf-6.1 NAME.perf.data   (perf.data read directly)
-#   schedreplay stats --compat perf-6.1 NAME.perf.txt.gz   (and on plain text)
-#   bench/parse-bench on NAME.perf.data and on its text (the reader alone)
-# and prints the median CPU time (user + sys, bench/runstat), the median
-# wall time and peak RSS of each, and the ratios to perf (the median of
-# the rounds' own ratios, with the lowest and highest: best of N sequential
-# runs instead gave 3.0x where interleaved runs give 1.8x, the runs of one
-# command falling in a quieter moment than the other's).  Then it makes a
-# trace of BENCH_MB (default 128) MB by concatenating time-shifted copies
-# of that text (bench/trace-gen) and prints stats' time, MB/s and peak RSS
-# on it (the 64 MB bound whatever the trace length).  Needs root and perf; prints why
-# and stops otherwise.  SR_BENCH_DURATION (default 20) sets the
-# recording's length; SR_BENCH_PERF_DATA=FILE.data with
-# SR_BENCH_PERF_TEXT=FILE.perf.txt.gz times an existing pair instead.
+#   schedreplay stats --compat perf-6.1 NAME.perf.data, NAME.txt, NAME.txt.gz
+#   igzip -dc NAME.txt.gz (the fastest inflate packaged, the isal package;
+#     zcat when it is missing)
+# whole-process CPU time (user + sys, bench/runstat) and peak RSS.  Per
+# kind: stats' CPU over perf's (the median of the rounds' own ratios, with
+# the lowest and highest), both peak RSS; the text read in MB/s of CPU
+# (median, lowest-highest); what reading the gzip costs beyond the plain
+# text, over what inflating it alone costs (median of the rounds).  Each
+# goes to the summary (bench/run.sh) beside its target.
+#
+# Then a long trace: BENCH_MB (default 128) MB of time-shifted copies of
+# the largest text (bench/trace-gen): stats' MB/s and peak RSS, which stays
+# flat whatever the length.
 . bench/lib.sh
 ROUNDS=${SR_BENCH_ROUNDS:-7}
-if ! command -v perf >/dev/null 2>&1; then
-	echo "   skipped: perf is not installed"; exit 0
-fi
 bench_dir stats
 unset MAKEFLAGS MAKELEVEL MFLAGS
 
-data=${SR_BENCH_PERF_DATA:-}
-text=${SR_BENCH_PERF_TEXT:-}
-if [ -z "$data" ]; then
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "   skipped: recording needs root"; exit 0
-	fi
-	dur=${SR_BENCH_DURATION:-20}
-	if [ -x traces/record.sh ]; then
-		echo "   recording a fresh 'mixed' sample (${dur} s) with traces/record.sh --keep-data"
-		if ! traces/record.sh --out "$tmp" --keep-data --no-install \
-			--duration "$dur" --tries 2 --quiet-wait 60 \
-			--max-other 100 mixed >"$tmp/record.log" 2>&1; then
-			echo "   skipped: recording failed:"; tail -n 5 "$tmp/record.log" | sed 's/^/     /'
-			exit 0
-		fi
-		data=$tmp/mixed.perf.data text=$tmp/mixed.perf.txt.gz
-	else
-		echo "   traces/record.sh absent: recording a parallel build of this repo (${dur} s at most)"
-		perf sched record -q -o "$tmp/b.data" -- timeout "$dur" \
-			make -s -j4 BUILD="$tmp/build" "$tmp/build/libschedreplay.a" \
-			>/dev/null 2>&1
-		perf script -i "$tmp/b.data" 2>/dev/null | gzip -1 >"$tmp/b.perf.txt.gz"
-		data=$tmp/b.data text=$tmp/b.perf.txt.gz
-	fi
+if ! command -v perf >/dev/null 2>&1; then
+	echo "   skipped: perf is not installed"; exit 0
 fi
-gzip -dc "$text" >"$tmp/plain.txt"
-events=$(wc -l <"$tmp/plain.txt")
-mb=$(awk -v b="$(wc -c <"$tmp/plain.txt")" 'BEGIN { printf "%.1f", b / 1e6 }')
-echo "   recording: $events events, $mb MB of perf script text, perf.data $(awk -v b="$(wc -c <"$data")" 'BEGIN { printf "%.1f", b / 1e6 }') MB"
 
-# Interleaved rounds: each command once per round, in turn (SR_BENCH_ROUNDS,
-# default 7), so a change in the machine's load hits them all alike.
-# runstat prints "CPU_MS WALL_MS MAX_RSS_KB EXIT" for each run.
-cmds="perf-latency stats-data stats-gz stats-plain read-data read-text"
-run() {
+kinds=""
+# record NAME CMD...: NAME.perf.data of CMD, or a line saying why not
+record() {
+	name=$1
+	shift
+	if perf sched record -q -o "$tmp/$name.perf.data" -- "$@" \
+		>/dev/null 2>"$tmp/$name.log"; then
+		kinds="$kinds $name"
+	else
+		echo "   $name: recording failed:"; tail -n 3 "$tmp/$name.log" | sed 's/^/     /'
+	fi
+}
+if [ -n "${SR_BENCH_PERF_DATA:-}" ]; then
+	for f in $SR_BENCH_PERF_DATA; do
+		n=$(basename "$f" .data)
+		n=${n%.perf}
+		cp "$f" "$tmp/$n.perf.data" && kinds="$kinds $n"
+	done
+elif [ "$(id -u)" -eq 0 ]; then
+	echo "   recording with perf sched record: pipe, messaging, make -j4 + sleeper"
+	record pipe perf bench sched pipe -l "${SR_BENCH_PIPE_LOOPS:-100000}"
+	record messaging perf bench sched messaging -g 5 -l 400
+	cat >"$tmp/make.sh" <<EOF
+timeout ${SR_BENCH_DURATION:-20} make -s -j4 BUILD="$tmp/build" "$tmp/build/libschedreplay.a" >/dev/null 2>&1 &
+i=0
+while [ \$i -lt 1000 ] && kill -0 \$! 2>/dev/null; do sleep 0.005; i=\$((i + 1)); done
+wait
+EOF
+	record make sh "$tmp/make.sh"
+	rm -rf "$tmp/build"
+else
+	echo "   not root: the bundled samples' perf.data stand in for fresh recordings"
+	for f in traces/binary/*.perf.data.gz; do
+		[ -f "$f" ] || continue
+		n=$(basename "$f" .perf.data.gz)
+		gzip -dc "$f" >"$tmp/$n.perf.data" && kinds="$kinds $n"
+	done
+fi
+[ -n "$kinds" ] || { echo "   no recording to time"; exit 1; }
+
+inflate=zcat
+command -v igzip >/dev/null 2>&1 && inflate=igzip
+for k in $kinds; do
+	perf script -i "$tmp/$k.perf.data" >"$tmp/$k.txt" 2>/dev/null
+	gzip -c "$tmp/$k.txt" >"$tmp/$k.txt.gz"
+	awk -v k="$k" -v d="$(wc -c <"$tmp/$k.perf.data")" -v t="$(wc -c <"$tmp/$k.txt")" \
+	    -v l="$(wc -l <"$tmp/$k.txt")" 'BEGIN {
+		printf "   %-10s %9d samples, perf.data %6.1f MB, text %6.1f MB\n", k, l, d / 1e6, t / 1e6 }'
+done
+
+# one: a command of a round; runstat prints "CPU_MS WALL_MS MAXRSS_KB EXIT"
+one() {
 	case $1 in
-	perf-latency) "$RUNSTAT" perf sched latency -p -i "$data" ;;
-	stats-data) "$RUNSTAT" "$SR" stats --compat perf-6.1 "$data" ;;
-	stats-gz) "$RUNSTAT" "$SR" stats --compat perf-6.1 "$text" ;;
-	stats-plain) "$RUNSTAT" "$SR" stats --compat perf-6.1 "$tmp/plain.txt" ;;
-	read-data) "$RUNSTAT" "$PB" "$data" ;;
-	read-text) "$RUNSTAT" "$PB" "$tmp/plain.txt" ;;
+	perf) "$RUNSTAT" perf sched latency -p -i "$tmp/$2.perf.data" ;;
+	data) "$RUNSTAT" "$SR" stats --compat perf-6.1 "$tmp/$2.perf.data" ;;
+	text) "$RUNSTAT" "$SR" stats --compat perf-6.1 "$tmp/$2.txt" ;;
+	gz) "$RUNSTAT" "$SR" stats --compat perf-6.1 "$tmp/$2.txt.gz" ;;
+	inflate) "$RUNSTAT" "$inflate" -dc "$tmp/$2.txt.gz" ;;
 	esac
 }
-: > "$tmp/rounds"
+: >"$tmp/rounds"
 for r in $(seq "$ROUNDS"); do
-	for c in $cmds; do
-		f=$(run "$c" 2>"$tmp/err")
-		case $f in
-		*" 0") echo "$r $c $f" >> "$tmp/rounds" ;;
-		*) echo "   $c failed: $f"; sed 's/^/     /' "$tmp/err" | head -n 5; exit 1 ;;
-		esac
+	for k in $kinds; do
+		for c in perf data text gz inflate; do
+			f=$(one "$c" "$k" 2>"$tmp/err")
+			case $f in
+			*" 0") echo "$r $k $c $f" >>"$tmp/rounds" ;;
+			*) echo "   $k: $c failed: $f"; sed 's/^/     /' "$tmp/err" | head -n 5; exit 1 ;;
+			esac
+		done
 	done
 done
-echo "   $ROUNDS interleaved rounds; median CPU (user + sys) [wall], peak RSS; ratios: median of the rounds' (lowest-highest)"
-awk '
-function median(a, n,    i, j, t) {
+echo "   $ROUNDS interleaved rounds; CPU (user + sys): median (lowest-highest) of the rounds' figures"
+printf '   %-10s %-22s %-20s %-20s %-24s\n' kind "stats/perf CPU" "peak RSS stats/perf" "text MB/s (start-up in)" "gzip extra CPU/$inflate"
+for k in $kinds; do
+	awk -v k="$k" -v mb="$(wc -c <"$tmp/$k.txt")" -v inf="$inflate" -v S="$BENCH_TMP/summary" '
+	function sort(a, n,    i, j, t) {
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	}
+	function med(a, n) { sort(a, n); return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+	$2 == k { cpu[$3, $1] = $4; if ($6 > rss[$3]) rss[$3] = $6; if ($1 > n) n = $1 }
+	END {
+		for (r = 1; r <= n; r++) {
+			q[r] = cpu["data", r] / cpu["perf", r]
+			t[r] = mb / 1e3 / cpu["text", r]
+			g[r] = (cpu["gz", r] - cpu["text", r]) / cpu["inflate", r]
+		}
+		qm = med(q, n); tm = med(t, n); gm = med(g, n)
+		s1 = sprintf("%.2f (%.2f-%.2f)", qm, q[1], q[n])
+		s2 = sprintf("%.1f/%.1f MB", rss["data"] / 1024, rss["perf"] / 1024)
+		s3 = sprintf("%.0f (%.0f-%.0f)", tm, t[1], t[n])
+		s4 = sprintf("%.2f (%.2f-%.2f)", gm, g[1], g[n])
+		printf "   %-10s %-22s %-20s %-20s %-24s\n", k, s1, s2, s3, s4
+		printf "stats/perf sched latency CPU, %s\t%s\t<= 0.35\n", k, s1 >> S
+		printf "peak RSS stats/perf, %s\t%s\t(smaller)\n", k, s2 >> S
+		printf "gzip: CPU beyond the text / %s alone, %s\t%s\t<= 1.1\n", inf, k, s4 >> S
+	}' "$tmp/rounds"
+done
+
+# A long trace: time-shifted copies of the largest text, back to back:
+# the text's MB/s without the start-up a short trace pays (the patterns,
+# the format's detection, the table), and peak RSS, flat whatever the
+# length; SR_BENCH_LONG_RUNS runs (default 3).
+big=$(ls -S "$tmp"/*.txt | head -n 1)
+"$GEN" "$big" "$tmp/long.trace" "${BENCH_MB:-128}" >/dev/null || exit 1
+events=$(wc -l <"$big")
+rm -f "$tmp"/*.txt "$tmp"/*.txt.gz
+copies=$(awk -v e="$events" -v l="$(wc -l <"$tmp/long.trace")" 'BEGIN { printf "%d", l / e }')
+: >"$tmp/long"
+for r in $(seq "${SR_BENCH_LONG_RUNS:-3}"); do
+	f=$("$RUNSTAT" "$SR" stats --compat perf-6.1 "$tmp/long.trace" 2>"$tmp/err") ||
+		{ echo "   stats on the long trace failed:"; sed 's/^/     /' "$tmp/err"; exit 1; }
+	echo "$f" >>"$tmp/long"
+done
+awk -v mb="$(wc -c <"$tmp/long.trace")" -v copies="$copies" -v src="$(basename "$big" .txt)" -v S="$BENCH_TMP/summary" '
+function sort(a, n,    i, j, t) {
 	for (i = 2; i <= n; i++)
 		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
-{ r = $1; c = $2; n[c]++; cpu[c, n[c]] = $3; wall[c, n[c]] = $4; if ($5 > rss[c]) rss[c] = $5
-  at[c, r] = $3; if (r > rounds) rounds = r }
+{ n++; v[n] = mb / 1e3 / $1; if ($3 > rss) rss = $3 }
 END {
-	split("perf-latency stats-data stats-gz stats-plain read-data read-text", order, " ")
-	name["perf-latency"] = "perf sched latency -p -i NAME.perf.data"
-	name["stats-data"] = "schedreplay stats NAME.perf.data"
-	name["stats-gz"] = "schedreplay stats NAME.perf.txt.gz"
-	name["stats-plain"] = "schedreplay stats NAME.perf.txt (plain)"
-	name["read-data"] = "reader alone: NAME.perf.data"
-	name["read-text"] = "reader alone: NAME.perf.txt (plain)"
-	base["stats-data"] = base["stats-gz"] = base["stats-plain"] = "perf-latency"
-	base["read-data"] = "read-text"
-	for (k = 1; k <= 6; k++) {
-		c = order[k]
-		for (i = 1; i <= n[c]; i++) { x[i] = cpu[c, i]; y[i] = wall[c, i] }
-		mc[c] = median(x, n[c]); mw[c] = median(y, n[c])
-	}
-	for (k = 1; k <= 6; k++) {
-		c = order[k]
-		ratio = ""
-		if (c in base) {
-			b = base[c]
-			for (r = 1; r <= rounds; r++) q[r] = at[b, r] > 0 ? at[c, r] / at[b, r] : 0
-			rm = median(q, rounds)
-			ratio = sprintf("  %.2fx %s CPU (%.2f-%.2f)", rm, b == "read-text" ? "the text'"'"'s" : "perf'"'"'s", q[1], q[rounds])
-			if (b == "perf-latency")
-				ratio = ratio sprintf(", %.2fx its RSS", rss[c] / rss[b])
-		}
-		printf "   %-42s %7.1f ms [%7.1f ms]  RSS %6.1f MB%s\n", name[c], mc[c], mw[c], rss[c] / 1024, ratio
-	}
-}' "$tmp/rounds"
-
-# A long trace: time-shifted copies of the recording, back to back.
-"$GEN" "$tmp/plain.txt" "$tmp/big.txt" "${BENCH_MB:-128}" >/dev/null || exit 1
-rm -f "$tmp/plain.txt"
-copies=$(awk -v b="$(wc -c <"$tmp/big.txt")" -v e="$events" -v l="$(wc -l <"$tmp/big.txt")" \
-	'BEGIN { printf "%d", l / e }')
-bmb=$(awk -v b="$(wc -c <"$tmp/big.txt")" 'BEGIN { printf "%.0f", b / 1e6 }')
-/usr/bin/time -f "%U %S %e %M" -o "$tmp/time" "$SR" stats --tsv "$tmp/big.txt" \
-	>"$tmp/big.tsv" 2>"$tmp/err" || { echo "   stats on the long trace failed:"; sed 's/^/     /' "$tmp/err"; exit 1; }
-rm -f "$tmp/big.txt"
-awk -v mb="$bmb" -v copies="$copies" -v rows="$(($(wc -l <"$tmp/big.tsv") - 1))" '
-{ c = $1 + $2
-  printf "   schedreplay stats, %d copies back to back (%d MB, %d tasks): %.2f CPU s [%.2f s wall], %.0f MB/s, peak RSS %.1f MB\n",
-	copies, mb, rows, c, $3, (c > 0 ? mb / c : 0), $4 / 1024 }' "$tmp/time"
+	sort(v, n)
+	s = sprintf("%.0f (%.0f-%.0f)", v[int((n + 1) / 2)], v[1], v[n])
+	printf "   schedreplay stats, %d copies of %s back to back (%.0f MB): %s MB/s of CPU, peak RSS %.1f MB\n", copies, src, mb / 1e6, s, rss / 1024
+	printf "perf script text, %.0f MB (%s x%d): MB/s of CPU\t%s\t>= 600\n", mb / 1e6, src, copies, s >> S
+	printf "  its peak RSS\t%.1f MB\t(flat)\n", rss / 1024 >> S
+}' "$tmp/long"
+rm -f "$tmp/long.trace"
