@@ -56,7 +56,7 @@ static const struct {
 	  B(K_PID) | B(K_COMM) },
 	{ "info", 4, 0, SR_DIR_INFO, B(K_PID) | B(K_COMM) | B(K_TGID) | B(K_KTHREAD),
 	  B(K_PID) },
-	{ "fork", 4, SR_EV_FORK, 0, B(K_PID) | B(K_CHILD) | B(K_COMM),
+	{ "fork", 4, SR_EV_FORK, 0, B(K_PID) | B(K_CHILD) | B(K_COMM) | B(K_TGID),
 	  B(K_PID) | B(K_CHILD) },
 	{ "exec", 4, SR_EV_EXEC, 0, B(K_PID) | B(K_COMM) | B(K_OLD_PID),
 	  B(K_PID) | B(K_COMM) },

@@ -12,6 +12,7 @@
 #include "lib/grow.h"
 #include "parse/ctxtext.h"
 #include "parse/native-write.h"
+#include "parse/tasktab.h"
 
 struct sr_native_writer {
 	FILE *f;
@@ -228,12 +229,16 @@ int sr_native_write(struct sr_native_writer *w, const struct sr_event *ev,
 		if (ev->prio >= 0)
 			fprintf(f, " prio=%d", ev->prio);
 		break;
-	case SR_EV_FORK:
+	case SR_EV_FORK: {
+		const struct sr_task *k = sr_tasks_get(t, ev->other);
+
 		fprintf(f, " pid=%d child=%d",
-			(int)sr_tasks_get(t, ev->task)->pid,
-			(int)sr_tasks_get(t, ev->other)->pid);
-		put_comm(f, "comm", sr_tasks_get(t, ev->other)->comm);
+			(int)sr_tasks_get(t, ev->task)->pid, (int)k->pid);
+		put_comm(f, "comm", k->comm);
+		if (k->tgid >= 0)
+			fprintf(f, " tgid=%d", (int)k->tgid);
 		break;
+	}
 	case SR_EV_EXEC: {
 		const struct sr_task *o = sr_tasks_get(t, ev->task);
 		const struct sr_task *k = sr_tasks_get(t, ev->other);
@@ -283,5 +288,106 @@ int sr_native_write(struct sr_native_writer *w, const struct sr_event *ev,
 			       ev->kind);
 	}
 	fputc('\n', f);
+	return SR_OK;
+}
+
+/* ---- a trace no reader made ---------------------------------------------- */
+
+struct sr_native_synth {
+	struct sr_native_writer *w;
+	struct sr_tasks *t;
+};
+
+int sr_native_synth_new(struct sr_native_synth **out, FILE *f,
+			const char *comment, struct sr_diag *d)
+{
+	struct sr_native_synth *s = calloc(1, sizeof(*s));
+
+	*out = NULL;
+	if (!s || !(s->t = sr_tasks_new())) {
+		free(s);
+		return sr_fail(d, SR_EINTERNAL, "out of memory");
+	}
+	if (sr_native_writer_new(&s->w, f, comment, d)) {
+		sr_native_synth_free(s);
+		return d->code;
+	}
+	*out = s;
+	return SR_OK;
+}
+
+void sr_native_synth_free(struct sr_native_synth *s)
+{
+	if (!s)
+		return;
+	sr_native_writer_free(s->w);
+	sr_tasks_free(s->t);
+	free(s);
+}
+
+sr_tid sr_native_synth_task(struct sr_native_synth *s,
+			    const struct sr_task *proto, sr_tid forked_by,
+			    int64_t ts, struct sr_diag *d)
+{
+	struct sr_task *k;
+	sr_tid id;
+
+	if (forked_by == SR_TID_NONE)
+		id = sr_tasks_declare(s->t, proto->pid, proto->comm, ts, d);
+	else
+		id = sr_tasks_fork(s->t, forked_by, proto->pid, proto->comm,
+				   ts, d);
+	if (id == SR_TID_NONE)
+		return id;
+	k = sr_tasks_mut(s->t, id);
+	/* what a "task" line carries; a fork line carries the tgid */
+	k->tgid = proto->tgid;
+	if (forked_by == SR_TID_NONE) {
+		k->nice = proto->nice;
+		k->policy = proto->policy;
+		k->rtprio = proto->rtprio;
+	}
+	return id;
+}
+
+int sr_native_synth_write(struct sr_native_synth *s, const struct sr_event *ev,
+			  struct sr_diag *d)
+{
+	struct sr_event e = *ev;
+	struct sr_task *k;
+
+	/* a switch from or to no task: the CPU's idle task */
+	if (e.kind == SR_EV_SWITCH && e.task == SR_TID_NONE &&
+	    (e.task = sr_tasks_idle(s->t, e.cpu, e.ts, d)) == SR_TID_NONE)
+		return d->code;
+	if (e.kind == SR_EV_SWITCH && e.other == SR_TID_NONE &&
+	    (e.other = sr_tasks_idle(s->t, e.cpu, e.ts, d)) == SR_TID_NONE)
+		return d->code;
+	ev = &e;
+	if (sr_native_write(s->w, ev, s->t, d))
+		return d->code;
+	/* the reader's own notes (parse/reader.c) */
+	switch (ev->kind) {
+	case SR_EV_EXIT:
+		sr_tasks_exit(s->t, ev->task);
+		break;
+	case SR_EV_SWITCH:
+		if (ev->prev_state == SR_STATE_DEAD ||
+		    ev->prev_state == SR_STATE_ZOMBIE)
+			sr_tasks_gone(s->t, ev->task);
+		break;
+	case SR_EV_NICE:
+		if ((k = sr_tasks_mut(s->t, ev->task)))
+			k->nice = (int32_t)ev->value;
+		break;
+	case SR_EV_SETSCHED:
+		if ((k = sr_tasks_mut(s->t, ev->task))) {
+			k->policy = (int8_t)ev->value;
+			k->rtprio = ev->prio;
+		}
+		break;
+	default:
+		break;
+	}
 	return SR_OK;
 }

@@ -65,7 +65,7 @@ struct sr_raw {
 	int32_t ctx_tgid;      /* -1 unknown */
 	/* the subject: prev (switch), target (wake), parent (fork), ... */
 	int32_t pid;
-	int32_t tgid;          /* -1 unknown */
+	int32_t tgid;          /* -1 unknown; native fork: the child's */
 	/* the second task: next (switch), child (fork), old_pid (exec) */
 	int32_t pid2;
 	int16_t prio, prio2;

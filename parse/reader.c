@@ -769,6 +769,11 @@ static int resolve(struct sr_reader *r, const struct sr_raw *x,
 					  x->comm2[0] ? x->comm2 :
 					  sr_tasks_get(t, ev->task)->comm,
 					  x->ts, d);
+		/* native: the child's thread group (its parent's for a
+		   thread), known before anything reads the child */
+		if (ev->other != SR_TID_NONE && x->dir == SR_DIR_EVENT &&
+		    x->tgid >= 0)
+			sr_tasks_set_tgid(t, ev->other, x->tgid);
 		break;
 	case SR_EV_EXEC:
 		ev->task = who(r, x->pid2, NULL, x->cpu, x->ts, 0, d);
