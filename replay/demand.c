@@ -1756,3 +1756,116 @@ void sr_demand_stats(const struct sr_demand *dm, struct sr_demand_stats *st)
 {
 	*st = dm->st;
 }
+
+/* ---- synthetic programs (demand.h, replay/synth.h) ----------------------- */
+
+/* The demand's "now" while a generator writes the programs: later than
+   any time a run reaches, so the simulators never wait for input. */
+#define SYNTH_NOW (INT64_MAX / 4)
+
+int sr_demand_synth_start(struct sr_demand *dm, int64_t t0)
+{
+	if (dm->started)
+		return SR_EINTERNAL;
+	dm->started = true;
+	dm->start = t0;
+	dm->before = dm->now = SYNTH_NOW;
+	return SR_OK;
+}
+
+int sr_demand_synth_task(struct sr_demand *dm, uint32_t id, uint32_t parent,
+			 int64_t ts, int32_t cpu, struct sr_diag *d)
+{
+	const struct sr_task *r = rec_of(dm, id);
+	struct ent *e, *p = NULL;
+	int err = SR_OK;
+
+	if (!dm->started || dm->done || !r || r->is_idle ||
+	    (id < dm->ne && dm->e[id].known))
+		return sr_fail(d, SR_EINTERNAL, "demand: synthetic task %u "
+			       "made twice or unknown", id);
+	if (parent != SR_TID_NONE) {
+		if (parent >= dm->ne || !dm->e[parent].l ||
+		    dm->e[parent].state == R_UNSEEN)
+			return sr_fail(d, SR_EINTERNAL, "demand: synthetic "
+				       "task %u forked by no task", id);
+	}
+	dm->st.events++;
+	e = ent_of(dm, id, ts, &err);
+	if (!e)
+		return err ? oom(d) : sr_fail(d, SR_EINTERNAL,
+					      "demand: synthetic task %u left "
+					      "out", id);
+	if (parent != SR_TID_NONE)
+		p = &dm->e[parent];
+	if (birth(dm, e, ts, p, cpu < 0 ? 0 : cpu))
+		return oom(d);
+	return SR_OK;
+}
+
+int sr_demand_synth_op(struct sr_demand *dm, uint32_t id,
+		       const struct sr_op *in, struct sr_diag *d)
+{
+	struct sr_op op = *in;
+	struct ent *e;
+
+	if (id >= dm->ne || !dm->e[id].l || dm->e[id].state == R_UNSEEN ||
+	    dm->e[id].state == R_DEAD || dm->done)
+		return sr_fail(d, SR_EINTERNAL, "demand: an op for synthetic "
+			       "task %u, not running", id);
+	e = &dm->e[id];
+	if (dm->nshrink)
+		shrink_rings(dm);
+	dm->st.events++;
+	switch (op.kind) {
+	case SR_OP_RUN:
+		if (op.a <= 0)
+			return sr_fail(d, SR_EINTERNAL, "demand: a synthetic "
+				       "run of %lld ns", (long long)op.a);
+		e->t.cpu_ns += op.a;
+		e->t.bursts++;
+		break;
+	case SR_OP_BLOCK:
+		if (op.end != SR_BLOCK_CAUSAL && op.end != SR_BLOCK_EXTERNAL)
+			return sr_fail(d, SR_EINTERNAL, "demand: a synthetic "
+				       "block must end");
+		op.task = e->l->nblocks++;
+		op.seq = dm->st.events;
+		e->t.blocks++;
+		if (op.end == SR_BLOCK_CAUSAL)
+			dm->st.causal_wakes++;
+		else
+			dm->st.external_wakes++;
+		break;
+	case SR_OP_EXIT:
+		e->state = R_DEAD;
+		break;
+	case SR_OP_FORK:
+		if (op.task >= dm->ne || dm->e[op.task].t.parent != id ||
+		    !dm->e[op.task].t.forked)
+			return sr_fail(d, SR_EINTERNAL, "demand: a synthetic "
+				       "fork of a task not made for it");
+		break;
+	case SR_OP_WAKE:
+	case SR_OP_NICE:
+	case SR_OP_SETSCHED:
+		break;
+	default:
+		return sr_fail(d, SR_EINTERNAL, "demand: synthetic op %s",
+			       sr_op_kind_name((enum sr_op_kind)op.kind));
+	}
+	if (emit(dm, e, &op))
+		return oom(d);
+	return SR_OK;
+}
+
+uint32_t sr_demand_synth_blocks(const struct sr_demand *dm, uint32_t id)
+{
+	return id < dm->ne && dm->e[id].l ? dm->e[id].l->nblocks : 0;
+}
+
+void sr_demand_synth_end(struct sr_demand *dm, int64_t t_end)
+{
+	dm->before = dm->now = t_end;
+	dm->done = true;
+}

@@ -261,4 +261,36 @@ void sr_demand_stats(const struct sr_demand *dm, struct sr_demand_stats *st);
 
 const char *sr_op_kind_name(enum sr_op_kind k);
 
+/*
+ * Synthetic programs (replay/synth.h): a generator writes the programs
+ * instead of the events, deciding each op when the simulator reaches
+ * that point (a closed loop), into a demand that reads no event.  Task
+ * ids are the records' of o->task_get, each its own thread.
+ *
+ *	sr_demand_synth_start(dm, 0);
+ *	sr_demand_synth_task(dm, id, SR_TID_NONE, 0, 0, d);   // arrives at 0
+ *	sr_demand_synth_op(dm, id, &(struct sr_op){ .kind = SR_OP_RUN,
+ *						    .a = 1000000 }, d);
+ *	...
+ *	sr_demand_synth_end(dm, t_end);   // every program ended (EXIT)
+ *
+ * A BLOCK is CAUSAL (a WAKE op of another task ends it) or EXTERNAL at
+ * its .b; its .task (block number) and .seq (the order of wakes at one
+ * instant) are filled here.  Until the end the demand's "now" is far
+ * ahead, so the simulator never waits for input but for a program's
+ * next op.
+ */
+int sr_demand_synth_start(struct sr_demand *dm, int64_t t0);
+/* Task id is born at ts: arrives, or forked by parent (whose FORK op the
+ * caller appends next); cpu: where it arrives (-1: 0). */
+int sr_demand_synth_task(struct sr_demand *dm, uint32_t id, uint32_t parent,
+			 int64_t ts, int32_t cpu, struct sr_diag *d);
+/* Append op to task id's program (an EXIT ends it). */
+int sr_demand_synth_op(struct sr_demand *dm, uint32_t id,
+		       const struct sr_op *op, struct sr_diag *d);
+/* The blocks task id has had so far (the next BLOCK's number). */
+uint32_t sr_demand_synth_blocks(const struct sr_demand *dm, uint32_t id);
+/* Every program has ended by t_end: the input is done. */
+void sr_demand_synth_end(struct sr_demand *dm, int64_t t_end);
+
 #endif

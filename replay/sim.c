@@ -64,6 +64,55 @@ static int rt_rule(struct sr_sim *s, const char *comm)
 	return 0;
 }
 
+/* An event of the run as a trace (sr_sim_hooks.event). */
+static void trace_ev(struct sr_sim *s, uint8_t kind, int cpu, uint32_t task,
+		     uint32_t other, const struct sr_event *more)
+{
+	struct sr_event ev;
+	int rc;
+
+	if (!s->h.event)
+		return;
+	if (more)
+		ev = *more;
+	else
+		memset(&ev, 0, sizeof(ev));
+	ev.ts = s->now;
+	ev.cpu = cpu;
+	ev.kind = kind;
+	ev.task = task;
+	ev.other = other;
+	if (!more) {
+		ev.waker = SR_TID_NONE;
+		ev.target_cpu = ev.orig_cpu = -1;
+	}
+	/* no prio in the events (a dynamic prio would read as a nice
+	   change), but a policy change's rt priority */
+	ev.prio = kind == SR_EV_SETSCHED && more ? more->prio : -1;
+	ev.other_prio = -1;
+	if ((rc = s->h.event(s->h.ctx, &ev)))
+		sim_fail(s, rc, "writing the run as a trace failed", task);
+}
+
+/* A wakeup of task onto CPU target: by the task current on CPU waker,
+   or (waker < 0) by src on the target itself. */
+static void trace_wake(struct sr_sim *s, uint8_t kind, uint32_t task,
+		       int target, int waker, int src, bool sync)
+{
+	struct sr_event ev;
+
+	if (!s->h.event)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.wsrc = (uint8_t)(waker >= 0 ? SR_WS_TASK : src);
+	ev.waker = waker >= 0 ? s->cpu[waker].cur : SR_TID_NONE;
+	ev.sync = sync;
+	ev.target_cpu = target;
+	ev.orig_cpu = -1;
+	trace_ev(s, kind, waker >= 0 ? waker : target, task, SR_TID_NONE,
+		 &ev);
+}
+
 const char *const sr_early_names[] = {
 	[SR_EARLY_REQUEUE] = "requeue", [SR_EARLY_SKIP] = "skip", NULL,
 };
@@ -190,6 +239,16 @@ static void observe(void *ctx, const struct sm_rq *rq, const struct sm_task *pt,
 		if (t->cpu >= 0) {
 			s->sum[id].migrations++;
 			s->st.migrations++;
+			if (s->h.event) {
+				struct sr_event ev = {
+					.waker = SR_TID_NONE,
+					.target_cpu = rq->cpu,
+					.orig_cpu = t->cpu,
+				};
+
+				trace_ev(s, SR_EV_MIGRATE, rq->cpu, id,
+					 SR_TID_NONE, &ev);
+			}
 			if (s->h.row)
 				row(s, id, "migrate", v, rq->cpu, t->cpu,
 				    sm_migrate_why_name(s->mig_why), false);
@@ -670,6 +729,7 @@ static void arrive(struct sr_sim *s, uint32_t id)
 		return;
 	}
 	s->pol->wake(s->cpu[c].rq, t->pt, false);
+	trace_wake(s, SR_EV_WAKEUP, id, c, -1, SR_WS_UNKNOWN, false);
 	mark(s, c);
 	make_ready(s, id, SR_CAUSE_WAKEUP);
 }
@@ -708,6 +768,7 @@ static void fork_child(struct sr_sim *s, int c, uint32_t parent,
 	if (!t)
 		return;
 	info_of(s, dt, &info);
+	trace_ev(s, SR_EV_FORK, c, parent, child, NULL);
 	/* a child the context pins to another CPU than its parent's starts
 	   there (wake_up_new_task picks an allowed CPU): forked stopped,
 	   then woken onto its CPU */
@@ -726,6 +787,8 @@ static void fork_child(struct sr_sim *s, int c, uint32_t parent,
 		s->pol->wake(s->cpu[t->pin].rq, t->pt, 0);
 		mark(s, t->pin);
 	}
+	trace_wake(s, SR_EV_WAKEUP_NEW, child, t->cpu >= 0 ? t->cpu : c, c,
+		   SR_WS_TASK, false);
 	/* a pinned parent's child is pinned too (dup_task_struct copies
 	   the CPU mask) */
 	if (p->pin_aff && t->pin < 0 && !t->pin_ctx)
@@ -790,6 +853,8 @@ static void wake_task(struct sr_sim *s, uint32_t id, unsigned flags,
 		c = wake_cpu(s, t, flags & SM_WAKE_SYNC, waker);
 	idle = s->cpu[c].cur == SR_TID_NONE;
 	s->pol->wake(s->cpu[c].rq, t->pt, flags);
+	trace_wake(s, SR_EV_WAKEUP, id, c, waker, SR_WS_HARDIRQ,
+		   flags & SM_WAKE_SYNC);
 	sim_kick_later(s, c, idle, waker >= 0 ? waker != c : remote);
 	mark(s, c);
 	make_ready(s, id, SR_CAUSE_WAKEUP);
@@ -1078,6 +1143,18 @@ static void do_schedule(struct sr_sim *s, int c)
 	}
 	if (rc)
 		acct_failed(s, rc, next);
+	if (s->h.event) {
+		struct sr_event ev = { .waker = SR_TID_NONE, .target_cpu = -1,
+				       .orig_cpu = -1 };
+		const struct stask *p = prev == SR_TID_NONE || gone(s, prev) ?
+					NULL : tk(s, prev);
+
+		ev.prev_state = prev == SR_TID_NONE || (p && p->state == T_READY)
+				? SR_STATE_RUNNING
+				: !p || p->state == T_ZOMBIE || p->pt == NULL
+				? SR_STATE_DEAD : SR_STATE_SLEEPING;
+		trace_ev(s, SR_EV_SWITCH, c, prev, next, &ev);
+	}
 	s->st.switches++;
 	k->switches++;
 	s->nbusy += (next != SR_TID_NONE) - (prev != SR_TID_NONE);
@@ -1125,6 +1202,13 @@ static void exec_op(struct sr_sim *s, int c, uint32_t id,
 	case SR_OP_NICE:
 		set_op(s, id, t->op + 1);
 		s->pol->set_nice(rq, t->pt, clamp_nice(op.a));
+		if (s->h.event) {
+			struct sr_event ev = { .waker = SR_TID_NONE,
+					       .target_cpu = -1, .orig_cpu = -1,
+					       .value = clamp_nice(op.a) };
+
+			trace_ev(s, SR_EV_NICE, c, id, SR_TID_NONE, &ev);
+		}
 		break;
 	case SR_OP_SETSCHED:
 		set_op(s, id, t->op + 1);
@@ -1137,12 +1221,24 @@ static void exec_op(struct sr_sim *s, int c, uint32_t id,
 		/* --rt wins over the recorded class while the name matches */
 		if (!t->rt_forced)
 			s->pol->setscheduler(rq, t->pt, cls, rt);
+		if (s->h.event) {
+			struct sr_event ev = { .waker = SR_TID_NONE,
+					       .target_cpu = -1, .orig_cpu = -1,
+					       .value = cls == SM_SCHED_FIFO ?
+					       SR_SCHED_FIFO : cls ==
+					       SM_SCHED_RR ? SR_SCHED_RR :
+					       SR_SCHED_NORMAL,
+					       .prio = (int16_t)rt };
+
+			trace_ev(s, SR_EV_SETSCHED, c, id, SR_TID_NONE, &ev);
+		}
 		break;
 	case SR_OP_BLOCK:
 		reach_block(s, c, id, &op);
 		break;
 	case SR_OP_EXIT:
 		set_op(s, id, t->op + 1);
+		trace_ev(s, SR_EV_EXIT, c, id, SR_TID_NONE, NULL);
 		t->state = T_ZOMBIE;
 		s->nready--;
 		s->pol->exit(rq, t->pt);
@@ -1180,6 +1276,22 @@ static int run_one_op(struct sr_sim *s, int c)
 	charge(s, c, s->now);
 	t = tk(s, id);
 	op = sr_demand_op(s->dm, id, t->op);
+	if (!op && s->h.need && sr_demand_open(s->dm, id) <= t->off &&
+	    !sr_demand_done(s->dm)) {
+		/* a synthetic program: its next step is decided now */
+		int rc = s->h.need(s->h.ctx, id);
+
+		if (rc) {
+			sim_fail(s, rc, "a synthetic program failed", id);
+			return OPS_NONE;
+		}
+		/* the tasks it forked (their slots never move t) */
+		if (grow_tasks(s, sr_demand_ntasks(s->dm))) {
+			sim_fail(s, SR_EINTERNAL, "out of memory", id);
+			return OPS_NONE;
+		}
+		op = sr_demand_op(s->dm, id, t->op);
+	}
 	if (!op) {
 		if (sr_demand_open(s->dm, id) > t->off)
 			return OPS_NONE;
@@ -1461,6 +1573,29 @@ int sr_sim_advance(struct sr_sim *s, struct sr_diag *d)
 		return sr_fail(d, s->err, "replay under %s: %s",
 			       sim_policy_name(s), s->errmsg);
 	return SR_OK;
+}
+
+int64_t sr_sim_now(const struct sr_sim *s)
+{
+	return s->now;
+}
+
+int64_t sr_sim_cpu_ns(const struct sr_sim *s, uint32_t id)
+{
+	const struct stask *t;
+	const struct scpu *k;
+	int64_t from;
+
+	if (id >= s->nt)
+		return 0;
+	if (gone(s, id))
+		return s->sum[id].cpu_ns;
+	t = tk(s, id);
+	if (t->cpu < 0 || t->cpu >= s->ncpu || s->cpu[t->cpu].cur != id)
+		return s->sum[id].cpu_ns;
+	k = &s->cpu[t->cpu];
+	from = k->charged_to > k->busy_until ? k->charged_to : k->busy_until;
+	return s->sum[id].cpu_ns + (s->now > from ? s->now - from : 0);
 }
 
 bool sr_sim_finished(const struct sr_sim *s)

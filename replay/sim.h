@@ -144,6 +144,18 @@ struct sr_sim_hooks {
 	int (*row)(void *ctx, const struct sr_tl_row *r);
 	/* a completed wait (latency row); may be NULL */
 	sr_acct_wait_fn wait;
+	/* the replay as a trace would record it, for a synthetic run saved
+	   as a trace (replay/synth.h): each switch (the idle task as
+	   SR_TID_NONE), wakeup (an arrival's first, by SR_WS_UNKNOWN;
+	   an external one by SR_WS_HARDIRQ on its own CPU), fork and
+	   wakeup_new, exit, nice and policy change, migration; task ids are
+	   the demand's; may be NULL */
+	int (*event)(void *ctx, const struct sr_event *ev);
+	/* a running task reached the end of its program known so far (a
+	   synthetic one, replay/synth.h): write its next ops now, at
+	   sr_sim_now(); the first of them is done at once.  0, or an error
+	   code that stops the replay.  NULL: wait for input instead */
+	int (*need)(void *ctx, uint32_t task);
 	void *ctx;
 };
 
@@ -177,6 +189,11 @@ void sr_sim_free(struct sr_sim *s);
 /* Block `block` of `task` got its end: forward sr_demand's callback here. */
 void sr_sim_resolved(struct sr_sim *s, uint32_t task, uint32_t block,
 		     const struct sr_op *op);
+
+/* The time the replay has reached (its last instant). */
+int64_t sr_sim_now(const struct sr_sim *s);
+/* CPU task id has had up to now (its current run counted to now). */
+int64_t sr_sim_cpu_ns(const struct sr_sim *s, uint32_t id);
 
 /* Run as far as the demand allows.  SR_OK (check sr_sim_finished), or an
  * error in d. */
