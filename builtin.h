@@ -62,6 +62,7 @@ int cmd_map(int argc, char **argv, struct sr_diag *d);
 int cmd_help(int argc, char **argv, struct sr_diag *d);
 int cmd_version(int argc, char **argv, struct sr_diag *d);
 int cmd_sweep(int argc, char **argv, struct sr_diag *d);
+int cmd_interbench(int argc, char **argv, struct sr_diag *d);
 int cmd_sweep_job(int argc, char **argv, struct sr_diag *d);
 int cmd_record(int argc, char **argv, struct sr_diag *d);
 

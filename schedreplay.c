@@ -26,6 +26,7 @@ const struct sr_cmd sr_commands[] = {
 	{ "export", cmd_export, "the replayed schedules as a Chrome JSON trace (Perfetto)" },
 	{ "timehist", cmd_timehist, "perf sched timehist of the recording or a replay: a line per switch" },
 	{ "map", cmd_map, "perf sched map of the recording or a replay: each CPU's task per switch" },
+	{ "interbench", cmd_interbench, "interbench's tasks under its loads, simulated under each policy: no recording needed" },
 	{ "sweep", cmd_sweep, "a grid of replays (traces x policies x knob values) on GNU parallel, one table" },
 	{ "sweep-job", cmd_sweep_job, "one job of a sweep (what its jobs.txt runs)" },
 	{ NULL, NULL, NULL },

@@ -35,6 +35,7 @@ section "replay -j: the simulators on threads (replay/, lib/pool)" sh bench/jobs
 section "why it waited: the attribution's cost (replay/, docs/why.md)" sh bench/why.sh
 section "export: the Chrome JSON trace, time, memory and size (replay/trace-event)" sh bench/export.sh
 section "sweep: a Slurm task's time and memory against what sweep.sbatch asks (compare/sweep-slurm)" sh bench/sweep.sh
+section "interbench: the full grid's time (replay/interbench)" sh bench/interbench.sh
 
 # The figures with a target, beside it (each section adds its rows to
 # $BENCH_TMP/summary: figure, median (lowest-highest), target).

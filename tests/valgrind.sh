@@ -83,6 +83,16 @@ for f in tests/parse/data/bin/sleep.pipe.perf.data \
 done
 echo "PASS valgrind stats on perf.data and trace.dat"
 
+# interbench: its synthetic programs on two threads, the saved traces
+vg "$SCHEDREPLAY" interbench --policy stock --policy cfs --policy 2.4 \
+	--task audio --task x --load compile --load video --cpus 1 --cpus 2 \
+	--duration 10 --contest -j 2 --save "$tmp/ib" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 0 ]; then
+	echo "FAIL valgrind interbench (exit $rc)"; head -n 40 "$tmp/err"; exit 1
+fi
+echo "PASS valgrind interbench"
+
 n=0
 for bin in "$BUILD"/tests/fuzz/fuzz-*; do
 	[ -x "$bin" ] || continue
@@ -101,4 +111,4 @@ for bin in "$BUILD"/tests/fuzz/fuzz-*; do
 	n=$((n + 1))
 done
 echo "PASS valgrind: kept fuzz inputs of $n targets"
-[ -z "${CHECK_SUMMARY:-}" ] || echo "valgrind 3 0 0" >>"$CHECK_SUMMARY"
+[ -z "${CHECK_SUMMARY:-}" ] || echo "valgrind 4 0 0" >>"$CHECK_SUMMARY"
