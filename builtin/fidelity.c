@@ -357,7 +357,7 @@ int cmd_fidelity(int argc, char **argv, struct sr_diag *d)
 				 fo.quiet, &r, d)))
 		goto out;
 	if (!(v = calloc(npolicies, sizeof(*v)))) {
-		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		rc = sr_oom(d);
 		goto out;
 	}
 	if ((rc = figures(r, w, v, &nv, d)))

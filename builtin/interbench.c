@@ -234,7 +234,7 @@ static int save_dirs(const struct grid *g, struct sr_diag *d)
 		int rc;
 
 		if (!p)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		*slash = '\0';
 		rc = sr_mkdirs(p, d);
 		free(p);
@@ -301,7 +301,7 @@ static int run_job(struct grid *g, struct job *j, struct sr_diag *d)
 	tpath = save_path(g, j, ".txt");
 	lpath = save_path(g, j, ".latency.tsv");
 	if (!tpath || !lpath) {
-		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		rc = sr_oom(d);
 		goto out;
 	}
 	if ((rc = save_open(g, &tf, tpath, d)) ||
@@ -362,7 +362,7 @@ static void *worker(void *arg)
 			g->stop = true;
 			if (i < g->failed) {
 				g->failed = i;
-				sr_fail(&g->err, SR_EINTERNAL, "out of memory");
+				sr_oom(&g->err);
 			}
 			pthread_mutex_unlock(&g->lock);
 			break;
@@ -425,7 +425,7 @@ static int make_jobs(struct grid *g, bool contest, struct sr_diag *d)
 
 	g->jobs = calloc(n ? n : 1, sizeof(*g->jobs));
 	if (!g->jobs)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	for (size_t c = 0; c < g->ncpus; c++) {
 		for (size_t t = 0; t < g->ntask; t++)
 			for (size_t p = 0; p < g->npol; p++)
@@ -825,7 +825,7 @@ int cmd_interbench(int argc, char **argv, struct sr_diag *d)
 	(void)quiet;
 	g = calloc(1, sizeof(*g));
 	if (!g)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	g->duration = duration;
 	g->nice_task = nice_task;
 	g->nice_load = nice_load;

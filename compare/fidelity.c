@@ -166,7 +166,7 @@ oom:
 	free(b);
 	free(f->task);
 	f->task = NULL;
-	return sr_fail(d, SR_EINTERNAL, "out of memory");
+	return sr_oom(d);
 }
 
 void cmp_fid_release(struct cmp_fid *f)
@@ -187,7 +187,7 @@ int cmp_fid_rows_of(const struct sr_replay_policy *p, struct cmp_fid_row **out,
 
 	*out = NULL;
 	if (!v)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	for (size_t i = 0; i < p->nrows; i++) {
 		const struct sr_replay_row *r = &p->rows[i];
 		int64_t pc[2];
@@ -251,7 +251,7 @@ int cmp_fid_windows_new(struct cmp_fid_windows **out, size_t nruns,
 	*out = NULL;
 	if (!w || !(w->run = calloc(nruns ? nruns : 1, sizeof(*w->run)))) {
 		free(w);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	w->nruns = nruns;
 	w->window_ns = window_ns > 0 ? window_ns : CMP_FID_WINDOW_NS;

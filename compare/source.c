@@ -234,7 +234,7 @@ static int from_dir(struct cmp_source *src, const struct cmp_source_opts *o,
 		/* the recording's loss: a directory of before lost.tsv has
 		   none, and says nothing of it */
 		if (!(dir = sr_path_join(o->trace, "lost.tsv", NULL)))
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		if (stat(dir, &st) == 0) {
 			rc = sr_loss_read(dir, &src->loss, d);
 			src->have_loss = rc == SR_OK;

@@ -103,7 +103,7 @@ int sr_pool_new(struct sr_pool **out, int threads, struct sr_diag *d)
 		threads = SR_POOL_MAX_THREADS;
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	p->nthreads = 1;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->work, NULL);
@@ -114,14 +114,14 @@ int sr_pool_new(struct sr_pool **out, int threads, struct sr_diag *d)
 		p->tid = calloc((size_t)threads - 1, sizeof(*p->tid));
 	if (!p->spent || (threads > 1 && !p->tid)) {
 		sr_pool_free(p);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	for (int i = 1; i < threads; i++) {
 		struct worker_arg *a = malloc(sizeof(*a));
 
 		if (!a) {
 			sr_pool_free(p);
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		}
 		*a = (struct worker_arg){ p, i };
 		if (pthread_create(&p->tid[i - 1], NULL, worker, a)) {

@@ -775,7 +775,7 @@ int sr_ctxtext_parse(struct sr_context **out, const char *buf, size_t n,
 	return SR_OK;
 bad:
 	sr_ctxread_abort(&r);
-	return sr_fail(d, strstr(why, "out of memory") == why ? SR_EINTERNAL
+	return sr_fail(d, strstr(why, "out of memory") == why ? SR_ENOMEM
 							    : SR_EDATA,
 		       "%s:%llu: recording context: %s", file, base + i, why);
 }

@@ -573,7 +573,7 @@ more:
 	return 1;
 bad:
 	sr_ctxread_abort(&r);
-	return sr_fail(d, strstr(why, "out of memory") == why ? SR_EINTERNAL
+	return sr_fail(d, strstr(why, "out of memory") == why ? SR_ENOMEM
 							    : SR_EDATA,
 		       "%s:%zu: recording context: %s", file, line, why);
 }

@@ -306,7 +306,7 @@ int sr_native_synth_new(struct sr_native_synth **out, FILE *f,
 	*out = NULL;
 	if (!s || !(s->t = sr_tasks_new())) {
 		free(s);
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	}
 	if (sr_native_writer_new(&s->w, f, comment, d)) {
 		sr_native_synth_free(s);

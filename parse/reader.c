@@ -347,7 +347,7 @@ static int loss_grow(struct sr_reader *r, int32_t cpu, struct sr_diag *d)
 	if (a && (a = sr_grow(r->loss_cpu, &c, i, sizeof(*a), 8, 0)))
 		r->loss_cpu = a;
 	if (!a)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	r->nloss = c;
 	return SR_OK;
 }

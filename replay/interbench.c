@@ -1454,7 +1454,7 @@ int sr_ib_run(const struct sr_ib_spec *sp, struct sr_ib_result *r,
 		return d->code;
 	so.sched = sm_sched_new(tuning.policy, &tuning);
 	if (!so.sched)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	if (sp->latency) {
 		so.wait = on_wait;
 		so.wait_ctx = &run;
@@ -1472,7 +1472,7 @@ int sr_ib_run(const struct sr_ib_spec *sp, struct sr_ib_result *r,
 		return d->code;
 	}
 	if (!(m = th_new(&run, RO_MAIN, S_MAIN))) {
-		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		rc = sr_oom(d);
 		goto out;
 	}
 	m->state = M_WARM;
@@ -1483,7 +1483,7 @@ int sr_ib_run(const struct sr_ib_spec *sp, struct sr_ib_result *r,
 	m->id = mid;
 	if (th_keep(&run, m)) {
 		free(m);
-		rc = sr_fail(d, SR_EINTERNAL, "out of memory");
+		rc = sr_oom(d);
 		goto out;
 	}
 	rc = sr_synth_run(run.sy, d);

@@ -679,7 +679,7 @@ static int start_pool(struct sr_replay *r, int nsims, struct sr_diag *d)
 		n = nsims;
 	r->order = calloc((size_t)(nsims > 0 ? nsims : 1), sizeof(*r->order));
 	if (!r->order)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	return n > 1 ? sr_pool_new(&r->pool, n, d) : SR_OK;
 }
 
@@ -754,7 +754,7 @@ static int setup(struct sr_replay *r, struct sr_diag *d)
 	if ((rc = sr_demand_new(&r->dm, &dopts, d)))
 		return rc;
 	if (sr_pool_threads(r->pool) > 1 && sr_demand_defer(r->dm))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	sr_demand_on_resolve(r->dm, resolved, r);
 	view = (struct sr_task_view){ view_get, view_count, r->tasks };
 	for (size_t i = 0; i < r->n; i++) {

@@ -73,7 +73,7 @@ int sr_sv_new(struct sr_sv **out, struct sr_diag *d)
 
 	*out = NULL;
 	if (!v)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	fd = sr_tmpfile("schedreplay-view");
 	if (fd < 0 || !(v->spool = fdopen(fd, "w+b"))) {
 		int e = errno;
@@ -108,7 +108,7 @@ static int put(struct sr_sv *v, uint8_t kind, int64_t t, int32_t cpu,
 		r.tid = x->tid;
 		r.tgid = x->tgid;
 		if (sr_strpool_add(&v->pool, x->comm ? x->comm : "", &r.comm))
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 	}
 	if (fwrite(&r, sizeof(r), 1, v->spool) != 1)
 		return sr_fail(d, SR_EIO, "temporary file: %s", strerror(errno));
@@ -183,7 +183,7 @@ int sr_sv_row(struct sr_sv *v, const struct sr_tl_row *row, struct sr_diag *d)
 		x = sr_grow(v->cpu, &v->ncpu, (size_t)row->cpu, sizeof(*x), 8,
 			    0);
 		if (!x)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		v->cpu = x;
 	}
 	x = &v->cpu[row->cpu];
@@ -216,7 +216,7 @@ int sr_sv_row(struct sr_sv *v, const struct sr_tl_row *row, struct sr_diag *d)
 	x->cur = row->task + 1;
 	x->tid = row->pid;
 	if (sr_strpool_add(&v->pool, row->comm ? row->comm : "", &x->comm))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	return put(v, REC_IN, row->t, row->cpu, &me, 0, 0, d);
 }
 
@@ -272,7 +272,7 @@ static struct thr *thr_of(struct draw *w, uint32_t key, int32_t cpu,
 	}
 	return &w->t[key];
 nomem:
-	sr_fail(d, SR_EINTERNAL, "out of memory");
+	sr_oom(d);
 	return NULL;
 }
 
@@ -285,11 +285,11 @@ static int cpu_slots(struct draw *w, int32_t cpu, struct sr_diag *d)
 	if (i < w->ncpu)
 		return SR_OK;
 	if (!(l = sr_grow(w->cpu_last, &c, i, sizeof(*l), 8, 0)))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	w->cpu_last = l;
 	c = w->ncpu;
 	if (!(k = sr_grow(w->curr, &c, i, sizeof(*k), 8, 0)))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	w->curr = k;
 	w->ncpu = c;
 	return SR_OK;

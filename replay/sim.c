@@ -1287,7 +1287,7 @@ static int run_one_op(struct sr_sim *s, int c)
 		}
 		/* the tasks it forked (their slots never move t) */
 		if (grow_tasks(s, sr_demand_ntasks(s->dm))) {
-			sim_fail(s, SR_EINTERNAL, "out of memory", id);
+			sim_fail(s, SR_ENOMEM, "out of memory", id);
 			return OPS_NONE;
 		}
 		op = sr_demand_op(s->dm, id, t->op);

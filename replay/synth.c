@@ -78,7 +78,7 @@ int sr_synth_new(struct sr_synth **out, const struct sr_synth_opts *o,
 
 	*out = NULL;
 	if (!sy)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	sy->o = *o;
 	sy->next_pid = o->first_pid > 0 ? o->first_pid : 1000;
 	sy->cur = NPOS;
@@ -165,7 +165,7 @@ int sr_synth_spawn(struct sr_synth *sy, const struct sr_synth_task *t,
 	if (sy->ran || at < 0)
 		return sr_fail(d, SR_EINTERNAL, "synth: spawn after the start");
 	if (make_task(sy, t, NPOS, id))
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	return sr_demand_synth_task(sy->dm, *id, SR_TID_NONE, at, 0, d);
 }
 
@@ -323,7 +323,7 @@ bool sr_synth_wait(struct sr_synth *sy, uint32_t task,
 					      sizeof(*q), 8, 0);
 
 			if (!q) {
-				sy_fail(sy, SR_EINTERNAL, "out of memory");
+				sy_fail(sy, SR_ENOMEM, "out of memory");
 				return true;
 			}
 			sem->q = q;
@@ -380,7 +380,7 @@ void sr_synth_fork(struct sr_synth *sy, uint32_t task,
 	if (sy->err.code)
 		return;
 	if (make_task(sy, in, task, child)) {
-		sy_fail(sy, SR_EINTERNAL, "out of memory");
+		sy_fail(sy, SR_ENOMEM, "out of memory");
 		return;
 	}
 	if (sr_demand_synth_task(sy->dm, *child, task, sr_sim_now(sy->sim),

@@ -64,7 +64,7 @@ int sr_taskgroups_new(struct sr_taskgroups **out, enum sr_group_mode mode,
 
 	*out = NULL;
 	if (!g)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	g->mode = mode;
 	g->ctx = ctx;
 	*out = g;
@@ -314,7 +314,7 @@ int sr_taskgroups_assign(struct sr_taskgroups *g, const struct sr_tg_task *t,
 				      0xff);
 
 		if (!v)
-			return sr_fail(d, SR_EINTERNAL, "out of memory");
+			return sr_oom(d);
 		g->of = v;
 	}
 	if (g->of[t->id] != UINT32_MAX) {
@@ -341,7 +341,7 @@ int sr_taskgroups_assign(struct sr_taskgroups *g, const struct sr_tg_task *t,
 		}
 	}
 	if (oom)
-		return sr_fail(d, SR_EINTERNAL, "out of memory");
+		return sr_oom(d);
 	g->of[t->id] = id;
 	*out = id ? &node_of(g, id)->g : NULL;
 	return SR_OK;
