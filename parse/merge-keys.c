@@ -163,6 +163,7 @@ int sr_merge_open_records(struct sr_merge **mp, const struct sr_rsrc_ops *ops,
 	}
 	m->rops = ops;
 	m->rctx = ctx;
+	m->pool.fd = -1; /* no slots: sr_merge_close must not close fd 0 */
 	m->path = strdup(strcmp(path, "-") ? path : "<stdin>");
 	if (!m->path) {
 		sr_merge_close(m);

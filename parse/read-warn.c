@@ -305,9 +305,12 @@ int sr_loss_read(const char *path, struct sr_loss *l, struct sr_diag *d)
 
 	memset(l, 0, sizeof(*l));
 	l->marked = -1;
-	if (!f)
-		return sr_fail(d, errno == ENOENT ? SR_ENOINPUT : SR_EIO,
-			       "%s: %s", path, strerror(errno));
+	if (!f) {
+		int e = errno;
+
+		return sr_fail_errno(d, e == ENOENT ? SR_ENOINPUT : SR_EIO, e,
+				     "%s", path);
+	}
 	while (fgets(line, sizeof(line), f)) {
 		char *tab = strchr(line, '\t'), *end;
 		size_t n = strlen(line);
@@ -331,11 +334,16 @@ int sr_loss_read(const char *path, struct sr_loss *l, struct sr_diag *d)
 			goto bad;
 		}
 	}
-	if (ferror(f) || lineno == 0) {
+	if (ferror(f)) {
+		int e = errno;
+
 		fclose(f);
-		return sr_fail(d, lineno ? SR_EIO : SR_EDATA, "%s: %s", path,
-			       lineno ? "read error" : "expected the header "
-			       "'what<TAB>value', got an empty file");
+		return sr_fail_errno(d, SR_EIO, e, "%s", path);
+	}
+	if (lineno == 0) {
+		fclose(f);
+		return sr_fail(d, SR_EDATA, "%s: expected the header "
+			       "'what<TAB>value', got an empty file", path);
 	}
 	fclose(f);
 	return SR_OK;
