@@ -117,17 +117,31 @@ static int resolve(const char *gnuplot, char **out, struct sr_diag *d)
 	}
 }
 
-static int not_found(const char *gnuplot, struct sr_diag *d)
+/* gnuplot not found; when a script was written for it (dir, script),
+ * where it is, to draw by hand once gnuplot is there. */
+static int not_found(const char *gnuplot, const char *dir, const char *script,
+		     struct sr_diag *d)
 {
 	char q[512];
+	const char *why = "not found on PATH";
 
 	if (!gnuplot || !*gnuplot)
 		gnuplot = "gnuplot";
+	/* a path: what is wrong with it (missing, not ours to run, or not
+	   a program: a directory) */
+	if (strchr(gnuplot, '/'))
+		why = access(gnuplot, X_OK) ? strerror(errno)
+					    : "not an executable file";
+	sr_quote(q, sizeof(q), gnuplot, strlen(gnuplot));
+	if (dir)
+		return sr_fail(d, SR_ENOGNUPLOT, "cannot run %s: %s; install "
+			       "it (%s, as root) or name it with --gnuplot "
+			       "PATH; the scripts and data are in %s: cd %s "
+			       "&& gnuplot %s", q, why, PL_GNUPLOT_INSTALL, dir,
+			       dir, script);
 	return sr_fail(d, SR_ENOGNUPLOT, "cannot run %s: %s; install it (%s, "
-		       "as root) or name it with --gnuplot PATH",
-		       sr_quote(q, sizeof(q), gnuplot, strlen(gnuplot)),
-		       strchr(gnuplot, '/') ? "not an executable file" :
-		       "not found on PATH", PL_GNUPLOT_INSTALL);
+		       "as root) or name it with --gnuplot PATH", q, why,
+		       PL_GNUPLOT_INSTALL);
 }
 
 int pl_gnuplot_check(const char *gnuplot, struct sr_diag *d)
@@ -137,7 +151,7 @@ int pl_gnuplot_check(const char *gnuplot, struct sr_diag *d)
 	if (resolve(gnuplot, &abs, d))
 		return d->code;
 	if (!abs)
-		return not_found(gnuplot, d);
+		return not_found(gnuplot, NULL, NULL, d);
 	free(abs);
 	return SR_OK;
 }
@@ -161,7 +175,7 @@ int pl_gnuplot_run(const char *gnuplot, const char *dir, const char *script,
 	if (resolve(gnuplot, &exe, d))
 		return d->code;
 	if (!exe)
-		return not_found(gnuplot, d);
+		return not_found(gnuplot, dir, script, d);
 	final = sr_path_join(dir, image, NULL);
 	if (!final) {
 		free(exe);

@@ -20,7 +20,7 @@ done
 
 # gnuplot not on PATH at all
 expect_status 69 env PATH=/nonexistent "$SR" plot "$D" -o "$T/q"
-expect_err 'cannot run gnuplot: No such file or directory; install it \(apt-get install gnuplot-nox'
+expect_err 'cannot run gnuplot: not found on PATH; install it \(apt-get install gnuplot-nox'
 
 # the report still writes its page, with the tables and a note
 expect_status 69 "$SR" report "$D" -o "$T/r" --gnuplot /nonexistent/gnuplot
