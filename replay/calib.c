@@ -80,6 +80,8 @@ struct bthread {
 	uint64_t switches;
 	int32_t only_cpu;       /* -1: none yet; -2: several */
 	uint32_t evidence;      /* waits while another CPU idled */
+	uint32_t gen;           /* its record's attr_gen when last seen */
+	bool gen_known;
 };
 
 struct sr_calib_builder {
@@ -292,6 +294,32 @@ static void tick_phase(struct bcpu *c, int64_t ts)
 	c->ticks++;
 }
 
+/* Forget where a thread ran: it exec'd (taskset, nice, chrt set the
+   affinity and exec), so where it ran before says nothing. */
+static void forget_cpu(struct bthread *t)
+{
+	t->switches = 0;
+	t->only_cpu = -1;
+	t->evidence = 0;
+}
+
+/* A comm or tgid change of the thread's record is an exec where the trace
+   has no exec events (perf sched record's perf.data gives COMM records,
+   which rename the task in place). */
+static void note_gen(struct bthread *t, const struct sr_calib_tasks *tasks,
+		     sr_tid id)
+{
+	const struct sr_task *k = t && id != SR_TID_NONE ?
+				  tasks->get(tasks->ctx, id) : NULL;
+
+	if (!k)
+		return;
+	if (t->gen_known && t->gen != k->attr_gen)
+		forget_cpu(t);
+	t->gen = k->attr_gen;
+	t->gen_known = true;
+}
+
 static int on_switch(struct sr_calib_builder *b, const struct sr_event *ev,
 		     const struct sr_calib_tasks *tasks)
 {
@@ -318,6 +346,7 @@ static int on_switch(struct sr_calib_builder *b, const struct sr_event *ev,
 	}
 	if (p && !prun)
 		p->runnable = -1;
+	note_gen(n, tasks, ev->other);
 	if (n && switched_in(b, c, ev->cpu, n, pth, prun, ev->ts))
 		return -1;
 	c->known = true;
@@ -346,11 +375,8 @@ int sr_calib_event(struct sr_calib_builder *b, const struct sr_event *ev,
 		   ran before says nothing */
 		struct bthread *t = thread_at(b, thread_of(tasks, ev->task));
 
-		if (t) {
-			t->switches = 0;
-			t->only_cpu = -1;
-			t->evidence = 0;
-		}
+		if (t)
+			forget_cpu(t);
 		break;
 	}
 	default:
