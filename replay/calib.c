@@ -19,7 +19,10 @@
  * CPU; a tick that falls every 1/HZ keeps them in phase (a long vector).
  * A shorter period divides a longer one's ticks evenly (HZ = 1000 keeps
  * HZ = 250's instants in phase too), so the tick is the longest period
- * they keep to.
+ * they keep to.  Where preemptions do not say it (CPU hogs each alone on
+ * a CPU), charges do: a sched_stat_runtime of the running task with no
+ * switch or wake on its CPU within CHARGE_NEAR after it is the tick's
+ * update_curr.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -33,6 +36,8 @@
 #define WAIT_PIN_MIN 100000  /* a wait long enough to have been moved */
 #define PIN_EVIDENCE_MIN 3   /* such waits it takes to call it pinned */
 #define TICK_FIT_MIN 0.5     /* vector length that says "in phase" */
+#define CHARGE_NEAR 50000    /* a charge this close before a switch or a
+				wake on its CPU was theirs, not the tick's */
 
 static const int tick_hz[] = { 100, 250, 300, 1000 }; /* CONFIG_HZ_* */
 #define NHZ (sizeof(tick_hz) / sizeof(tick_hz[0]))
@@ -54,14 +59,21 @@ struct hist {
 	uint64_t n;
 };
 
+/* Where instants fall in each HZ's period: a sum of unit vectors. */
+struct phase {
+	double ts[NHZ], tc[NHZ];
+	uint64_t n;
+};
+
 struct bcpu {
 	sr_tid cur;             /* thread running, SR_TID_NONE idle/unknown */
 	bool known, idle;
 	int64_t since;          /* its last switch */
 	uint64_t nswitch;
 	struct hist *h[SR_WAKE__COUNT]; /* made at its first sample */
-	double ts[NHZ], tc[NHZ];        /* tick phase vectors */
-	uint64_t ticks;
+	struct phase pre;       /* preemptions no wake made */
+	struct phase run;       /* charges in the middle of a run */
+	int64_t charge;         /* a charge not yet judged, -1 none */
 };
 
 struct bthread {
@@ -140,7 +152,10 @@ static struct bcpu *cpu_at(struct sr_calib_builder *b, int32_t c)
 		memset(b->cpu + b->ncpu, 0,
 		       ((size_t)c + 1 - b->ncpu) * sizeof(*v));
 		for (size_t i = b->ncpu; i <= (size_t)c; i++)
+		{
 			b->cpu[i].cur = SR_TID_NONE;
+			b->cpu[i].charge = -1;
+		}
 		b->ncpu = (size_t)c + 1;
 	}
 	return &b->cpu[c];
@@ -207,6 +222,31 @@ static bool other_idle(const struct sr_calib_builder *b, int32_t c,
 	return false;
 }
 
+/* An instant the tick made, or may have made. */
+static void tick_phase(struct phase *f, int64_t ts)
+{
+	for (size_t i = 0; i < NHZ; i++) {
+		int64_t period = 1000000000LL / tick_hz[i];
+		double ph = 2.0 * M_PI * (double)(ts % period) / (double)period;
+
+		f->tc[i] += cos(ph);
+		f->ts[i] += sin(ph);
+	}
+	f->n++;
+}
+
+/* The charge pending on c, judged by an event at ts on c: a charge with
+   a switch or a wake there within CHARGE_NEAR was that event's
+   update_curr; one without was the tick's. */
+static void judge_charge(struct bcpu *c, int64_t ts, bool near_kind)
+{
+	if (c->charge < 0)
+		return;
+	if (!near_kind || ts - c->charge > CHARGE_NEAR)
+		tick_phase(&c->run, c->charge);
+	c->charge = -1;
+}
+
 static void wake(struct sr_calib_builder *b, const struct sr_event *ev,
 		 const struct sr_calib_tasks *tasks)
 {
@@ -215,6 +255,8 @@ static void wake(struct sr_calib_builder *b, const struct sr_event *ev,
 	int32_t tc = ev->target_cpu >= 0 ? ev->target_cpu : ev->cpu;
 	struct bcpu *c = cpu_at(b, tc);
 
+	if (c)
+		judge_charge(c, ev->ts, true);
 	if (!t || !c || is_idle(tasks, ev->task))
 		return;
 	/* a waking, then its wakeup: the waking is the wake, the wakeup
@@ -281,19 +323,6 @@ static int switched_in(struct sr_calib_builder *b, struct bcpu *c, int32_t cn,
 	return rc;
 }
 
-/* A preemption that no wake made: where the tick falls. */
-static void tick_phase(struct bcpu *c, int64_t ts)
-{
-	for (size_t i = 0; i < NHZ; i++) {
-		int64_t period = 1000000000LL / tick_hz[i];
-		double ph = 2.0 * M_PI * (double)(ts % period) / (double)period;
-
-		c->tc[i] += cos(ph);
-		c->ts[i] += sin(ph);
-	}
-	c->ticks++;
-}
-
 /* Forget where a thread ran: it exec'd (taskset, nice, chrt set the
    affinity and exec), so where it ran before says nothing. */
 static void forget_cpu(struct bthread *t)
@@ -339,7 +368,8 @@ static int on_switch(struct sr_calib_builder *b, const struct sr_event *ev,
 	if (ev->cpu > b->maxcpu)
 		b->maxcpu = ev->cpu;
 	if (!pidle && !nidle && prun && n && !n->pending && c->known)
-		tick_phase(c, ev->ts);
+		tick_phase(&c->pre, ev->ts);
+	judge_charge(c, ev->ts, true);
 	if (p && prun && p->runnable < 0) {
 		p->runnable = ev->ts;
 		p->could_move = other_idle(b, ev->cpu, ev->ts);
@@ -357,6 +387,24 @@ static int on_switch(struct sr_calib_builder *b, const struct sr_event *ev,
 	return 0;
 }
 
+/* A charge (sched_stat_runtime) to the task running on its CPU, after
+   it was switched in: update_curr at the tick, or at a wake that
+   checked for preemption, or at the switch-out to come.  The ticks are
+   the many in a long run, in phase with one another. */
+static int on_runtime(struct sr_calib_builder *b, const struct sr_event *ev,
+		      const struct sr_calib_tasks *tasks)
+{
+	struct bcpu *c = cpu_at(b, ev->cpu);
+
+	if (!c)
+		return -1;
+	judge_charge(c, ev->ts, false);
+	if (c->known && !c->idle && !is_idle(tasks, ev->task) &&
+	    c->cur == thread_of(tasks, ev->task) && ev->ts > c->since)
+		c->charge = ev->ts;
+	return 0;
+}
+
 int sr_calib_event(struct sr_calib_builder *b, const struct sr_event *ev,
 		   const struct sr_calib_tasks *tasks, struct sr_diag *d)
 {
@@ -369,6 +417,10 @@ int sr_calib_event(struct sr_calib_builder *b, const struct sr_event *ev,
 	case SR_EV_WAKING:
 	case SR_EV_WAKEUP:
 		wake(b, ev, tasks);
+		break;
+	case SR_EV_RUNTIME:
+		if (on_runtime(b, ev, tasks))
+			rc = -1;
 		break;
 	case SR_EV_EXEC: {
 		/* taskset, nice, chrt set the affinity and exec: where it
@@ -410,29 +462,52 @@ static void figures(struct sr_calib_cpu *out, struct hist *const h[])
 	}
 }
 
-/* The tick: the longest period the preemptions keep to. */
-static void read_tick(const struct sr_calib_builder *b, struct sr_calib *out)
+/* The longest period the instants of one kind keep to, 0: none. */
+static int fit(const struct sr_calib_builder *b, size_t off, double *lenp,
+	       uint64_t *np)
 {
 	uint64_t n = 0;
 
 	for (size_t i = 0; i < b->ncpu; i++)
-		n += b->cpu[i].ticks;
-	out->tick_samples = n;
+		n += ((const struct phase *)((const char *)&b->cpu[i] +
+					     off))->n;
+	*np = n;
 	if (n < SR_CALIB_TICK_MIN)
-		return;
+		return 0;
 	for (size_t h = 0; h < NHZ; h++) {
 		double len = 0;
 
 		/* each CPU ticks in its own phase: their lengths, summed */
-		for (size_t i = 0; i < b->ncpu; i++)
-			len += sqrt(b->cpu[i].tc[h] * b->cpu[i].tc[h] +
-				    b->cpu[i].ts[h] * b->cpu[i].ts[h]);
+		for (size_t i = 0; i < b->ncpu; i++) {
+			const struct phase *f = (const struct phase *)
+				((const char *)&b->cpu[i] + off);
+
+			len += sqrt(f->tc[h] * f->tc[h] + f->ts[h] * f->ts[h]);
+		}
 		len /= (double)n;
 		if (len >= TICK_FIT_MIN) {
-			out->hz = tick_hz[h];
-			out->tick_fit = len;
-			return;
+			*lenp = len;
+			return tick_hz[h];
 		}
+	}
+	return 0;
+}
+
+/* The tick: the longest period the preemptions keep to, else the one
+   the charges in the middle of runs keep to. */
+static void read_tick(struct sr_calib_builder *b, struct sr_calib *out)
+{
+	uint64_t n;
+
+	for (size_t i = 0; i < b->ncpu; i++)
+		judge_charge(&b->cpu[i], INT64_MAX, false);
+	out->hz = fit(b, offsetof(struct bcpu, pre), &out->tick_fit, &n);
+	out->tick_samples = n;
+	if (!out->hz) {
+		out->hz = fit(b, offsetof(struct bcpu, run), &out->tick_fit,
+			      &n);
+		if (out->hz)
+			out->tick_samples = n;
 	}
 }
 

@@ -176,6 +176,48 @@ static void test_tick(void)
 }
 
 /*
+ * The tick from charges (sched_stat_runtime) when no preemption shows it:
+ * a hog a runs alone on cpu 0 from 0 to 200 ms, charged at every 4 ms +
+ * 7 us (the tick's update_curr): 49 charges (4 .. 196 ms).  A wake onto
+ * cpu 0 at 10 ms + 1.3 ms * k (k = 0..29) follows a charge 2 us before it
+ * (the wakeup's own update_curr, its phase anywhere): 30 charges that are
+ * not the tick's.  A charge of a task not running there (b on cpu 0 at
+ * 150.5 ms) is not one either.  So 49 samples, all in phase at 4 ms: HZ
+ * 250.  Taken as ticks, the 30 wake charges would make 79 samples.
+ */
+static void test_tick_charges(void)
+{
+	struct scen sc = { .ntasks = 0 };
+	sr_tid i0 = sc_task(&sc, 0, "swapper/0");
+	sr_tid a = sc_task(&sc, 1, "a"), b = sc_task(&sc, 2, "b");
+	int64_t tick = 4000 * US, w = 10000 * US;
+	int k = 0;
+	struct sr_calib c;
+
+	sc_switch(&sc, 0, 0, i0, 'R', a);
+	for (int64_t t = tick; t < 200000 * US; t += tick) {
+		while (k < 30 && w < t) {
+			sc_simple(&sc, w - 2 * US, 0, SR_EV_RUNTIME, a,
+				  SR_TID_NONE, 1);
+			wake_on(&sc, w, 0, b, SR_TID_NONE, 0);
+			w += 1300 * US;
+			k++;
+		}
+		if (t == 152000 * US)
+			sc_simple(&sc, 150500 * US, 0, SR_EV_RUNTIME, b,
+				  SR_TID_NONE, 1);
+		sc_simple(&sc, t + 7 * US, 0, SR_EV_RUNTIME, a, SR_TID_NONE,
+			  1);
+	}
+	sc_switch(&sc, 200000 * US, 0, a, 'S', i0);
+	CHECK_INT(k, 30);
+	calib_of(&sc, &c);
+	CHECK_INT(c.tick_samples, 49);
+	CHECK_INT(c.hz, 250);
+	sr_calib_free(&c);
+}
+
+/*
  * Pinned tasks: p and h take turns on cpu 0 only (25 turns each, each
  * waiting 200 us runnable) while cpu 1 idles: both pinned to cpu 0.  The
  * same with y busy on cpu 1 throughout: nothing says they could have
@@ -204,6 +246,50 @@ static void test_pins(void)
 		CHECK_INT(sr_calib_pinned(&c, p), busy ? -1 : 0);
 		CHECK_INT(sr_calib_pinned(&c, h), busy ? -1 : 0);
 		CHECK_INT(sr_calib_pinned(&c, y), -1);
+		sr_calib_free(&c);
+	}
+}
+
+/*
+ * A task renamed (perf.data's COMM record at an exec: its record's
+ * attr_gen changes, no exec event): p runs 5 times on cpu 1 as "taskset",
+ * is renamed "hog", then takes turns with h on cpu 0 only (25 each,
+ * 200 us runnable each time) while cpu 1 idles: pinned to cpu 0, as h.
+ * Without the rename p ran on both CPUs: not pinned.
+ */
+static void test_pin_rename(void)
+{
+	for (int rename = 0; rename < 2; rename++) {
+		struct scen sc = { .ntasks = 0 };
+		sr_tid i0 = sc_task(&sc, 0, "swapper/0");
+		sr_tid i1 = sc_task(&sc, 0, "swapper/1");
+		sr_tid p = sc_task(&sc, 10, "taskset"), h = sc_task(&sc, 11,
+								    "h");
+		struct sr_calib_builder *cb = sr_calib_builder_new();
+		struct sr_calib_tasks ct = { sc_get, &sc };
+		struct sr_diag d = SR_DIAG_INIT;
+		struct sr_calib c;
+		size_t i;
+
+		CHECK_CTX("rename %d", rename);
+		CHECK(cb != NULL);
+		for (int k = 0; k < 5; k++) {
+			sc_switch(&sc, k * 100 * US, 1, i1, 'R', p);
+			sc_switch(&sc, k * 100 * US + 50 * US, 1, p, 'S', i1);
+		}
+		for (i = 0; i < sc.nev; i++)
+			CHECK_INT(sr_calib_event(cb, &sc.ev[i], &ct, &d), SR_OK);
+		if (rename)
+			sc.tasks[p].attr_gen++;
+		sc_switch(&sc, 1000 * US, 0, i0, 'R', p);
+		for (int k = 1; k <= 50; k++)
+			sc_switch(&sc, 1000 * US + k * 200 * US, 0,
+				  k % 2 ? p : h, 'R', k % 2 ? h : p);
+		for (; i < sc.nev; i++)
+			CHECK_INT(sr_calib_event(cb, &sc.ev[i], &ct, &d), SR_OK);
+		CHECK_INT(sr_calib_finish(cb, &c, &d), SR_OK);
+		CHECK_INT(sr_calib_pinned(&c, p), rename ? 0 : -1);
+		CHECK_INT(sr_calib_pinned(&c, h), 0);
 		sr_calib_free(&c);
 	}
 }
@@ -298,7 +384,9 @@ int main(void)
 	test_wake_costs();
 	test_own_median();
 	test_tick();
+	test_tick_charges();
 	test_pins();
+	test_pin_rename();
 	test_kick();
 	test_early();
 	return test_done("test-calib");
