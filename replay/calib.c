@@ -454,11 +454,33 @@ static int64_t median(const struct hist *h)
 	return (int64_t)BINS * BIN_NS;
 }
 
+/* The strata's quantiles: the sample of rank ceil((i + 0.5) n / S),
+   to the microsecond below. */
+static void strata(int32_t *q, const struct hist *h)
+{
+	uint64_t acc = 0;
+	size_t b = 0;
+
+	for (size_t i = 0; i < SR_CALIB_STRATA; i++) {
+		/* rank (1-based) of the stratum's middle */
+		uint64_t r = ((2 * i + 1) * h->n + 2 * SR_CALIB_STRATA - 1) /
+			     (2 * SR_CALIB_STRATA);
+
+		if (r < 1)
+			r = 1;
+		while (b <= BINS && acc + h->bin[b] < r)
+			acc += h->bin[b++];
+		q[i] = (int32_t)(b > BINS ? BINS : b) * BIN_NS;
+	}
+}
+
 static void figures(struct sr_calib_cpu *out, struct hist *const h[])
 {
 	for (int k = 0; k < SR_WAKE__COUNT; k++) {
 		out->n[k] = h[k] ? h[k]->n : 0;
 		out->lat[k] = median(h[k]);
+		if (h[k] && h[k]->n)
+			strata(out->q[k], h[k]);
 	}
 }
 
@@ -584,4 +606,19 @@ int32_t sr_calib_pinned(const struct sr_calib *c, sr_tid th)
 			hi = mid;
 	}
 	return -1;
+}
+
+int64_t sr_calib_wake_cost_at(const struct sr_calib *c, int32_t cpu,
+			      enum sr_wake_class k, uint32_t u)
+{
+	const struct sr_calib_cpu *f;
+
+	if (!c || k >= SR_WAKE__COUNT || u >= SR_CALIB_STRATA)
+		return 0;
+	if (cpu >= 0 && cpu < c->ncpus && c->cpu &&
+	    c->cpu[cpu].n[k] >= SR_CALIB_MIN_SAMPLES)
+		f = &c->cpu[cpu];
+	else
+		f = &c->all;
+	return f->lat[k] > 0 && f->q[k][u] > 0 ? f->q[k][u] : 0;
 }

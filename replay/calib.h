@@ -58,10 +58,15 @@ const char *sr_wake_class_name(enum sr_wake_class c);
 /* Switches on one CPU it takes to call a task pinned. */
 #define SR_CALIB_PIN_MIN 20
 
+/* Strata of a wake cost's spread: quantile i is the cost at
+   (i + 0.5) / SR_CALIB_STRATA of the samples. */
+#define SR_CALIB_STRATA 100
+
 struct sr_calib_cpu {
 	int64_t lat[SR_WAKE__COUNT];   /* median ns (to the microsecond
 					  below), -1: not seen */
 	uint64_t n[SR_WAKE__COUNT];    /* samples */
+	int32_t q[SR_WAKE__COUNT][SR_CALIB_STRATA]; /* quantiles, ns */
 };
 
 /* A task that ran on one CPU only while it could have run elsewhere. */
@@ -110,6 +115,15 @@ void sr_calib_free(struct sr_calib *c);
  */
 int64_t sr_calib_wake_cost(const struct sr_calib *c, int32_t cpu,
 			   enum sr_wake_class k);
+
+/*
+ * A cost drawn from the spread of the same samples: u (0 .. SR_CALIB_
+ * STRATA - 1) picks the stratum, so that the replay's wakes vary as the
+ * recording's did (a uniform u gives the recorded distribution, to the
+ * microsecond).  0 where sr_calib_wake_cost is 0.
+ */
+int64_t sr_calib_wake_cost_at(const struct sr_calib *c, int32_t cpu,
+			      enum sr_wake_class k, uint32_t u);
 
 /* Thread th's pinned CPU (recorded numbering), -1 none. */
 int32_t sr_calib_pinned(const struct sr_calib *c, sr_tid th);

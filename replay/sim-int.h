@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lib/prng.h"
 #include "replay/sim.h"
 #include "sched-model/balance.h"
 #include "sched-model/smp.h"
@@ -163,6 +164,9 @@ struct sr_sim {
 	int64_t hz;                 /* horizon: no instant at or after it */
 	uint64_t nready, live;
 	uint32_t nkick;             /* CPUs with a kick to come */
+	struct sr_prng wake_rng;    /* draws each kick's cost from the
+				       recorded spread (one fixed stream:
+				       the same replay every run) */
 	uint32_t *seen;             /* check: walk stamps per task */
 	size_t nseen;
 	uint32_t stamp;

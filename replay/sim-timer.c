@@ -83,7 +83,9 @@ void sim_kick_later(struct sr_sim *s, int c, bool idle, bool remote)
 		return;
 	cls = idle ? (remote ? SR_WAKE_IDLE_REMOTE : SR_WAKE_IDLE_LOCAL)
 		   : (remote ? SR_WAKE_PREEMPT_REMOTE : SR_WAKE_PREEMPT_LOCAL);
-	cost = sr_calib_wake_cost(s->o.calib, c, cls);
+	cost = sr_calib_wake_cost_at(s->o.calib, c, cls, (uint32_t)
+				     sr_prng_below(&s->wake_rng,
+						   SR_CALIB_STRATA));
 	if (cost <= 0)
 		return;
 	if (sim_timer_push(s, s->now + cost, 0, KICK_TIMER | (uint32_t)c)) {

@@ -360,6 +360,7 @@ int sr_sim_new(struct sr_sim **out, const struct sr_sim_opts *o,
 		s->cache_decay_ticks = o->has_cache_decay ?
 			o->cache_decay_ticks : SM_CACHE_DECAY_TICKS_DEFAULT;
 	resolve_hz(s);
+	sr_prng_seed(&s->wake_rng, sr_prng_mix(0, sr_prng_name("wake-cost")));
 	if (hooks)
 		s->h = *hooks;
 	s->nw = ((size_t)s->ncpu + 63) / 64;

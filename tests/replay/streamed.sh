@@ -16,7 +16,8 @@
 #     order: the same rows, sorted alike; stock's and o11int's re-made
 #     when the replay took the recording's wake costs and kept a wake
 #     that came before its block in the recorded order, docs/replay.md
-#     "Calibration");
+#     "Calibration"; and again when each wake's cost was drawn from
+#     the recorded spread rather than the median);
 #   - the same bytes whatever the batch (events between simulator steps);
 #   - --memory reports the demand held apart from the rows held, and the
 #     latency rows held past 16384 wait in a temporary file, not memory;

@@ -102,6 +102,17 @@ static void test_wake_costs(void)
 	CHECK_INT(sr_calib_wake_cost(&c, 0, SR_WAKE_IDLE_REMOTE), 25 * US);
 	CHECK_INT(sr_calib_wake_cost(&c, 1, SR_WAKE_PREEMPT_LOCAL), 3 * US);
 	CHECK_INT(sr_calib_wake_cost(NULL, 0, SR_WAKE_IDLE_LOCAL), 0);
+	/* the spread: stratum i's middle is sample rank ceil((2i + 1) 3 /
+	   200) of 20, 25, 30: rank 1 for i <= 32, 2 for 33..66, 3 from 67 */
+	CHECK_INT(sr_calib_wake_cost_at(&c, 0, SR_WAKE_IDLE_REMOTE, 0), 20 * US);
+	CHECK_INT(sr_calib_wake_cost_at(&c, 0, SR_WAKE_IDLE_REMOTE, 32), 20 * US);
+	CHECK_INT(sr_calib_wake_cost_at(&c, 0, SR_WAKE_IDLE_REMOTE, 33), 25 * US);
+	CHECK_INT(sr_calib_wake_cost_at(&c, 0, SR_WAKE_IDLE_REMOTE, 66), 25 * US);
+	CHECK_INT(sr_calib_wake_cost_at(&c, 0, SR_WAKE_IDLE_REMOTE, 67), 30 * US);
+	CHECK_INT(sr_calib_wake_cost_at(&c, 0, SR_WAKE_IDLE_REMOTE, 99), 30 * US);
+	CHECK_INT(sr_calib_wake_cost_at(&c, 0, SR_WAKE_IDLE_REMOTE, 100), 0);
+	CHECK_INT(sr_calib_wake_cost_at(&c, 1, SR_WAKE_PREEMPT_LOCAL, 50), 3 * US);
+	CHECK_INT(sr_calib_wake_cost_at(NULL, 0, SR_WAKE_IDLE_LOCAL, 0), 0);
 	CHECK_INT(c.hz, 0); /* no preemption but by wakes: no tick read */
 	sr_calib_free(&c);
 }
@@ -251,6 +262,56 @@ static void test_pins(void)
 }
 
 /*
+ * The simulator draws each kick's cost from the recorded spread: half
+ * the strata cost 10 us, half 30 us (the median 10 us).  b sleeps and is
+ * woken by an irq on the idle CPU 40 times, 1 ms apart: its delays are
+ * 10 or 30 us, both seen (a fixed stream: the same draws every run; each
+ * is 30 us with odds 1/2, so 40 draws all alike would be a broken draw),
+ * and the same replay gives the same delays.
+ */
+static void test_kick_spread(void)
+{
+	int64_t total[2] = { 0, 0 };
+
+	for (int run = 0; run < 2; run++) {
+		struct scen sc = { .ntasks = 0 };
+		sr_tid i0 = sc_task(&sc, 0, "swapper/0");
+		sr_tid b = sc_task(&sc, 200, "b");
+		struct sr_calib c;
+		struct sr_sim_opts o = { .cpus = 1, .check = true };
+		struct sc_run x;
+
+		CHECK_CTX("run %d", run);
+		sr_calib_init(&c);
+		c.all.lat[SR_WAKE_IDLE_LOCAL] = 10 * US;
+		for (int i = 0; i < SR_CALIB_STRATA; i++)
+			c.all.q[SR_WAKE_IDLE_LOCAL][i] =
+				i < SR_CALIB_STRATA / 2 ? 10 * US : 30 * US;
+		o.calib = &c;
+		sc_switch(&sc, 0, 0, i0, 'R', b);
+		sc_switch(&sc, 100 * US, 0, b, 'S', i0);
+		for (int k = 1; k <= 40; k++) {
+			sc_wake(&sc, k * MS, 0, b, SR_TID_NONE, SR_WS_HARDIRQ);
+			sc_switch(&sc, k * MS, 0, i0, 'R', b);
+			sc_switch(&sc, k * MS + 100 * US, 0, b, 'S', i0);
+		}
+		sc_replay(&x, &sc, &rr_policy, &o, 0, NULL, 50 * MS);
+		CHECK_INT(x.rc, SR_OK);
+		if (!x.rc) {
+			const struct sr_task_metrics *m = sc_metrics(&x, b);
+
+			CHECK_INT(m->max_delay_ns, 30 * US);
+			total[run] = m->sum_delay_ns;
+			/* 40 delays of 10 or 30 us: strictly between */
+			CHECK(m->sum_delay_ns > 40 * 10 * US &&
+			      m->sum_delay_ns < 40 * 30 * US);
+		}
+		sc_done(&x);
+	}
+	CHECK_INT(total[0], total[1]);
+}
+
+/*
  * A task renamed (perf.data's COMM record at an exec: its record's
  * attr_gen changes, no exec event): p runs 5 times on cpu 1 as "taskset",
  * is renamed "hog", then takes turns with h on cpu 0 only (25 each,
@@ -312,6 +373,8 @@ static void test_kick(void)
 		CHECK_CTX("cost %d", cost);
 		sr_calib_init(&c);
 		c.all.lat[SR_WAKE_IDLE_LOCAL] = 10 * US;
+		for (int i = 0; i < SR_CALIB_STRATA; i++)
+			c.all.q[SR_WAKE_IDLE_LOCAL][i] = 10 * US;
 		if (cost)
 			o.calib = &c;
 		sc_switch(&sc, 0, 0, i0, 'R', b);
@@ -388,6 +451,7 @@ int main(void)
 	test_pins();
 	test_pin_rename();
 	test_kick();
+	test_kick_spread();
 	test_early();
 	return test_done("test-calib");
 }
