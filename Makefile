@@ -116,7 +116,7 @@ INSTALL ?= install
 DOCS := README.md $(sort $(wildcard docs/*.md))
 
 .PHONY: all check check-run check-san check-valgrind check-clang test-bins \
-	bench demo clean fuzz fuzz-bins man install uninstall mutate
+	bench fidelity demo clean fuzz fuzz-bins man install uninstall mutate
 
 all: $(PROG) $(MAN)
 
@@ -252,6 +252,11 @@ mutate: $(PROG)
 
 bench: $(PROG) $(BENCH_BINS)
 	@SCHEDREPLAY="$$(pwd)/$(PROG)" BUILD=$(BUILD) sh bench/run.sh
+
+# The fidelity table: each committed recording's replay against it
+# (bench/fidelity.sh).
+fidelity: $(PROG)
+	@SCHEDREPLAY="$$(pwd)/$(PROG)" sh bench/fidelity.sh
 
 demo:
 	@sh ./demo.sh
