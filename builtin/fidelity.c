@@ -36,6 +36,21 @@ static void put_far(FILE *f, const struct cmp_fid_task *t)
 		sr_fmt_ms(e, sizeof(e), t->r99, 3), t->l99);
 }
 
+/* Where a replay's tick rate came from (enum sr_hz_source), said. */
+static const char *hz_words(int from)
+{
+	switch (from) {
+	case SR_HZ_CONTEXT:
+		return "the recording's context";
+	case SR_HZ_TICKS:
+		return "read from the recording's tick";
+	case SR_HZ_DEFAULT:
+		return "nothing in the recording says it";
+	default:
+		return "the policy's own";
+	}
+}
+
 static void put_text(FILE *f, const char *trace, const struct cmp_fid *v,
 		     size_t n, const char *model, int cpus)
 {
@@ -47,6 +62,8 @@ static void put_text(FILE *f, const char *trace, const struct cmp_fid *v,
 		fprintf(f, "\n%s%s\n", x->policy,
 			!strcmp(x->policy, model) ?
 			" (the recording kernel's model)" : "");
+		if (x->hz)
+			fprintf(f, "  tick: HZ %d (%s)\n", x->hz, x->hz_from);
 		fprintf(f, "  tasks judged: %zu of %zu (%d switches or more "
 			"recorded)\n", x->judged, x->ntasks,
 			CMP_FID_MIN_SWITCHES);
@@ -269,6 +286,8 @@ static int figures(struct sr_replay *r, struct cmp_fid_windows *w,
 		free(rows);
 		if (rc)
 			break;
+		x->hz = p->sim.hz;
+		x->hz_from = hz_words(p->sim.hz_from);
 		cmp_fid_windows_figure(w, oi, i, in->last_ts, x);
 		(*nv)++;
 	}

@@ -75,6 +75,8 @@ struct cmp_fid {
 	int64_t window_ns;
 	double cpu_err;           /* CPU elsewhere per window (share) */
 	double o_end_s, r_end_s;  /* the last task's end, from the start */
+	int hz;                   /* the replay's tick rate, 0: unknown */
+	const char *hz_from;      /* where it came from, in words */
 	struct cmp_fid_task far[CMP_FID_FARTHEST];
 	size_t nfar;
 	struct cmp_fid_task *task; /* the judged ones, by pid */

@@ -573,6 +573,8 @@ static int start(struct sr_sim *s, struct sr_diag *d)
 	s->st.start = s->start;
 	s->st.end = s->start;
 	s->st.cpus = s->ncpu;
+	s->st.hz = s->tick_hz;
+	s->st.hz_from = (int)s->hz_from;
 	s->started = true;
 	return SR_OK;
 }

@@ -177,6 +177,8 @@ struct sr_sim_stats {
 	uint64_t migrations, balances, pulls;
 	int64_t start, end;       /* ns, trace clock */
 	int cpus;
+	int hz;                   /* its tick rate */
+	int hz_from;              /* enum sr_hz_source: where that came from */
 };
 
 struct sr_sim;

@@ -56,6 +56,17 @@ loaded-msg   1.22 0.49 0.93
 loaded-pipe  0.57 2.12 0.68
 EOF2
 
+# the tick each replay ran at, and where it came from, said: the hogs'
+# recording has no context and no preemption but by wakes, so its HZ is
+# read from the charges (docs/replay.md, "Calibration"): 250, the
+# recording kernel's CONFIG_HZ; stock keeps its own 1000
+expect_status 0 "$SR" fidelity -q --policy eevdf-6.18 --policy stock "$F/quiet-hogs.perf.data.gz"
+nchecks=$((nchecks + 1))
+[ "$(grep -c '^  tick: ' "$T/out")" -eq 2 ] &&
+grep -qx "  tick: HZ 250 (read from the recording's tick)" "$T/out" &&
+grep -qx "  tick: HZ 1000 (the policy's own)" "$T/out" ||
+	fail "the tick said: $(grep tick: "$T/out")"
+
 # the nice pair's split
 expect_status 0 "$SR" replay "$F/quiet-nice.perf.data.gz" -o "$T/nice" -q \
 	--policy eevdf-6.18 --policy observed
