@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/qsort.h"
 #include "lib/grow.h"
 #include "lib/rank.h"
 #include "compare/behave.h"
@@ -337,7 +338,7 @@ static int64_t median_gap(const int64_t *w, size_t n, int64_t *scratch)
 {
 	for (size_t i = 0; i + 1 < n; i++)
 		scratch[i] = w[i + 1] - w[i];
-	qsort(scratch, n - 1, sizeof(*scratch), sr_cmp_i64);
+	sr_qsort(scratch, n - 1, sizeof(*scratch), sr_cmp_i64);
 	return sr_percentile_sorted(scratch, n - 1, 50);
 }
 
@@ -361,7 +362,7 @@ int64_t cmp_detect_period(const int64_t *wake_ns, size_t n, double *regular)
 	}
 	for (size_t i = 0; i < m; i++)
 		g[i] = wake_ns[i + 1] - wake_ns[i];
-	qsort(g, m, sizeof(*g), sr_cmp_i64);
+	sr_qsort(g, m, sizeof(*g), sr_cmp_i64);
 	/*
 	 * Candidates from the gaps' upper half: a task woken by a timer with
 	 * a few quick extra wakeups around each tick (mpv's audio thread, X

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/qsort.h"
 #include "compare/behave.h"
 #include "compare/diff.h"
 #include "compare/style.h"
@@ -129,7 +130,7 @@ static void batch_summary(struct cmp_diff *df)
 	}
 	df->batch_names[0] = '\0';
 	if (nc) {
-		qsort(nc, nn, sizeof(*nc), cmp_nc);
+		sr_qsort(nc, nn, sizeof(*nc), cmp_nc);
 		for (size_t k = 0; k < nn && k < 4; k++) {
 			int w = snprintf(df->batch_names + o,
 					 sizeof(df->batch_names) - o, "%s%s x%zu",

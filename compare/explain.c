@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/qsort.h"
 #include "compare/diff.h"
 #include "compare/explain.h"
 #include "lib/fmt.h"
@@ -169,7 +170,7 @@ static struct brow *behind_rows(const struct cmp_explain *x, size_t *n)
 				v[j].most = b->ns;
 		}
 	}
-	qsort(v, k, sizeof(*v), by_most);
+	sr_qsort(v, k, sizeof(*v), by_most);
 	*n = k;
 	return v;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/qsort.h"
 #include "compare/fidelity.h"
 #include "lib/grow.h"
 
@@ -38,7 +39,7 @@ static double median(double *v, size_t n)
 {
 	if (!n)
 		return 0;
-	qsort(v, n, sizeof(*v), cmp_double);
+	sr_qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
@@ -152,7 +153,7 @@ int cmp_fid_compute(const struct cmp_fid_row *obs, size_t nobs,
 		if (!far)
 			goto oom;
 		memcpy(far, f->task, f->judged * sizeof(*far));
-		qsort(far, f->judged, sizeof(*far), far_cmp);
+		sr_qsort(far, f->judged, sizeof(*far), far_cmp);
 		f->nfar = f->judged < CMP_FID_FARTHEST ? f->judged
 						       : CMP_FID_FARTHEST;
 		memcpy(f->far, far, f->nfar * sizeof(*far));
@@ -209,7 +210,7 @@ int cmp_fid_rows_of(const struct sr_replay_policy *p, struct cmp_fid_row **out,
 			.migrations = r->x.migrations,
 		};
 	}
-	qsort(v, p->nrows, sizeof(*v), fid_row_cmp);
+	sr_qsort(v, p->nrows, sizeof(*v), fid_row_cmp);
 	*out = v;
 	return SR_OK;
 }

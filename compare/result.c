@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/qsort.h"
 #include "compare/result.h"
 #include "compare/tsv.h"
 #include "lib/fmt.h"
@@ -244,7 +245,7 @@ int cmp_result_link(struct cmp_result *r, struct sr_diag *d)
 	size_t linked = 0;
 
 	if (r->nseg > 1)
-		qsort(r->seg, r->nseg, sizeof(*r->seg), seg_cmp);
+		sr_qsort(r->seg, r->nseg, sizeof(*r->seg), seg_cmp);
 	for (size_t i = 0; i < r->nlat; i++) {
 		struct cmp_lat *l = &r->lat[i];
 		int64_t sum = 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/qsort.h"
 #include "compare/select.h"
 #include "lib/regex.h"
 
@@ -153,7 +154,7 @@ static int order(const struct cmp_set *s, size_t a, size_t b,
 		}
 		m++;
 	}
-	qsort(k, m, sizeof(*k), cmp_okey);
+	sr_qsort(k, m, sizeof(*k), cmp_okey);
 	*out = malloc((m + 1) * sizeof(**out));
 	if (!*out) {
 		free(k);
@@ -285,7 +286,7 @@ int cmp_select_plot_tasks(struct cmp_set *s, const struct cmp_taskre *re,
 			k[i].k1 = k[i].t->figs[a].p99_ns;
 			k[i].k2 = k[i].t->figs[a].max_ns;
 		}
-		qsort(k, nby, sizeof(*k), cmp_okey);
+		sr_qsort(k, nby, sizeof(*k), cmp_okey);
 		for (size_t i = 0; i < nby; i++)
 			byp99[i] = k[i].idx;
 		free(k);

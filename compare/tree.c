@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/qsort.h"
 #include "compare/tree.h"
 #include "compare/tsv.h"
 #include "lib/fmt.h"
@@ -362,7 +363,7 @@ static int rec_tasks_of(struct rec_tasks *rt, const struct cmp_set *s,
 		rt->e[n++] = (struct rec_key){ pr->p[id].pid,
 			sr_strpool_get(&pr->names, pr->seen[j].comm), id };
 	}
-	qsort(rt->e, n, sizeof(*rt->e), cmp_key);
+	sr_qsort(rt->e, n, sizeof(*rt->e), cmp_key);
 	for (size_t i = 0; i < n; i++) {
 		const struct rec_key *k = &rt->e[i];
 		bool same = m && k->pid == rt->e[m - 1].pid &&

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/qsort.h"
 #include "compare/behave.h"
 #include "compare/diff.h"
 #include "compare/select.h"
@@ -340,7 +341,7 @@ static int group_names(const struct cmp_set *s, int group, size_t a,
 		v[k].n++;
 		v[k].cpu += t->figs[a].runtime_ns;
 	}
-	qsort(v, n, sizeof(*v), by_cpu);
+	sr_qsort(v, n, sizeof(*v), by_cpu);
 	for (size_t k = 0; k < n && k < CMP_VERDICT_NAMES; k++) {
 		int w = v[k].n > 1 ?
 			snprintf(buf + o, len - o, "%s%s x%zu", k ? ", " : "",

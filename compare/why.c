@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/qsort.h"
 #include "compare/why.h"
 #include "lib/fmt.h"
 #include "lib/grow.h"
@@ -183,7 +184,7 @@ int cmp_why_wait_lines(const struct cmp_set *s, const struct cmp_result *res,
 		else
 			gr[i].dur_ns += g->dur_ns;
 	}
-	qsort(gr, n, sizeof(*gr), by_dur);
+	sr_qsort(gr, n, sizeof(*gr), by_dur);
 	snprintf(line, sizeof(line), "%s%swaited %s ms from %s%s", who ? who : "",
 		 who ? " " : "", sr_fmt_ms(ms, sizeof(ms), l->delay_ns, 3),
 		 cmp_why_when(at, sizeof(at), s, l->wake_ns),
@@ -361,7 +362,7 @@ static int merge_behind(struct pass *p)
 			r->pid, cmp_result_comm(p->res, p->rawcomm[ix[i]]), r->ns };
 	}
 	free(ix);
-	qsort(w->behind, w->nbehind, sizeof(*w->behind), by_time);
+	sr_qsort(w->behind, w->nbehind, sizeof(*w->behind), by_time);
 	return SR_OK;
 }
 

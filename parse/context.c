@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 
+#include "lib/qsort.h"
 #include "parse/context.h"
 
 struct sr_context *sr_context_new(void)
@@ -63,7 +64,7 @@ int sr_context_done(struct sr_context *c)
 	for (size_t i = 0; i < c->ntask; i++)
 		c->by_pid[i] = (struct sr_ctx_key){ c->task[i].pid,
 						    c->task[i].ts, i };
-	qsort(c->by_pid, c->ntask, sizeof(*c->by_pid), by_pid_ts);
+	sr_qsort(c->by_pid, c->ntask, sizeof(*c->by_pid), by_pid_ts);
 	return 0;
 }
 

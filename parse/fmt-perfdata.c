@@ -35,6 +35,7 @@
 
 #include <event-parse.h>
 
+#include "lib/qsort.h"
 #include "lib/grow.h"
 #include "parse/binary.h"
 #include "parse/load.h"
@@ -288,7 +289,7 @@ static struct pd_attr *attr_of_id(struct pd *p, uint64_t id)
 		return p->last_attr;
 	}
 	if (!p->ids_sorted) {
-		qsort(p->ids, p->nids, sizeof(*p->ids), id_cmp);
+		sr_qsort(p->ids, p->nids, sizeof(*p->ids), id_cmp);
 		p->ids_sorted = 1;
 	}
 	while (lo < hi) {
@@ -315,7 +316,7 @@ static struct pd_id *id_entry(struct pd *p, uint64_t id)
 	struct pd_id key = { .id = id };
 
 	if (!p->ids_sorted) {
-		qsort(p->ids, p->nids, sizeof(*p->ids), id_cmp);
+		sr_qsort(p->ids, p->nids, sizeof(*p->ids), id_cmp);
 		p->ids_sorted = 1;
 	}
 	return bsearch(&key, p->ids, p->nids, sizeof(*p->ids), id_cmp);
@@ -468,7 +469,7 @@ static int load_tracing(struct pd *p, const uint8_t *b, size_t n,
 	p->other_ids = ti.other_ids;
 	p->nother = ti.nother;
 	if (p->nother)
-		qsort(p->other_ids, p->nother, sizeof(*p->other_ids), u32_cmp);
+		sr_qsort(p->other_ids, p->nother, sizeof(*p->other_ids), u32_cmp);
 	p->bin.fc.line = at;
 	if (sr_tp_init(&p->tp, tep, sr_state_enc_for_release(p->release),
 		       &p->bin.fc) != SR_OK)

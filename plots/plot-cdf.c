@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "lib/qsort.h"
 #include "lib/rank.h"
 #include "plots/gnuplot.h"
 #include "plots/plot-draw.h"
@@ -42,7 +43,7 @@ static int64_t write_cdf(FILE *f, const struct series *p, size_t body,
 	for (size_t k = 0; k < p->n; k++)
 		v[k] = p->p[k].v;
 	if (p->n) {
-		qsort(v, p->n, sizeof(*v), sr_cmp_i64);
+		sr_qsort(v, p->n, sizeof(*v), sr_cmp_i64);
 		/* the rise from 0 at the shortest delay */
 		fprintf(f, "%s\t0\t0\n", sr_fmt_ms(a, sizeof(a), floor_ns(v[0]), 6));
 	}

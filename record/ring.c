@@ -20,6 +20,7 @@
 #include <kbuffer.h>
 #include <tracefs.h>
 
+#include "lib/qsort.h"
 #include "lib/grow.h"
 #include "lib/path.h"
 #include "record/ring.h"
@@ -448,7 +449,7 @@ int sr_ring_drain(struct sr_ring *r,
 	}
 	if (!on_task)
 		return SR_OK;
-	qsort(r->tev, r->ntev, sizeof(*r->tev), by_ts);
+	sr_qsort(r->tev, r->ntev, sizeof(*r->tev), by_ts);
 	for (size_t i = 0; i < r->ntev; i++)
 		if (on_task(ctx, &r->tev[i], d))
 			return d->code;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/qsort.h"
 #include "lib/grow.h"
 #include "lib/prng.h"
 #include "replay/interbench.h"
@@ -303,7 +304,7 @@ static int cmp_wait(const void *pa, const void *pb)
 
 static void write_waits(struct ib_run *run, FILE *f)
 {
-	qsort(run->waits, run->nwaits, sizeof(*run->waits), cmp_wait);
+	sr_qsort(run->waits, run->nwaits, sizeof(*run->waits), cmp_wait);
 	sr_latency_header(f);
 	for (size_t i = 0; i < run->nwaits; i++) {
 		const struct ib_wait *w = &run->waits[i];

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/qsort.h"
 #include "lib/fmt.h"
 #include "replay/selection.h"
 
@@ -59,7 +60,7 @@ int sr_sel_opt_pid(const struct po_option *opt, const char *arg,
 				return sr_fail(d, SR_EUSAGE, "--pid: at most "
 					       "%d pids", SR_SEL_MAX_PIDS);
 			s->pids[s->npids++] = (int32_t)v;
-			qsort(s->pids, s->npids, sizeof(s->pids[0]), cmp_pid);
+			sr_qsort(s->pids, s->npids, sizeof(s->pids[0]), cmp_pid);
 		}
 		if (!comma)
 			return SR_OK;

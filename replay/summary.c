@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/qsort.h"
 #include "lib/fmt.h"
 #include "parse/read-warn.h"
 #include "replay/summary.h"
@@ -179,7 +180,7 @@ int sr_rows_by_comm(struct sr_task_metrics *const *rows, size_t n,
 	}
 	memcpy(by, rows, n * sizeof(*by));
 	/* by comm, then id: the merge order (and so max ties) is fixed */
-	qsort(by, n, sizeof(*by), cmp_comm_id);
+	sr_qsort(by, n, sizeof(*by), cmp_comm_id);
 	for (size_t i = 0; i < n; i++) {
 		struct sr_task_metrics *r;
 

@@ -71,7 +71,7 @@ int sm_balancer_new(struct sm_balancer **out, const struct sm_policy *pol,
 	b->cache_decay_ticks = cache_decay_ticks;
 	if (hooks)
 		b->h = *hooks;
-	b->rq = malloc((size_t)ncpus * sizeof(*b->rq));
+	b->rq = calloc((size_t)ncpus, sizeof(*b->rq)); /* NULLs until set */
 	b->prev_cpu_load = calloc((size_t)ncpus * (size_t)ncpus,
 				  sizeof(*b->prev_cpu_load));
 	b->st = calloc((size_t)ncpus, sizeof(*b->st));
@@ -94,8 +94,9 @@ void sm_balancer_free(struct sm_balancer *b)
 		return;
 	if (b->rq)
 		for (int i = 0; i < b->n; i++)
-			b->rq[i]->idle_balance = (struct sm_idle_balance){
-				NULL, NULL };
+			if (b->rq[i])
+				b->rq[i]->idle_balance =
+					(struct sm_idle_balance){ NULL, NULL };
 	free(b->rq);
 	free(b->prev_cpu_load);
 	free(b->st);

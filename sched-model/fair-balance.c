@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/qsort.h"
 #include "sched-model/fair.h"
 #include "sched-model/smp.h"
 
@@ -163,7 +164,7 @@ static void candidates(struct fair_balancer *b, const struct fair_rq *src)
 		for (size_t i = 0; i < src->nq; i++)
 			if (!src->q[i]->delayed) /* asleep: not moved */
 				add_cand(b, src->q[i]);
-		qsort(b->cand + first, b->ncand - first, sizeof(*b->cand),
+		sr_qsort(b->cand + first, b->ncand - first, sizeof(*b->cand),
 		      r->mru_order ? by_mru : by_vruntime);
 	}
 }
