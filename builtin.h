@@ -110,8 +110,9 @@ int cmd_record(int argc, char **argv, struct sr_diag *d);
 	OPT_CHOICE(0, "affinity", &(o)->affinity, sr_affinity_names, \
 		   "MODE", "auto (default): the recording's context, else " \
 		   "tasks that ran on one CPU only while others idled stay " \
-		   "there; infer: that, whatever the context; none: any " \
-		   "CPU"), \
+		   "there; infer: that whatever the context, and tasks " \
+		   "that never moved while another CPU had two tasks " \
+		   "fewer; none: any CPU"), \
 	OPT_CHOICE(0, "early-wake", &(o)->early, sr_early_names, "MODE", \
 		   "a wake that reaches its task before the sleep it ends: " \
 		   "requeue (default: the task sleeps and is woken at " \

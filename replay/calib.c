@@ -74,6 +74,7 @@ struct bcpu {
 	struct phase pre;       /* preemptions no wake made */
 	struct phase run;       /* charges in the middle of a run */
 	int64_t charge;         /* a charge not yet judged, -1 none */
+	int32_t nr;             /* tasks queued or running there */
 };
 
 struct bthread {
@@ -92,6 +93,10 @@ struct bthread {
 	uint64_t switches;
 	int32_t only_cpu;       /* -1: none yet; -2: several */
 	uint32_t evidence;      /* waits while another CPU idled */
+	uint32_t stays;         /* the busy test's long waits (calib.h) */
+	int32_t qcpu;           /* where it is queued or runs, -1 asleep */
+	bool heavy;             /* its wait began on a CPU with two tasks
+				   more queued than another */
 	uint32_t gen;           /* its record's attr_gen when last seen */
 	bool gen_known;
 };
@@ -174,7 +179,8 @@ static struct bthread *thread_at(struct sr_calib_builder *b, sr_tid th)
 		b->th = v;
 		for (size_t i = b->nth; i <= th; i++)
 			b->th[i] = (struct bthread){ .runnable = -1,
-						     .only_cpu = -1 };
+						     .only_cpu = -1,
+						     .qcpu = -1 };
 		b->nth = (size_t)th + 1;
 	}
 	return &b->th[th];
@@ -247,6 +253,31 @@ static void judge_charge(struct bcpu *c, int64_t ts, bool near_kind)
 	c->charge = -1;
 }
 
+/* t is queued on (or runs on) CPU c from now; -1: asleep. */
+static void queue_on(struct sr_calib_builder *b, struct bthread *t, int32_t c)
+{
+	if (t->qcpu == c)
+		return;
+	if (t->qcpu >= 0 && (size_t)t->qcpu < b->ncpu)
+		b->cpu[t->qcpu].nr--;
+	if (c >= 0 && (size_t)c < b->ncpu)
+		b->cpu[c].nr++;
+	t->qcpu = c;
+}
+
+/* Has another CPU than c two tasks fewer queued (the balancer would have
+   moved one)? */
+static bool other_lighter(const struct sr_calib_builder *b, int32_t c)
+{
+	if (c < 0 || (size_t)c >= b->ncpu)
+		return false;
+	for (size_t i = 0; i < b->ncpu; i++)
+		if ((int32_t)i != c && b->cpu[i].known &&
+		    b->cpu[i].nr + 2 <= b->cpu[c].nr)
+			return true;
+	return false;
+}
+
 static void wake(struct sr_calib_builder *b, const struct sr_event *ev,
 		 const struct sr_calib_tasks *tasks)
 {
@@ -259,6 +290,8 @@ static void wake(struct sr_calib_builder *b, const struct sr_event *ev,
 		judge_charge(c, ev->ts, true);
 	if (!t || !c || is_idle(tasks, ev->task))
 		return;
+	if (ev->kind != SR_EV_WAKING)
+		queue_on(b, t, tc);
 	/* a waking, then its wakeup: the waking is the wake, the wakeup
 	   says where it goes (select_task_rq ran in between) */
 	if (ev->kind == SR_EV_WAKEUP && t->pending && t->from_waking) {
@@ -286,6 +319,7 @@ static void wake(struct sr_calib_builder *b, const struct sr_event *ev,
 	if (t->runnable < 0) {
 		t->runnable = ev->ts;
 		t->could_move = other_idle(b, tc, ev->ts);
+		t->heavy = other_lighter(b, tc);
 	}
 }
 
@@ -319,6 +353,9 @@ static int switched_in(struct sr_calib_builder *b, struct bcpu *c, int32_t cn,
 	if (t->runnable >= 0 && ts - t->runnable >= WAIT_PIN_MIN &&
 	    (t->could_move || other_idle(b, cn, t->runnable)))
 		t->evidence++;
+	if (t->runnable >= 0 && ts - t->runnable >= SR_CALIB_STAY_NS &&
+	    (t->heavy || other_lighter(b, cn)))
+		t->stays++;
 	t->runnable = -1;
 	return rc;
 }
@@ -330,6 +367,7 @@ static void forget_cpu(struct bthread *t)
 	t->switches = 0;
 	t->only_cpu = -1;
 	t->evidence = 0;
+	t->stays = 0;
 }
 
 /* A comm or tgid change of the thread's record is an exec where the trace
@@ -373,9 +411,14 @@ static int on_switch(struct sr_calib_builder *b, const struct sr_event *ev,
 	if (p && prun && p->runnable < 0) {
 		p->runnable = ev->ts;
 		p->could_move = other_idle(b, ev->cpu, ev->ts);
+		p->heavy = other_lighter(b, ev->cpu);
 	}
-	if (p && !prun)
+	if (p && !prun) {
 		p->runnable = -1;
+		queue_on(b, p, -1);
+	}
+	if (n)
+		queue_on(b, n, ev->cpu);
 	note_gen(n, tasks, ev->other);
 	if (n && switched_in(b, c, ev->cpu, n, pth, prun, ev->ts))
 		return -1;
@@ -418,6 +461,23 @@ int sr_calib_event(struct sr_calib_builder *b, const struct sr_event *ev,
 	case SR_EV_WAKEUP:
 		wake(b, ev, tasks);
 		break;
+	case SR_EV_WAKEUP_NEW: {
+		/* a new task queued: only counted (no wake cost sample) */
+		struct bthread *t = thread_at(b, thread_of(tasks, ev->task));
+		int32_t tc = ev->target_cpu >= 0 ? ev->target_cpu : ev->cpu;
+
+		if (t && !is_idle(tasks, ev->task) && cpu_at(b, tc))
+			queue_on(b, t, tc);
+		break;
+	}
+	case SR_EV_MIGRATE: {
+		struct bthread *t = thread_at(b, thread_of(tasks, ev->task));
+
+		if (t && t->qcpu >= 0 && ev->target_cpu >= 0 &&
+		    cpu_at(b, ev->target_cpu))
+			queue_on(b, t, ev->target_cpu);
+		break;
+	}
 	case SR_EV_RUNTIME:
 		if (on_runtime(b, ev, tasks))
 			rc = -1;
@@ -533,10 +593,22 @@ static void read_tick(struct sr_calib_builder *b, struct sr_calib *out)
 	}
 }
 
+/* Did t stay on one CPU when it could have moved: it waited while
+   another CPU idled (*loose false), or, the busy test, it waited long
+   while another CPU had two tasks fewer (*loose true)? */
+static bool pinned(const struct bthread *t, bool *loose)
+{
+	if (t->only_cpu < 0 || t->switches < SR_CALIB_PIN_MIN)
+		return false;
+	*loose = t->evidence < PIN_EVIDENCE_MIN;
+	return !*loose || t->stays >= SR_CALIB_STAY_MIN;
+}
+
 int sr_calib_finish(struct sr_calib_builder *b, struct sr_calib *out,
 		    struct sr_diag *d)
 {
 	size_t npin = 0;
+	bool loose;
 
 	sr_calib_init(out);
 	if (!b)
@@ -552,21 +624,17 @@ int sr_calib_finish(struct sr_calib_builder *b, struct sr_calib *out,
 	}
 	read_tick(b, out);
 	for (size_t i = 0; i < b->nth; i++)
-		if (b->th[i].only_cpu >= 0 &&
-		    b->th[i].switches >= SR_CALIB_PIN_MIN &&
-		    b->th[i].evidence >= PIN_EVIDENCE_MIN)
+		if (pinned(&b->th[i], &loose))
 			npin++;
 	if (npin) {
 		out->pin = calloc(npin, sizeof(*out->pin));
 		if (!out->pin)
 			goto oom;
 		for (size_t i = 0; i < b->nth; i++)
-			if (b->th[i].only_cpu >= 0 &&
-			    b->th[i].switches >= SR_CALIB_PIN_MIN &&
-			    b->th[i].evidence >= PIN_EVIDENCE_MIN)
+			if (pinned(&b->th[i], &loose))
 				out->pin[out->npin++] = (struct sr_calib_pin){
 					(sr_tid)i, b->th[i].only_cpu,
-					b->th[i].switches };
+					b->th[i].switches, loose };
 	}
 	sr_calib_builder_free(b);
 	return SR_OK;
@@ -591,7 +659,7 @@ int64_t sr_calib_wake_cost(const struct sr_calib *c, int32_t cpu,
 	return v > 0 ? v : 0;
 }
 
-int32_t sr_calib_pinned(const struct sr_calib *c, sr_tid th)
+int32_t sr_calib_pinned(const struct sr_calib *c, sr_tid th, bool loose)
 {
 	size_t lo = 0, hi = c ? c->npin : 0;
 
@@ -599,7 +667,8 @@ int32_t sr_calib_pinned(const struct sr_calib *c, sr_tid th)
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (c->pin[mid].thread == th)
-			return c->pin[mid].cpu;
+			return !c->pin[mid].loose || loose ? c->pin[mid].cpu
+							   : -1;
 		if (c->pin[mid].thread < th)
 			lo = mid + 1;
 		else

@@ -13,7 +13,10 @@
  *  - the tick: where CPU-bound tasks are preempted without a wakeup, the
  *    kernel's HZ shows as the period those preemptions keep to;
  *  - where tasks ran: a task that ran on one CPU only, across many
- *    switches, while other CPUs sat idle when it waited, was pinned there.
+ *    switches, while other CPUs sat idle when it waited, was pinned there;
+ *    the busy test (asked for by --affinity infer): one that never moved
+ *    while it waited long, many times, with another CPU holding two tasks
+ *    fewer, was too.
  *
  * The figures are medians over the whole recording, read in a pass of
  * their own before the replay (or while a pipe is read, the replay then
@@ -57,6 +60,12 @@ const char *sr_wake_class_name(enum sr_wake_class c);
 #define SR_CALIB_TICK_MIN 30
 /* Switches on one CPU it takes to call a task pinned. */
 #define SR_CALIB_PIN_MIN 20
+/* The busy test (--affinity infer): waits of at least SR_CALIB_STAY_NS
+   begun or ended while another CPU had two tasks fewer queued, that it
+   takes to call a task that never moved pinned (under load no CPU idles,
+   but the balancer would have moved it). */
+#define SR_CALIB_STAY_MIN 20
+#define SR_CALIB_STAY_NS 1000000LL
 
 /* Strata of a wake cost's spread: quantile i is the cost at
    (i + 0.5) / SR_CALIB_STRATA of the samples. */
@@ -74,6 +83,7 @@ struct sr_calib_pin {
 	sr_tid thread;                 /* the reader's thread id */
 	int32_t cpu;                   /* recorded CPU */
 	uint64_t switches;
+	bool loose;                    /* only by the busy test (below) */
 };
 
 struct sr_calib {
@@ -125,7 +135,8 @@ int64_t sr_calib_wake_cost(const struct sr_calib *c, int32_t cpu,
 int64_t sr_calib_wake_cost_at(const struct sr_calib *c, int32_t cpu,
 			      enum sr_wake_class k, uint32_t u);
 
-/* Thread th's pinned CPU (recorded numbering), -1 none. */
-int32_t sr_calib_pinned(const struct sr_calib *c, sr_tid th);
+/* Thread th's pinned CPU (recorded numbering), -1 none; loose: the busy
+   test's pins too. */
+int32_t sr_calib_pinned(const struct sr_calib *c, sr_tid th, bool loose);
 
 #endif

@@ -648,6 +648,7 @@ static int start_sims(struct sr_replay *r, struct sr_diag *d)
 			.no_why = r->o.no_why,
 			.calib = r->calibrated ? &r->calib : NULL,
 			.infer_affinity = r->o.affinity != SR_AFFINITY_NONE,
+			.infer_busy = r->o.affinity == SR_AFFINITY_INFER,
 			.ctx_affinity = r->o.affinity == SR_AFFINITY_AUTO &&
 					ctx != NULL,
 			.ctx_hz = ctx ? ctx->hz : 0,

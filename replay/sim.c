@@ -663,7 +663,8 @@ static void pin_of(struct sr_sim *s, struct stask *t, uint32_t id,
 		t->pin_aff = ctx_pin >= 0;
 		return;
 	}
-	c = s->o.infer_affinity ? sr_calib_pinned(s->o.calib, id) : -1;
+	c = s->o.infer_affinity ? sr_calib_pinned(s->o.calib, id,
+						  s->o.infer_busy) : -1;
 	if (c < 0)
 		c = parent_pin;
 	t->pin = c < 0 ? -1 : sr_fold_cpu(c, s->ncpu);

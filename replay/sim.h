@@ -91,6 +91,8 @@ struct sr_sim_opts {
 	   NULL: wakes take effect at once, nothing pinned but by name */
 	const struct sr_calib *calib;
 	bool infer_affinity;      /* pin the tasks calib found pinned */
+	bool infer_busy;          /* ... by its busy test too (--affinity
+				     infer) */
 	bool ctx_affinity;        /* the recording's context pins first:
 				     each task's cpus at its birth and after
 				     its execs (sr_dtask.ctx_pin, a COMM

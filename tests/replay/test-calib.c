@@ -254,9 +254,9 @@ static void test_pins(void)
 				  k % 2 ? h : p);
 		calib_of(&sc, &c);
 		CHECK_INT(c.npin, busy ? 0 : 2);
-		CHECK_INT(sr_calib_pinned(&c, p), busy ? -1 : 0);
-		CHECK_INT(sr_calib_pinned(&c, h), busy ? -1 : 0);
-		CHECK_INT(sr_calib_pinned(&c, y), -1);
+		CHECK_INT(sr_calib_pinned(&c, p, false), busy ? -1 : 0);
+		CHECK_INT(sr_calib_pinned(&c, h, false), busy ? -1 : 0);
+		CHECK_INT(sr_calib_pinned(&c, y, false), -1);
 		sr_calib_free(&c);
 	}
 }
@@ -312,6 +312,62 @@ static void test_kick_spread(void)
 }
 
 /*
+ * The busy test (--affinity infer): p, h and q are woken onto cpu 0 at 0
+ * and take turns there, 1 ms each, 75 turns (25 switch-ins each, every
+ * wait 2 ms), so cpu 0 holds 3 tasks throughout; cpu 1 never idles.
+ *  - cpu 1 runs y1 alone (1 task: two fewer; y2 and y3, woken there too,
+ *    ran once and slept before 1 ms): every wait of p, h, q from
+ *    their second turn on is a long wait on the busier CPU: 24 each, at
+ *    least SR_CALIB_STAY_MIN (20): pinned to cpu 0 loosely (the busy
+ *    test's pins only), not by the idle test (cpu 1 never idled);
+ *  - cpu 1 runs y1 and y2 in turn (2 tasks: one fewer) or y1, y2, y3 (as
+ *    many): not lighter, none pinned, loosely or not.
+ */
+static void test_pin_busy(void)
+{
+	for (int ny = 1; ny <= 3; ny++) {
+		struct scen sc = { .ntasks = 0 };
+		sr_tid p = sc_task(&sc, 10, "p"), h = sc_task(&sc, 11, "h");
+		sr_tid q = sc_task(&sc, 12, "q");
+		sr_tid y[3] = { sc_task(&sc, 20, "y1"), sc_task(&sc, 21, "y2"),
+				sc_task(&sc, 22, "y3") };
+		sr_tid on0[3] = { p, h, q };
+		struct sr_calib c;
+
+		CHECK_CTX("cpu 1 with %d tasks", ny);
+		for (int i = 0; i < 3; i++) {
+			wake_on(&sc, 0, 0, on0[i], SR_TID_NONE, 0);
+			if (ny == 1 || i < ny)
+				wake_on(&sc, 0, 1, y[i], SR_TID_NONE, 1);
+		}
+		sc_switch(&sc, 1 * US, 0, sc_task(&sc, 0, "swapper/0"), 'R', p);
+		if (ny == 1) {
+			sc_switch(&sc, 1 * US, 1, sc_task(&sc, 0, "swapper/1"),
+				  'R', y[1]);
+			sc_switch(&sc, 100 * US, 1, y[1], 'S', y[2]);
+			sc_switch(&sc, 200 * US, 1, y[2], 'S', y[0]);
+		} else {
+			sc_switch(&sc, 1 * US, 1, sc_task(&sc, 0, "swapper/1"),
+				  'R', y[0]);
+		}
+		for (int k = 1; k < 75; k++) {
+			sc_switch(&sc, k * MS, 0, on0[(k - 1) % 3], 'R',
+				  on0[k % 3]);
+			if (ny > 1)
+				sc_switch(&sc, k * MS, 1, y[(k - 1) % ny], 'R',
+					  y[k % ny]);
+		}
+		calib_of(&sc, &c);
+		CHECK_INT(c.npin, ny > 1 ? 0 : 3);
+		CHECK_INT(sr_calib_pinned(&c, p, true), ny > 1 ? -1 : 0);
+		CHECK_INT(sr_calib_pinned(&c, q, true), ny > 1 ? -1 : 0);
+		CHECK_INT(sr_calib_pinned(&c, p, false), -1);
+		CHECK_INT(sr_calib_pinned(&c, y[0], true), -1);
+		sr_calib_free(&c);
+	}
+}
+
+/*
  * A task renamed (perf.data's COMM record at an exec: its record's
  * attr_gen changes, no exec event): p runs 5 times on cpu 1 as "taskset",
  * is renamed "hog", then takes turns with h on cpu 0 only (25 each,
@@ -349,8 +405,8 @@ static void test_pin_rename(void)
 		for (; i < sc.nev; i++)
 			CHECK_INT(sr_calib_event(cb, &sc.ev[i], &ct, &d), SR_OK);
 		CHECK_INT(sr_calib_finish(cb, &c, &d), SR_OK);
-		CHECK_INT(sr_calib_pinned(&c, p), rename ? 0 : -1);
-		CHECK_INT(sr_calib_pinned(&c, h), 0);
+		CHECK_INT(sr_calib_pinned(&c, p, false), rename ? 0 : -1);
+		CHECK_INT(sr_calib_pinned(&c, h, false), 0);
 		sr_calib_free(&c);
 	}
 }
@@ -450,6 +506,7 @@ int main(void)
 	test_tick_charges();
 	test_pins();
 	test_pin_rename();
+	test_pin_busy();
 	test_kick();
 	test_kick_spread();
 	test_early();
