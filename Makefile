@@ -247,8 +247,11 @@ fuzz-bins: $(FUZZ_BINS)
 
 # Mutation testing (tests/mutate.sh); MUTATE_FILTER=REGEX picks the
 # mutations whose file matches.
+# The filter reaches the script through the environment, quoted by the
+# shell: a regex's | or ( is not the recipe's.
+mutate: export MUTATE_FILTER := $(MUTATE_FILTER)
 mutate: $(PROG)
-	@sh tests/mutate.sh tests/mutations $(MUTATE_FILTER)
+	@sh tests/mutate.sh tests/mutations "$$MUTATE_FILTER"
 
 bench: $(PROG) $(BENCH_BINS)
 	@SCHEDREPLAY="$$(pwd)/$(PROG)" BUILD=$(BUILD) sh bench/run.sh
