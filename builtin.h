@@ -33,6 +33,10 @@ struct sr_cmd {
  * version are not among them. */
 extern const struct sr_cmd sr_commands[];
 const struct sr_cmd *sr_cmd_find(const char *name);
+/* For a name sr_cmd_find does not know: "; did you mean 'diff'?" (the
+ * nearest commands, help and version among them; lib/suggest.h) or "".
+ * Returns buf. */
+const char *sr_cmd_hint(const char *name, char *buf, size_t len);
 /* `schedreplay help`: the usage line and the commands. */
 void sr_usage(FILE *f);
 

@@ -11,6 +11,7 @@
 
 #include "builtin.h"
 #include "lib/outfile.h"
+#include "lib/suggest.h"
 
 const struct sr_cmd sr_commands[] = {
 	{ "record", cmd_record, "record a workload's scheduling and the machine's context (root)" },
@@ -66,6 +67,18 @@ const struct sr_cmd *sr_cmd_find(const char *name)
 	return NULL;
 }
 
+const char *sr_cmd_hint(const char *name, char *buf, size_t len)
+{
+	struct sr_suggest s;
+
+	sr_suggest_init(&s, name, strlen(name));
+	for (const struct sr_cmd *c = sr_commands; c->name; c++)
+		sr_suggest_add(&s, c->name);
+	sr_suggest_add(&s, help_cmd.name);
+	sr_suggest_add(&s, version_cmd.name);
+	return sr_suggest_hint(&s, "", buf, len);
+}
+
 static int run(const struct sr_cmd *c, int argc, char **argv)
 {
 	struct sr_diag d = SR_DIAG_INIT;
@@ -108,8 +121,15 @@ int sr_main(int argc, char **argv)
 		return run(&version_cmd, argc - 1, argv + 1);
 	if ((c = sr_cmd_find(argv[1])))
 		return run(c, argc - 1, argv + 1);
-	fprintf(stderr, "schedreplay: unknown command '%s'\n"
-		"schedreplay: see 'schedreplay help'\n", argv[1]);
+	{
+		struct sr_diag d = SR_DIAG_INIT;
+		char hint[SR_SUGGEST_HINT];
+
+		sr_fail(&d, SR_EUSAGE, "unknown command '%s'%s", argv[1],
+			sr_cmd_hint(argv[1], hint, sizeof(hint)));
+		sr_report(&d);
+	}
+	fprintf(stderr, "schedreplay: see 'schedreplay help'\n");
 	return SR_EUSAGE;
 }
 

@@ -10,6 +10,7 @@
 
 #include "builtin.h"
 #include "lib/po-doc.h"
+#include "lib/suggest.h"
 #include "sched-model/policy.h"
 
 /* The page around the commands' sections: roff, written as it is. */
@@ -151,6 +152,7 @@ int cmd_help(int argc, char **argv, struct sr_diag *d)
 	};
 	const char *name = NULL;
 	const struct sr_cmd *c;
+	char hint[SR_SUGGEST_HINT];
 	size_t n;
 	int rc;
 
@@ -170,7 +172,8 @@ int cmd_help(int argc, char **argv, struct sr_diag *d)
 		return SR_OK;
 	}
 	if (!(c = sr_cmd_find(name)))
-		return sr_fail(d, SR_EUSAGE, "unknown command '%s'", name);
+		return sr_fail(d, SR_EUSAGE, "unknown command '%s'%s", name,
+			       sr_cmd_hint(name, hint, sizeof(hint)));
 	{
 		char *av[] = { (char *)c->name,
 			       complete ? "--help=complete" : "--help", NULL };

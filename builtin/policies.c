@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "builtin.h"
+#include "lib/suggest.h"
 #include "sched-model/knobs.h"
 #include "sched-model/policy.h"
 
@@ -70,6 +71,7 @@ int cmd_policies(int argc, char **argv, struct sr_diag *d)
 		.opts = opts,
 	};
 	size_t nops;
+	char hint[SR_SUGGEST_HINT];
 	int rc;
 
 	if ((rc = po_parse(&cmd, argc, argv, names, &nops, d)))
@@ -81,7 +83,9 @@ int cmd_policies(int argc, char **argv, struct sr_diag *d)
 	for (size_t i = 0; i < nops; i++)
 		if (!sm_policy_find(names[i]))
 			return sr_fail(d, SR_EUSAGE, "policies --knobs: unknown "
-				       "policy '%s'", names[i]);
+				       "policy '%s'%s", names[i],
+				       sm_policy_hint(names[i], hint,
+						      sizeof(hint)));
 	if (knobs && nops) {
 		for (size_t i = 0; i < nops; i++)
 			print_knobs(sm_policy_find(names[i]));

@@ -7,6 +7,7 @@
 #include "lib/parse-options.h"
 #include "lib/path.h"
 #include "lib/po-doc.h"
+#include "lib/suggest.h"
 
 const struct po_unit po_time_units[] = {
 	{ "", 1 }, { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
@@ -153,8 +154,9 @@ static void store_int(const struct po_option *o, int64_t v)
 static int bad_choice(const char *what, const char *const *names,
 		      const char *v, struct sr_diag *d)
 {
-	char list[256] = "";
+	char list[256] = "", hint[SR_SUGGEST_HINT];
 	size_t n = 0, k = 0;
+	struct sr_suggest s;
 
 	while (names[k])
 		k++;
@@ -162,8 +164,11 @@ static int bad_choice(const char *what, const char *const *names,
 		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
 				      i == 0 ? "" : i + 1 == k ? " or " : ", ",
 				      names[i]);
-	return sr_fail(d, SR_EUSAGE, "%s: expected %s, got '%s'", what, list,
-		       v);
+	sr_suggest_init(&s, v, strlen(v));
+	for (size_t i = 0; i < k; i++)
+		sr_suggest_add(&s, names[i]);
+	return sr_fail(d, SR_EUSAGE, "%s: expected %s, got '%s'%s", what, list,
+		       v, sr_suggest_hint(&s, "", hint, sizeof(hint)));
 }
 
 /* o would set *value where another option of c set it already: name the
@@ -263,6 +268,24 @@ static const struct po_option *find_short(const struct po_option *opts,
 	return NULL;
 }
 
+/* --name not in c's table: the nearest names, if any is near (a moved
+ * name is in no help, so in no suggestion). */
+static int unknown_long(const struct po_cmd *c, const char *a, size_t len,
+			struct sr_diag *d)
+{
+	struct sr_suggest s;
+	char hint[SR_SUGGEST_HINT];
+
+	sr_suggest_init(&s, a, len);
+	for (const struct po_option *o = c->opts; o->type != PO_END; o++)
+		if (o->type != PO_GROUP && o->type != PO_MOVED)
+			sr_suggest_add(&s, o->long_name);
+	sr_suggest_add(&s, "help");
+	return sr_fail(d, SR_EUSAGE, "%s: unknown option '--%.*s'%s", c->name,
+		       (int)len, a, sr_suggest_hint(&s, "--", hint,
+						     sizeof(hint)));
+}
+
 static int help(const struct po_cmd *c)
 {
 	po_usage(c, stdout);
@@ -296,8 +319,7 @@ static int parse_long(const struct po_cmd *c, int argc, char **argv, int *i,
 	if (!o && eq && len == 4 && !strncmp(a, "help", 4))
 		return help_as(c, eq + 1, d);
 	if (!o)
-		return sr_fail(d, SR_EUSAGE, "%s: unknown option '--%.*s'",
-			       c->name, (int)len, a);
+		return unknown_long(c, a, len, d);
 	if (o->type == PO_MOVED) /* refused, with or without a value */
 		return apply(c, o, NULL, d);
 	if (!takes_arg(o)) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/suggest.h"
 #include "sched-model/knobs.h"
 
 size_t sm_knob_count(const struct sm_policy *p)
@@ -26,6 +27,19 @@ int sm_knob_find(const struct sm_policy *p, const char *name)
 		if (!strcmp(p->knobs[i].name, name))
 			return (int)i;
 	return -1;
+}
+
+const char *sm_knob_hint(const struct sm_policy *p, const char *name,
+			 char *buf, size_t len)
+{
+	struct sr_suggest s;
+
+	sr_suggest_init(&s, name, strlen(name));
+	for (const struct sm_policy *const *q = sm_policies; *q; q++)
+		if (!p || *q == p)
+			for (size_t i = 0, n = sm_knob_count(*q); i < n; i++)
+				sr_suggest_add(&s, (*q)->knobs[i].name);
+	return sr_suggest_hint(&s, "", buf, len);
 }
 
 void sm_tuning_init(struct sm_tuning *t, const struct sm_policy *p)
@@ -64,12 +78,15 @@ int sm_tuning_set(struct sm_tuning *t, const char *name, const char *value,
 	int i = sm_knob_find(t->policy, name);
 	const struct sm_knob *k;
 	long v;
+	char hint[SR_SUGGEST_HINT];
 
 	if (i < 0)
 		return sr_fail(d, SR_EUSAGE, "%s=%s: %s has no knob %s "
 			       "(`schedreplay policies --knobs %s` lists "
-			       "them)", name, value, t->policy->name, name,
-			       t->policy->name);
+			       "them)%s", name, value, t->policy->name, name,
+			       t->policy->name,
+			       sm_knob_hint(t->policy, name, hint,
+					    sizeof(hint)));
 	k = &t->policy->knobs[i];
 	if (parse_long(value, &v) || v < k->min || v > k->max)
 		return range_error(t->policy, k, value, d);
@@ -95,7 +112,7 @@ static int split_set(const char *s, char *name, size_t len,
 
 int sm_tuning_parse(struct sm_tuning *t, const char *spec, struct sr_diag *d)
 {
-	char buf[SM_LABEL_MAX];
+	char buf[SM_LABEL_MAX], hint[SR_SUGGEST_HINT];
 	char *colon, *item, *save = NULL;
 	const struct sm_policy *p;
 
@@ -109,7 +126,8 @@ int sm_tuning_parse(struct sm_tuning *t, const char *spec, struct sr_diag *d)
 	p = sm_policy_find(buf);
 	if (!p)
 		return sr_fail(d, SR_EUSAGE, "unknown policy '%s' (`schedreplay "
-			       "policies` lists them)", buf);
+			       "policies` lists them)%s", buf,
+			       sm_policy_hint(buf, hint, sizeof(hint)));
 	sm_tuning_init(t, p);
 	if (!colon)
 		return SR_OK;
@@ -161,7 +179,7 @@ int sm_sets_check(const char *const *sets, size_t nsets,
 		for (size_t j = 0; j < npols && !found; j++)
 			found = pols[j] && sm_knob_find(pols[j], name) >= 0;
 		if (!found) {
-			char list[160] = "";
+			char list[160] = "", hint[SR_SUGGEST_HINT];
 			size_t n = 0;
 
 			for (const struct sm_policy *const *p = sm_policies;
@@ -176,7 +194,9 @@ int sm_sets_check(const char *const *sets, size_t nsets,
 					       "have)", sets[i], name, list);
 			return sr_fail(d, SR_EUSAGE, "--set %s: no policy has a "
 				       "knob %s (`schedreplay policies "
-				       "--knobs` lists them)", sets[i], name);
+				       "--knobs` lists them)%s", sets[i], name,
+				       sm_knob_hint(NULL, name, hint,
+						    sizeof(hint)));
 		}
 	}
 	return SR_OK;

@@ -51,6 +51,10 @@ struct sm_tuning {
 /* Index of knob `name` (exact, case-sensitive) in p's table, or -1. */
 int sm_knob_find(const struct sm_policy *p, const char *name);
 size_t sm_knob_count(const struct sm_policy *p);
+/* For a knob name p (NULL: any policy) does not have: "; did you mean
+ * 'MAX_SLEEP_AVG'?" (lib/suggest.h) or "".  Returns buf. */
+const char *sm_knob_hint(const struct sm_policy *p, const char *name,
+			 char *buf, size_t len);
 
 /* The defaults of p; label = p->name. */
 void sm_tuning_init(struct sm_tuning *t, const struct sm_policy *p);

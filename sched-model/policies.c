@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/suggest.h"
 #include "sched-model/policy.h"
 
 /* The policies, one row each, in the order `schedreplay policies` lists
@@ -50,6 +51,19 @@ const struct sm_policy *sm_policy_find(const char *name)
 				return *p;
 	}
 	return NULL;
+}
+
+const char *sm_policy_hint(const char *name, char *buf, size_t len)
+{
+	struct sr_suggest s;
+
+	sr_suggest_init(&s, name, strlen(name));
+	for (const struct sm_policy *const *p = sm_policies; *p; p++) {
+		sr_suggest_add(&s, (*p)->name);
+		for (const char *const *a = (*p)->aliases; *a; a++)
+			sr_suggest_add(&s, *a);
+	}
+	return sr_suggest_hint(&s, "", buf, len);
 }
 
 static const char *const change_names[SM_CH__COUNT] = {

@@ -576,5 +576,8 @@ extern const struct sm_policy *const sm_policies[];
 
 /* By name or alias; NULL if unknown. */
 const struct sm_policy *sm_policy_find(const char *name);
+/* For a name sm_policy_find does not know: "; did you mean 'stock'?"
+ * (the nearest names and aliases, lib/suggest.h) or "".  Returns buf. */
+const char *sm_policy_hint(const char *name, char *buf, size_t len);
 
 #endif

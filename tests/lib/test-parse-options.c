@@ -160,7 +160,12 @@ static void test_refused(void)
 		{ "in --bogus=1", "t: unknown option '--bogus'" },
 		{ "in -x", "t: unknown option '-x'" },
 		{ "in -fx", "t: unknown option '-x'" },
-		{ "in --fla", "t: unknown option '--fla'" },
+		/* did you mean: "fla" begins "flag" (one edit); "--flga"
+		   swaps two letters of it (one edit, 4 / 3 = 1 allowed);
+		   "--bogus" is 5 edits from every name */
+		{ "in --fla", "t: unknown option '--fla'; did you mean '--flag'?" },
+		{ "in --flga", "t: unknown option '--flga'; did you mean '--flag'?" },
+		{ "in --hepl", "t: unknown option '--hepl'; did you mean '--help'?" },
 		{ "in --output", "t: --output expects a value" },
 		{ "in -o", "t: -o expects a value" },
 		{ "in --flag=1", "t: --flag takes no value" },
@@ -168,6 +173,7 @@ static void test_refused(void)
 		{ "--flag", "t: expected a FILE argument" },
 		{ "in --item a --item b --item c", "t: --item at most 2 times" },
 		{ "in --colour=pink", "--colour: expected red, green or blue, got 'pink'" },
+		{ "in --colour=gren", "--colour: expected red, green or blue, got 'gren'; did you mean 'green'?" },
 		{ "in --small 101", "--small: expected an integer from -5 to 100, got '101'" },
 		{ "in --small 1.5", "--small: expected an integer from -5 to 100, got '1.5'" },
 		{ "in --small=", "--small: expected an integer from -5 to 100, got ''" },
