@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "builtin.h"
+#include "lib/gzout.h"
 #include "lib/outfile.h"
 #include "parse/read-warn.h"
 #include "replay/replay.h"
@@ -24,7 +25,8 @@ int cmd_export(int argc, char **argv, struct sr_diag *d)
 	const struct po_option opts[] = {
 		OPT_GROUP("output"),
 		OPT_PATH('o', "output", &out, "FILE",
-			 "write the JSON here (default: stdout; - is stdout)"),
+			 "write the JSON here (default: stdout; - is stdout); "
+			 "a name ending in .gz: gzip-compressed"),
 		OPT_FLAG('q', "quiet", &quiet, "no summary line, and no "
 			 "progress line on a terminal"),
 		OPT_REPLAY(&o, policies, &npolicies),
@@ -39,9 +41,11 @@ int cmd_export(int argc, char **argv, struct sr_diag *d)
 			"recorded one (observed), as a Chrome JSON trace that "
 			"ui.perfetto.dev and chrome://tracing open: per policy, a "
 			"track per CPU with a slice per run (the task's name; pid, "
-			"prio, sleep_avg in its args), a track per task with its "
-			"waits, and a counter of each task's prio.  TRACE: a trace "
-			"file (plain or gzip), or - for stdin.",
+			"tid, prio, sleep_avg in its args), and the trace's "
+			"processes (pid: the thread group) with a thread per task "
+			"(tid: its pid) holding its waits and a counter of its "
+			"prio.  TRACE: a trace file (plain or gzip), or - for "
+			"stdin.",
 		.footer = "docs/replay.md, \"Export\", says what is in the file.",
 		.opts = opts,
 	};
@@ -49,6 +53,8 @@ int cmd_export(int argc, char **argv, struct sr_diag *d)
 	struct sr_replay *r = NULL;
 	struct sr_te *te = NULL;
 	struct sr_outfile *f = NULL;
+	struct sr_gzout *z = NULL;
+	FILE *fp;
 	int rc;
 
 	if ((rc = po_parse(&cmd, argc, argv, &trace, &n, d)))
@@ -71,7 +77,21 @@ int cmd_export(int argc, char **argv, struct sr_diag *d)
 				    sr_replay_info(r)->last_ts, d)) ||
 	    (rc = sr_outfile_open(&f, out, d)))
 		goto out;
-	if ((rc = sr_te_write(te, r, trace, &sel, sr_outfile_fp(f), d))) {
+	fp = sr_outfile_fp(f);
+	if (strcmp(out, "-") && sr_gzout_wanted(out)) {
+		if ((rc = sr_gzout_open(&z, fp, d))) {
+			sr_outfile_abort(f);
+			goto out;
+		}
+		fp = sr_gzout_fp(z);
+	}
+	rc = sr_te_write(te, r, trace, &sel, fp, d);
+	if (z) {
+		int zrc = sr_gzout_close(z, rc ? NULL : d);
+
+		rc = rc ? rc : zrc;
+	}
+	if (rc) {
 		sr_outfile_abort(f);
 		goto out;
 	}

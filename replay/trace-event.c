@@ -16,18 +16,22 @@
 #include "lib/strpool.h"
 #include "replay/trace-event.h"
 
-/* pid numbers: policy k's CPUs are 2k+1, its tasks 2k+2.  Thread ids are
- * unique across the file and apart from the pids (Perfetto keys threads by
- * tid): policy k's are TID_BASE + k * TID_STRIDE + (CPU c: c; task track
- * i: TID_TASKS + i), below 2^31. */
-#define TID_BASE 1000000u
-#define TID_STRIDE 100000000u
-#define TID_TASKS 10000u
+/* Ids as Perfetto keys them: pid a process (the trace's tgid), tid a
+ * thread (the trace's pid).  Each policy has its own range, so that its
+ * tracks are its own: policy k's ids are k * PID_STEP + the trace's id
+ * (policy 0's are the trace's own; in decimal the trace's id is the last
+ * seven digits), its CPUs a process CPU_PID + k * PID_STEP with a thread
+ * per CPU after it.  A Linux id is below PID_MAX_LIMIT (2^22), so none
+ * meets the CPUs'; all stay below 2^31. */
+#define PID_STEP 10000000u
+#define PID_MAX_LIMIT 4194304   /* include/linux/threads.h, 64-bit */
+#define CPU_PID 9000000u
+#define CPU_MAX 10000           /* CPU threads CPU_PID + 1 + cpu */
 
-_Static_assert((uint64_t)TID_BASE + (uint64_t)SR_REPLAY_MAX_POLICIES *
-	       TID_STRIDE <= 0x7fffffffu, "thread ids stay below 2^31");
-_Static_assert(TID_STRIDE - TID_TASKS >= 2 * SR_TASKS_LIMIT,
-	       "a policy's task tracks fit its stride");
+_Static_assert(PID_MAX_LIMIT < CPU_PID && CPU_PID + CPU_MAX < PID_STEP,
+	       "a policy's tasks and CPUs keep apart");
+_Static_assert((uint64_t)SR_REPLAY_MAX_POLICIES * PID_STEP <= 0x7fffffffu,
+	       "ids stay below 2^31");
 
 enum rec_kind { REC_RUN = 1, REC_WAIT, REC_PRIO };
 
@@ -56,9 +60,11 @@ struct task {
 	int32_t counted;    /* last prio written to the counter; INT32_MIN */
 };
 
-/* A task's track: its names, for the metadata. */
+/* A task's track: its ids and names, for the metadata. */
 struct track {
-	int32_t pid;
+	int32_t pid;        /* the thread */
+	int32_t tgid;       /* its process (sr_te_write: from the tasks) */
+	uint32_t id;        /* the replay's task id */
 	uint32_t label;     /* "COMM PID" at its first sight: the counter */
 	uint32_t comm;      /* its last comm: the thread's name */
 };
@@ -162,6 +168,8 @@ static struct task *task_get(struct sr_te *te, struct pol *p, uint32_t id,
 			 comm ? comm : "", pid);
 		tr = &p->tr[p->ntr];
 		tr->pid = pid;
+		tr->tgid = pid;
+		tr->id = id;
 		if (sr_strpool_add(&te->pool, label, &tr->label))
 			return NULL;
 		t->track = (uint32_t)++p->ntr;
@@ -231,7 +239,7 @@ static int on_row(void *ctx, size_t k, const struct sr_tl_row *row)
 		return te->err;
 	if (!(t = task_get(te, p, row->task, row->pid, row->comm)))
 		return hook_fail(te, SR_ENOMEM, "out of memory");
-	if (cpu >= (int)TID_TASKS) /* more than the reader's cpu limit */
+	if (cpu >= CPU_MAX) /* more than the reader's cpu limit */
 		return hook_fail(te, SR_EDATA, "cpu number beyond what a "
 				 "track id holds");
 	on = row->v ? row->v->on_cpu : obs_on_cpu(row->event);
@@ -330,6 +338,7 @@ struct out {
 	int64_t lo, hi;     /* the window; INT64_MIN, INT64_MAX: none */
 	int32_t *carry;     /* per track: its prio before the window, or
 			       INT32_MIN (none, or written) */
+	const struct sr_tasks *tasks; /* the tracks' tgids */
 };
 
 static void sep(struct out *o)
@@ -362,20 +371,21 @@ static void meta(struct out *o, const char *what, uint32_t pid, uint32_t tid,
 static void put_rec(struct sr_te *te, struct out *o, size_t k,
 		    const struct pol *p, const struct rec *r)
 {
-	uint32_t base = TID_BASE + (uint32_t)k * TID_STRIDE;
-	uint32_t cpus = (uint32_t)(2 * k + 1), tasks = cpus + 1;
+	uint32_t base = (uint32_t)k * PID_STEP, cpus = base + CPU_PID;
 	const struct track *tr = &p->tr[r->track];
+	uint32_t pid = base + (uint32_t)tr->tgid, tid = base + (uint32_t)tr->pid;
 
 	sep(o);
 	switch (r->kind) {
 	case REC_RUN:
 		fprintf(o->f, "{\"ph\":\"X\",\"pid\":%" PRIu32 ",\"tid\":%"
-			PRIu32, cpus, base + (uint32_t)r->cpu);
+			PRIu32, cpus, cpus + 1 + (uint32_t)r->cpu);
 		put_us(o->f, "ts", r->ts - o->t0);
 		put_us(o->f, "dur", r->dur);
 		fputs(",\"cat\":\"run\",\"name\":", o->f);
 		sr_json_str(o->f, sr_strpool_get(&te->pool, r->name));
-		fprintf(o->f, ",\"args\":{\"pid\":%" PRId32, r->pid);
+		fprintf(o->f, ",\"args\":{\"pid\":%" PRId32 ",\"tid\":%"
+			PRId32, tr->tgid, r->pid);
 		if (r->prio >= 0)
 			fprintf(o->f, ",\"prio\":%" PRId32, r->prio);
 		if (r->sleep_avg >= 0)
@@ -387,17 +397,17 @@ static void put_rec(struct sr_te *te, struct out *o, size_t k,
 		break;
 	case REC_WAIT:
 		fprintf(o->f, "{\"ph\":\"X\",\"pid\":%" PRIu32 ",\"tid\":%"
-			PRIu32, tasks, base + TID_TASKS + r->track);
+			PRIu32, pid, tid);
 		put_us(o->f, "ts", r->ts - o->t0);
 		put_us(o->f, "dur", r->dur);
 		fprintf(o->f, ",\"cat\":\"wait\",\"name\":\"wait\",\"args\":"
-			"{\"pid\":%" PRId32 ",\"cause\":\"%s\"}}", tr->pid,
+			"{\"cause\":\"%s\"}}",
 			sr_acct_cause_name((enum sr_acct_cause)r->what));
 		o->n->x++;
 		break;
 	default:
 		fprintf(o->f, "{\"ph\":\"C\",\"pid\":%" PRIu32 ",\"tid\":%"
-			PRIu32, tasks, base + TID_TASKS + r->track);
+			PRIu32, pid, tid);
 		put_us(o->f, "ts", r->ts - o->t0);
 		fputs(",\"name\":", o->f);
 		sr_json_str(o->f, sr_strpool_get(&te->pool, tr->label));
@@ -448,20 +458,108 @@ static bool select_rec(struct sr_te *te, struct out *o, size_t k,
 	return true;
 }
 
+/* A track in the metadata's order: by process, then thread, then its
+ * first sight. */
+struct ord {
+	int32_t tgid, pid;
+	uint32_t i;
+};
+
+static int ord_cmp(const void *a, const void *b)
+{
+	const struct ord *x = a, *y = b;
+
+	if (x->tgid != y->tgid)
+		return x->tgid < y->tgid ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Each selected track's process from the tasks (unknown: the thread's
+ * own), checked to be an id Perfetto's ranges hold; the tracks in
+ * metadata order into *out (n of them). */
+static int track_order(const struct sr_te *te, struct pol *p,
+		       const struct out *o, struct ord **out, size_t *n,
+		       struct sr_diag *d)
+{
+	struct ord *v = malloc((p->ntr ? p->ntr : 1) * sizeof(*v));
+
+	*out = v;
+	*n = 0;
+	if (!v)
+		return sr_oom(d);
+	for (size_t i = 0; i < p->ntr; i++) {
+		struct track *tr = &p->tr[i];
+		const struct sr_task *t = o->tasks ?
+			sr_tasks_get(o->tasks, (sr_tid)tr->id) : NULL;
+
+		tr->tgid = t && t->tgid >= 0 ? t->tgid : tr->pid;
+		if (!sr_sel_pid(o->sel, tr->pid))
+			continue;
+		if (tr->pid < 0 || tr->pid >= PID_MAX_LIMIT || tr->tgid < 0 ||
+		    tr->tgid >= PID_MAX_LIMIT)
+			return sr_fail(d, SR_EDATA, "export: task %.60s: pid %"
+				       PRId32 " (process %" PRId32 ") is not "
+				       "a Linux id (0 to %d)",
+				       sr_strpool_get(&te->pool, tr->comm),
+				       tr->pid, tr->tgid, PID_MAX_LIMIT - 1);
+		v[(*n)++] = (struct ord){ tr->tgid, tr->pid, (uint32_t)i };
+	}
+	qsort(v, *n, sizeof(*v), ord_cmp);
+	return SR_OK;
+}
+
+/* The metadata of policy k's processes and threads: a process per
+ * tgid, named after its leader (the thread whose pid it is) or else its
+ * first thread; a thread per pid, named after its last track. */
+static void task_meta(const struct sr_te *te, struct out *o, size_t k,
+		      const char *policy, const struct pol *p,
+		      const struct ord *v, size_t n)
+{
+	uint32_t base = (uint32_t)k * PID_STEP;
+	char name[128];
+	int64_t nproc = 0;
+
+	for (size_t a = 0, b; a < n; a = b) {
+		const struct track *lead = &p->tr[v[a].i];
+
+		for (b = a; b < n && v[b].tgid == v[a].tgid; b++)
+			if (v[b].pid == v[b].tgid && lead->pid != lead->tgid)
+				lead = &p->tr[v[b].i];
+		snprintf(name, sizeof(name), "%s: %.60s", policy,
+			 sr_strpool_get(&te->pool, lead->comm));
+		meta(o, "process", base + (uint32_t)v[a].tgid,
+		     base + (uint32_t)v[a].tgid, name,
+		     (int64_t)base + 1 + nproc++);
+	}
+	for (size_t a = 0; a < n; a++) {
+		const struct track *tr = &p->tr[v[a].i];
+
+		if (a + 1 < n && v[a + 1].tgid == v[a].tgid &&
+		    v[a + 1].pid == v[a].pid)
+			continue; /* the pid's later track names it */
+		snprintf(name, sizeof(name), "%.60s %" PRId32,
+			 sr_strpool_get(&te->pool, tr->comm), tr->pid);
+		meta(o, "thread", base + (uint32_t)tr->tgid,
+		     base + (uint32_t)tr->pid, name, (int64_t)a);
+	}
+}
+
 /* Policy k: close its open runs, then its metadata and its events. */
 static int write_policy(struct sr_te *te, struct out *o, size_t k,
 			const struct sr_replay_policy *rp, struct sr_diag *d)
 {
 	struct pol *p = k < te->np && te->p[k].used ? &te->p[k] : NULL;
-	uint32_t base = TID_BASE + (uint32_t)k * TID_STRIDE;
-	uint32_t cpus = (uint32_t)(2 * k + 1), tasks = cpus + 1;
+	uint32_t cpus = (uint32_t)k * PID_STEP + CPU_PID;
 	char name[128];
+	struct ord *v;
+	size_t nv;
 	struct rec r;
+	int rc;
 
 	snprintf(name, sizeof(name), "%s: CPUs", rp->name);
-	meta(o, "process", cpus, cpus, name, (int64_t)cpus);
-	snprintf(name, sizeof(name), "%s: tasks", rp->name);
-	meta(o, "process", tasks, tasks, name, (int64_t)tasks);
+	meta(o, "process", cpus, cpus, name, (int64_t)k * PID_STEP);
 	if (!p)
 		return SR_OK;
 	for (size_t id = 0; id < p->nt; id++)
@@ -470,17 +568,14 @@ static int write_policy(struct sr_te *te, struct out *o, size_t k,
 			return sr_fail(d, te->err, "export: %s", te->errmsg);
 	for (int32_t c = 0; c <= p->maxcpu; c++) {
 		snprintf(name, sizeof(name), "CPU %" PRId32, c);
-		meta(o, "thread", cpus, base + (uint32_t)c, name, c);
+		meta(o, "thread", cpus, cpus + 1 + (uint32_t)c, name, c);
 	}
-	for (size_t i = 0; i < p->ntr; i++) {
-		if (!sr_sel_pid(o->sel, p->tr[i].pid))
-			continue;
-		snprintf(name, sizeof(name), "%.60s %" PRId32,
-			 sr_strpool_get(&te->pool, p->tr[i].comm),
-			 p->tr[i].pid);
-		meta(o, "thread", tasks, base + TID_TASKS + (uint32_t)i, name,
-		     (int64_t)i);
-	}
+	rc = track_order(te, p, o, &v, &nv, d);
+	if (!rc)
+		task_meta(te, o, k, rp->name, p, v, nv);
+	free(v);
+	if (rc)
+		return rc;
 	if (fflush(p->spool) != 0 || fseek(p->spool, 0, SEEK_SET) != 0)
 		return sr_fail(d, SR_EIO, "export: temporary file: %s",
 			       strerror(errno));
@@ -517,7 +612,7 @@ int sr_te_write(struct sr_te *te, const struct sr_replay *r,
 {
 	const struct sr_replay_info *in = sr_replay_info(r);
 	struct out o = { f, in->first_ts, true, &te->counts, sel,
-			 INT64_MIN, INT64_MAX, NULL };
+			 INT64_MIN, INT64_MAX, NULL, sr_replay_tasks(r) };
 	char b[SR_FMT_NUM];
 	int rc;
 
@@ -537,8 +632,8 @@ int sr_te_write(struct sr_te *te, const struct sr_replay *r,
 	free(o.carry);
 	fputs("\n],\n\"otherData\":{\"trace\":", f);
 	sr_json_str(f, title);
-	fprintf(f, ",\"start_s\":%s,\"lost_events\":",
-		sr_fmt_s(b, sizeof(b), in->first_ts, 9));
+	fprintf(f, ",\"start_s\":%s,\"pid_step\":%u,\"lost_events\":",
+		sr_fmt_s(b, sizeof(b), in->first_ts, 9), PID_STEP);
 	sr_loss_json(&in->loss, f);
 	fputs(",\"policies\":[", f);
 	for (size_t k = 0; k < sr_replay_count(r); k++) {

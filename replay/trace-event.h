@@ -7,13 +7,19 @@
  *
  *   process "POLICY: CPUs"    a track (thread) per CPU, with a complete
  *                             event (ph X) per run: name the task's comm,
- *                             args pid, prio and sleep_avg at its start
- *                             (observed: the recorded prio, no sleep_avg)
- *                             and end (the timeline event that ended it);
- *   process "POLICY: tasks"   a track per task with its waits (X named
- *                             "wait", args cause), and a counter (ph C)
- *                             per task, named "COMM PID", of its prio;
+ *                             args pid (process), tid (thread), prio and
+ *                             sleep_avg at its start (observed: the
+ *                             recorded prio, no sleep_avg) and end (the
+ *                             timeline event that ended it);
+ *   process "POLICY: COMM"    per thread group (pid = its tgid), a thread
+ *                             per task (tid = its pid) with its waits (X
+ *                             named "wait", args cause), and a counter
+ *                             (ph C) per task, named "COMM PID", of its
+ *                             prio;
  *   metadata (ph M)           process and thread names and sort order.
+ *
+ * Policy k's ids are k * 10000000 + the trace's (policy 0's the trace's
+ * own), its CPUs' process k * 10000000 + 9000000.
  *
  * With a selection (--pid, --start, --end: replay/selection.h), only
  * the selected tasks' runs, waits and tracks are written, and only what
@@ -32,7 +38,8 @@
  *	sr_te_new(&te, d);
  *	o.hooks = sr_te_hooks(te);
  *	sr_replay_run(&o, &r, d);
- *	sr_te_write(te, r, trace_name, fp, d);
+ *	sr_te_write(te, r, trace_name, sel, fp, d);   (fp: gzip too,
+ *							lib/gzout.h)
  *	sr_te_free(te);
  */
 #ifndef SR_TRACE_EVENT_H

@@ -135,7 +135,8 @@ ev = j["traceEvents"]
 xs = [e for e in ev if e["ph"] == "X"]
 assert xs, "no slices"
 for e in xs:
-    assert e["args"]["pid"] == 18748, e
+    # a wait on the track of the thread (policy k: k * 10000000 + its pid), a run in its args
+    assert (e["tid"] % 10000000 if e["cat"] == "wait" else e["args"]["tid"]) == 18748, e
     assert 500000 <= e["ts"] and e["ts"] + e["dur"] <= 1500000.001, e
 cs = [e for e in ev if e["ph"] == "C"]
 assert cs and all(500000 <= e["ts"] < 1500000 for e in cs), cs[:3]

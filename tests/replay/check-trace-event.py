@@ -10,7 +10,11 @@ has a phase (ph), a pid and a tid; X has ts and dur >= 0, B has its E on
 the same track, C has numeric args; ts never goes back on a track (a
 pid/tid's slices, a pid/name's counter); slices on one track nest or are
 apart; every pid and tid with events is named by M metadata; each policy
-of otherData.policies has its "P: CPUs" and "P: tasks" processes.
+of otherData.policies has its "P: CPUs" process.  Ids: policy k's (k
+from 0, otherData.pid_step apart) are k * pid_step + the trace's own:
+its task processes pid = k * step + tgid, named "P: COMM", with a thread
+tid = k * step + the task's pid; the CPUs process k * step + 9000000,
+CPU c its thread + 1 + c.
 
 With REPLAY_DIR (`schedreplay replay -o DIR` of the same trace and
 policies): for each simulated policy, the run slices of each pid add up to
@@ -50,6 +54,7 @@ def main():
     stacks = collections.defaultdict(list)   # (pid, tid) -> open B / X ends
     named_p, named_t, used_p, used_t = set(), set(), set(), set()
     pnames = {}
+    pall = []                                 # (name, pid) of every process
     for i, e in enumerate(evs):
         where = "event %d (%s)" % (i, json.dumps(e)[:120])
         ph = e.get("ph")
@@ -69,6 +74,7 @@ def main():
                 if e["name"] == "process_name":
                     named_p.add(pid)
                     pnames[e["args"]["name"]] = pid
+                    pall.append((e["args"]["name"], pid))
                 else:
                     named_t.add((pid, tid))
             continue
@@ -119,29 +125,37 @@ def main():
     pols = doc.get("otherData", {}).get("policies", [])
     if not pols:
         fail("otherData.policies is empty")
-    for p in pols:
-        for what in ("CPUs", "tasks"):
-            if "%s: %s" % (p, what) not in pnames:
-                fail("no process '%s: %s'" % (p, what))
+    step = doc.get("otherData", {}).get("pid_step", 0)
+    if step != 10000000:
+        fail("otherData.pid_step is %r, not 10000000" % step)
+    for k, p in enumerate(pols):
+        if "%s: CPUs" % p not in pnames:
+            fail("no process '%s: CPUs'" % p)
+        if pnames["%s: CPUs" % p] != k * step + 9000000:
+            fail("%s: CPUs is pid %d" % (p, pnames["%s: CPUs" % p]))
+    for name, pid in pall:
+        k = pid // step
+        if k >= len(pols) or not name.startswith(pols[k] + ": "):
+            fail("process %d '%s' is not in policy %d's ids" % (pid, name, k))
     if len(sys.argv) > 2:
-        check_replay(evs, pols, pnames, sys.argv[2])
+        check_replay(evs, pols, pnames, step, sys.argv[2])
     print(" ".join("%s %d" % (k, phases[k]) for k in sorted(phases)))
 
 
-def check_replay(evs, pols, pnames, root):
-    for p in pols:
+def check_replay(evs, pols, pnames, step, root):
+    for k, p in enumerate(pols):
         if p == "observed":
             continue
-        cpus, tasks = pnames[p + ": CPUs"], pnames[p + ": tasks"]
+        cpus = pnames[p + ": CPUs"]
         run = collections.Counter()
         wait = collections.Counter()
         for e in evs:
             if e["ph"] != "X":
                 continue
             if e["pid"] == cpus:
-                run[e["args"]["pid"]] += ns(e["dur"])
-            elif e["pid"] == tasks:
-                wait[e["args"]["pid"]] += ns(e["dur"])
+                run[e["args"]["tid"]] += ns(e["dur"])
+            elif e["pid"] // step == k and e["cat"] == "wait":
+                wait[e["tid"] - k * step] += ns(e["dur"])
         want_run = collections.Counter()
         with open("%s/%s/summary.tsv" % (root, p), encoding="utf-8") as f:
             head = f.readline().rstrip("\n").split("\t")
