@@ -115,7 +115,7 @@ ZSHCOMPDIR ?= $(DATAROOTDIR)/zsh/site-functions
 INSTALL ?= install
 DOCS := README.md $(sort $(wildcard docs/*.md))
 
-.PHONY: all check check-run check-san check-valgrind check-clang test-bins \
+.PHONY: all check check-run check-san check-valgrind check-clang test-bins bench-bins \
 	bench fidelity demo clean fuzz fuzz-bins man install uninstall mutate
 
 all: $(PROG) $(MAN)
@@ -232,7 +232,7 @@ check:
 # gcc and clang both build the tree warning-free: clang with -Werror.
 check-clang:
 	@$(MAKE) --no-print-directory CC=clang BUILD=build-clang \
-		CFLAGS=-Werror test-bins >/dev/null
+		CFLAGS=-Werror test-bins bench-bins >/dev/null
 	@echo "PASS clang -Wall -Wextra -Werror build"
 	@echo "clang 1 0 0" >>"$$CHECK_SUMMARY"
 
@@ -252,6 +252,8 @@ fuzz-bins: $(FUZZ_BINS)
 mutate: export MUTATE_FILTER := $(MUTATE_FILTER)
 mutate: $(PROG)
 	@sh tests/mutate.sh tests/mutations "$$MUTATE_FILTER"
+
+bench-bins: $(BENCH_BINS)
 
 bench: $(PROG) $(BENCH_BINS)
 	@SCHEDREPLAY="$$(pwd)/$(PROG)" BUILD=$(BUILD) sh bench/run.sh

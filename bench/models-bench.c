@@ -74,8 +74,9 @@ static void run(const struct sm_policy *pol)
 
 	calls = 0;
 	for (int i = 0; i < n; i++) {
-		struct sm_task_info info = { (uint32_t)i, 0, SM_SCHED_NORMAL, 0,
-					     i < 56, 0, 0 };
+		struct sm_task_info info = { .id = (uint32_t)i,
+					     .policy = SM_SCHED_NORMAL,
+					     .has_mm = i < 56 };
 
 		b[i].kind = i < 8 ? 0 : i < 56 ? 1 : 2;
 		b[i].t = pol->task_new(rq, &info);
@@ -109,7 +110,8 @@ static void run(const struct sm_policy *pol)
 			}
 		/* a short-lived child now and then */
 		if (j % 50 == 0 && rq->curr) {
-			struct sm_task_info info = { 999, 0, 0, 0, true, 0, 0 };
+			struct sm_task_info info = { .id = 999,
+						     .has_mm = true };
 			struct sm_task *ch = pol->fork(rq, rq->curr, &info, 0);
 
 			pol->exit(rq, ch);
