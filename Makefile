@@ -237,7 +237,7 @@ check-clang:
 	@echo "clang 1 0 0" >>"$$CHECK_SUMMARY"
 
 # Each fuzz target for FUZZ_SECONDS (FUZZ_TARGETS=fuzz-perf ... picks some).
-fuzz:
+fuzz: $(PROG)
 	@sh deps.sh ensure fuzz
 	@$(MAKE) --no-print-directory FUZZ=1 fuzz-bins
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/campaign build-fuzz \
