@@ -589,13 +589,7 @@ int cmp_ndiff_write_json(const struct cmp_ndiff *nd, FILE *f)
 	struct json_lines jl = { f, true, "    " };
 	char v[40], sel[512];
 
-	fputs("{\n  \"trace\": ", f);
-	sr_json_str(f, s->title);
-	fputs(",\n  \"lost_events\": ", f);
-	if (s->loss)
-		sr_loss_json(s->loss, f);
-	else
-		fputs("null", f);
+	cmp_set_json_head(s, f);
 	fputs(",\n  \"baseline\": ", f);
 	sr_json_str(f, s->runs[0].policy);
 	fputs(",\n  \"policies\": [", f);

@@ -317,13 +317,7 @@ int cmp_explain_write_json(FILE *f, const struct cmp_explain *x)
 {
 	const struct cmp_set *s = x->s;
 
-	fputs("{\n  \"trace\": ", f);
-	sr_json_str(f, s->title);
-	fputs(",\n  \"lost_events\": ", f);
-	if (s->loss)
-		sr_loss_json(s->loss, f);
-	else
-		fputs("null", f);
+	cmp_set_json_head(s, f);
 	fputs(",\n  \"selection\": ", f);
 	sr_json_str(f, x->what);
 	fputs(",\n  \"tasks\": [", f);

@@ -9,6 +9,8 @@
 
 #include "lib/grow.h"
 #include "compare/runset.h"
+#include "lib/fmt.h"
+#include "parse/read-warn.h"
 
 const char *cmp_class_name(enum cmp_class c)
 {
@@ -437,4 +439,15 @@ int cmp_set_read_summaries(struct cmp_set *s, struct sr_diag *d)
 	mark_lost(s, s->ref);
 	s->ref_cpus = s->ref->cpus;
 	return SR_OK;
+}
+
+void cmp_set_json_head(const struct cmp_set *s, FILE *f)
+{
+	fputs("{\n  \"trace\": ", f);
+	sr_json_str(f, s->title);
+	fputs(",\n  \"lost_events\": ", f);
+	if (s->loss)
+		sr_loss_json(s->loss, f);
+	else
+		fputs("null", f);
 }

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "compare/result.h"
 #include "lib/diag.h"
@@ -173,6 +174,11 @@ static inline bool cmp_task_shown(const struct cmp_set *s, const struct cmp_task
 /* "comm (pid)", with "#occ" when occ > 1, then " !" when lost events
  * touched its recorded figures. */
 void cmp_task_label(const struct cmp_task *t, char *buf, size_t len);
+
+/* The opening every JSON document about the set shares: '{', its
+ * "trace" (the title) and "lost_events" (null when the recording lost
+ * none or did not say), without the comma after. */
+void cmp_set_json_head(const struct cmp_set *s, FILE *f);
 
 /*
  * Timeline passes, shared by loading and the plots: each timeline row of
