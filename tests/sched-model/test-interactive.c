@@ -1,6 +1,7 @@
 /*
- * test-interactive: how a light sleeper climbs under each policy, and what
- * a sleep of more than a second gives.
+ * test-interactive: how a light sleeper climbs under each policy, what
+ * a sleep of more than a second gives, the wakeup credit and O10's
+ * granularity requeue at their boundaries.
  */
 #include "sched-model/o1.h"
 #include "tests/sched-model/drv.h"
@@ -263,10 +264,106 @@ static void test_jis_table(void)
 	}
 }
 
+/*
+ * The wakeup credit at its boundaries (docs/models.md, "The O(1)
+ * policies").  One nice-0 user task, last_run set to jiffy 0 (DRV_J0),
+ * sleep_avg S, credit 0, prio set to P, woken alone at jiffy J:
+ * sleep_time = J - 0 - 1.  Nothing else runs, so the pick at J adds no
+ * wait and charges nothing.
+ *   stock, S = MAX_SLEEP_AVG 10000, P = 130 (stale), J = 6: sleep_time 5,
+ *     10000 + 5 capped to 10000 equals S: prio is not recomputed, stays
+ *     130 (eff(10000) would be 115).
+ *   stock, S = 0, P = 125, J = 6: 0 + 5 = 5 moved: eff(5) = 125.
+ *   test2-mm1, S = 0, J = 1001: sleep_time 1000 = HZ is not > HZ: one
+ *     level up, (0 * 10 / 1020 + 1) * 1020 / 10 = 102; J = 1002 (1001 >
+ *     HZ): 1020 * 9 / 10 - 1 = 917.
+ *   O11int, S = 0, J = 1001: not > HZ; no credit: the sleep capped to the
+ *     slice, min(1000, 102) = 102; J = 1002: JUST_INTERACTIVE_SLEEP =
+ *     1020 - DELTA(nice 0) * 102 = 1020 - 2 * 102 = 816.  J = 104:
+ *     sleep_time 103 > 102 capped to 102; J = 103: 102 is not > 102, 102.
+ */
+static void test_wake_boundaries(void)
+{
+	static const struct {
+		const char *policy;
+		unsigned long s0;
+		int p0;
+		long j;
+		unsigned long sleep_avg;
+		int prio;
+	} cases[] = {
+		{ "stock", 10000, 130, 6, 10000, 130 },
+		{ "stock", 0, 125, 6, 5, 125 },
+		{ "test2-mm1", 0, 125, 1001, 102, -1 },
+		{ "test2-mm1", 0, 125, 1002, 917, -1 },
+		{ "o11int", 0, 125, 1001, 102, -1 },
+		{ "o11int", 0, 125, 1002, 816, -1 },
+		{ "o11int", 0, 125, 104, 102, -1 },
+		{ "o11int", 0, 125, 103, 102, -1 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct drv d;
+		struct o1_task *p;
+
+		drv_init(&d, sm_policy_find(cases[i].policy));
+		api_add(&d, 0, true, 0);
+		p = (struct o1_task *)d.task[0].t;
+		p->last_run = DRV_J0;
+		p->sleep_avg = cases[i].s0;
+		p->interactive_credit = 0;
+		p->prio = cases[i].p0;
+		api_wake(&d, 0, cases[i].j);
+		CHECK_CTX("%s S %lu woken at %ld", cases[i].policy,
+			  cases[i].s0, cases[i].j);
+		CHECK_INT(drv_curr(&d), 0);
+		CHECK_INT(p->sleep_avg, cases[i].sleep_avg);
+		if (cases[i].prio >= 0)
+			CHECK_INT(p->prio, cases[i].prio);
+		drv_free(&d);
+	}
+}
+
+/*
+ * O10's granularity requeue (o10_granularity_due), kept by test2-mm1 and
+ * O11int: (task_timeslice - time_slice) % 25 == 0 while time_slice >
+ * MIN_TIMESLICE (10).  Only nice -17 (slice 10 + 190 * 36 / 39 = 185)
+ * and nice 19 (10) have a slice of 10 + 25k, so only nice -17 meets the
+ * boundary time_slice == 10 (175 used, 175 % 25 == 0): not due.
+ * time_slice 35 (150 used): due; 11 (174 used, 174 % 25 = 24): not.
+ */
+static void test_granularity_boundary(void)
+{
+	static const struct { int ts; bool due; } cases[] = {
+		{ 10, false }, { 35, true }, { 11, false },
+	};
+	const char *const policies[] = { "test2-mm1", "o11int" };
+
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			struct drv d;
+			struct o1_task *p;
+
+			drv_init(&d, sm_policy_find(policies[k]));
+			api_add(&d, -17, true, 0);
+			api_wake(&d, 0, 0);
+			p = (struct o1_task *)d.task[0].t;
+			CHECK_CTX("%s time_slice %d", policies[k],
+				  cases[i].ts);
+			CHECK_INT(task_timeslice(p), 185);
+			p->time_slice = (unsigned)cases[i].ts;
+			CHECK_INT(o10_granularity_due(o1_rq_of(d.rq), p),
+				  cases[i].due);
+			drv_free(&d);
+		}
+}
+
 int main(void)
 {
 	test_sleeper_beside_hog();
 	test_long_sleep();
 	test_jis_table();
+	test_wake_boundaries();
+	test_granularity_boundary();
 	return test_done("test-interactive");
 }
