@@ -11,7 +11,8 @@
  *  - A3's ON_RUNQUEUE_WEIGHT (a wakeup from interrupt context credits the
  *    whole wait, one by a task 38/128 of it) and its starvation limit
  *    (HZ, no nr_running factor, timestamp at every expiry);
- *  - the fork penalties and sched_exit with their divisions first.
+ *  - the fork penalties and sched_exit with their divisions first;
+ *  - G3's sleep and run-time caps, and A3's starvation limit, exactly.
  * Times are in ms from the start (jiffies relative to DRV_J0).
  */
 #include "sched-model/o1.h"
@@ -467,6 +468,82 @@ static void test_fork_exit(void)
 	}
 }
 
+/*
+ * G3's ns sleep_avg rules at their caps (MAX_SLEEP_AVG 2e9), called
+ * directly.  recalc_task_prio(now), timestamp T, sleep_avg S, prio P:
+ *   sleep = min(now - T, 2e9), sleep_avg = min(S + sleep, 2e9), prio
+ *   recomputed only if sleep_avg moved.
+ *   S 0, sleep 1.5e9 (not above the cap): 1.5e9.
+ *   S 0, sleep 2e9 + 1: capped, 2e9.
+ *   S 2e9, P 130 (stale), sleep 1e6: 2e9 did not move, prio stays 130
+ *     (eff(2e9) would be 115).
+ * schedule()'s charge of prev, stamped T, at now: run_time = now - T if
+ * below 2e9, else 2e9; sleep_avg = S - run_time, 0 if run_time > S.
+ *   S 2e9, run 1e9: 1e9.   S 2e9, run 3e9: charged 2e9, 0.
+ * A3's EXPIRED_STARVING: jiffies - expired_timestamp >= HZ (1000):
+ *   a stamp 1000 jiffies old starves, 999 does not.
+ */
+static void test_caps(void)
+{
+	static const struct {
+		int sw;
+		unsigned long s0;
+		int p0;
+		unsigned long long ago;
+		unsigned long sleep_avg;
+		int prio;
+	} cases[] = {
+		{ 0, 0, 125, 1500000000ULL, 1500000000UL, -1 },
+		{ 0, 0, 125, 2000000001ULL, 2000000000UL, -1 },
+		{ 0, 2000000000UL, 130, 1000000ULL, 2000000000UL, 130 },
+		{ 1, 2000000000UL, 125, 1000000000ULL, 1000000000UL, -1 },
+		{ 1, 2000000000UL, 125, 3000000000ULL, 0, -1 },
+	};
+	static const struct { long age; bool starving; } starve[] = {
+		{ 1000, true }, { 999, false },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct drv d;
+		struct o1_task *p;
+		unsigned long long now;
+
+		drv_init(&d, pol("g3"));
+		api_add(&d, 0, true, 0);
+		drv_at_jiffy(&d, 5000);
+		p = task_of(&d, 0);
+		now = sched_clock_of(o1_rq_of(d.rq));
+		p->timestamp = now - cases[i].ago;
+		p->sleep_avg = cases[i].s0;
+		p->prio = cases[i].p0;
+		if (cases[i].sw)
+			g3_schedule_switch(o1_rq_of(d.rq), p, NULL);
+		else
+			g3_recalc_task_prio(o1_rq_of(d.rq), p, now);
+		CHECK_CTX("g3 %s S %lu after %llu ns",
+			  cases[i].sw ? "charge" : "recalc", cases[i].s0,
+			  cases[i].ago);
+		CHECK_INT(p->sleep_avg, cases[i].sleep_avg);
+		if (cases[i].prio >= 0)
+			CHECK_INT(p->prio, cases[i].prio);
+		drv_free(&d);
+	}
+	for (size_t i = 0; i < sizeof(starve) / sizeof(starve[0]); i++) {
+		struct drv d;
+		struct o1_rq *orq;
+
+		drv_init(&d, pol("a3"));
+		drv_at_jiffy(&d, 5000);
+		orq = o1_rq_of(d.rq);
+		orq->expired_timestamp = jiffies_of(orq) -
+			(unsigned long)starve[i].age;
+		CHECK_CTX("a3 stamp %ld jiffies old", starve[i].age);
+		CHECK_INT(expired_starving(orq), starve[i].starving);
+		orq->expired_timestamp = 0;
+		drv_free(&d);
+	}
+}
+
 int main(void)
 {
 	test_one_hog();
@@ -475,5 +552,6 @@ int main(void)
 	test_runqueue_weight();
 	test_starvation();
 	test_fork_exit();
+	test_caps();
 	return test_done("test-g3-a3");
 }
