@@ -6,7 +6,8 @@
  *    starved until the quota runs out, at the 3550th tick; then each ISO
  *    task is marked (PF_ISOREF) at its next tick and runs as SCHED_NORMAL;
  *  - the hysteresis: an ISO task is unmarked at the first tick it runs
- *    once iso_ticks / ISO_PERIOD is below 63 (90 % of 70);
+ *    once iso_ticks / ISO_PERIOD is below 63 (90 % of 70), exactly at
+ *    62 vs 63;
  *  - over a long run an ISO hog gets about iso_cpu of the CPU beside a
  *    normal hog; iso_cpu = 100 never marks it.
  * Times in ms from the start (jiffies relative to DRV_J0).
@@ -231,11 +232,48 @@ static void test_iso_cpu_100(void)
 	sm_sched_free(s);
 }
 
+/*
+ * The hysteresis line exactly: an ISO hog I alone, marked at 3550 (its
+ * tick there takes iso_ticks to 355000 > 70 * 5000).  Before its tick at
+ * 3551 iso_ticks is set to X; that tick (a marked task's: no count)
+ * decays it to X * 4999 / 5000, and I is unmarked if that / 5000 < 63
+ * (90 % of 70 is 63):
+ *   X 315000: 314937 / 5000 = 62, unmarked;
+ *   X 316000: 315936 / 5000 = 63, still marked.
+ */
+static void test_hysteresis_line(void)
+{
+	static const struct {
+		unsigned long x, after;
+		bool marked;
+	} cases[] = {
+		{ 315000, 314937, false },
+		{ 316000, 315936, true },
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct drv d;
+		int i;
+
+		drv_init(&d, iso());
+		i = add(&d, SM_SCHED_RR, true);
+		drv_run(&d, 3550 * MS);
+		CHECK_CTX("iso_ticks %lu before 3551", cases[k].x);
+		CHECK_INT(task_of(&d, i)->isoref, true);
+		rq_of(&d)->iso_ticks = cases[k].x;
+		drv_run(&d, 3551 * MS);
+		CHECK_INT(rq_of(&d)->iso_ticks, cases[k].after);
+		CHECK_INT(task_of(&d, i)->isoref, cases[k].marked);
+		drv_free(&d);
+	}
+}
+
 int main(void)
 {
 	test_who();
 	test_two_iso_and_a_hog();
 	test_hysteresis();
+	test_hysteresis_line();
 	test_iso_cpu_100();
 	return test_done("test-iso");
 }
