@@ -2,7 +2,8 @@
  * test-goodness: the 2.4 scheduler against hand-derived tables: two
  * nice-0 hogs (the epoch and the +1 same-mm bonus), a light sleeper beside
  * a hog, a fork (the shared counter), sched_yield, SCHED_RR above the
- * rest, NICE_TO_TICKS at HZ = 1000, and the reap's refund.  Times in ms;
+ * rest, NICE_TO_TICKS at HZ = 1000, the reap's refund, and a wakeup of
+ * equal goodness (no preemption; a kernel thread's mm bonus).  Times in ms;
  * NICE_TO_TICKS(0) = (20 << 1) + 1 = 41.
  */
 #include "tests/sched-model/drv.h"
@@ -223,6 +224,47 @@ static void test_rr(void)
 	drv_free(&d);
 }
 
+/*
+ * A wakeup of equal goodness does not preempt, and the waiter is told it
+ * is its goodness.  A and B, nice-0 user tasks of their own mm, counter
+ * 41.  A woken at 0 runs; the tick at 1 leaves it 40: goodness 40 + 1
+ * (the mm A's) + 20 = 61.  B woken right after: 41 + 20 = 61, so
+ * preemption_goodness 0 is not > 0: A runs on, and B waits on goodness.
+ * Woken after the tick at 2 instead, A is at 39 + 21 = 60 < 61: B
+ * preempts (at the head of the list, it is scanned first).  A kernel
+ * thread K (no mm) in B's place, woken after the tick at 1, has the mm
+ * bonus whatever the mm: 41 + 1 + 20 = 62 > 61, it preempts.
+ */
+static void test_equal_wakeup(void)
+{
+	static const struct { long j; bool mm; int runs; int why; } cases[] = {
+		{ 1, true, 0, SM_WHY_GOODNESS }, { 2, true, 1, -1 },
+		{ 1, false, 1, -1 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct drv d;
+		struct sm_why w = { 0 };
+
+		drv_init(&d, pol());
+		api_add(&d, 0, true, 0);
+		api_add(&d, 0, cases[i].mm, 0);
+		api_wake(&d, 0, 0);
+		for (long k = 1; k <= cases[i].j; k++)
+			api_tick(&d, k);
+		api_wake(&d, 1, cases[i].j);
+		CHECK_CTX("%s woken at %ld", cases[i].mm ? "B" : "K",
+			  cases[i].j);
+		CHECK_INT(api_view(&d, 0).time_slice, 41 - cases[i].j);
+		CHECK_INT(drv_curr(&d), cases[i].runs);
+		if (cases[i].why >= 0) {
+			d.pol->why_waiting(d.rq, d.task[1].t, &w);
+			CHECK_INT(w.code, cases[i].why);
+		}
+		drv_free(&d);
+	}
+}
+
 int main(void)
 {
 	test_quanta();
@@ -231,5 +273,6 @@ int main(void)
 	test_fork();
 	test_yield();
 	test_rr();
+	test_equal_wakeup();
 	return test_done("test-goodness");
 }
