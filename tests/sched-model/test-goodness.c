@@ -3,9 +3,11 @@
  * nice-0 hogs (the epoch and the +1 same-mm bonus), a light sleeper beside
  * a hog, a fork (the shared counter), sched_yield, SCHED_RR above the
  * rest, NICE_TO_TICKS at HZ = 1000, the reap's refund, and a wakeup of
- * equal goodness (no preemption; a kernel thread's mm bonus).  Times in ms;
+ * equal goodness (no preemption; a kernel thread's mm bonus), the refund
+ * capped at MAX_COUNTER exactly.  Times in ms;
  * NICE_TO_TICKS(0) = (20 << 1) + 1 = 41.
  */
+#include "sched-model/knobs.h"
 #include "tests/sched-model/drv.h"
 
 static const struct drv_op hog[] = { RUN(FOREVER), END };
@@ -265,6 +267,49 @@ static void test_equal_wakeup(void)
 	}
 }
 
+/*
+ * The refund's cap, MAX_COUNTER, at its boundary (set as a knob): P
+ * (counter 41) forks C at 0 (P 20, C 21); C exits at once and is reaped:
+ * P 20 + 21 = 41, kept to MAX_COUNTER when it is >= that:
+ *   MAX_COUNTER 40: 41 >= 40, 40;   41: 41;   42: 41 (below the cap).
+ */
+static void test_refund_cap(void)
+{
+	static const struct { const char *spec; long after; } cases[] = {
+		{ "2.4:MAX_COUNTER=40", 40 },
+		{ "2.4:MAX_COUNTER=41", 41 },
+		{ "2.4:MAX_COUNTER=42", 41 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sm_tuning t;
+		struct sr_diag dg = SR_DIAG_INIT;
+		struct sm_sched *tuned;
+		struct drv d;
+		int c;
+
+		if (sm_tuning_parse(&t, cases[i].spec, &dg) ||
+		    sm_tuning_finish(&t, &dg) ||
+		    !(tuned = sm_sched_new(t.policy, &t)))
+			exit(2);
+		drv_init_sched(&d, t.policy, tuned);
+		api_add(&d, 0, true, 0);
+		api_wake(&d, 0, 0);
+		c = api_fork(&d, 0, true, 0);
+		CHECK_CTX("%s", cases[i].spec);
+		CHECK_INT(api_view(&d, 0).time_slice, 20);
+		CHECK_INT(api_view(&d, c).time_slice, 21);
+		d.pol->exit(d.rq, d.task[c].t);
+		api_settle(&d);
+		d.pol->reap(d.rq, d.task[0].t, d.task[c].t);
+		d.pol->task_free(d.rq, d.task[c].t);
+		d.task[c].t = NULL;
+		CHECK_INT(api_view(&d, 0).time_slice, cases[i].after);
+		drv_free(&d);
+		sm_sched_free(tuned);
+	}
+}
+
 int main(void)
 {
 	test_quanta();
@@ -274,5 +319,6 @@ int main(void)
 	test_yield();
 	test_rr();
 	test_equal_wakeup();
+	test_refund_cap();
 	return test_done("test-goodness");
 }
