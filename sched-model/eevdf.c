@@ -53,13 +53,11 @@ static void sums(const struct fair_rq *rq, int64_t *avg, int64_t *load)
 {
 	const struct fair_task *curr = rq->curr_se;
 
-	*avg = 0;
-	*load = 0;
-	for (size_t i = 0; i < rq->nq; i++) {
-		*avg += vdiff(rq->q[i]->vruntime, rq->min_vruntime) *
-			(int64_t)rq->q[i]->weight;
-		*load += (int64_t)rq->q[i]->weight;
-	}
+	/* the sum over q of (vruntime - min_vruntime) x weight, from the
+	   sums fair.c keeps: sum(v x w) - min_vruntime x sum(w), the same
+	   value mod 2^64 as the walk of q, and so the same int64 */
+	*avg = (int64_t)(rq->q_vw - rq->min_vruntime * rq->q_w);
+	*load = (int64_t)rq->q_w;
 	if (curr && curr->on_rq) {
 		*avg += vdiff(curr->vruntime, rq->min_vruntime) *
 			(int64_t)curr->weight;

@@ -171,14 +171,24 @@ void fair_q_add(struct fair_rq *rq, struct fair_task *p)
 	p->qpos = rq->nq;
 	p->seq = ++rq->seq;
 	rq->q[rq->nq++] = p;
+	rq->q_vw += p->vruntime * p->weight;
+	rq->q_w += p->weight;
 }
 
 void fair_q_del(struct fair_rq *rq, struct fair_task *p)
 {
 	size_t i = p->qpos;
 
+	rq->q_vw -= p->vruntime * p->weight;
+	rq->q_w -= p->weight;
 	rq->q[i] = rq->q[--rq->nq];
 	rq->q[i]->qpos = i;
+}
+
+/* p is one of q's (queued, not the running entity) */
+static bool in_q(const struct fair_rq *rq, const struct fair_task *p)
+{
+	return p->qpos < rq->nq && rq->q[p->qpos] == p;
 }
 
 static bool before(const struct fair_task *a, const struct fair_task *b)
@@ -699,7 +709,15 @@ void fair_set_nice(struct sm_rq *srq, struct sm_task *t, int nice)
 		rq->load_weight -= p->weight;
 	}
 	p->static_prio = FAIR_NICE_TO_PRIO(nice);
-	set_load_weight(p);
+	if (in_q(rq, p)) { /* its share of q's sums, at its new weight */
+		rq->q_vw -= p->vruntime * p->weight;
+		rq->q_w -= p->weight;
+		set_load_weight(p);
+		rq->q_vw += p->vruntime * p->weight;
+		rq->q_w += p->weight;
+	} else {
+		set_load_weight(p);
+	}
 	if (!fair_is_rt(p)) {
 		p->prio = p->static_prio;
 		if (p->on_rq) {
@@ -847,6 +865,7 @@ int fair_check(const struct sm_rq *srq, char *why, size_t whylen)
 	const struct fair_rq *rq = (const struct fair_rq *)srq;
 	const struct fair_task *curr = curr_of(rq);
 	unsigned long rt = 0, cfs = 0, load = 0, delayed = 0;
+	uint64_t vw = 0, w = 0;
 
 	for (int prio = 0; prio < FAIR_MAX_RT_PRIO; prio++)
 		for (const struct fair_task *p = rq->rt_head[prio]; p;
@@ -879,7 +898,13 @@ int fair_check(const struct sm_rq *srq, char *why, size_t whylen)
 		delayed += p->delayed;
 		cfs++;
 		load += p->weight;
+		vw += p->vruntime * p->weight;
+		w += p->weight;
 	}
+	if (vw != rq->q_vw || w != rq->q_w)
+		FAIL("queue sums kept %llu, %llu; the queue holds %llu, %llu",
+		     (unsigned long long)rq->q_vw, (unsigned long long)rq->q_w,
+		     (unsigned long long)vw, (unsigned long long)w);
 	if (rq->curr_se && rq->curr_se->on_rq) {
 		cfs++;
 		load += rq->curr_se->weight;

@@ -232,6 +232,10 @@ struct fair_rq {
 	   so queueing cannot run out of memory half-way */
 	struct fair_task **q;
 	size_t nq, capq;
+	/* over q, kept as entities come and go (fair_q_add, fair_q_del,
+	   a nice change): the sum of vruntime x weight (mod 2^64) and of
+	   the weights, so EEVDF's avg_vruntime needs no walk of q */
+	uint64_t q_vw, q_w;
 	struct fair_task *curr_se;	/* cfs_rq->curr */
 	unsigned long cfs_nr_running;	/* queued + curr if on_rq */
 	unsigned long load_weight;	/* sum of their weights */
