@@ -31,8 +31,9 @@ for target in check-run check-valgrind bench; do
 	esac
 	rm -f "$D/$s.got"
 	# the copy's make on its own: not the sanitizer pass's (SAN=1 in
-	# MAKEFLAGS would name build-san/schedreplay)
-	expect_status 0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SAN \
+	# MAKEFLAGS and BUILD=build-san in the environment would name
+	# build-san/schedreplay)
+	expect_status 0 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SAN -u BUILD \
 		make -C "$D" -o schedreplay $target TEST_BINS= \
 		FUZZ_BINS= BENCH_BINS= FAILMALLOC=
 	nchecks=$((nchecks + 2))
